@@ -1,0 +1,23 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+import { loadConfig } from './src/lib/site-config.ts';
+import markdownTwins from './src/integrations/markdown-twins.ts';
+
+const config = loadConfig();
+
+export default defineConfig({
+  site: config.baseUrl,
+  output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  trailingSlash: 'never',
+  build: {
+    format: 'file',
+    // Inline styles would need 'unsafe-inline' in the Content-Security-Policy.
+    inlineStylesheets: 'never',
+  },
+  vite: {
+    build: { assetsInlineLimit: 0 },
+  },
+  integrations: [markdownTwins(config)],
+});

@@ -1,0 +1,114 @@
+// The built site (dist/client) held in memory: every file with its bytes, type, ETag and cache policy.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import { paths, twinPath } from '../src/lib/urls.ts';
+
+export interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+  cacheControl: string;
+}
+
+/** A page: its HTML and its Markdown twin, both served at the page's URL. */
+export interface Page {
+  html: Asset;
+  markdown: Asset;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.xml': 'application/xml',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Files whose media type is not told by their extension. */
+const TYPES_BY_PATH: Record<string, string> = {
+  [paths.apiCatalog]: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+  [paths.rss('ar')]: 'application/rss+xml; charset=utf-8',
+  [paths.rss('en')]: 'application/rss+xml; charset=utf-8',
+};
+
+export const CACHE = {
+  immutable: 'public, max-age=31536000, immutable',
+  discovery: 'public, max-age=3600',
+  page: 'public, max-age=300',
+  none: 'no-store',
+} as const;
+
+const DISCOVERY = new Set<string>([
+  paths.apiCatalog,
+  paths.openApi,
+  paths.authMd,
+  paths.apiDocs,
+  paths.apiDocsMarkdown,
+  paths.llms,
+  paths.robots,
+  paths.sitemap,
+  paths.mcpServerCard,
+]);
+
+function cacheControlFor(urlPath: string): string {
+  if (urlPath.startsWith('/_astro/')) return CACHE.immutable;
+  if (DISCOVERY.has(urlPath)) return CACHE.discovery;
+  return CACHE.page;
+}
+
+export function makeAsset(body: Buffer, type: string, cacheControl: string): Asset {
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return { body, type, etag, cacheControl };
+}
+
+export class StaticSite {
+  /** Every file by its URL path, twins included (`/en/blog.md`). */
+  readonly files = new Map<string, Asset>();
+  /** Every HTML page by its clean URL path (`/`, `/en/blog`), with its twin. */
+  readonly pages = new Map<string, Page>();
+
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+    const html = new Map<string, Asset>();
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          walk(full);
+          continue;
+        }
+        if (!entry.isFile()) continue;
+        const urlPath = '/' + relative(root, full).split(sep).join('/');
+        const ext = extname(full);
+        const type = TYPES_BY_PATH[urlPath] ?? TYPES[ext] ?? 'application/octet-stream';
+        if (ext === '.html') {
+          const pagePath = urlPath === '/index.html' ? '/' : urlPath.slice(0, -'.html'.length);
+          html.set(pagePath, makeAsset(readFileSync(full), type, cacheControlFor(pagePath)));
+        } else {
+          this.files.set(urlPath, makeAsset(readFileSync(full), type, cacheControlFor(urlPath)));
+        }
+      }
+    };
+    walk(root);
+    for (const [pagePath, asset] of html) {
+      const markdown = this.files.get(twinPath(pagePath));
+      if (!markdown) throw new Error(`the build has no Markdown twin for ${pagePath}; rebuild with npm run build`);
+      this.pages.set(pagePath, { html: asset, markdown });
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// What a build was made for: written by the build, checked by `npm start` and by the sidecar at start-up.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { SiteConfig } from './site-config.ts';
+
+export interface BuildManifest {
+  baseUrl: string;
+  serviceName: string;
+  contactEmail: string;
+  /** Hash of every build input and of the configuration the pages embed. */
+  fingerprint: string;
+  builtAt: string;
+}
+
+export const MANIFEST_FILE = 'build-manifest.json';
+const INPUTS = ['src', 'content', 'public', 'astro.config.mjs', 'package-lock.json'];
+
+function* files(root: string, path: string): Generator<string> {
+  const full = join(root, path);
+  let stat;
+  try {
+    stat = statSync(full);
+  } catch {
+    return;
+  }
+  if (stat.isDirectory()) {
+    for (const name of readdirSync(full).sort()) yield* files(root, join(path, name));
+  } else if (stat.isFile()) {
+    yield path;
+  }
+}
+
+export function buildFingerprint(projectRoot: string, config: SiteConfig): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify([config.baseUrl, config.serviceName, config.contactEmail]));
+  for (const input of INPUTS) {
+    for (const file of files(projectRoot, input)) {
+      hash.update(relative(projectRoot, join(projectRoot, file)) + '\0');
+      hash.update(readFileSync(join(projectRoot, file)));
+    }
+  }
+  return hash.digest('hex');
+}
+
+export function readManifest(distDir: string): BuildManifest | undefined {
+  try {
+    return JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8')) as BuildManifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A reason the build in distDir cannot be served with this configuration, or undefined when it can. */
+export function manifestMismatch(manifest: BuildManifest | undefined, config: SiteConfig): string | undefined {
+  if (!manifest) return 'there is no build (dist/build-manifest.json is missing)';
+  for (const key of ['baseUrl', 'serviceName', 'contactEmail'] as const) {
+    if (manifest[key] !== config[key]) {
+      return `the build was made for ${key} "${manifest[key]}" but the configuration says "${config[key]}"`;
+    }
+  }
+  return undefined;
+}

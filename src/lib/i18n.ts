@@ -1,0 +1,100 @@
+// The typed UI dictionary: every string a page shows outside of content, in both languages.
+import type { Lang } from './site-config.ts';
+
+const en = {
+  languageName: 'English',
+  switchTo: 'العربية',
+  skipToContent: 'Skip to content',
+  homeTitle: 'Link-in-bio pages and digital business cards',
+  homeDescription:
+    'One page for all your links and a business card that opens on any phone, in Arabic or English. Readable by people and by AI agents.',
+  homeIntro:
+    'Creators and businesses publish one public page with all their links, and a digital business card that opens the moment someone scans its QR code or taps its NFC chip.',
+  homeFeatures: [
+    'Profiles at /p/your-name, readable right-to-left or left-to-right',
+    'Digital business cards at /c/card-id with a “Save contact” button',
+    'Every page also available as clean Markdown for AI agents',
+    'A read-only MCP server and documented discovery endpoints',
+  ],
+  featuresHeading: 'What you get',
+  blogHeading: 'From the blog',
+  readBlog: 'Read the English blog',
+  readOtherBlog: 'اقرأ المدونة العربية',
+  agentsHeading: 'For developers and AI agents',
+  agentsText: 'Everything public here can be read without an account. Start with the API documentation, the API catalog or the Markdown version of any page.',
+  apiDocs: 'API documentation',
+  blogTitle: 'Blog',
+  blogDescription: 'Guides on link-in-bio pages, digital business cards, privacy and how AI agents read the web.',
+  published: 'Published',
+  updated: 'Updated',
+  rss: 'RSS feed',
+  readInOther: 'اقرأ هذا المقال بالعربية',
+  backToBlog: 'All articles',
+  notFoundTitle: 'Page not found',
+  notFoundText: 'We could not find this page. It may have moved, or the link may be mistyped.',
+  goHome: 'Go to the homepage',
+  markdownVersion: 'Markdown version',
+  footerNote: 'Public pages are read-only. Owners sign in at',
+  mainNav: 'Main',
+  tags: 'Tags',
+} as const;
+
+type Dictionary = { [K in keyof typeof en]: (typeof en)[K] extends readonly string[] ? readonly string[] : string };
+
+const ar: Dictionary = {
+  languageName: 'العربية',
+  switchTo: 'English',
+  skipToContent: 'انتقل إلى المحتوى',
+  homeTitle: 'صفحات الروابط وبطاقات الأعمال الرقمية',
+  homeDescription:
+    'صفحة واحدة لكل روابطك وبطاقة أعمال تُفتح على أي هاتف، بالعربية أو الإنجليزية. يقرؤها الناس ووكلاء الذكاء الاصطناعي.',
+  homeIntro:
+    'ينشر صنّاع المحتوى والشركات صفحة عامة واحدة تجمع روابطهم، وبطاقة أعمال رقمية تُفتح فور مسح رمز QR أو لمس شريحة NFC.',
+  homeFeatures: [
+    'صفحات شخصية على /p/اسمك تُقرأ من اليمين إلى اليسار أو العكس',
+    'بطاقات أعمال رقمية على /c/رقم-البطاقة مع زر «حفظ جهة الاتصال»',
+    'كل صفحة متاحة أيضًا بصيغة Markdown نظيفة لوكلاء الذكاء الاصطناعي',
+    'خادم MCP للقراءة فقط ونقاط اكتشاف موثّقة',
+  ],
+  featuresHeading: 'ماذا تحصل عليه',
+  blogHeading: 'من المدونة',
+  readBlog: 'اقرأ المدونة العربية',
+  readOtherBlog: 'Read the English blog',
+  agentsHeading: 'للمطورين ووكلاء الذكاء الاصطناعي',
+  agentsText: 'كل ما هو عام هنا يمكن قراءته دون حساب. ابدأ بتوثيق الواجهة البرمجية أو فهرس الواجهات أو نسخة Markdown من أي صفحة.',
+  apiDocs: 'توثيق الواجهة البرمجية',
+  blogTitle: 'المدونة',
+  blogDescription: 'أدلة عن صفحات الروابط وبطاقات الأعمال الرقمية والخصوصية وكيف يقرأ وكلاء الذكاء الاصطناعي الويب.',
+  published: 'نُشر في',
+  updated: 'حُدّث في',
+  rss: 'موجز RSS',
+  readInOther: 'Read this article in English',
+  backToBlog: 'كل المقالات',
+  notFoundTitle: 'الصفحة غير موجودة',
+  notFoundText: 'لم نجد هذه الصفحة. ربما نُقلت، أو أن في الرابط خطأً.',
+  goHome: 'اذهب إلى الصفحة الرئيسية',
+  markdownVersion: 'نسخة Markdown',
+  footerNote: 'الصفحات العامة للقراءة فقط. يسجّل أصحاب الحسابات الدخول من',
+  mainNav: 'التنقل الرئيسي',
+  tags: 'الوسوم',
+};
+
+const dictionaries: Record<Lang, Dictionary> = { en, ar };
+
+export function t(lang: Lang): Dictionary {
+  return dictionaries[lang];
+}
+
+export function otherLang(lang: Lang): Lang {
+  return lang === 'ar' ? 'en' : 'ar';
+}
+
+/** Dates in the page's language: Arabic month names with Latin digits, as most Arabic web writing uses them. */
+export function formatDate(date: Date, lang: Lang): string {
+  return new Intl.DateTimeFormat(lang === 'ar' ? 'ar-u-ca-gregory-nu-latn' : 'en-GB', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  }).format(date);
+}

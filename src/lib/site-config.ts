@@ -1,0 +1,65 @@
+// The one site configuration, read from the environment by the Astro build and by the sidecar alike.
+
+export const LANGS = ['ar', 'en'] as const;
+export type Lang = (typeof LANGS)[number];
+export const DEFAULT_LANG: Lang = 'en';
+
+export interface SiteConfig {
+  port: number;
+  host: string;
+  /** Public origin without a trailing slash, e.g. https://example.com */
+  baseUrl: string;
+  serviceName: string;
+  contactEmail: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+
+/** Reads and validates the configuration; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Env = process.env): SiteConfig {
+  const problems: string[] = [];
+
+  const rawPort = env.PORT?.trim() || '8080';
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port < 1 || port > 65535) {
+    problems.push(`PORT must be a whole number from 1 to 65535 (got "${rawPort}")`);
+  }
+
+  const host = env.HOST?.trim() || '127.0.0.1';
+
+  const rawBase = env.BASE_URL?.trim() || `http://localhost:${rawPort}`;
+  let baseUrl = rawBase;
+  try {
+    const u = new URL(rawBase);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+    if (u.pathname !== '/' || u.search || u.hash || u.username || u.password) throw new Error('path');
+    baseUrl = u.origin;
+  } catch {
+    problems.push(`BASE_URL must be an http(s) origin such as https://example.com, with no path, query or credentials (got "${rawBase}")`);
+  }
+
+  const serviceName = env.SERVICE_NAME?.trim() || 'Bio Cards';
+  if (serviceName.length > 60) problems.push('SERVICE_NAME must be at most 60 characters');
+
+  const contactEmail = env.CONTACT_EMAIL?.trim() || 'agents@example.com';
+  if (!EMAIL.test(contactEmail)) problems.push(`CONTACT_EMAIL must be an e-mail address (got "${contactEmail}")`);
+
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+  return { port, host, baseUrl, serviceName, contactEmail };
+}
+
+export function isLang(value: string | undefined): value is Lang {
+  return value === 'ar' || value === 'en';
+}
+
+export function dirOf(lang: Lang): 'rtl' | 'ltr' {
+  return lang === 'ar' ? 'rtl' : 'ltr';
+}

@@ -1,0 +1,32 @@
+// URL building shared by pages, twins, discovery documents and the sidecar.
+import type { Lang } from './site-config.ts';
+
+export const paths = {
+  home: (lang: Lang) => (lang === 'en' ? '/' : '/ar'),
+  blogIndex: (lang: Lang) => `/${lang}/blog`,
+  article: (lang: Lang, slug: string) => `/${lang}/blog/${slug}`,
+  rss: (lang: Lang) => `/${lang}/blog/rss.xml`,
+  notFound: (lang: Lang) => `/${lang}/404`,
+  apiDocs: '/docs/api',
+  apiDocsMarkdown: '/docs/api.md',
+  openApi: '/openapi.json',
+  apiCatalog: '/.well-known/api-catalog',
+  authMd: '/auth.md',
+  robots: '/robots.txt',
+  sitemap: '/sitemap.xml',
+  llms: '/llms.txt',
+  health: '/health',
+  mcp: '/mcp',
+  mcpServerCard: '/.well-known/mcp/server-card.json',
+  webmcpScript: '/global-scripts/webmcp.js',
+} as const;
+
+export function absoluteUrl(baseUrl: string, path: string): string {
+  return new URL(path, baseUrl + '/').href;
+}
+
+/** The URL path of the Markdown twin of an HTML page path: `/` → `/index.md`, `/en/blog/x` → `/en/blog/x.md`. */
+export function twinPath(pagePath: string): string {
+  const clean = pagePath.replace(/\/+$/, '');
+  return clean === '' ? '/index.md' : `${clean}.md`;
+}
