@@ -16,6 +16,8 @@ export default defineConfig({
     // Inline styles would need 'unsafe-inline' in the Content-Security-Policy.
     inlineStylesheets: 'never',
   },
+  // Shiki colours code with inline style attributes, which the Content-Security-Policy (style-src 'self') forbids.
+  markdown: { syntaxHighlight: false },
   vite: {
     build: { assetsInlineLimit: 0 },
   },

@@ -1,5 +1,5 @@
 // Builds the Fastify app (plugins and routes) apart from listening, so tests and server.ts share it.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import type { SiteConfig } from '../src/lib/site-config.ts';
 import { StaticSite } from './static-site.ts';
@@ -46,7 +46,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     strictTransportSecurity: config.baseUrl.startsWith('https:'),
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error, url: request.url }, 'request failed');
     reply.code(status).type('text/plain; charset=utf-8').send(status === 500 ? 'Internal server error\n' : `${error.message}\n`);
