@@ -14,6 +14,8 @@ export interface BuildManifest {
 }
 
 export const MANIFEST_FILE = 'build-manifest.json';
+/** Sitemap entries of the static pages, beside dist/client. */
+export const STATIC_SITEMAP_FILE = 'sitemap-static.json';
 const INPUTS = ['src', 'content', 'public', 'astro.config.mjs', 'package-lock.json'];
 
 function* files(root: string, path: string): Generator<string> {

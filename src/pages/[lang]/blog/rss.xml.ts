@@ -1,0 +1,30 @@
+import rss from '@astrojs/rss';
+import type { APIRoute } from 'astro';
+import { articlesIn } from '../../../lib/blog.ts';
+import { config } from '../../../lib/build-config.ts';
+import { t } from '../../../lib/i18n.ts';
+import { LANGS, type Lang } from '../../../lib/site-config.ts';
+import { absoluteUrl, paths } from '../../../lib/urls.ts';
+
+export function getStaticPaths() {
+  return LANGS.map((lang) => ({ params: { lang } }));
+}
+
+export const GET: APIRoute = async ({ params }) => {
+  const lang = params.lang as Lang;
+  const strings = t(lang);
+  return rss({
+    title: `${config.serviceName} · ${strings.blogTitle}`,
+    description: strings.blogDescription,
+    site: absoluteUrl(config.baseUrl, paths.blogIndex(lang)),
+    items: (await articlesIn(lang)).map((a) => ({
+      title: a.entry.data.title,
+      description: a.entry.data.description,
+      pubDate: a.entry.data.date,
+      link: absoluteUrl(config.baseUrl, a.path),
+      categories: a.entry.data.tags,
+    })),
+    customData: `<language>${lang}</language>`,
+    trailingSlash: false,
+  });
+};

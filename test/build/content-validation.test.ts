@@ -1,0 +1,61 @@
+// Builds a copy of the project with extra articles: drafts must not be published, bad front matter must fail loudly.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnv, projectRoot } from '../helpers/env.ts';
+
+const temps: string[] = [];
+afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function projectCopy(articles: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bio-build-'));
+  temps.push(dir);
+  for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json']) {
+    cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
+  }
+  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
+  for (const [path, text] of Object.entries(articles)) writeFileSync(join(dir, 'content/blog', path), text);
+  return dir;
+}
+
+function build(dir: string) {
+  const result = spawnSync(join(projectRoot, 'node_modules/.bin/astro'), ['build'], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
+  return { status: result.status, output: result.stdout + result.stderr };
+}
+
+const article = (front: string) => `---\n${front}\n---\n\nBody text that is long enough to be an article.\n`;
+
+describe('content validation at build time', () => {
+  it('never publishes a draft: no page, no twin, not in the index, the feed or the sitemap', () => {
+    const dir = projectCopy({
+      'en/secret-plans.md': article('title: Secret plans\ndescription: Not ready to be read by anyone yet.\ndate: 2026-11-20\ndraft: true'),
+    });
+    const { status, output } = build(dir);
+    expect(status, output).toBe(0);
+    const client = join(dir, 'dist/client');
+    expect(existsSync(join(client, 'en/blog/secret-plans.html'))).toBe(false);
+    expect(existsSync(join(client, 'en/blog/secret-plans.md'))).toBe(false);
+    expect(existsSync(join(client, 'en/blog.html'))).toBe(true);
+    for (const file of ['en/blog.html', 'en/blog/rss.xml', 'sitemap.xml', 'llms.txt']) {
+      expect(spawnSync('grep', ['-c', 'secret-plans', join(client, file)]).stdout.toString().trim()).toBe('0');
+    }
+  });
+
+  it('fails the build and names the file when front matter is invalid', () => {
+    const dir = projectCopy({ 'ar/bad-date.md': article('title: عنوان\ndescription: وصف قصير لكنه أطول من عشرين حرفًا\ndate: not-a-date') });
+    const { status, output } = build(dir);
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/bad-date/);
+    expect(output).toMatch(/date/i);
+  });
+
+  it('fails the build when an article misses a required field', () => {
+    const dir = projectCopy({ 'en/no-title.md': article('description: An article that forgot its title entirely.\ndate: 2026-01-01') });
+    const { status, output } = build(dir);
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/no-title/);
+    expect(output).toMatch(/title/);
+  });
+});

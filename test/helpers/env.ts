@@ -1,0 +1,16 @@
+// The configuration every test builds and serves with: the defaults, whatever the caller's environment says.
+import { join } from 'node:path';
+import { loadConfig } from '../../src/lib/site-config.ts';
+import { projectRoot } from '../../scripts/ensure-build.ts';
+
+export const testConfig = { ...loadConfig({}), port: 0 };
+export const distDir = join(projectRoot, 'dist');
+export const clientDir = join(distDir, 'client');
+export { projectRoot };
+
+/** The process environment without the variables the configuration reads. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of ['PORT', 'HOST', 'BASE_URL', 'SERVICE_NAME', 'CONTACT_EMAIL']) delete env[key];
+  return { ...env, ...extra };
+}
