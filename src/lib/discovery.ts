@@ -3,7 +3,7 @@ import type { SiteConfig } from './site-config.ts';
 import { absoluteUrl, paths, twinPath } from './urls.ts';
 
 /** Paths of the owner web app: never crawled, never read by agents, never an alias. */
-export const OWNER_APP_PATHS = ['/login', '/otp', '/verify', '/auth', '/oauth', '/callback', '/checkout', '/payment', '/billing', '/account', '/dashboard', '/api/'] as const;
+export const OWNER_APP_PATHS = ['/login', '/otp', '/verify', '/auth', '/oauth', '/callback', '/checkout', '/payment', '/billing', '/account', '/dashboard', '/api'] as const;
 
 /** RFC 9727 catalog: one linkset entry anchored at the API's base URL (RFC 9264 JSON). */
 export function apiCatalog(config: SiteConfig) {
@@ -31,8 +31,8 @@ export function robotsTxt(config: SiteConfig): string {
     '# Send a descriptive User-Agent and keep your request rate reasonable.',
     'User-agent: *',
     'Allow: /',
-    ...OWNER_APP_PATHS.map((p) => `Disallow: ${p}`),
-    'Disallow: /mcp',
+    // Each path exactly, with a query, and everything below it (RFC 9309 `$`), so `/auth` never hides `/auth.md`.
+    ...[...OWNER_APP_PATHS, paths.mcp].flatMap((p) => [`Disallow: ${p}$`, `Disallow: ${p}?`, `Disallow: ${p}/`]),
     '',
     // https://contentsignals.org: search and AI input allowed, training left to the owners of the content.
     'Content-Signal: search=yes, ai-input=yes, ai-train=no',

@@ -1,0 +1,40 @@
+// External validators run as real processes: xmllint with the sitemaps.org XSD, and the Nu HTML checker.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from './env.ts';
+
+/** Validates a sitemap (urlset) with xmllint against sitemaps.org's XSD plus a schema for xhtml:link. */
+export function xmllintSitemap(xml: string): { ok: boolean; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemap-xsd-'));
+  const schema = join(dir, 'sitemap-with-xhtml.xsd');
+  writeFileSync(
+    schema,
+    `<?xml version="1.0"?>
+<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+  <xsd:import namespace="http://www.sitemaps.org/schemas/sitemap/0.9" schemaLocation="${join(projectRoot, 'node_modules/sitemap/schema/sitemap.xsd')}"/>
+  <xsd:import namespace="http://www.w3.org/1999/xhtml" schemaLocation="${join(projectRoot, 'test/fixtures/xhtml-link.xsd')}"/>
+</xsd:schema>`,
+  );
+  const file = join(dir, 'sitemap.xml');
+  writeFileSync(file, xml);
+  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', schema, file], { encoding: 'utf8' });
+  return { ok: result.status === 0, output: result.stdout + result.stderr };
+}
+
+export interface VnuMessage {
+  type: string;
+  subType?: string;
+  url: string;
+  message: string;
+  lastLine?: number;
+}
+
+/** Runs the Nu HTML Checker (vnu-jar, Java) over files; returns its messages. */
+export function vnu(files: string[]): VnuMessage[] {
+  const jar = join(projectRoot, 'node_modules/vnu-jar/build/dist/vnu.jar');
+  const result = spawnSync('java', ['-jar', jar, '--format', 'json', '--stdout', ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.error) throw result.error;
+  return (JSON.parse(result.stdout || '{"messages":[]}') as { messages: VnuMessage[] }).messages;
+}

@@ -1,0 +1,201 @@
+// The sidecar serving the built site: negotiation, headers, HEAD, errors. Real server on 127.0.0.1, real fetch.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import matter from 'gray-matter';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { readBuilt } from '../helpers/dist.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(server.url + path, { method, headers, redirect: 'manual' });
+
+const pages = {
+  homepage: '/',
+  'blog index': '/ar/blog',
+  article: '/en/blog/qr-or-nfc-business-card',
+  'Arabic article': '/ar/blog/kitabat-nabdha-bilarabiya',
+  'API docs': '/docs/api',
+};
+
+const MARKDOWN = 'text/markdown; charset=utf-8';
+const HTML = 'text/html; charset=utf-8';
+
+describe('Markdown negotiation (rule M)', () => {
+  const matrix: [string, string | undefined, string][] = [
+    ['text/markdown', 'text/markdown', MARKDOWN],
+    ['text/html', 'text/html', HTML],
+    ['*/*', '*/*', HTML],
+    ['no Accept', undefined, HTML],
+    ['markdown preferred by q', 'text/html;q=0.5, text/markdown', MARKDOWN],
+    ['html preferred by q', 'text/markdown;q=0.8, text/html', HTML],
+    ['markdown with a wildcard fallback', 'text/markdown, */*;q=0.1', MARKDOWN],
+    ['browser default', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', HTML],
+    ['only an unrelated type', 'application/json', HTML],
+    ['garbage', ';;;q=x,,', HTML],
+  ];
+
+  for (const [name, path] of Object.entries(pages)) {
+    it.each(matrix)(`${name}: %s`, async (_label, accept, type) => {
+      const res = await get(path, accept === undefined ? {} : { accept });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(res.headers.get('vary')).toMatch(/\bAccept\b/);
+      const body = await res.text();
+      if (type === MARKDOWN) {
+        const { data } = matter(body);
+        expect(Object.keys(data)).toEqual(['title', 'description', 'url', 'lang']);
+        expect(data.url).toBe(`http://localhost:8080${path}`);
+      } else {
+        expect(body.startsWith('<!DOCTYPE html>')).toBe(true);
+      }
+    });
+  }
+
+  it('serves the same bytes as the build, in both forms', async () => {
+    const path = '/en/blog/how-ai-agents-read-this-site';
+    expect(await (await get(path)).text()).toBe(readBuilt(`${path}.html`));
+    expect(await (await get(path, { accept: 'text/markdown' })).text()).toBe(readBuilt(`${path}.md`));
+  });
+
+  it('serves every twin at its own .md URL too', async () => {
+    for (const path of ['/index.md', '/ar.md', '/en/blog.md', '/docs/api.md']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toBe(MARKDOWN);
+    }
+  });
+});
+
+describe('404 pages', () => {
+  const missing = ['/en/blog/no-such-article', '/ar/blog/لا-يوجد', '/fr/blog', '/de', '/nothing/here', '/en/blog.html', '/p', '/index.html'];
+
+  it.each(missing)('%s answers 404 with an HTML error page, or Markdown on request', async (path) => {
+    const html = await get(encodeURI(path));
+    expect(html.status).toBe(404);
+    expect(html.headers.get('content-type')).toBe(HTML);
+    expect(html.headers.get('vary')).toMatch(/\bAccept\b/);
+    expect(await html.text()).toContain('<meta name="robots" content="noindex">');
+
+    const md = await get(encodeURI(path), { accept: 'text/markdown' });
+    expect(md.status).toBe(404);
+    expect(md.headers.get('content-type')).toBe(MARKDOWN);
+    const { data } = matter(await md.text());
+    expect(Object.keys(data)).toEqual(['title', 'description', 'url', 'lang']);
+  });
+
+  it('answers in the language of the path, or of Accept-Language when the path has none', async () => {
+    expect(await (await get('/ar/blog/missing')).text()).toContain('lang="ar"');
+    expect(await (await get('/en/blog/missing', { 'accept-language': 'ar' })).text()).toContain('lang="en"');
+    const arabic = await get('/missing', { 'accept-language': 'ar-SA,ar;q=0.9,en;q=0.5' });
+    expect(await arabic.text()).toContain('الصفحة غير موجودة');
+    expect(arabic.headers.get('vary')).toMatch(/Accept-Language/);
+    expect(await (await get('/missing', { 'accept-language': 'fr' })).text()).toContain('Page not found');
+  });
+
+  it('is not cached in place of a page that may exist later', async () => {
+    expect((await get('/en/blog/missing')).headers.get('cache-control')).toBe('no-cache');
+  });
+});
+
+describe('headers', () => {
+  it('homepage carries the four discovery Link relations (rule L)', async () => {
+    for (const accept of ['text/html', 'text/markdown']) {
+      const link = (await get('/', { accept })).headers.get('link') ?? '';
+      expect(link).toContain('<http://localhost:8080/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"');
+      expect(link).toContain('<http://localhost:8080/openapi.json>; rel="service-desc"; type="application/json"');
+      expect(link).toContain('<http://localhost:8080/docs/api>; rel="service-doc"; type="text/html"');
+      expect(link).toContain('<http://localhost:8080/auth.md>; rel="service-meta"; type="text/markdown"');
+    }
+  });
+
+  const discovery: [string, string][] = [
+    ['/.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'],
+    ['/openapi.json', 'application/json'],
+    ['/auth.md', MARKDOWN],
+    ['/docs/api', HTML],
+    ['/docs/api.md', MARKDOWN],
+    ['/llms.txt', 'text/plain; charset=utf-8'],
+    ['/robots.txt', 'text/plain; charset=utf-8'],
+    ['/sitemap.xml', 'application/xml'],
+  ];
+
+  it.each(discovery)('%s: its media type and Cache-Control: public, max-age=3600', async (path, type) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(type);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+  });
+
+  it('serves RSS feeds as RSS', async () => {
+    const res = await get('/ar/blog/rss.xml');
+    expect(res.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
+  });
+
+  it('caches fingerprinted assets for a year', async () => {
+    const html = await (await get('/')).text();
+    const css = html.match(/href="(\/_astro\/[^"]+\.css)"/)?.[1];
+    expect(css).toBeDefined();
+    const res = await get(css ?? '');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sets security headers on every response, errors included', async () => {
+    for (const path of ['/', '/openapi.json', '/missing']) {
+      const res = await get(path);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("style-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  it('answers If-None-Match with 304 per representation', async () => {
+    const html = await get('/en/blog');
+    const md = await get('/en/blog', { accept: 'text/markdown' });
+    const htmlTag = html.headers.get('etag') ?? '';
+    expect(htmlTag).toMatch(/^"/);
+    expect(md.headers.get('etag')).not.toBe(htmlTag);
+    expect((await get('/en/blog', { 'if-none-match': htmlTag })).status).toBe(304);
+    expect((await get('/en/blog', { 'if-none-match': htmlTag, accept: 'text/markdown' })).status).toBe(200);
+  });
+});
+
+describe('HEAD', () => {
+  it.each(['/', '/en/blog', '/openapi.json', '/.well-known/api-catalog', '/missing'])('%s: same status and headers as GET, no body', async (path) => {
+    const [g, h] = await Promise.all([get(path, { accept: 'text/markdown' }), get(path, { accept: 'text/markdown' }, 'HEAD')]);
+    expect(h.status).toBe(g.status);
+    for (const name of ['content-type', 'content-length', 'etag', 'vary', 'cache-control', 'link']) {
+      expect(h.headers.get(name), name).toBe(g.headers.get(name));
+    }
+    expect(await h.text()).toBe('');
+  });
+});
+
+describe('URLs', () => {
+  it('redirects a trailing slash to the canonical path', async () => {
+    const res = await get('/en/blog/?x=1');
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe('/en/blog?x=1');
+  });
+
+  it('answers broken percent-encoding with 400', async () => {
+    expect((await get('/en/blog/%E0%A4%A')).status).toBe(400);
+  });
+
+  it('never serves files outside the build', async () => {
+    for (const path of ['/..%2fpackage.json', '/%2e%2e/package.json', '/global-scripts/..%2f..%2fpackage.json', '/../dist/build-manifest.json']) {
+      const res = await get(path);
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+      expect(await res.text()).not.toContain('"devDependencies"');
+    }
+  });
+});
