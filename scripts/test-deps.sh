@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Makes sure the system programs the tests drive are present: Chromium (browser tests), xmllint (sitemap XSD),
+# Java (the Nu HTML Checker). Installs them with apt-get when running as root on Debian; otherwise says what to install.
+set -euo pipefail
+
+missing=()
+command -v chromium >/dev/null 2>&1 || [ -x "${CHROMIUM_PATH:-/nonexistent}" ] || missing+=(chromium)
+command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
+command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing system packages the tests need: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+else
+  echo "The tests need these system packages: ${missing[*]}" >&2
+  echo "Install them (Debian/Ubuntu: sudo apt-get install ${missing[*]}), or set CHROMIUM_PATH to a Chromium binary." >&2
+  exit 1
+fi
