@@ -1,4 +1,5 @@
 // The one site configuration, read from the environment by the Astro build and by the sidecar alike.
+import { resolve } from 'node:path';
 
 export const LANGS = ['ar', 'en'] as const;
 export type Lang = (typeof LANGS)[number];
@@ -11,6 +12,8 @@ export interface SiteConfig {
   baseUrl: string;
   serviceName: string;
   contactEmail: string;
+  /** SQLite file of profiles, cards and aliases; the server only reads it. */
+  databasePath: string;
 }
 
 export class ConfigError extends Error {
@@ -50,10 +53,12 @@ export function loadConfig(env: Env = process.env): SiteConfig {
   const contactEmail = env.CONTACT_EMAIL?.trim() || 'agents@example.com';
   if (!EMAIL.test(contactEmail)) problems.push(`CONTACT_EMAIL must be an e-mail address (got "${contactEmail}")`);
 
+  const databasePath = resolve(env.DATABASE_PATH?.trim() || 'data/bio.db');
+
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
-  return { port, host, baseUrl, serviceName, contactEmail };
+  return { port, host, baseUrl, serviceName, contactEmail, databasePath };
 }
 
 export function isLang(value: string | undefined): value is Lang {

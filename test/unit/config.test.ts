@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/lib/site-config.ts';
 
@@ -9,6 +10,7 @@ describe('loadConfig', () => {
       baseUrl: 'http://localhost:8080',
       serviceName: 'Bio Cards',
       contactEmail: 'agents@example.com',
+      databasePath: resolve('data/bio.db'),
     });
   });
 

@@ -1,0 +1,159 @@
+// The import file format and its validation: every record and field checked before anything is written.
+import { z } from 'zod';
+import { isReservedSegment } from '../../src/lib/reserved-paths.ts';
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+export const CARD_ID_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
+
+const NO_CONTROL = /^[^\u0000-\u0008\u000b-\u001f\u007f]*$/;
+
+const text = (max: number) => z.string().trim().max(max).regex(NO_CONTROL, 'must not contain control characters');
+const line = (max: number) => text(max).regex(/^[^\n\r]*$/, 'must be a single line');
+
+function url(schemes: string[]) {
+  const names = schemes.map((s) => s.slice(0, -1)).join(', ');
+  return z
+    .string()
+    .trim()
+    .max(2048)
+    .refine((value) => {
+      try {
+        const u = new URL(value);
+        return schemes.includes(u.protocol) && (u.protocol === 'mailto:' || u.protocol === 'tel:' || u.hostname !== '');
+      } catch {
+        return false;
+      }
+    }, `must be an absolute ${names} URL`);
+}
+
+const webUrl = url(['https:', 'http:']);
+const linkUrl = url(['https:', 'http:', 'mailto:', 'tel:']);
+const slug = z.string().regex(SLUG_PATTERN, 'must be 1–64 lowercase letters, digits or hyphens, not starting or ending with a hyphen');
+const dateTime = z.iso.datetime({ offset: true });
+
+const link = z
+  .object({
+    title: line(100).min(1),
+    url: linkUrl,
+    enabled: z.boolean().default(true),
+    pinned: z.boolean().default(false),
+    startsAt: dateTime.optional(),
+    endsAt: dateTime.optional(),
+  })
+  .strict()
+  .refine((l) => !l.startsAt || !l.endsAt || Date.parse(l.endsAt) > Date.parse(l.startsAt), { message: 'must be after startsAt', path: ['endsAt'] });
+
+const profile = z
+  .object({
+    slug,
+    name: line(80).min(1),
+    bio: text(500).default(''),
+    lang: z.enum(['ar', 'en']),
+    kind: z.enum(['person', 'organization']).default('person'),
+    avatarUrl: webUrl.optional(),
+    plan: z.enum(['free', 'paid']).default('free'),
+    published: z.boolean().default(true),
+    links: z.array(link).max(100).default([]),
+    socials: z
+      .array(z.object({ network: z.string().regex(/^[a-z0-9]{2,30}$/, 'must be a lowercase network name such as instagram'), url: webUrl }).strict())
+      .max(20)
+      .default([]),
+  })
+  .strict();
+
+const phone = z.string().trim().regex(/^\+?[0-9][0-9 ()-]{2,29}$/, 'must be a phone number of digits, spaces, hyphens and brackets, optionally starting with +');
+
+const pageCard = z
+  .object({
+    cardId: z.string().regex(CARD_ID_PATTERN, 'must be 3–64 letters, digits, hyphens or underscores'),
+    mode: z.literal('page'),
+    lang: z.enum(['ar', 'en']).default('en'),
+    name: line(80).min(1),
+    title: line(100).optional(),
+    organization: line(100).optional(),
+    phones: z.array(phone).max(5).default([]),
+    emails: z.array(z.email().max(254)).max(5).default([]),
+    website: webUrl.optional(),
+    address: text(300).optional(),
+    photoUrl: webUrl.optional(),
+    profile: slug.optional(),
+    active: z.boolean().default(true),
+  })
+  .strict();
+
+const redirectCard = z
+  .object({
+    cardId: z.string().regex(CARD_ID_PATTERN, 'must be 3–64 letters, digits, hyphens or underscores'),
+    mode: z.literal('redirect'),
+    redirectUrl: webUrl,
+    lang: z.enum(['ar', 'en']).default('en'),
+    active: z.boolean().default(true),
+  })
+  .strict();
+
+const alias = z
+  .object({
+    alias: slug.refine((a) => !isReservedSegment(a), 'is reserved: it is a path of this service or of the owner app'),
+    page: slug,
+  })
+  .strict();
+
+export const importFile = z
+  .object({
+    profiles: z.array(profile).default([]),
+    cards: z.array(z.discriminatedUnion('mode', [pageCard, redirectCard])).default([]),
+    aliases: z.array(alias).default([]),
+  })
+  .strict();
+
+export type ImportData = z.infer<typeof importFile>;
+export type ImportProfile = z.infer<typeof profile>;
+export type ImportCard = ImportData['cards'][number];
+
+/** Validates an import against the format, itself and what the database already holds; returns every problem. */
+export function validateImport(input: unknown, existingSlugs: (slug: string) => boolean): { data?: ImportData; errors: string[] } {
+  const parsed = importFile.safeParse(input);
+  if (!parsed.success) {
+    return { errors: parsed.error.issues.map((issue) => `${describePath(input, issue.path)}: ${issue.message}`) };
+  }
+  const data = parsed.data;
+  const errors: string[] = [];
+  const duplicates = <T>(items: T[], key: (t: T) => string, what: string, name: string) => {
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const k = key(item);
+      if (seen.has(k)) errors.push(`${what}[${i}] (${name} "${k}"): appears twice in this file`);
+      seen.add(k);
+    });
+  };
+  duplicates(data.profiles, (p) => p.slug, 'profiles', 'slug');
+  duplicates(data.cards, (c) => c.cardId, 'cards', 'cardId');
+  duplicates(data.aliases, (a) => a.alias, 'aliases', 'alias');
+
+  const slugs = new Set(data.profiles.map((p) => p.slug));
+  const known = (s: string) => slugs.has(s) || existingSlugs(s);
+  data.cards.forEach((c, i) => {
+    if (c.mode === 'page' && c.profile && !known(c.profile)) errors.push(`cards[${i}] (cardId "${c.cardId}").profile: no profile "${c.profile}" in this file or the database`);
+  });
+  data.aliases.forEach((a, i) => {
+    if (!known(a.page)) errors.push(`aliases[${i}] (alias "${a.alias}").page: no profile "${a.page}" in this file or the database`);
+  });
+  return errors.length > 0 ? { errors } : { data, errors };
+}
+
+/** `profiles[0] (slug "layla").links[2].url` — the record named by its identifier, so a person can find it. */
+function describePath(input: unknown, path: PropertyKey[]): string {
+  if (path.length === 0) return '(file)';
+  let out = '';
+  let node: unknown = input;
+  path.forEach((key, depth) => {
+    out += typeof key === 'number' ? `[${key}]` : `${depth === 0 ? '' : '.'}${String(key)}`;
+    node = node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key as string] : undefined;
+    if (depth === 1 && node && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      const id = (['slug', 'cardId', 'alias'] as const).find((k) => typeof record[k] === 'string');
+      if (id) out += ` (${id} "${String(record[id])}")`;
+    }
+  });
+  return out;
+}

@@ -1,0 +1,93 @@
+// Versioned schema migrations, applied in order by the CLI (never by the server, which only reads).
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    description: 'profiles, links, socials, cards, aliases',
+    sql: `
+      CREATE TABLE profiles (
+        id INTEGER PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        bio TEXT NOT NULL DEFAULT '',
+        lang TEXT NOT NULL CHECK (lang IN ('ar', 'en')),
+        kind TEXT NOT NULL DEFAULT 'person' CHECK (kind IN ('person', 'organization')),
+        avatar_url TEXT,
+        plan TEXT NOT NULL DEFAULT 'free' CHECK (plan IN ('free', 'paid')),
+        published INTEGER NOT NULL DEFAULT 1 CHECK (published IN (0, 1)),
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE links (
+        id INTEGER PRIMARY KEY,
+        profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        url TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
+        pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+        starts_at TEXT,
+        ends_at TEXT,
+        UNIQUE (profile_id, position)
+      );
+      CREATE TABLE socials (
+        id INTEGER PRIMARY KEY,
+        profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        network TEXT NOT NULL,
+        url TEXT NOT NULL,
+        UNIQUE (profile_id, position)
+      );
+      CREATE TABLE cards (
+        id INTEGER PRIMARY KEY,
+        card_id TEXT NOT NULL UNIQUE,
+        mode TEXT NOT NULL CHECK (mode IN ('page', 'redirect')),
+        redirect_url TEXT,
+        lang TEXT NOT NULL DEFAULT 'en' CHECK (lang IN ('ar', 'en')),
+        name TEXT,
+        job_title TEXT,
+        organization TEXT,
+        phones TEXT NOT NULL DEFAULT '[]',
+        emails TEXT NOT NULL DEFAULT '[]',
+        website TEXT,
+        address TEXT,
+        photo_url TEXT,
+        profile_id INTEGER REFERENCES profiles(id) ON DELETE SET NULL,
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+        updated_at TEXT NOT NULL,
+        CHECK (mode = 'page' OR redirect_url IS NOT NULL)
+      );
+      CREATE TABLE aliases (
+        alias TEXT PRIMARY KEY,
+        profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE
+      );
+      CREATE INDEX links_by_profile ON links (profile_id, position);
+      CREATE INDEX socials_by_profile ON socials (profile_id, position);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+/** Applies every migration newer than the database's user_version, each in its own transaction. */
+export function migrate(db: Database.Database): number[] {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`the database is at schema version ${current}, newer than this code knows (${SCHEMA_VERSION})`);
+  }
+  const applied: number[] = [];
+  for (const m of MIGRATIONS.filter((m) => m.version > current)) {
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    applied.push(m.version);
+  }
+  return applied;
+}
