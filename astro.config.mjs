@@ -1,7 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
-import { loadConfig } from './src/lib/site-config.ts';
+import { loadConfig, publicConfig } from './src/lib/site-config.ts';
 import markdownTwins from './src/integrations/markdown-twins.ts';
 
 const config = loadConfig();
@@ -20,6 +20,7 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   vite: {
     build: { assetsInlineLimit: 0 },
+    define: { __SITE_CONFIG__: JSON.stringify(publicConfig(config)) },
   },
   integrations: [markdownTwins(config)],
 });

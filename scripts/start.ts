@@ -1,5 +1,8 @@
-// `npm start`: builds when the build is missing or stale, then serves.
-import { ensureBuild } from './ensure-build.ts';
+// `npm start`: builds when the build is missing or stale, creates the demo database when there is none, then serves.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuild, projectRoot } from './ensure-build.ts';
 import { ConfigError, loadConfig } from '../src/lib/site-config.ts';
 
 let config;
@@ -16,6 +19,12 @@ try {
 } catch (err) {
   console.error(`${(err as Error).message} Nothing is served.`);
   process.exit(1);
+}
+
+if (!existsSync(config.databasePath)) {
+  console.log(`No database at ${config.databasePath}: creating it with the demo data…`);
+  const seed = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'seed-demo'], { stdio: 'inherit' });
+  if (seed.status !== 0) process.exit(seed.status ?? 1);
 }
 
 const { startServer } = await import('../sidecar/server.ts');

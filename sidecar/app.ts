@@ -1,26 +1,44 @@
 // Builds the Fastify app (plugins and routes) apart from listening, so tests and server.ts share it.
+import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import helmet from '@fastify/helmet';
+import { STATIC_SITEMAP_FILE } from '../src/lib/build-manifest.ts';
 import type { SiteConfig } from '../src/lib/site-config.ts';
+import { loadAstroRenderer } from './astro-renderer.ts';
+import { LiveCache } from './live-cache.ts';
 import { StaticSite } from './static-site.ts';
+import { Store } from './store/store.ts';
+import { healthRoutes } from './routes/health.ts';
+import { LivePages, livePageRoutes } from './routes/live-pages.ts';
 import { siteRoutes } from './routes/site.ts';
+import { sitemapRoutes } from './routes/sitemap.ts';
 
 export interface AppOptions {
   config: SiteConfig;
-  /** dist/client of a build made for config.baseUrl. */
-  clientDir: string;
+  /** dist/ of a build made for config.baseUrl (client/, server/, sitemap-static.json). */
+  distDir: string;
   logger?: FastifyServerOptions['logger'];
+  /** Bounded number of rendered live pages kept in memory. */
+  liveCacheSize?: number;
+  /** URLs per sitemap file before /sitemap.xml becomes an index (50,000 by the sitemaps.org protocol). */
+  sitemapLimit?: number;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config } = options;
-  const site = new StaticSite(options.clientDir);
+  const { config, distDir } = options;
+  const site = new StaticSite(join(distDir, 'client'));
+  const store = new Store(config.databasePath);
+  const renderer = await loadAstroRenderer(join(distDir, 'server', 'entry.mjs'));
+  const live = new LivePages({ config, site, store, renderer, cache: new LiveCache(options.liveCacheSize) });
+
   const app = Fastify({
     logger: options.logger ?? false,
     // Long enough for any real URL, short enough that a hostile one is refused early.
     routerOptions: { maxParamLength: 2048 },
     return503OnClosing: true,
   });
+  app.decorate('live', live);
+  app.addHook('onClose', async () => store.close());
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -52,6 +70,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.code(status).type('text/plain; charset=utf-8').send(status === 500 ? 'Internal server error\n' : `${error.message}\n`);
   });
 
-  siteRoutes(app, { config, site });
+  healthRoutes(app, { config, store });
+  sitemapRoutes(app, { config, store, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
+  const aliasFallback = livePageRoutes(app, { config, site, store, live });
+  siteRoutes(app, { config, site, fallback: aliasFallback });
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live pages (profiles, cards) as HTML and Markdown: the same service the MCP tools read through. */
+    live: LivePages;
+  }
 }

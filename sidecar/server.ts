@@ -28,7 +28,7 @@ export async function startServer(): Promise<void> {
 
   const app = await buildApp({
     config,
-    clientDir: join(distDir, 'client'),
+    distDir,
     logger: { level: process.env.LOG_LEVEL ?? 'info' },
   });
 

@@ -48,6 +48,8 @@ export const CACHE = {
   immutable: 'public, max-age=31536000, immutable',
   discovery: 'public, max-age=3600',
   page: 'public, max-age=300',
+  /** Live pages: a shared cache may keep them but must revalidate (ETag), so an edit shows on the next request. */
+  live: 'public, no-cache',
   none: 'no-store',
 } as const;
 

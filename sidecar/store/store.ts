@@ -3,47 +3,10 @@
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Lang } from '../../src/lib/site-config.ts';
+import type { Card, Profile } from '../../src/lib/live-content.ts';
+
+export type { Card, Profile };
 import { SCHEMA_VERSION } from './migrations.ts';
-
-export interface ProfileLink {
-  title: string;
-  url: string;
-  pinned: boolean;
-  startsAt: string | null;
-  endsAt: string | null;
-}
-
-export interface Profile {
-  slug: string;
-  name: string;
-  bio: string;
-  lang: Lang;
-  kind: 'person' | 'organization';
-  avatarUrl: string | null;
-  plan: 'free' | 'paid';
-  updatedAt: string;
-  /** Enabled links, pinned first, then in the owner's order. Time windows are applied when rendering. */
-  links: ProfileLink[];
-  socials: { network: string; url: string }[];
-}
-
-export interface Card {
-  cardId: string;
-  mode: 'page' | 'redirect';
-  redirectUrl: string | null;
-  lang: Lang;
-  name: string | null;
-  jobTitle: string | null;
-  organization: string | null;
-  phones: string[];
-  emails: string[];
-  website: string | null;
-  address: string | null;
-  photoUrl: string | null;
-  /** Slug of the owner's published profile, when the card links to one. */
-  profileSlug: string | null;
-  updatedAt: string;
-}
 
 export interface LivePage {
   path: string;

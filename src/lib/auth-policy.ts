@@ -1,9 +1,9 @@
 // /auth.md: the agent registration and credential policy (SPEC.md, Authentication), with the operators' contact.
-import type { SiteConfig } from './site-config.ts';
+import type { PublicConfig } from './site-config.ts';
 import { OWNER_APP_PATHS } from './discovery.ts';
 import { absoluteUrl, paths } from './urls.ts';
 
-export function authPolicy(config: SiteConfig): string {
+export function authPolicy(config: PublicConfig): string {
   const url = (path: string) => absoluteUrl(config.baseUrl, path);
   return `# Agent access and credential policy
 

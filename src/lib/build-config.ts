@@ -1,4 +1,7 @@
-// The configuration the static pages are built with (Astro evaluates this once per build).
-import { loadConfig } from './site-config.ts';
+// The configuration the pages are built for, embedded at build time (astro.config.mjs defines __SITE_CONFIG__),
+// so that prerendered and on-demand pages use the same values whatever the environment of the process rendering them.
+import type { PublicConfig } from './site-config.ts';
 
-export const config = loadConfig();
+declare const __SITE_CONFIG__: PublicConfig;
+
+export const config: PublicConfig = __SITE_CONFIG__;

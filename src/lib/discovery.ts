@@ -1,12 +1,12 @@
 // The small discovery documents: the RFC 9727 API catalog, robots.txt and llms.txt.
-import type { SiteConfig } from './site-config.ts';
+import type { PublicConfig } from './site-config.ts';
 import { absoluteUrl, paths, twinPath } from './urls.ts';
 
 /** Paths of the owner web app: never crawled, never read by agents, never an alias. */
 export const OWNER_APP_PATHS = ['/login', '/otp', '/verify', '/auth', '/oauth', '/callback', '/checkout', '/payment', '/billing', '/account', '/dashboard', '/api'] as const;
 
 /** RFC 9727 catalog: one linkset entry anchored at the API's base URL (RFC 9264 JSON). */
-export function apiCatalog(config: SiteConfig) {
+export function apiCatalog(config: PublicConfig) {
   const url = (path: string) => absoluteUrl(config.baseUrl, path);
   return {
     linkset: [
@@ -24,7 +24,7 @@ export function apiCatalog(config: SiteConfig) {
   };
 }
 
-export function robotsTxt(config: SiteConfig): string {
+export function robotsTxt(config: PublicConfig): string {
   return [
     '# Every public page may be crawled and read, by search engines and AI agents alike.',
     '# The owner app below creates accounts, sends e-mail and issues credentials: automated clients must stay out.',
@@ -49,7 +49,7 @@ export interface LlmsArticle {
 }
 
 /** llms.txt (llmstxt.org): an H1, a blockquote summary, then H2 sections of links. */
-export function llmsTxt(config: SiteConfig, articles: Record<'ar' | 'en', LlmsArticle[]>): string {
+export function llmsTxt(config: PublicConfig, articles: Record<'ar' | 'en', LlmsArticle[]>): string {
   const url = (path: string) => absoluteUrl(config.baseUrl, path);
   const list = (items: LlmsArticle[]) => items.map((a) => `- [${a.title}](${url(a.path)}): ${a.description}`);
   return [

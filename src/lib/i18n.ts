@@ -37,6 +37,20 @@ const en = {
   footerNote: 'Public pages are read-only. Owners sign in at',
   mainNav: 'Main',
   tags: 'Tags',
+  unavailableTitle: 'Temporarily unavailable',
+  unavailableText: 'This page cannot be shown right now. Please try again in a minute.',
+  links: 'Links',
+  elsewhere: 'Elsewhere',
+  pinned: 'Pinned',
+  saveContact: 'Save contact',
+  call: 'Call',
+  email: 'E-mail',
+  website: 'Website',
+  address: 'Address',
+  viewProfile: 'See all links',
+  contactCard: 'Contact card',
+  profileDescription: 'Links and contact of',
+  cardDescription: 'Digital business card of',
 } as const;
 
 type Dictionary = { [K in keyof typeof en]: (typeof en)[K] extends readonly string[] ? readonly string[] : string };
@@ -77,6 +91,20 @@ const ar: Dictionary = {
   footerNote: 'الصفحات العامة للقراءة فقط. يسجّل أصحاب الحسابات الدخول من',
   mainNav: 'التنقل الرئيسي',
   tags: 'الوسوم',
+  unavailableTitle: 'الخدمة غير متاحة مؤقتًا',
+  unavailableText: 'تعذّر عرض هذه الصفحة الآن. حاول مرة أخرى بعد دقيقة.',
+  links: 'الروابط',
+  elsewhere: 'تجدني أيضًا على',
+  pinned: 'مثبّت',
+  saveContact: 'حفظ جهة الاتصال',
+  call: 'اتصال',
+  email: 'البريد الإلكتروني',
+  website: 'الموقع',
+  address: 'العنوان',
+  viewProfile: 'كل الروابط',
+  contactCard: 'بطاقة تواصل',
+  profileDescription: 'روابط ووسائل التواصل مع',
+  cardDescription: 'بطاقة الأعمال الرقمية لـ',
 };
 
 const dictionaries: Record<Lang, Dictionary> = { en, ar };

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 description of every public operation in SPEC.md, built for one BASE_URL.
-import type { SiteConfig } from './site-config.ts';
+import type { PublicConfig } from './site-config.ts';
 import { absoluteUrl, paths } from './urls.ts';
 
 type Json = Record<string, unknown>;
@@ -17,7 +17,7 @@ function getOperation(operationId: string, summary: string, description: string,
   return { get: { operationId, summary, description, tags, ...(parameters ? { parameters } : {}), security: [], responses } };
 }
 
-export function openApiDocument(config: SiteConfig): Json {
+export function openApiDocument(config: PublicConfig): Json {
   const doc = (path: string) => absoluteUrl(config.baseUrl, path);
   const langParam = { $ref: '#/components/parameters/Lang' };
   return {

@@ -11,9 +11,7 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   'c',
   'blog',
   ...LANGS,
-  ...Object.values(paths)
-    .filter((p): p is string => typeof p === 'string')
-    .map(firstSegment),
+  ...Object.values(paths).flatMap((p) => (typeof p === 'string' ? [firstSegment(p)] : [])),
   // The owner web app.
   ...OWNER_APP_PATHS.map(firstSegment),
   'logout',
@@ -26,6 +24,7 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   '_astro',
   'images',
   'global-scripts',
+  'sitemaps',
   'index',
   'favicon.svg',
   'assets',

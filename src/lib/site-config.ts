@@ -16,6 +16,13 @@ export interface SiteConfig {
   databasePath: string;
 }
 
+/** What pages embed: the part of the configuration a build is made for. */
+export type PublicConfig = Pick<SiteConfig, 'baseUrl' | 'serviceName' | 'contactEmail'>;
+
+export function publicConfig(config: SiteConfig): PublicConfig {
+  return { baseUrl: config.baseUrl, serviceName: config.serviceName, contactEmail: config.contactEmail };
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

@@ -7,6 +7,7 @@ export const paths = {
   article: (lang: Lang, slug: string) => `/${lang}/blog/${slug}`,
   rss: (lang: Lang) => `/${lang}/blog/rss.xml`,
   notFound: (lang: Lang) => `/${lang}/404`,
+  unavailable: (lang: Lang) => `/${lang}/503`,
   apiDocs: '/docs/api',
   apiDocsMarkdown: '/docs/api.md',
   openApi: '/openapi.json',

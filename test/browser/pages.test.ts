@@ -18,10 +18,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-const pages = ['/', '/ar', '/en/blog', '/ar/blog', '/en/blog/qr-or-nfc-business-card', '/ar/blog/bitaqat-qr-am-nfc', '/docs/api', '/ar/404'];
+const pages = ['/', '/ar', '/en/blog', '/ar/blog', '/en/blog/qr-or-nfc-business-card', '/ar/blog/bitaqat-qr-am-nfc', '/docs/api', '/p/layla', '/p/sam-rivera', '/c/k7f2q9'];
+const errorPages = ['/ar/blog/missing', '/en/nothing'];
 
 describe('pages in Chromium', () => {
-  it.each(pages)('%s has no serious or critical axe violation', async (path) => {
+  it.each([...pages, ...errorPages])('%s has no serious or critical axe violation', async (path) => {
     // axe is injected as a script, which our own CSP rightly forbids: bypass it for the audit only.
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();

@@ -108,14 +108,16 @@ describe('sitemap.xml', () => {
     expect(ok, output).toBe(true);
   });
 
-  it('lists every indexable static page with an absolute URL, and no 404 page', async () => {
+  it('lists every indexable static page, published profile and active page-mode card, and no error page', async () => {
     const xml = await fetchText('/sitemap.xml');
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     const expected = builtFiles('.html')
       .map((f) => f.urlPath)
-      .filter((p) => !p.endsWith('/404.html'))
+      .filter((p) => !/\/(404|503)\.html$/.test(p))
       .map((p) => base + (p === '/index.html' ? '/' : p.replace(/\.html$/, '')));
-    expect([...locs].sort()).toEqual([...expected].sort());
+    // From the demo data: not the unpublished profile, not the redirect card.
+    const live = ['/p/layla', '/p/northwind-studio', '/p/qahwat-alnakheel', '/p/sam-rivera', '/c/k7f2q9', '/c/n0rth1'].map((p) => base + p);
+    expect([...locs].sort()).toEqual([...expected, ...live].sort());
     expect(xml).toContain(`<xhtml:link rel="alternate" hreflang="x-default" href="${base}/en/blog/link-in-bio-that-works"/>`);
   });
 });

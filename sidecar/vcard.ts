@@ -1,0 +1,68 @@
+// vCard 3.0 (RFC 2426) of a digital card. Written here because the npm vCard writers we tried neither escape
+// values nor fold lines: this does both, folding at 75 octets without splitting a UTF-8 character.
+import type { Card } from '../src/lib/live-content.ts';
+
+const CRLF = '\r\n';
+
+/** RFC 2426 §4: backslash, comma, semicolon and newline are escaped in text values. */
+export function escapeText(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+}
+
+/** Folds a content line into chunks of at most 75 octets; continuation lines start with one space. */
+export function foldLine(line: string): string {
+  const out: string[] = [];
+  let current = '';
+  let octets = 0;
+  for (const ch of line) {
+    const size = Buffer.byteLength(ch);
+    const limit = out.length === 0 ? 75 : 74; // the leading space of a continuation counts
+    if (octets + size > limit) {
+      out.push(current);
+      current = '';
+      octets = 0;
+    }
+    current += ch;
+    octets += size;
+  }
+  out.push(current);
+  return out.join(CRLF + ' ');
+}
+
+/** Family name and given names: the last word is the family name, the rest given names. */
+function splitName(full: string): { family: string; given: string } {
+  const words = full.trim().split(/\s+/);
+  if (words.length < 2) return { family: '', given: words[0] ?? '' };
+  return { family: words.at(-1) ?? '', given: words.slice(0, -1).join(' ') };
+}
+
+export function cardToVcard(card: Card, cardUrl: string): string {
+  const lines: string[] = ['BEGIN:VCARD', 'VERSION:3.0'];
+  const add = (name: string, value: string | null | undefined, raw = false) => {
+    if (value && value.trim()) lines.push(`${name}:${raw ? value : escapeText(value.trim())}`);
+  };
+  const fn = card.name ?? card.organization ?? card.cardId;
+  if (card.name) {
+    const { family, given } = splitName(card.name);
+    lines.push(`N:${escapeText(family)};${escapeText(given)};;;`);
+  } else {
+    lines.push('N:;;;;');
+  }
+  add('FN', fn);
+  add('ORG', card.organization);
+  add('TITLE', card.jobTitle);
+  for (const phone of card.phones) add('TEL;TYPE=CELL,VOICE', phone);
+  for (const email of card.emails) add('EMAIL;TYPE=INTERNET', email);
+  add('URL', card.website, true);
+  if (card.address?.trim()) lines.push(`ADR;TYPE=WORK:;;${escapeText(card.address.trim())};;;;`);
+  add('PHOTO;VALUE=URI', card.photoUrl, true);
+  add('SOURCE', cardUrl, true);
+  lines.push(`REV:${card.updatedAt}`, 'END:VCARD');
+  return lines.map(foldLine).join(CRLF) + CRLF;
+}
+
+/** The ASCII fallback file name of a card's vCard. */
+export function vcardFileName(card: Card): string {
+  const ascii = (card.name ?? '').normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase();
+  return `${ascii || card.cardId}.vcf`;
+}

@@ -1,0 +1,83 @@
+// The shapes of live content (profiles and cards) as pages render them, and the rules that depend on the clock.
+import type { Lang } from './site-config.ts';
+
+export interface ProfileLink {
+  title: string;
+  url: string;
+  pinned: boolean;
+  startsAt: string | null;
+  endsAt: string | null;
+}
+
+export interface Profile {
+  slug: string;
+  name: string;
+  bio: string;
+  lang: Lang;
+  kind: 'person' | 'organization';
+  avatarUrl: string | null;
+  plan: 'free' | 'paid';
+  updatedAt: string;
+  /** Enabled links, pinned first, then in the owner's order. Time windows apply when rendering. */
+  links: ProfileLink[];
+  socials: { network: string; url: string }[];
+}
+
+export interface Card {
+  cardId: string;
+  mode: 'page' | 'redirect';
+  redirectUrl: string | null;
+  lang: Lang;
+  name: string | null;
+  jobTitle: string | null;
+  organization: string | null;
+  phones: string[];
+  emails: string[];
+  website: string | null;
+  address: string | null;
+  photoUrl: string | null;
+  /** Slug of the owner's published profile, when the card links to one. */
+  profileSlug: string | null;
+  updatedAt: string;
+}
+
+/** What a live page is rendered from: Astro.locals of /p/[page] and /c/[cardId]. */
+export interface LiveLocals {
+  profile?: Profile;
+  card?: Card;
+  /** The instant the page is rendered for, ISO 8601: link time windows are judged against it. */
+  now?: string;
+}
+
+export function isVisible(link: ProfileLink, now: number): boolean {
+  return (!link.startsAt || Date.parse(link.startsAt) <= now) && (!link.endsAt || Date.parse(link.endsAt) > now);
+}
+
+/** When the set of visible links next changes (a window opens or closes), or Infinity. */
+export function nextLinkChange(links: ProfileLink[], now: number): number {
+  let next = Infinity;
+  for (const l of links) {
+    for (const t of [l.startsAt, l.endsAt]) {
+      const at = t ? Date.parse(t) : NaN;
+      if (at > now && at < next) next = at;
+    }
+  }
+  return next;
+}
+
+const SAFE_SCHEMES = ['https:', 'http:', 'mailto:', 'tel:'];
+
+/** The URL if its scheme is one a visitor can safely follow, else undefined. Checked again at render time. */
+export function safeHref(url: string | null | undefined, schemes: readonly string[] = SAFE_SCHEMES): string | undefined {
+  if (!url) return undefined;
+  try {
+    return schemes.includes(new URL(url).protocol) ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `tel:` URI of a phone number as people write it (+971 4 000 0000 → tel:+97140000000). */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^+\d]/g, '')}`;
+}
