@@ -17,6 +17,7 @@ export function prefersMarkdown(headers: Headers): boolean {
 /** The visitor's preferred site language from Accept-Language; English when nothing matches. */
 export function preferredLang(headers: Headers): Lang {
   if (!headers['accept-language']) return DEFAULT_LANG;
-  const lang = new Negotiator({ headers }).language([...LANGS]);
+  // The default language first: it wins ties such as `*`.
+  const lang = new Negotiator({ headers }).language([DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)]);
   return (lang as Lang | undefined) ?? DEFAULT_LANG;
 }
