@@ -90,6 +90,22 @@ export function openApiDocument(config: PublicConfig): Json {
         },
         [{ name: 'cardId', in: 'path', required: true, description: 'Card identifier.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{3,64}$' } }],
       ),
+      '/c/{cardId}.vcf': getOperation(
+        'getDigitalCardVcard',
+        'Digital business card as a vCard',
+        'The contact of a page-mode card as vCard 3.0 (UTF-8, CRLF, folded at 75 octets), for "Save contact".',
+        ['pages'],
+        {
+          '200': {
+            description: 'The vCard, as an attachment whose file name is ASCII with an RFC 5987 `filename*` for non-Latin names.',
+            headers: { 'Content-Disposition': { description: 'attachment; filename=…; filename*=UTF-8\'\'…', schema: { type: 'string' } } },
+            content: { 'text/vcard': { schema: { type: 'string' } } },
+          },
+          '404': notFoundPage,
+          '503': unavailable,
+        },
+        [{ name: 'cardId', in: 'path', required: true, description: 'Card identifier.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{3,64}$' } }],
+      ),
       '/blog': getOperation(
         'getBlogForPreferredLanguage',
         'Blog in the visitor\'s language',
@@ -119,6 +135,18 @@ export function openApiDocument(config: PublicConfig): Json {
         '200': { description: 'A sitemaps.org urlset, or a sitemap index past 50,000 URLs.', content: { 'application/xml': { schema: { type: 'string' } } } },
         '404': notFoundPage,
       }),
+      '/sitemaps/{n}.xml': getOperation(
+        'getSitemapPart',
+        'Sitemap part',
+        'One part of the sitemap once /sitemap.xml has become a sitemap index (past 50,000 URLs).',
+        ['discovery'],
+        {
+          '200': { description: 'A sitemaps.org urlset.', content: { 'application/xml': { schema: { type: 'string' } } } },
+          '404': notFoundPage,
+          '503': unavailable,
+        },
+        [{ name: 'n', in: 'path', required: true, description: 'Part number, from 1.', schema: { type: 'integer', minimum: 1 } }],
+      ),
       '/robots.txt': getOperation('getRobots', 'Robots policy', 'Allows crawling of all public pages; disallows the owner app.', ['discovery'], {
         '200': { description: 'The robots.txt policy (RFC 9309).', content: { 'text/plain': { schema: { type: 'string' } } } },
         '404': notFoundPage,
@@ -246,7 +274,8 @@ export function openApiDocument(config: PublicConfig): Json {
           content: { 'text/html': { schema: { type: 'string' } }, ...markdown },
         },
         Unavailable: {
-          description: 'The database is unavailable; the error page is negotiated like a 404.',
+          description: 'The database is unavailable; the error page is negotiated like a 404, with `Retry-After`.',
+          headers: { 'Retry-After': { description: 'Seconds before trying again.', schema: { type: 'integer' } } },
           content: { 'text/html': { schema: { type: 'string' } }, ...markdown },
         },
         Health: {

@@ -1,0 +1,223 @@
+// The database as it lives: imported by the CLI (a separate process) while the server runs, moved away, restored.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import matter from 'gray-matter';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../helpers/database.ts';
+import { cleanEnv, projectRoot } from '../helpers/env.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { xmllintSitemap } from '../helpers/validators.ts';
+
+const base = 'http://localhost:8080';
+
+function cli(databasePath: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), ...args], {
+    env: cleanEnv({ DATABASE_PATH: databasePath }),
+    encoding: 'utf8',
+  });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+function importJson(databasePath: string, data: unknown) {
+  const file = join(dirname(databasePath), `import-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(data));
+  return cli(databasePath, 'import', file);
+}
+
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+describe('npm run db', () => {
+  it('seeds the demo data into a new file, and migrate is idempotent', () => {
+    const path = join(dirname(createDatabase({})), 'fresh.db');
+    const seed = cli(path, 'seed-demo');
+    expect(seed.status, seed.out).toBe(0);
+    expect(seed.out).toContain('5 profiles, 3 cards, 2 aliases');
+    const before = sha(path);
+    expect(cli(path, 'migrate').status).toBe(0);
+    expect(sha(path)).toBe(before);
+  });
+
+  it('rejects a file with bad records, names each record and field, and writes nothing', () => {
+    const path = createDatabase();
+    const before = sha(path);
+    const bad = {
+      profiles: [
+        { slug: 'ok-profile', name: 'Fine', lang: 'en' },
+        { slug: 'Not A Slug', name: 'x', lang: 'en' },
+        { slug: 'bad-link', name: 'y', lang: 'ar', links: [{ title: 't', url: 'javascript:alert(1)' }], avatarUrl: 'ftp://x.example/a.png' },
+      ],
+      cards: [
+        { cardId: 'good-card', mode: 'page', name: 'Card', profile: 'nobody' },
+        { cardId: 'redir1', mode: 'redirect', redirectUrl: 'data:text/html,hi' },
+      ],
+      aliases: [
+        { alias: 'blog', page: 'layla' },
+        { alias: 'mine', page: 'ghost' },
+      ],
+    };
+    const r = importJson(path, bad);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('nothing was written');
+    for (const expected of [
+      'profiles[1] (slug "Not A Slug").slug',
+      'profiles[2] (slug "bad-link").links[0].url',
+      'profiles[2] (slug "bad-link").avatarUrl',
+      'cards[1] (cardId "redir1").redirectUrl',
+      'aliases[0] (alias "blog").alias: is reserved',
+    ]) {
+      expect(r.out).toContain(expected);
+    }
+    expect(sha(path)).toBe(before);
+  });
+
+  it('names broken references (after the format is valid) and writes nothing', () => {
+    const path = createDatabase();
+    const before = sha(path);
+    const r = importJson(path, { cards: [{ cardId: 'good-card', mode: 'page', name: 'Card', profile: 'nobody' }], aliases: [{ alias: 'mine', page: 'ghost' }] });
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('cards[0] (cardId "good-card").profile: no profile "nobody"');
+    expect(r.out).toContain('aliases[0] (alias "mine").page: no profile "ghost"');
+    expect(sha(path)).toBe(before);
+  });
+
+  it('answers malformed JSON with a message and writes nothing', () => {
+    const path = createDatabase();
+    const before = sha(path);
+    const file = join(dirname(path), 'broken.json');
+    writeFileSync(file, '{"profiles": [');
+    const r = cli(path, 'import', file);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('is not valid JSON');
+    expect(sha(path)).toBe(before);
+  });
+});
+
+describe('a running server and the CLI', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers, redirect: 'manual' });
+
+  it('shows a change written by the CLI on the next request, without a restart', async () => {
+    expect(await (await get('/p/sam-rivera')).text()).toContain('Small Rooms');
+    const r = importJson(server.databasePath, {
+      profiles: [{ slug: 'sam-rivera', name: 'Sam Rivera', bio: 'Now hosting Big Rooms.', lang: 'en', plan: 'paid', links: [{ title: 'New show', url: 'https://example.com/big-rooms' }] }],
+    });
+    expect(r.status, r.out).toBe(0);
+    const html = await (await get('/p/sam-rivera')).text();
+    expect(html).toContain('Now hosting Big Rooms.');
+    expect(html).toContain('https://example.com/big-rooms');
+    expect(html).not.toContain('small-rooms/latest');
+    const md = await (await get('/p/sam-rivera', { accept: 'text/markdown' })).text();
+    expect(md).toContain('[New show](https://example.com/big-rooms)');
+  });
+
+  it('lists a profile imported after the build in a sitemap that validates against the XSD', async () => {
+    const r = importJson(server.databasePath, { profiles: [{ slug: 'new-after-build', name: 'Newcomer', lang: 'ar' }] });
+    expect(r.status, r.out).toBe(0);
+    const res = await get('/sitemap.xml');
+    expect(res.headers.get('content-type')).toBe('application/xml');
+    const xml = await res.text();
+    expect(xml).toContain(`<loc>${base}/p/new-after-build</loc>`);
+    expect(xml).not.toContain('/p/coming-soon');
+    expect(xml).not.toContain('/c/r8x1');
+    const { ok, output } = xmllintSitemap(xml);
+    expect(ok, output).toBe(true);
+  });
+});
+
+describe('health and the database going away', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers, redirect: 'manual' });
+
+  it('is ok, uncached, with the health object', async () => {
+    const res = await get('/health');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = await res.json();
+    expect(body).toEqual({ status: 'ok', service: 'Bio Cards', time: expect.any(String) });
+    expect(new Date(body.time).toISOString()).toBe(body.time);
+  });
+
+  it('degrades when the file is moved away, keeps static pages up, and recovers when it is back', async () => {
+    const path = server.databasePath;
+    await get('/p/layla'); // cached before the failure: must not be served from a vanished database
+    renameSync(path, `${path}.away`);
+    try {
+      const health = await get('/health');
+      expect(health.status).toBe(503);
+      expect(health.headers.get('cache-control')).toBe('no-store');
+      expect((await health.json()).status).toBe('degraded');
+
+      const html = await get('/p/layla', { 'accept-language': 'ar' });
+      expect(html.status).toBe(503);
+      expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(html.headers.get('retry-after')).toBe('30');
+      const text = await html.text();
+      expect(text).toContain('الخدمة غير متاحة مؤقتًا');
+      expect(text).not.toMatch(/at .*\.ts:\d+|SqliteError|node_modules/);
+
+      const md = await get('/c/k7f2q9', { accept: 'text/markdown' });
+      expect(md.status).toBe(503);
+      expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(Object.keys(matter(await md.text()).data)).toEqual(['title', 'description', 'url', 'lang']);
+
+      expect((await get('/layla')).status).toBe(503);
+      expect((await get('/sitemap.xml')).status).toBe(503);
+      for (const path of ['/', '/en/blog', '/openapi.json', '/robots.txt']) expect((await get(path)).status, path).toBe(200);
+    } finally {
+      renameSync(`${path}.away`, path);
+    }
+    expect((await get('/health')).status).toBe(200);
+    expect((await get('/p/layla')).status).toBe(200);
+  });
+
+  it('degrades on a file replaced by garbage, and recovers when a good file replaces it', async () => {
+    const path = server.databasePath;
+    copyFileSync(path, `${path}.good`);
+    writeFileSync(`${path}.tmp`, 'this is not a database '.repeat(200));
+    renameSync(`${path}.tmp`, path);
+    expect((await get('/health')).status).toBe(503);
+    expect((await get('/p/layla')).status).toBe(503);
+    renameSync(`${path}.good`, path);
+    expect((await get('/health')).status).toBe(200);
+    expect((await get('/p/layla')).status).toBe(200);
+  });
+});
+
+describe('a sitemap past the URL limit', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ sitemapLimit: 10 });
+  });
+  afterAll(() => server.close());
+
+  it('becomes a sitemap index whose children hold every URL', async () => {
+    const index = await (await fetch(server.url + '/sitemap.xml')).text();
+    expect(index).toContain('<sitemapindex');
+    const children = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? '');
+    expect(children.length).toBeGreaterThan(1);
+    const urls: string[] = [];
+    for (const child of children) {
+      expect(child).toMatch(new RegExp(`^${base}/sitemaps/\\d+\\.xml$`));
+      const res = await fetch(server.url + new URL(child).pathname);
+      expect(res.status).toBe(200);
+      const xml = await res.text();
+      expect(xmllintSitemap(xml).ok).toBe(true);
+      urls.push(...[...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? ''));
+    }
+    expect(urls).toContain(`${base}/p/layla`);
+    expect(urls).toContain(`${base}/en/blog`);
+    expect(new Set(urls).size).toBe(urls.length);
+    expect((await fetch(server.url + '/sitemaps/999.xml')).status).toBe(404);
+  });
+});
