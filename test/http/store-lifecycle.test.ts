@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../helpers/database.ts';
@@ -179,6 +180,22 @@ describe('health and the database going away', () => {
     }
     expect((await get('/health')).status).toBe(200);
     expect((await get('/p/layla')).status).toBe(200);
+  });
+
+  it('degrades while another process holds an exclusive lock, and recovers when it lets go', async () => {
+    const writer = new Database(server.databasePath);
+    try {
+      writer.pragma('locking_mode = EXCLUSIVE');
+      writer.exec('BEGIN EXCLUSIVE');
+      const health = await get('/health');
+      expect(health.status).toBe(503);
+      expect((await health.json()).status).toBe('degraded');
+      expect((await get('/p/layla')).status).toBe(503);
+      writer.exec('COMMIT');
+    } finally {
+      writer.close();
+    }
+    expect((await get('/health')).status).toBe(200);
   });
 
   it('degrades on a file replaced by garbage, and recovers when a good file replaces it', async () => {
