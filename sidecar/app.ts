@@ -9,6 +9,7 @@ import { LiveCache } from './live-cache.ts';
 import { StaticSite } from './static-site.ts';
 import { Store } from './store/store.ts';
 import { healthRoutes } from './routes/health.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { LivePages, livePageRoutes } from './routes/live-pages.ts';
 import { siteRoutes } from './routes/site.ts';
 import { sitemapRoutes } from './routes/sitemap.ts';
@@ -71,6 +72,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   healthRoutes(app, { config, store });
+  await mcpRoutes(app, { config, site, live });
   sitemapRoutes(app, { config, store, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
   const aliasFallback = livePageRoutes(app, { config, site, store, live });
   siteRoutes(app, { config, site, fallback: aliasFallback });

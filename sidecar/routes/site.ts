@@ -6,7 +6,7 @@ import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import { prefersMarkdown } from '../negotiation.ts';
 import { isErrorPagePath, sendErrorPage } from '../error-pages.ts';
 import { requestPath, sendAsset } from '../send.ts';
-import type { StaticSite } from '../static-site.ts';
+import { CACHE, type StaticSite } from '../static-site.ts';
 
 const HOMEPAGES = new Set<string>([paths.home('en'), paths.home('ar')]);
 
@@ -46,7 +46,11 @@ export function siteRoutes(app: FastifyInstance, opts: { config: SiteConfig; sit
       return sendAsset(request, reply, prefersMarkdown(request.headers) ? page.markdown : page.html);
     }
     const file = site.files.get(path);
-    if (file && !path.endsWith('.html')) return sendAsset(request, reply, file);
+    if (file && !path.endsWith('.html')) {
+      // Discovery documents are public and read by agents running in browsers, on any origin.
+      if (file.cacheControl === CACHE.discovery) reply.header('access-control-allow-origin', '*');
+      return sendAsset(request, reply, file);
+    }
     if (fallback) {
       const answered = await fallback(request, reply, path);
       if (answered) return answered;

@@ -20,6 +20,7 @@ export const paths = {
   mcp: '/mcp',
   mcpServerCard: '/.well-known/mcp/server-card.json',
   webmcpScript: '/global-scripts/webmcp.js',
+  articles: '/blog/articles.json',
 } as const;
 
 export function absoluteUrl(baseUrl: string, path: string): string {

@@ -1,0 +1,108 @@
+// WebMCP: registers this site's read-only tools with the browser's model context, when the browser offers one.
+// Chromium exposes it as document.modelContext today; the draft specification names it navigator.modelContext.
+// Without either, this script does nothing and throws nothing.
+(() => {
+  'use strict';
+  const context = (typeof document !== 'undefined' && document.modelContext) || (typeof navigator !== 'undefined' && navigator.modelContext);
+  if (!context || typeof context.registerTool !== 'function') return;
+
+  const origin = location.origin;
+  const annotations = { readOnlyHint: true, openWorldHint: false };
+  const lang = { type: 'string', enum: ['ar', 'en'] };
+
+  /** A path on this site, or null: other origins, dot segments and the owners' app are refused. */
+  const sitePath = (input) => {
+    if (typeof input !== 'string' || input.trim() === '') return null;
+    let url;
+    try {
+      url = new URL(input.trim(), origin);
+    } catch {
+      return null;
+    }
+    if (url.origin !== origin) return null;
+    if (/(^|\/)\.\.?(\/|$)/.test(input)) return null;
+    if (/^\/(login|otp|verify|auth|oauth|callback|checkout|payment|billing|account|dashboard|api|mcp)(\/|$|\?)/i.test(url.pathname)) return null;
+    return url.pathname + url.search;
+  };
+
+  const go = (path) => {
+    location.assign(path);
+    return { navigated: true, url: origin + path };
+  };
+
+  const markdown = async (path) => {
+    const res = await fetch(path, { headers: { accept: 'text/markdown' }, credentials: 'omit' });
+    return { status: res.status, url: res.url, markdown: await res.text() };
+  };
+
+  const segment = (value) => encodeURIComponent(String(value ?? '').trim());
+
+  /** The same page in the other language: the hreflang alternate, else the other language's blog index. */
+  const translationOf = (target) => {
+    const link = document.querySelector(`link[rel="alternate"][hreflang="${target}"]`);
+    if (link) return new URL(link.href).pathname;
+    return `/${target}/blog`;
+  };
+
+  const tools = [
+    {
+      name: 'open_profile',
+      description: 'Opens the public link-in-bio profile /p/{page} of this site in the current tab.',
+      inputSchema: { type: 'object', properties: { page: { type: 'string', description: 'The profile slug, e.g. "layla".' } }, required: ['page'] },
+      execute: ({ page }) => go(`/p/${segment(page)}`),
+    },
+    {
+      name: 'open_digital_card',
+      description: 'Opens the digital business card /c/{cardId} of this site in the current tab.',
+      inputSchema: { type: 'object', properties: { cardId: { type: 'string', description: 'The card identifier, e.g. "k7f2q9".' } }, required: ['cardId'] },
+      execute: ({ cardId }) => go(`/c/${segment(cardId)}`),
+    },
+    {
+      name: 'read_page',
+      description: 'Reads any public page of this site as Markdown (front matter, then the page content) without leaving the current page.',
+      inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'A path such as "/en/blog" or an absolute URL on this site.' } }, required: ['path'] },
+      execute: async ({ path }) => {
+        const target = sitePath(path);
+        if (!target) return { error: 'Only public pages of this site can be read.' };
+        return markdown(target);
+      },
+    },
+    {
+      name: 'list_blog_articles',
+      description: 'Lists the published blog articles, newest first: slug, title, date, URL and language.',
+      inputSchema: { type: 'object', properties: { lang: { ...lang, description: 'Only articles in this language; omit for both.' } } },
+      execute: async ({ lang: only } = {}) => {
+        const res = await fetch('/blog/articles.json', { credentials: 'omit' });
+        const articles = await res.json();
+        return { articles: only ? articles.filter((a) => a.lang === only) : articles };
+      },
+    },
+    {
+      name: 'navigate',
+      description: 'Navigates the current tab to a page of this site.',
+      inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'A path on this site, e.g. "/ar/blog".' } }, required: ['path'] },
+      execute: ({ path }) => {
+        const target = sitePath(path);
+        return target ? go(target) : { error: 'Only public pages of this site can be opened.' };
+      },
+    },
+    {
+      name: 'switch_language',
+      description: 'Switches to the same page in another language (Arabic or English), or to that language\'s blog when the page has no translation.',
+      inputSchema: { type: 'object', properties: { lang: { ...lang, description: '"ar" for Arabic, "en" for English.' } }, required: ['lang'] },
+      execute: ({ lang: target }) => {
+        if (target !== 'ar' && target !== 'en') return { error: 'lang must be "ar" or "en".' };
+        if (document.documentElement.lang === target) return { navigated: false, url: location.href };
+        return go(translationOf(target));
+      },
+    },
+  ];
+
+  for (const tool of tools) {
+    try {
+      Promise.resolve(context.registerTool({ ...tool, annotations })).catch(() => {});
+    } catch {
+      // A browser that refuses one tool (a duplicate name, an older API shape) still gets the others.
+    }
+  }
+})();

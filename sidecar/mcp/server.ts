@@ -1,0 +1,113 @@
+// A stateless MCP server over the site's own services: a new McpServer per request (the SDK's stateless pattern),
+// tools and metadata from the one registry in src/lib/mcp-tools.ts.
+import type { FastifyInstance } from 'fastify';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListResourcesRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { articleListEntry, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
+import type { Lang, PublicConfig } from '../../src/lib/site-config.ts';
+import { absoluteUrl, paths } from '../../src/lib/urls.ts';
+import type { LivePages } from '../routes/live-pages.ts';
+import type { StaticSite } from '../static-site.ts';
+import { StoreUnavailableError } from '../store/store.ts';
+import { readPage } from './read-page.ts';
+
+export interface McpDeps {
+  app: FastifyInstance;
+  config: PublicConfig;
+  site: StaticSite;
+  live: LivePages;
+}
+
+/** JSON-RPC code for an unknown resource (MCP specification, resources). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+type Article = z.infer<typeof articleListEntry>;
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+const failure = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
+
+export function articleList(site: StaticSite): Article[] {
+  const file = site.files.get(paths.articles);
+  return file ? (JSON.parse(file.body.toString('utf8')) as Article[]) : [];
+}
+
+/** Runs a tool body; an unavailable database becomes a tool error the model can read, not a protocol error. */
+async function guard(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) return failure('The database is temporarily unavailable; try again in a minute.');
+    throw err;
+  }
+}
+
+export function createMcpServer({ app, config, site, live }: McpDeps): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER.name, title: `${config.serviceName} (read-only)`, version: MCP_SERVER.version, websiteUrl: config.baseUrl },
+    {
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+      instructions:
+        `Read-only access to ${config.serviceName}: public profiles (/p/{page}), digital business cards (/c/{cardId}) and a blog in Arabic and English. ` +
+        'Everything is returned as Markdown. Nothing can be created or changed here.',
+    },
+  );
+  const articles = articleList(site);
+
+  server.registerTool('get_profile', MCP_TOOLS.get_profile, ({ page }) =>
+    guard(async () => {
+      const found = await live.profile(page);
+      return found ? text(found.markdown.body.toString('utf8')) : failure(`No published profile "${page}".`);
+    }),
+  );
+
+  server.registerTool('get_digital_card', MCP_TOOLS.get_digital_card, ({ cardId }) =>
+    guard(async () => {
+      const found = await live.card(cardId);
+      if (!found) return failure(`No active digital card "${cardId}".`);
+      if (found.redirect) {
+        const url = absoluteUrl(config.baseUrl, `/c/${cardId}`);
+        return text(
+          `---\ntitle: Digital card ${cardId}\ndescription: This card redirects to the owner's website.\nurl: '${url}'\nlang: ${found.card.lang}\n---\n` +
+            `# Digital card ${cardId}\n\nThis card is a plain redirect: opening ${url} leads to [${found.redirect}](${found.redirect}).\n`,
+        );
+      }
+      return found.page ? text(found.page.markdown.body.toString('utf8')) : failure(`No active digital card "${cardId}".`);
+    }),
+  );
+
+  server.registerTool('list_blog_articles', MCP_TOOLS.list_blog_articles, ({ lang }) => {
+    const list = lang ? articles.filter((a) => a.lang === lang) : articles;
+    return { content: [{ type: 'text', text: JSON.stringify(list, null, 2) }], structuredContent: { articles: list } };
+  });
+
+  server.registerTool('get_blog_article', MCP_TOOLS.get_blog_article, async ({ slug, lang }) => {
+    const order: Lang[] = lang ? [lang] : ['en', 'ar'];
+    for (const l of order) {
+      const article = articles.find((a) => a.slug === slug && a.lang === l);
+      const page = article && site.pages.get(new URL(article.url).pathname);
+      if (page) return text(page.markdown.body.toString('utf8'));
+    }
+    return failure(`No article "${slug}"${lang ? ` in ${lang}` : ''}. Use list_blog_articles to find slugs.`);
+  });
+
+  server.registerTool('read_page', MCP_TOOLS.read_page, async ({ path }) => {
+    const result = await readPage(app, config, path);
+    return result.ok ? text(result.text) : failure(result.message);
+  });
+
+  // Resources through the low-level handlers: the SDK's registerResource answers an unknown URI with -32602,
+  // where the MCP specification says -32002.
+  const resources = MCP_RESOURCES.map((r) => ({ ...r, uri: absoluteUrl(config.baseUrl, r.path) }));
+  server.server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })),
+  }));
+  server.server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const resource = resources.find((r) => r.uri === request.params.uri);
+    const file = resource && site.files.get(resource.path);
+    if (!resource || !file) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${request.params.uri}`, { uri: request.params.uri });
+    return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: file.body.toString('utf8') }] };
+  });
+
+  return server;
+}

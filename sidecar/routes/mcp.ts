@@ -1,0 +1,97 @@
+// POST /mcp: Streamable HTTP, stateless, JSON responses. This module answers what must be answered before the SDK
+// sees a request (foreign hosts, Accept, content type, size, malformed JSON) with JSON-RPC errors; the SDK does the rest.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { PublicConfig } from '../../src/lib/site-config.ts';
+import { paths } from '../../src/lib/urls.ts';
+import { createMcpServer, type McpDeps } from '../mcp/server.ts';
+
+export const MCP_BODY_LIMIT = 1024 * 1024;
+
+function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string) {
+  return reply.code(status).header('cache-control', 'no-store').type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** Hosts a browser may legitimately send: BASE_URL's, and loopback names for local use. DNS rebinding sends others. */
+function allowedHost(host: string | undefined, config: PublicConfig): boolean {
+  if (!host) return false;
+  const base = new URL(config.baseUrl);
+  if (host.toLowerCase() === base.host) return true;
+  const name = host.replace(/:\d+$/, '').toLowerCase();
+  return name === 'localhost' || name === '127.0.0.1' || name === '[::1]';
+}
+
+function allowedOrigin(origin: string | undefined, config: PublicConfig): boolean {
+  if (!origin) return true; // not a browser, or a same-origin navigation: nothing to rebind
+  try {
+    const u = new URL(origin);
+    return u.origin === config.baseUrl || ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
+function acceptsBoth(request: FastifyRequest): boolean {
+  const accept = String(request.headers.accept ?? '');
+  return /\bapplication\/json\b/i.test(accept) && /\btext\/event-stream\b/i.test(accept);
+}
+
+export async function mcpRoutes(app: FastifyInstance, deps: Omit<McpDeps, 'app'>) {
+  await app.register(async (scope) => {
+    // Parse the body ourselves: Fastify's JSON parser would answer malformed JSON in its own format, not JSON-RPC.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+    scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+      if (error.statusCode === 413) return jsonRpcError(reply, 413, -32600, `Request body is larger than ${MCP_BODY_LIMIT} bytes`);
+      if (error.statusCode && error.statusCode < 500) return jsonRpcError(reply, error.statusCode, -32600, error.message);
+      request.log.error({ err: error }, 'mcp request failed');
+      return jsonRpcError(reply, 500, -32603, 'Internal error');
+    });
+
+    scope.addHook('onRequest', async (request, reply) => {
+      if (!allowedHost(request.headers.host, deps.config) || !allowedOrigin(request.headers.origin, deps.config)) {
+        return jsonRpcError(reply, 403, -32000, 'Forbidden: this Host or Origin may not use the MCP endpoint');
+      }
+    });
+
+    const notAllowed = (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.header('allow', 'POST').code(405).type('application/json').send({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this stateless MCP endpoint answers POST only (no SSE stream, no session to delete)' },
+        id: null,
+      });
+    scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: paths.mcp, handler: notAllowed });
+
+    scope.post(paths.mcp, async (request, reply) => {
+      if (!acceptsBoth(request)) {
+        return jsonRpcError(reply, 406, -32000, 'Not Acceptable: the Accept header must list both application/json and text/event-stream');
+      }
+      if (!/^application\/json\s*(;|$)/i.test(String(request.headers['content-type'] ?? ''))) {
+        return jsonRpcError(reply, 415, -32000, 'Unsupported Media Type: the body must be JSON (Content-Type: application/json)');
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse(request.body as string);
+      } catch {
+        return jsonRpcError(reply, 400, -32700, 'Parse error: the body is not valid JSON');
+      }
+      const batch = Array.isArray(message) ? message : [message];
+      if (batch.length === 0 || !batch.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
+        return jsonRpcError(reply, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
+      }
+
+      const server = createMcpServer({ ...deps, app });
+      // No sessionIdGenerator: stateless, no Mcp-Session-Id.
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      reply.hijack();
+      await transport.handleRequest(request.raw, reply.raw, message);
+    });
+  });
+}

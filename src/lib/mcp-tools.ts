@@ -1,0 +1,81 @@
+// The one registry of MCP tools (name, title, description, input and output schemas, annotations), read by the
+// MCP server (which adds the handlers), the server card and the API documentation.
+import { z } from 'zod';
+
+export const MCP_SERVER = {
+  name: 'bio-cards-public',
+  version: '1.0.0',
+  /** Protocol versions the SDK (1.32) negotiates, newest first. */
+  protocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'],
+} as const;
+
+const lang = z.enum(['ar', 'en']);
+
+export const articleListEntry = z.object({
+  slug: z.string().describe('The article slug, unique within its language.'),
+  title: z.string(),
+  date: z.string().describe('Publication date, ISO 8601.'),
+  url: z.string().describe('Absolute URL of the HTML article; its Markdown twin is the same URL with .md.'),
+  lang: lang,
+});
+
+const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+export const MCP_TOOLS = {
+  get_profile: {
+    title: 'Get a profile',
+    description:
+      'Returns the public link-in-bio profile at /p/{page} as Markdown: front matter (title, description, url, lang), then the name, bio, links in order and social accounts. Use it when you know the profile slug, for example from a URL like /p/layla.',
+    inputSchema: {
+      page: z.string().min(1).max(64).describe('The profile slug: the part after /p/ in the profile URL, e.g. "layla".'),
+    },
+    annotations: { ...annotations, title: 'Get a profile' },
+  },
+  get_digital_card: {
+    title: 'Get a digital business card',
+    description:
+      'Returns the digital business card /c/{cardId} as Markdown: name, role, organisation, phone numbers, e-mail addresses, website and address. For a card configured as a plain redirect, says where it redirects instead.',
+    inputSchema: {
+      cardId: z.string().min(1).max(64).describe('The card identifier printed on or encoded in the physical card: the part after /c/, e.g. "k7f2q9".'),
+    },
+    annotations: { ...annotations, title: 'Get a digital business card' },
+  },
+  list_blog_articles: {
+    title: 'List blog articles',
+    description:
+      'Lists published blog articles, newest first, with slug, title, date (ISO 8601), URL and language. Without lang, lists both Arabic and English articles.',
+    inputSchema: {
+      lang: lang.optional().describe('Only articles in this language: "ar" (Arabic) or "en" (English). Omit for both.'),
+    },
+    outputSchema: { articles: z.array(articleListEntry) },
+    annotations: { ...annotations, title: 'List blog articles' },
+  },
+  get_blog_article: {
+    title: 'Get a blog article',
+    description:
+      'Returns one blog article as Markdown. Without lang, finds the slug in whichever language has it (English when both do). Get slugs from list_blog_articles.',
+    inputSchema: {
+      slug: z.string().min(1).max(64).describe('The article slug, e.g. "qr-or-nfc-business-card".'),
+      lang: lang.optional().describe('The article language, "ar" or "en"; omit to search both.'),
+    },
+    annotations: { ...annotations, title: 'Get a blog article' },
+  },
+  read_page: {
+    title: 'Read any public page',
+    description:
+      'Returns any public page of this site as Markdown, resolved exactly as a browser request with Accept: text/markdown would be: the homepage, blog pages, profiles, cards, the API documentation, auth.md. Accepts a path ("/en/blog") or an absolute URL on this site. Refuses other sites and the account owners\' sign-in, one-time-code, OAuth and payment pages.',
+    inputSchema: {
+      path: z.string().min(1).max(2048).describe('A path on this site such as "/ar/blog" or "/p/layla", or an absolute URL on this site.'),
+    },
+    annotations: { ...annotations, title: 'Read any public page' },
+  },
+} as const;
+
+export type McpToolName = keyof typeof MCP_TOOLS;
+
+/** The MCP resources: public documents, under their public URLs. */
+export const MCP_RESOURCES = [
+  { name: 'api-docs', path: '/docs/api.md', title: 'API documentation', mimeType: 'text/markdown', description: 'Every public endpoint, header and rule of the service.' },
+  { name: 'auth-policy', path: '/auth.md', title: 'Agent access and credential policy', mimeType: 'text/markdown', description: 'What needs no credentials, and how to ask for operator-provisioned access.' },
+  { name: 'openapi', path: '/openapi.json', title: 'OpenAPI 3.1 document', mimeType: 'application/json', description: 'Machine-readable description of every public operation.' },
+] as const;

@@ -1,0 +1,16 @@
+// /blog/articles.json: every published article in both languages, newest first, as the MCP and WebMCP tools list them.
+import type { APIRoute } from 'astro';
+import { getArticles } from '../../lib/blog.ts';
+import { config } from '../../lib/build-config.ts';
+import { absoluteUrl } from '../../lib/urls.ts';
+
+export const GET: APIRoute = async () => {
+  const articles = (await getArticles()).map((a) => ({
+    slug: a.slug,
+    title: a.entry.data.title,
+    date: a.entry.data.date.toISOString(),
+    url: absoluteUrl(config.baseUrl, a.path),
+    lang: a.lang,
+  }));
+  return new Response(JSON.stringify(articles, null, 2) + '\n');
+};

@@ -1,0 +1,140 @@
+// Error statuses of POST /mcp, as any HTTP client sees them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const BOTH = 'application/json, text/event-stream';
+const post = (body: string, headers: Record<string, string> = {}) =>
+  fetch(server.url + '/mcp', { method: 'POST', body, headers: { 'content-type': 'application/json', accept: BOTH, ...headers } });
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+
+async function expectJsonRpcError(res: Response, status: number, code?: number) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = await res.json();
+  expect(body.jsonrpc).toBe('2.0');
+  expect(typeof body.error.message).toBe('string');
+  if (code !== undefined) expect(body.error.code).toBe(code);
+  return body;
+}
+
+describe('POST /mcp errors', () => {
+  it('initialize works statelessly: no session id', async () => {
+    const res = await post(initialize);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    expect((await res.json()).result.protocolVersion).toBe('2025-11-25');
+  });
+
+  it('malformed JSON → 400, -32700, id null (not Fastify\'s own error format)', async () => {
+    const body = await expectJsonRpcError(await post('{"jsonrpc": "2.0", "id": 1, "method": '), 400, -32700);
+    expect(body.id).toBeNull();
+  });
+
+  it('valid JSON that is not JSON-RPC → 400, -32600', async () => {
+    for (const body of ['{"hello": "world"}', '[]', '42', '{"jsonrpc": "1.0", "id": 1, "method": "ping"}']) {
+      await expectJsonRpcError(await post(body), 400, -32600);
+    }
+  });
+
+  it('an unknown method → -32601', async () => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/destroy' }), { 'mcp-protocol-version': '2025-11-25' });
+    const body = await res.json();
+    expect(body.id).toBe(7);
+    expect(body.error.code).toBe(-32601);
+  });
+
+  it('Accept without both application/json and text/event-stream → 406', async () => {
+    for (const accept of ['application/json', 'text/event-stream', '*/*']) {
+      await expectJsonRpcError(await post(initialize, { accept }), 406);
+    }
+  });
+
+  it('a non-JSON content type → 415', async () => {
+    await expectJsonRpcError(await post(initialize, { 'content-type': 'text/plain' }), 415);
+    await expectJsonRpcError(await post('a=b', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
+  });
+
+  it('a body over 1 MiB → 413', async () => {
+    await expectJsonRpcError(await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024 + 10) } })), 413);
+  });
+
+  it('an unsupported MCP-Protocol-Version → 400', async () => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-protocol-version': '1999-01-01' });
+    await expectJsonRpcError(res, 400);
+  });
+
+  it('GET and DELETE → 405 with Allow: POST', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(server.url + '/mcp', { method, headers: { accept: BOTH } });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('a foreign Origin or Host (DNS rebinding) → 403; BASE_URL\'s host and localhost are accepted', async () => {
+    await expectJsonRpcError(await post(initialize, { origin: 'https://evil.example' }), 403);
+    // fetch will not set Host; a raw request can.
+    const { request } = await import('node:http');
+    const url = new URL(server.url);
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: BOTH } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(initialize);
+      });
+    expect(await status('evil.example')).toBe(403);
+    expect(await status('attacker.test:8080')).toBe(403);
+    expect(await status('localhost:8080')).toBe(200);
+    expect(await status('127.0.0.1')).toBe(200);
+    expect((await post(initialize, { origin: 'http://localhost:8080' })).status).toBe(200);
+  });
+
+  it('keeps the server healthy after all of that', async () => {
+    expect((await fetch(server.url + '/health')).status).toBe(200);
+  });
+});
+
+describe('/.well-known/mcp/server-card.json', () => {
+  it('carries the SEP-1649 and SEP-2127 keys, with the absolute endpoint, CORS and caching', async () => {
+    const res = await fetch(server.url + '/.well-known/mcp/server-card.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    const card = await res.json();
+    const endpoint = 'http://localhost:8080/mcp';
+    expect(card).toMatchObject({
+      name: 'bio-cards-public',
+      version: '1.0.0',
+      websiteUrl: 'http://localhost:8080',
+      serverInfo: { name: 'bio-cards-public', version: '1.0.0' },
+      protocolVersion: '2025-11-25',
+      transport: { type: 'streamable-http', endpoint },
+      endpoint,
+      remotes: [{ type: 'streamable-http', url: endpoint, supportedProtocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'] }],
+      authentication: { required: false },
+    });
+    expect(card.title).toBeTruthy();
+    expect(card.description).toBeTruthy();
+    expect(Object.keys(card.capabilities).sort()).toEqual(['resources', 'tools']);
+    expect(card.tools).toHaveLength(5);
+    expect(card.resources).toHaveLength(3);
+  });
+
+  it('is mentioned by the API documentation and llms.txt', async () => {
+    for (const path of ['/docs/api.md', '/llms.txt']) {
+      const text = await (await fetch(server.url + path)).text();
+      expect(text, path).toContain('http://localhost:8080/.well-known/mcp/server-card.json');
+      expect(text, path).toContain('http://localhost:8080/mcp');
+    }
+  });
+});
