@@ -122,6 +122,36 @@ export function openApiDocument(config: PublicConfig): Json {
           '404': notFoundPage,
         },
       ),
+      '/blog/articles.json': getOperation(
+        'getBlogArticleList',
+        'Blog articles as JSON',
+        'Every published article in both languages, newest first: slug, title, date (ISO 8601), absolute URL and language. The WebMCP and MCP tools list_blog_articles read it.',
+        ['pages'],
+        {
+          '200': {
+            description: 'The list.',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['slug', 'title', 'date', 'url', 'lang'],
+                    properties: {
+                      slug: { type: 'string' },
+                      title: { type: 'string' },
+                      date: { type: 'string', format: 'date-time' },
+                      url: { type: 'string', format: 'uri' },
+                      lang: { type: 'string', enum: ['ar', 'en'] },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          '404': notFoundPage,
+        },
+      ),
       '/{lang}/blog': getOperation('listBlogArticles', 'Blog index', 'Articles in one language, newest first. An RSS feed is at /{lang}/blog/rss.xml.', ['pages'], { '200': negotiated('The blog index.'), '404': notFoundPage }, [langParam]),
       '/{lang}/blog/{slug}': getOperation(
         'getBlogArticle',

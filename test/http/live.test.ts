@@ -115,8 +115,11 @@ describe('/p/{page}', () => {
   it('renders user content inert: markup escaped, unsafe schemes never in an href', async () => {
     const html = await (await get('/p/xss-test')).text();
     const doc = createDocument(html, true);
-    // The only scripts are the JSON-LD data block; no element came from user text.
-    expect(Array.from(doc.querySelectorAll('script')).map((s) => s.getAttribute('type'))).toEqual(['application/ld+json']);
+    // The only scripts are our own WebMCP file and the JSON-LD data block; no element came from user text.
+    expect(Array.from(doc.querySelectorAll('script')).map((s) => s.getAttribute('src') ?? s.getAttribute('type'))).toEqual([
+      'application/ld+json',
+      '/global-scripts/webmcp.js',
+    ]);
     expect(doc.querySelectorAll('img[onerror], b, [onerror]').length).toBe(0);
     expect(doc.querySelector('h1')?.textContent).toBe('<script>alert("name")</script>');
     expect(html).toContain('&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;');

@@ -1,0 +1,123 @@
+// WebMCP in a real Chromium: with the testing flag the site's six tools register and work; without it, nothing breaks.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.ts';
+import { readBuilt } from '../helpers/dist.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+interface ListedTool {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+  annotations?: { readOnlyHint?: boolean; openWorldHint?: boolean };
+}
+
+let server: TestServer;
+let webmcp: Browser;
+let plain: Browser;
+beforeAll(async () => {
+  server = await startTestServer();
+  webmcp = await launchChromium(['--enable-features=WebMCPTesting']);
+  plain = await launchChromium();
+});
+afterAll(async () => {
+  await webmcp?.close();
+  await plain?.close();
+  await server?.close();
+});
+
+async function open(browser: Browser, path: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url + path);
+  await page.waitForLoadState('load');
+  return { page, errors };
+}
+
+const listTools = (page: Page) =>
+  page.evaluate(async () => {
+    const context = (document as unknown as { modelContext: { getTools: () => Promise<ListedTool[]> } }).modelContext;
+    return (await context.getTools()).map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: typeof t.inputSchema === 'string' ? JSON.parse(t.inputSchema) : t.inputSchema,
+      annotations: t.annotations,
+    }));
+  });
+
+const execute = (page: Page, name: string, input: Record<string, unknown>) =>
+  page.evaluate(
+    async ([toolName, args]) => {
+      const context = (document as unknown as { modelContext: { getTools: () => Promise<{ name: string }[]>; executeTool: (t: unknown, i: unknown) => Promise<string> } }).modelContext;
+      const tool = (await context.getTools()).find((t) => t.name === toolName);
+      return JSON.parse(await context.executeTool(tool, args));
+    },
+    [name, input] as const,
+  );
+
+describe('WebMCP with the browser API', () => {
+  it('registers the six tools with descriptions, object schemas and read-only annotations', async () => {
+    const { page, errors } = await open(webmcp, '/');
+    await page.waitForFunction(async () => (await (document as unknown as { modelContext: { getTools: () => Promise<unknown[]> } }).modelContext.getTools()).length === 6);
+    const tools = await listTools(page);
+    expect(tools.map((t) => t.name).sort()).toEqual(['list_blog_articles', 'navigate', 'open_digital_card', 'open_profile', 'read_page', 'switch_language']);
+    for (const tool of tools) {
+      expect(tool.description.length, tool.name).toBeGreaterThan(20);
+      expect((tool.inputSchema as { type: string }).type, tool.name).toBe('object');
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+    }
+    expect((tools.find((t) => t.name === 'open_profile')?.inputSchema as { required: string[] }).required).toEqual(['page']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('list_blog_articles returns the site\'s articles, filtered by language', async () => {
+    const { page } = await open(webmcp, '/ar');
+    const all = await execute(page, 'list_blog_articles', {});
+    expect(all.articles).toHaveLength(8);
+    const arabic = await execute(page, 'list_blog_articles', { lang: 'ar' });
+    expect(arabic.articles.map((a: { lang: string }) => a.lang)).toEqual(['ar', 'ar', 'ar', 'ar']);
+    await page.close();
+  });
+
+  it('read_page returns the Markdown twin of a page on this site, and refuses other sites', async () => {
+    const { page } = await open(webmcp, '/');
+    const result = await execute(page, 'read_page', { path: '/en/blog/qr-or-nfc-business-card' });
+    expect(result.status).toBe(200);
+    expect(result.markdown).toBe(readBuilt('/en/blog/qr-or-nfc-business-card.md'));
+    const profile = await execute(page, 'read_page', { path: '/p/layla' });
+    expect(profile.markdown).toContain('# ليلى الأحمد');
+    for (const path of ['https://evil.example/', '/login', '/../package.json']) {
+      expect((await execute(page, 'read_page', { path })).error, path).toBeTruthy();
+    }
+    await page.close();
+  });
+
+  it('switch_language goes to the translation of the current article', async () => {
+    const { page } = await open(webmcp, '/en/blog/qr-or-nfc-business-card');
+    await Promise.all([page.waitForURL('**/ar/blog/bitaqat-qr-am-nfc'), execute(page, 'switch_language', { lang: 'ar' }).catch(() => undefined)]);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ar');
+    await page.close();
+  });
+
+  it('open_profile and navigate stay on this site', async () => {
+    const { page } = await open(webmcp, '/');
+    await Promise.all([page.waitForURL('**/p/sam-rivera'), execute(page, 'open_profile', { page: 'sam-rivera' }).catch(() => undefined)]);
+    const refused = await execute(page, 'navigate', { path: 'https://evil.example/' });
+    expect(refused.error).toBeTruthy();
+    expect(new URL(page.url()).pathname).toBe('/p/sam-rivera');
+    await page.close();
+  });
+});
+
+describe('WebMCP without the browser API', () => {
+  it('does nothing and logs no error', async () => {
+    const { page, errors } = await open(plain, '/');
+    expect(await page.evaluate(() => 'modelContext' in document || 'modelContext' in navigator)).toBe(false);
+    expect(await page.evaluate(() => Array.from(document.scripts).some((s) => s.src.endsWith('/global-scripts/webmcp.js')))).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
