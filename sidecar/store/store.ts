@@ -49,6 +49,8 @@ interface CardRow {
 export interface StoreOptions {
   /** How long a query waits for a lock held by another process before the store counts as unavailable. */
   busyTimeoutMs?: number;
+  /** After such a timeout, how long every query fails at once instead of waiting again. */
+  lockBackoffMs?: number;
 }
 
 export class Store {
@@ -59,11 +61,16 @@ export class Store {
   /** Bumped on every (re)open, so that cached pages from an earlier file are never served. */
   private generation = 0;
   private statements: ReturnType<typeof prepare> | undefined;
+  /** After a lock timeout, fail fast until then: better-sqlite3 waits synchronously, and a wait stalls every request. */
+  private lockedUntil = 0;
 
   constructor(path: string, options: StoreOptions = {}) {
     this.path = path;
     this.busyTimeoutMs = options.busyTimeoutMs ?? 250;
+    this.lockBackoffMs = options.lockBackoffMs ?? 1000;
   }
+
+  private readonly lockBackoffMs: number;
 
   /**
    * A token that changes whenever the data may have changed: another process committed (SQLite's
@@ -155,11 +162,13 @@ export class Store {
   }
 
   private run<T>(query: (s: ReturnType<typeof prepare>) => T): T {
+    if (Date.now() < this.lockedUntil) throw new StoreUnavailableError('database is locked by another process');
     const statements = this.open();
     try {
       return query(statements);
     } catch (err) {
       if (err instanceof Database.SqliteError || err instanceof TypeError || err instanceof RangeError) {
+        if (err instanceof Database.SqliteError && err.code.startsWith('SQLITE_BUSY')) this.lockedUntil = Date.now() + this.lockBackoffMs;
         this.close();
         throw new StoreUnavailableError(`database query failed: ${(err as Error).message}`, { cause: err });
       }
@@ -190,6 +199,7 @@ export class Store {
       this.statements = prepare(db);
     } catch (err) {
       db?.close();
+      if (err instanceof Database.SqliteError && err.code.startsWith('SQLITE_BUSY')) this.lockedUntil = Date.now() + this.lockBackoffMs;
       if (err instanceof StoreUnavailableError) throw err;
       throw new StoreUnavailableError(`cannot open database ${this.path}: ${(err as Error).message}`, { cause: err });
     }
