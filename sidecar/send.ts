@@ -20,13 +20,18 @@ function isFresh(request: FastifyRequest, etag: string): boolean {
   return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-/** The decoded path of a request, or undefined when its percent-encoding is broken or it holds a NUL byte. */
+/**
+ * The decoded path of a request, or undefined when it cannot name a page: broken percent-encoding, a NUL byte,
+ * a backslash, or a `.` or `..` segment (encoded or not: nothing here is addressed that way, and traversal is).
+ */
 export function requestPath(request: FastifyRequest): string | undefined {
   const raw = (request.raw.url ?? '/').split('?')[0] ?? '/';
+  let path: string;
   try {
-    const path = decodeURIComponent(raw);
-    return path.includes('\0') ? undefined : path;
+    path = decodeURIComponent(raw);
   } catch {
     return undefined;
   }
+  if (/[\0\\]/.test(path) || path.split('/').some((segment) => segment === '..' || segment === '.')) return undefined;
+  return path;
 }

@@ -3,7 +3,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { PublicConfig } from '../../src/lib/site-config.ts';
+import rateLimit from '@fastify/rate-limit';
+import type { PublicConfig, SiteConfig } from '../../src/lib/site-config.ts';
 import { paths } from '../../src/lib/urls.ts';
 import { createMcpServer, type McpDeps } from '../mcp/server.ts';
 
@@ -37,14 +38,23 @@ function acceptsBoth(request: FastifyRequest): boolean {
   return /\bapplication\/json\b/i.test(accept) && /\btext\/event-stream\b/i.test(accept);
 }
 
-export async function mcpRoutes(app: FastifyInstance, deps: Omit<McpDeps, 'app'>) {
+export async function mcpRoutes(app: FastifyInstance, deps: Omit<McpDeps, 'app'> & { limits: Pick<SiteConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds'> }) {
   await app.register(async (scope) => {
+    // Per client address; only /mcp is limited: it is the one route that does work per request.
+    await scope.register(rateLimit, {
+      max: deps.limits.mcpRateLimit,
+      timeWindow: deps.limits.mcpRateWindowSeconds * 1000,
+      // Thrown to the error handler below, which answers it as a JSON-RPC error (Retry-After is already set).
+      errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `Too many requests: at most ${context.max} per ${context.after}; retry later` }),
+    });
+
     // Parse the body ourselves: Fastify's JSON parser would answer malformed JSON in its own format, not JSON-RPC.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
     scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
       if (error.statusCode === 413) return jsonRpcError(reply, 413, -32600, `Request body is larger than ${MCP_BODY_LIMIT} bytes`);
+      if (error.statusCode === 429) return jsonRpcError(reply, 429, -32000, error.message);
       if (error.statusCode && error.statusCode < 500) return jsonRpcError(reply, error.statusCode, -32600, error.message);
       request.log.error({ err: error }, 'mcp request failed');
       return jsonRpcError(reply, 500, -32603, 'Internal error');

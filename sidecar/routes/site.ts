@@ -31,7 +31,7 @@ export function siteRoutes(app: FastifyInstance, opts: { config: SiteConfig; sit
   app.get('/*', async (request, reply) => {
     const path = requestPath(request);
     if (path === undefined) {
-      return reply.code(400).type('text/plain; charset=utf-8').send('Bad request: the URL is not valid percent-encoded UTF-8.\n');
+      return reply.code(400).type('text/plain; charset=utf-8').send('Bad request: the URL is not a valid path (broken percent-encoding, NUL, backslash or dot segments).\n');
     }
     if (path.length > 1 && path.endsWith('/')) {
       const raw = request.raw.url ?? '';

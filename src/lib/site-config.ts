@@ -14,6 +14,9 @@ export interface SiteConfig {
   contactEmail: string;
   /** SQLite file of profiles, cards and aliases; the server only reads it. */
   databasePath: string;
+  /** Requests to /mcp allowed per client address in each window. */
+  mcpRateLimit: number;
+  mcpRateWindowSeconds: number;
 }
 
 /** What pages embed: the part of the configuration a build is made for. */
@@ -62,10 +65,19 @@ export function loadConfig(env: Env = process.env): SiteConfig {
 
   const databasePath = resolve(env.DATABASE_PATH?.trim() || 'data/bio.db');
 
+  const whole = (name: string, fallback: number, max: number) => {
+    const raw = env[name]?.trim() || String(fallback);
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < 1 || value > max) problems.push(`${name} must be a whole number from 1 to ${max} (got "${raw}")`);
+    return value;
+  };
+  const mcpRateLimit = whole('MCP_RATE_LIMIT', 120, 1_000_000);
+  const mcpRateWindowSeconds = whole('MCP_RATE_WINDOW_SECONDS', 60, 86_400);
+
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
-  return { port, host, baseUrl, serviceName, contactEmail, databasePath };
+  return { port, host, baseUrl, serviceName, contactEmail, databasePath, mcpRateLimit, mcpRateWindowSeconds };
 }
 
 export function isLang(value: string | undefined): value is Lang {

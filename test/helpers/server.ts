@@ -1,6 +1,7 @@
 // A real sidecar listening on 127.0.0.1 with a free port, serving the test build and a real database file.
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../sidecar/app.ts';
+import type { SiteConfig } from '../../src/lib/site-config.ts';
 import { createDatabase } from './database.ts';
 import { distDir, testConfig } from './env.ts';
 
@@ -11,9 +12,16 @@ export interface TestServer {
   close: () => Promise<void>;
 }
 
-export async function startTestServer(options: { databasePath?: string } & Partial<AppOptions> = {}): Promise<TestServer> {
-  const databasePath = options.databasePath ?? createDatabase();
-  const app = await buildApp({ ...options, config: { ...testConfig, databasePath }, distDir });
+export interface TestServerOptions extends Partial<Omit<AppOptions, 'config' | 'distDir'>> {
+  databasePath?: string;
+  config?: Partial<SiteConfig>;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const { databasePath = createDatabase(), config, ...appOptions } = options;
+  // Suites send many /mcp requests from one address; the rate-limit test sets its own low limit.
+  const merged = { ...testConfig, mcpRateLimit: 1_000_000, ...config, databasePath };
+  const app = await buildApp({ ...appOptions, config: merged, distDir });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url: address, app, databasePath, close: () => app.close() };
 }

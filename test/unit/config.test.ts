@@ -11,6 +11,8 @@ describe('loadConfig', () => {
       serviceName: 'Bio Cards',
       contactEmail: 'agents@example.com',
       databasePath: resolve('data/bio.db'),
+      mcpRateLimit: 120,
+      mcpRateWindowSeconds: 60,
     });
   });
 
