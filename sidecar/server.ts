@@ -1,11 +1,16 @@
 // Starts the sidecar: validates the configuration and the build, listens, and shuts down gracefully.
 import { fileURLToPath } from 'node:url';
+import { Server } from 'node:net';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../src/lib/site-config.ts';
 import { manifestMismatch, readManifest } from '../src/lib/build-manifest.ts';
 import { buildApp } from './app.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+function openConnections(server: Server): Promise<number> {
+  return new Promise((resolve) => server.getConnections((err, count) => resolve(err ? 0 : count)));
+}
 
 export async function startServer(): Promise<void> {
   let config;
@@ -32,9 +37,33 @@ export async function startServer(): Promise<void> {
     logger: { level: process.env.LOG_LEVEL ?? 'info' },
   });
 
+  // Graceful shutdown. http.Server#close would also close idle keep-alive sockets that a client may be reusing at
+  // that very moment (a reset mid-request). So: stop accepting at the TCP level only (net.Server#close: new
+  // connections are refused cleanly), drain (every response says `Connection: close`, so clients stop reusing their
+  // sockets), then close the app, which lets in-flight requests finish.
+  let draining = false;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (draining) reply.raw.setHeader('connection', 'close');
+    done();
+  });
+  const drainMs = Number(process.env.SHUTDOWN_DRAIN_MS ?? 1000);
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
+    if (draining) return;
+    draining = true;
+    app.log.info({ signal, drainMs }, 'draining, then shutting down');
+    Server.prototype.close.call(app.server);
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
+    // Sockets that stayed idle through the drain are closed; those with a request in flight are waited for (bounded).
+    app.server.closeIdleConnections();
+    for (let waited = 0; waited < 5000 && (await openConnections(app.server)) > 0; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    try {
+      await app.close();
+    } catch (err) {
+      // The listener is already closed; anything else is worth a log line, but the process still exits cleanly.
+      if ((err as { code?: string }).code !== 'ERR_SERVER_NOT_RUNNING') app.log.error({ err }, 'error while closing');
+    }
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,138 @@
+// Faults with real files and real processes: the database missing or broken, and SIGTERM under load.
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { createDatabase, demoData, writeDatabase } from '../helpers/database.ts';
+import { cleanEnv, projectRoot } from '../helpers/env.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const status = async (server: TestServer, path: string) => (await fetch(server.url + path, { redirect: 'manual' })).status;
+
+async function mcpCall(server: TestServer, name: string, args: Record<string, unknown>) {
+  const client = new Client({ name: 'faults', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url + '/mcp')));
+  try {
+    return (await client.callTool({ name, arguments: args })) as CallToolResult;
+  } finally {
+    await client.close();
+  }
+}
+
+async function expectDegraded(server: TestServer) {
+  expect(await status(server, '/health')).toBe(503);
+  expect(await status(server, '/p/layla')).toBe(503);
+  expect(await status(server, '/c/k7f2q9')).toBe(503);
+  for (const path of ['/', '/ar/blog', '/en/blog/qr-or-nfc-business-card', '/openapi.json', '/robots.txt']) expect(await status(server, path), path).toBe(200);
+  // Tools that need no database keep working; those that do say so, as a tool error.
+  expect((await mcpCall(server, 'list_blog_articles', {})).isError).toBeFalsy();
+  const profile = await mcpCall(server, 'get_profile', { page: 'layla' });
+  expect(profile.isError).toBe(true);
+  expect((profile.content[0] as { text: string }).text).toContain('temporarily unavailable');
+}
+
+async function expectRecovered(server: TestServer) {
+  await expect.poll(() => status(server, '/health'), { timeout: 3000 }).toBe(200);
+  expect(await status(server, '/p/layla')).toBe(200);
+}
+
+describe('database faults', () => {
+  it('missing at start: the server starts degraded, and recovers when the file appears', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'bio-missing-')), 'bio.db');
+    const server = await startTestServer({ databasePath: path });
+    try {
+      await expectDegraded(server);
+      writeDatabase(path, demoData);
+      await expectRecovered(server);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['truncated to its first page', (path: string) => truncateSync(path, 4096)],
+    ['truncated to half', (path: string) => truncateSync(path, Math.floor(readFileSync(path).length / 2))],
+    ['overwritten with zeros', (path: string) => writeFileSync(path, Buffer.alloc(readFileSync(path).length))],
+    ['emptied', (path: string) => writeFileSync(path, '')],
+  ])('%s: degraded, never crashing, and recovered when a good file is back', async (_name, damage) => {
+    const path = createDatabase();
+    const good = `${path}.good`;
+    copyFileSync(path, good);
+    const server = await startTestServer({ databasePath: path });
+    try {
+      expect(await status(server, '/p/layla')).toBe(200);
+      damage(path);
+      await expectDegraded(server);
+      copyFileSync(good, path);
+      await expectRecovered(server);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('SIGTERM under load', () => {
+  it('completes in-flight requests, refuses new connections cleanly and exits 0', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [join(projectRoot, 'sidecar/server.ts')], {
+      env: cleanEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', DATABASE_PATH: createDatabase(), LOG_LEVEL: 'warn' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => String(d).includes('Serving') && resolve());
+      child.once('exit', (code) => reject(new Error(`exited early (${code}): ${stderr}`)));
+    });
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+
+    const outcomes = { ok: 0, closing503: 0, refused: 0, other: [] as string[] };
+    let stop = false;
+    const paths = ['/', '/en/blog', '/p/layla', '/c/k7f2q9', '/health', '/index.md'];
+    const worker = async (n: number) => {
+      for (let i = 0; !stop; i++) {
+        try {
+          const res = await fetch(`http://127.0.0.1:${port}${paths[(n + i) % paths.length]}`);
+          await res.arrayBuffer();
+          if (res.status === 200) outcomes.ok++;
+          else if (res.status === 503) outcomes.closing503++;
+          else outcomes.other.push(`status ${res.status}`);
+        } catch (err) {
+          const code = (err as { cause?: { code?: string } }).cause?.code;
+          if (code === 'ECONNREFUSED') {
+            outcomes.refused++;
+            return;
+          }
+          outcomes.other.push(String(code ?? err));
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 20 }, (_, n) => worker(n)));
+    await new Promise((r) => setTimeout(r, 700));
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    const { code, at } = await exited;
+    stop = true;
+    await load;
+
+    expect(code).toBe(0);
+    expect(at - signalled).toBeLessThan(5000);
+    expect(outcomes.ok).toBeGreaterThan(50);
+    // Keep-alive connections still open at shutdown get Fastify's 503 "closing"; nothing is reset mid-request.
+    expect(outcomes.other).toEqual([]);
+  });
+});
