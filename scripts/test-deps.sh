@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Makes sure the system programs the tests drive are present: Chromium (browser tests), xmllint (sitemap XSD),
-# Java (the Nu HTML Checker). Installs them with apt-get when running as root on Debian; otherwise says what to install.
+# Java (the Nu HTML Checker), wrk and nginx (benchmarks). Installs them with apt-get when running as root on Debian; otherwise says what to install.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x "${CHROMIUM_PATH:-/nonexistent}" ] || missing+=(chromium)
 command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
 command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
+# For `npm run bench` (and its short soak in CI): the load generator and the nginx baseline.
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

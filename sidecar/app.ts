@@ -30,7 +30,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const site = new StaticSite(join(distDir, 'client'));
   const store = new Store(config.databasePath);
   const renderer = await loadAstroRenderer(join(distDir, 'server', 'entry.mjs'));
-  const live = new LivePages({ config, site, store, renderer, cache: new LiveCache(options.liveCacheSize) });
+  const live = new LivePages({ config, site, store, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
 
   const app = Fastify({
     logger: options.logger ?? false,

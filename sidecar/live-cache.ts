@@ -39,6 +39,7 @@ export class LiveCache {
       this.entries.clear();
       this.version = version;
     }
+    if (this.max === 0) return;
     if (this.entries.size >= this.max) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);

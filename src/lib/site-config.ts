@@ -17,6 +17,8 @@ export interface SiteConfig {
   /** Requests to /mcp allowed per client address in each window. */
   mcpRateLimit: number;
   mcpRateWindowSeconds: number;
+  /** Rendered live pages kept in memory; 0 renders every request (for measuring). */
+  liveCacheSize: number;
 }
 
 /** What pages embed: the part of the configuration a build is made for. */
@@ -73,11 +75,14 @@ export function loadConfig(env: Env = process.env): SiteConfig {
   };
   const mcpRateLimit = whole('MCP_RATE_LIMIT', 120, 1_000_000);
   const mcpRateWindowSeconds = whole('MCP_RATE_WINDOW_SECONDS', 60, 86_400);
+  const liveCacheRaw = env.LIVE_CACHE_SIZE?.trim() || '5000';
+  const liveCacheSize = Number(liveCacheRaw);
+  if (!/^\d+$/.test(liveCacheRaw) || liveCacheSize > 10_000_000) problems.push(`LIVE_CACHE_SIZE must be a whole number from 0 to 10000000 (got "${liveCacheRaw}")`);
 
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
-  return { port, host, baseUrl, serviceName, contactEmail, databasePath, mcpRateLimit, mcpRateWindowSeconds };
+  return { port, host, baseUrl, serviceName, contactEmail, databasePath, mcpRateLimit, mcpRateWindowSeconds, liveCacheSize };
 }
 
 export function isLang(value: string | undefined): value is Lang {

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       databasePath: resolve('data/bio.db'),
       mcpRateLimit: 120,
       mcpRateWindowSeconds: 60,
+      liveCacheSize: 5000,
     });
   });
 

@@ -1,0 +1,379 @@
+// `npm run bench`: the sidecar measured against baselines in the same run (nginx serving the same files, a bare
+// Fastify route returning the same bytes), plus build time, memory and sitemap generation; writes BENCHMARKS.md.
+// `npm run bench -- --soak [--duration S]`: load across every route; fails on any 5xx or socket error.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { loadConfig } from '../../src/lib/site-config.ts';
+import { migrate } from '../../sidecar/store/migrations.ts';
+import { applyImport } from '../../sidecar/store/import-writer.ts';
+import { importFile } from '../../sidecar/store/import-format.ts';
+import { cycleScript, wrk, type WrkResult } from './wrk.ts';
+
+const { values: flags } = parseArgs({
+  options: { soak: { type: 'boolean', default: false }, duration: { type: 'string' }, quick: { type: 'boolean', default: false } },
+});
+const SECONDS = Number(flags.duration ?? (flags.soak ? 30 : flags.quick ? 3 : 10));
+const scratch = mkdtempSync(join(tmpdir(), 'bio-bench-'));
+const children: ChildProcess[] = [];
+const cleanup = () => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(scratch, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+process.on('SIGINT', () => process.exit(130));
+
+const baseEnv = (extra: Record<string, string>) => {
+  const env = { ...process.env };
+  for (const key of ['PORT', 'HOST', 'BASE_URL', 'SERVICE_NAME', 'CONTACT_EMAIL', 'DATABASE_PATH', 'LOG_LEVEL', 'LIVE_CACHE_SIZE']) delete env[key];
+  return { ...env, LOG_LEVEL: 'warn', MCP_RATE_LIMIT: '1000000', SHUTDOWN_DRAIN_MS: '0', ...extra };
+};
+
+let nextPort = 20_000 + Math.floor(Math.random() * 20_000);
+const port = () => nextPort++;
+
+function waitFor(child: ChildProcess, text: string, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d;
+      if (out.includes(text)) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (d) => (out += d));
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}): ${out}`)));
+  });
+}
+
+async function startSidecar(databasePath: string, extra: Record<string, string> = {}) {
+  const p = port();
+  const child = spawn(process.execPath, [join(projectRoot, 'sidecar/server.ts')], {
+    env: baseEnv({ PORT: String(p), BASE_URL: 'http://localhost:8080', DATABASE_PATH: databasePath, ...extra }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  await waitFor(child, 'Serving', 'sidecar');
+  // Logs at info go to a pipe nobody reads: drain it so the process never blocks on a full pipe.
+  child.stdout?.resume();
+  return { url: `http://127.0.0.1:${p}`, pid: child.pid ?? 0, child };
+}
+
+function nginxBinary(): string | undefined {
+  for (const candidate of ['/usr/sbin/nginx', '/usr/bin/nginx']) if (existsSync(candidate)) return candidate;
+  return undefined;
+}
+
+async function startNginx(root: string) {
+  const binary = nginxBinary();
+  if (!binary) return undefined;
+  const p = port();
+  const prefix = join(scratch, 'nginx');
+  mkdirSync(join(prefix, 'tmp'), { recursive: true });
+  // One worker, as the sidecar is one process. Markdown twins by a simple Accept match (no q-values): a baseline.
+  writeFileSync(
+    join(prefix, 'nginx.conf'),
+    `worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  include /etc/nginx/mime.types;
+  types { text/markdown md; }
+  default_type application/octet-stream;
+  client_body_temp_path ${prefix}/tmp/body;
+  proxy_temp_path ${prefix}/tmp/proxy;
+  fastcgi_temp_path ${prefix}/tmp/fastcgi;
+  uwsgi_temp_path ${prefix}/tmp/uwsgi;
+  scgi_temp_path ${prefix}/tmp/scgi;
+  map $http_accept $twin { default ".html"; "~*text/markdown" ".md"; }
+  server {
+    listen 127.0.0.1:${p};
+    root ${root};
+    index index.html;
+    location / { add_header Vary Accept; try_files $uri$twin $uri $uri/ =404; }
+  }
+}
+`,
+  );
+  const child = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
+  children.push(child);
+  const url = `http://127.0.0.1:${p}`;
+  for (let i = 0; i < 50; i++) {
+    try {
+      await fetch(url + '/');
+      // `nginx -v` writes its version to standard error.
+      return { url, version: spawnSync(binary, ['-v'], { encoding: 'utf8' }).stderr.replace('nginx version: ', '').trim() || 'nginx' };
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return undefined;
+}
+
+async function startBaseline(routes: Record<string, { type: string; body: Buffer; method?: 'GET' | 'POST' }>) {
+  const p = port();
+  const file = join(scratch, 'baseline.json');
+  writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(routes).map(([k, v]) => [k, { ...v, body: v.body.toString('base64') }]))));
+  const child = spawn(process.execPath, [join(projectRoot, 'scripts/bench/baseline-server.ts'), String(p), file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  await waitFor(child, 'ready', 'baseline');
+  return `http://127.0.0.1:${p}`;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+function database(path: string, data: unknown) {
+  const db = new Database(path);
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  applyImport(db, importFile.parse(data));
+  db.close();
+  return path;
+}
+
+function generatedProfiles(n: number) {
+  return {
+    profiles: Array.from({ length: n }, (_, i) => ({
+      slug: `bench-${i + 1}`,
+      name: i % 2 ? `Creator ${i + 1}` : `صانع محتوى ${i + 1}`,
+      bio: 'A profile generated for the benchmark, with a bio of a realistic length for a link-in-bio page.',
+      lang: i % 2 ? 'en' : 'ar',
+      plan: 'paid',
+      links: Array.from({ length: 6 }, (_, k) => ({ title: `Link ${k + 1}`, url: `https://example.com/${i}/${k}` })),
+      socials: [{ network: 'instagram', url: `https://instagram.com/bench${i}` }],
+    })),
+  };
+}
+
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+const mcpBody = (name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+
+interface Row {
+  name: string;
+  ours: WrkResult;
+  baseline?: WrkResult;
+  baselineName?: string;
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
+
+async function soak() {
+  const config = loadConfig({});
+  ensureBuild(config, baseEnv({}));
+  const db = join(scratch, 'soak.db');
+  database(db, JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')));
+  const sidecar = await startSidecar(db);
+  const md = { accept: 'text/markdown' };
+  const script = cycleScript([
+    { path: '/' },
+    { path: '/ar/blog' },
+    { path: '/en/blog/qr-or-nfc-business-card', headers: md },
+    { path: '/index.md' },
+    { path: '/p/layla' },
+    { path: '/p/sam-rivera', headers: md },
+    { path: '/c/k7f2q9' },
+    { path: '/c/k7f2q9.vcf' },
+    { path: '/c/r8x1' },
+    { path: '/layla' },
+    { path: '/blog' },
+    { path: '/health' },
+    { path: '/sitemap.xml' },
+    { path: '/.well-known/api-catalog' },
+    { method: 'POST', path: '/mcp', headers: MCP_HEADERS, body: mcpBody('get_profile', { page: 'layla' }) },
+    { method: 'POST', path: '/mcp', headers: MCP_HEADERS, body: mcpBody('list_blog_articles', {}) },
+  ]);
+  const result = await wrk(sidecar.url + '/', { connections: 100, threads: 2, seconds: SECONDS, script }, scratch);
+  const ok = result.non2xx3xx === 0 && result.socketErrors === 0 && result.requests > 0;
+  console.log(
+    `soak: ${fmt(result.requests)} requests in ${SECONDS}s at 100 connections across 16 routes: ${fmt(result.rps)} req/s, p50 ${fmt(result.p50, 2)} ms, p99 ${fmt(result.p99, 2)} ms, ` +
+      `${result.non2xx3xx} non-2xx/3xx, ${result.socketErrors} socket errors`,
+  );
+  console.log(ok ? '1 passed, 0 failed' : '0 passed, 1 failed');
+  process.exit(ok ? 0 : 1);
+}
+
+async function buildRow(perLang: number) {
+  const dir = mkdtempSync(join(scratch, `build-${perLang}-`));
+  for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
+  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
+  const body = readFileSync(join(projectRoot, 'content/blog/en/qr-or-nfc-business-card.md'), 'utf8').split('---').slice(2).join('---');
+  const hugo = join(dir, 'hugo');
+  for (const lang of ['ar', 'en']) {
+    mkdirSync(join(hugo, 'content', lang), { recursive: true });
+    for (let i = 0; i < perLang; i++) {
+      const front = `---\ntitle: Generated article ${i} (${lang})\ndescription: A generated article used to measure the build at scale.\ndate: 2026-01-${String((i % 28) + 1).padStart(2, '0')}\n---\n`;
+      writeFileSync(join(dir, 'content/blog', lang, `generated-${i}.md`), front + body);
+      writeFileSync(join(hugo, 'content', lang, `generated-${i}.md`), front + body);
+    }
+  }
+  const started = performance.now();
+  const out = spawnSync(join(projectRoot, 'node_modules/.bin/astro'), ['build'], { cwd: dir, env: baseEnv({}), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const seconds = (performance.now() - started) / 1000;
+  if (out.status !== 0) throw new Error(`build of ${perLang} articles per language failed:\n${out.stderr.slice(-2000)}`);
+  const twinMs = Number(/Markdown twins in (\d+) ms/.exec(out.stdout)?.[1] ?? NaN);
+  let hugoSeconds: number | undefined;
+  if (spawnSync('hugo', ['version']).status === 0) {
+    mkdirSync(join(hugo, 'layouts/_default'), { recursive: true });
+    writeFileSync(join(hugo, 'hugo.toml'), "baseURL = 'http://localhost:8080/'\ntitle = 'bench'\ndisableKinds = ['taxonomy', 'term']\n");
+    writeFileSync(join(hugo, 'layouts/_default/baseof.html'), '<!doctype html><html><head><title>{{ .Title }}</title></head><body><main>{{ block "main" . }}{{ end }}</main></body></html>');
+    writeFileSync(join(hugo, 'layouts/_default/single.html'), '{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .Content }}</article>{{ end }}');
+    writeFileSync(join(hugo, 'layouts/_default/list.html'), '{{ define "main" }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}');
+    const h = performance.now();
+    const hugoOut = spawnSync('hugo', ['--quiet', '--source', hugo], { encoding: 'utf8' });
+    if (hugoOut.status === 0) hugoSeconds = (performance.now() - h) / 1000;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return { perLang, seconds, twinShare: twinMs / 1000 / seconds, hugoSeconds };
+}
+
+async function memoryRow(profiles: number) {
+  const db = database(join(scratch, `mem-${profiles}.db`), generatedProfiles(profiles));
+  const sidecar = await startSidecar(db);
+  await new Promise((r) => setTimeout(r, 1000));
+  const idle = rssMb(sidecar.pid);
+  const t0 = performance.now();
+  const sitemap = await (await fetch(sidecar.url + '/sitemap.xml')).text();
+  const sitemapMs = performance.now() - t0;
+  const script = `request = function() return wrk.format("GET", "/p/bench-" .. math.random(1, ${profiles})) end\n`;
+  await wrk(sidecar.url + '/', { connections: 50, seconds: 2, script }, scratch);
+  const load = await wrk(sidecar.url + '/', { connections: 50, seconds: SECONDS, script }, scratch);
+  const after = rssMb(sidecar.pid);
+  sidecar.child.kill('SIGKILL');
+  return { profiles, idle, after, load, sitemapMs, sitemapUrls: (sitemap.match(/<loc>/g) ?? []).length, sitemapIsIndex: sitemap.includes('<sitemapindex') };
+}
+
+async function main() {
+  if (flags.soak) return soak();
+  const config = loadConfig({});
+  console.log('Building the site…');
+  ensureBuild(config, baseEnv({}));
+  const demoDb = database(join(scratch, 'demo.db'), JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')));
+
+  const sidecar = await startSidecar(demoDb);
+  const uncached = await startSidecar(demoDb, { LIVE_CACHE_SIZE: '0' });
+  const logged = await startSidecar(demoDb, { LOG_LEVEL: 'info' });
+  const nginx = await startNginx(join(projectRoot, 'dist/client'));
+
+  const article = '/en/blog/qr-or-nfc-business-card';
+  const bytes = async (url: string, init?: RequestInit) => Buffer.from(await (await fetch(url, init)).arrayBuffer());
+  const mcpInit = (body: string): RequestInit => ({ method: 'POST', headers: MCP_HEADERS, body });
+  const baseline = await startBaseline({
+    '/page': { type: 'text/html; charset=utf-8', body: await bytes(sidecar.url + article) },
+    '/twin': { type: 'text/markdown; charset=utf-8', body: await bytes(sidecar.url + article, { headers: { accept: 'text/markdown' } }) },
+    '/profile': { type: 'text/html; charset=utf-8', body: await bytes(sidecar.url + '/p/layla') },
+    '/mcp-profile': { type: 'application/json', method: 'POST', body: await bytes(sidecar.url + '/mcp', mcpInit(mcpBody('get_profile', { page: 'layla' }))) },
+    '/mcp-list': { type: 'application/json', method: 'POST', body: await bytes(sidecar.url + '/mcp', mcpInit(mcpBody('list_blog_articles', {}))) },
+  });
+
+  // Each measurement follows a short warm-up of the same request (JIT, caches, connection pools).
+  const run = async (url: string, extra: Parameters<typeof wrk>[1] = {}) => {
+    await wrk(url, { ...extra, seconds: 2 }, scratch);
+    return wrk(url, { seconds: SECONDS, ...extra }, scratch);
+  };
+  const post = (path: string, body: string) => ({ script: cycleScript([{ method: 'POST', path, headers: MCP_HEADERS, body }]) });
+  const md = { headers: { accept: 'text/markdown' } };
+  const rows: Row[] = [];
+  const row = async (name: string, ours: Promise<WrkResult>, baselineName?: string, base?: () => Promise<WrkResult>) => {
+    const r: Row = { name, ours: await ours };
+    if (base && baselineName) Object.assign(r, { baseline: await base(), baselineName });
+    rows.push(r);
+    console.log(`${name}: ${fmt(r.ours.rps)} req/s${r.baseline ? ` vs ${fmt(r.baseline.rps)} (${baselineName})` : ''}`);
+  };
+
+  console.log(`Load: wrk, 2 threads, 50 connections, ${SECONDS} s per row…`);
+  await row('Static HTML page', run(sidecar.url + article), 'nginx', nginx ? () => run(nginx.url + article) : undefined);
+  await row('Its Markdown twin (Accept: text/markdown)', run(sidecar.url + article, md), 'nginx', nginx ? () => run(nginx.url + article, md) : undefined);
+  await row('Live profile, cached', run(sidecar.url + '/p/layla'), 'bare Fastify, same bytes', () => run(baseline + '/profile'));
+  await row('Live profile, cache off (a render per request)', run(uncached.url + '/p/layla'));
+  await row('Live card, cached', run(sidecar.url + '/c/k7f2q9'));
+  await row('Alias redirect', run(sidecar.url + '/layla'));
+  await row('MCP tools/call get_profile', run(sidecar.url + '/mcp', post('/mcp', mcpBody('get_profile', { page: 'layla' }))), 'bare Fastify JSON route', () =>
+    run(baseline + '/mcp-profile', post('/mcp-profile', '{}')),
+  );
+  await row('MCP tools/call list_blog_articles', run(sidecar.url + '/mcp', post('/mcp', mcpBody('list_blog_articles', {}))), 'bare Fastify JSON route', () =>
+    run(baseline + '/mcp-list', post('/mcp-list', '{}')),
+  );
+  await row('/health', run(sidecar.url + '/health'));
+  await row('Static HTML page, LOG_LEVEL=info', run(logged.url + article), 'same, LOG_LEVEL=warn', () => run(sidecar.url + article));
+
+  for (const c of [sidecar, uncached, logged]) c.child.kill('SIGKILL');
+
+  console.log('Build at scale…');
+  const builds = [];
+  for (const n of flags.quick ? [50] : [200, 2000]) {
+    builds.push(await buildRow(n));
+    console.log(`build ${n}/lang: ${fmt(builds.at(-1)?.seconds ?? NaN, 1)} s`);
+  }
+  console.log('Memory and sitemap at scale…');
+  const memory = [];
+  for (const n of flags.quick ? [1000] : [10_000, 100_000]) {
+    memory.push(await memoryRow(n));
+    console.log(`memory ${n}: ${fmt(memory.at(-1)?.after ?? NaN)} MB`);
+  }
+
+  report(rows, builds, memory, nginx?.version.trim());
+}
+
+function report(rows: Row[], builds: Awaited<ReturnType<typeof buildRow>>[], memory: Awaited<ReturnType<typeof memoryRow>>[], nginxVersion?: string) {
+  const find = (name: string) => rows.find((r) => r.name.startsWith(name));
+  const ratio = (r?: Row) => (r?.baseline ? r.ours.rps / r.baseline.rps : NaN);
+  const liveRows = rows.filter((r) => /^(Live|Alias|MCP)/.test(r.name) && !r.name.includes('cache off'));
+  const worstLiveP99 = Math.max(...liveRows.map((r) => r.ours.p99));
+  const big = memory.at(-1);
+  const budgets: [string, boolean, string][] = [
+    ['Static from the sidecar ≥ 0.5× nginx', ratio(find('Static HTML page')) >= 0.5 && ratio(find('Its Markdown')) >= 0.5, `${fmt(ratio(find('Static HTML page')), 2)}× (HTML), ${fmt(ratio(find('Its Markdown')), 2)}× (twin)`],
+    ['Cached live page ≥ 0.7× the bare route', ratio(find('Live profile, cached')) >= 0.7, `${fmt(ratio(find('Live profile, cached')), 2)}×`],
+    ['MCP tools/call ≥ 0.25× the bare JSON route', ratio(find('MCP tools/call get_profile')) >= 0.25 && ratio(find('MCP tools/call list')) >= 0.25, `${fmt(ratio(find('MCP tools/call get_profile')), 2)}× (get_profile), ${fmt(ratio(find('MCP tools/call list')), 2)}× (list_blog_articles)`],
+    ['p99 ≤ 20 ms at 50 connections on every live route', worstLiveP99 <= 20, `worst ${fmt(worstLiveP99, 2)} ms`],
+    ['Twins ≤ 20% of build time', builds.every((b) => b.twinShare <= 0.2), builds.map((b) => `${fmt(b.twinShare * 100, 1)}% at ${b.perLang}/lang`).join(', ')],
+    ['Resident memory ≤ 200 MB with 100,000 profiles', (big?.after ?? Infinity) <= 200, `${fmt(big?.after ?? NaN)} MB after load at ${fmt(big?.profiles ?? NaN)} profiles`],
+  ];
+
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Produced by \`npm run bench${flags.quick ? ' -- --quick' : ''}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpu}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${nginxVersion ?? 'nginx not installed'}, wrk (Debian).`,
+    `Everything runs on loopback on the same machine, in one run: wrk, the sidecar (one process), nginx (one worker) and the bare Fastify baseline share the cores, so ratios matter more than absolute numbers. Each row: \`wrk -t2 -c50 -d${SECONDS}s --latency\`. The sidecar logs at \`warn\` unless a row says otherwise.`,
+    '',
+    '## Requests',
+    '',
+    '| Row | req/s | p50 ms | p99 ms | Baseline | Baseline req/s | Baseline p99 ms | Ratio |',
+    '|---|---:|---:|---:|---|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.name} | ${fmt(r.ours.rps)} | ${fmt(r.ours.p50, 2)} | ${fmt(r.ours.p99, 2)} | ${r.baselineName ?? ''} | ${r.baseline ? fmt(r.baseline.rps) : ''} | ${r.baseline ? fmt(r.baseline.p99, 2) : ''} | ${r.baseline ? `${fmt(ratio(r), 2)}×` : ''} |`),
+    '',
+    '## Build',
+    '',
+    '| Articles per language | Build (s) | Markdown twins share | Hugo, same articles (s) | Astro / Hugo |',
+    '|---:|---:|---:|---:|---:|',
+    ...builds.map((b) => `| ${fmt(b.perLang)} | ${fmt(b.seconds, 1)} | ${fmt(b.twinShare * 100, 1)}% | ${b.hugoSeconds === undefined ? 'not installed' : fmt(b.hugoSeconds, 2)} | ${b.hugoSeconds ? `${fmt(b.seconds / b.hugoSeconds, 0)}×` : ''} |`),
+    '',
+    '## Memory and sitemap',
+    '',
+    '| Profiles | RSS idle (MB) | RSS after load (MB) | Profile req/s under load (random profiles) | p99 ms | First /sitemap.xml (ms) | Sitemap |',
+    '|---:|---:|---:|---:|---:|---:|---|',
+    ...memory.map((m) => `| ${fmt(m.profiles)} | ${fmt(m.idle)} | ${fmt(m.after)} | ${fmt(m.load.rps)} | ${fmt(m.load.p99, 2)} | ${fmt(m.sitemapMs)} | ${m.sitemapIsIndex ? `index of ${m.sitemapUrls} parts` : `${fmt(m.sitemapUrls)} URLs`} |`),
+    '',
+    '## Budgets',
+    '',
+    '| Budget | Holds | Measured |',
+    '|---|---|---|',
+    ...budgets.map(([name, ok, measured]) => `| ${name} | ${ok ? 'yes' : '**no**'} | ${measured} |`),
+    '',
+  ];
+  const text = lines.join('\n');
+  const notes = join(projectRoot, 'BENCHMARKS.notes.md');
+  writeFileSync(join(projectRoot, 'BENCHMARKS.md'), text + (existsSync(notes) ? '\n' + readFileSync(notes, 'utf8') : ''));
+  console.log('\n' + text);
+}
+
+await main();
+process.exit(0);
