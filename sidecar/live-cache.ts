@@ -1,22 +1,20 @@
-// Rendered live pages held in memory: bounded (least recently used goes first), emptied whenever the store's
+// Rendered live pages (and what a card resolves to) held in memory: bounded (least recently used goes first), emptied whenever the store's
 // version changes, and each entry expiring when its content would change by the clock (a link window).
-import type { Page } from './static-site.ts';
-
-interface Entry {
-  page: Page;
+interface Entry<V> {
+  value: V;
   expiresAt: number;
 }
 
-export class LiveCache {
+export class LiveCache<V> {
   private readonly max: number;
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, Entry<V>>();
   private version: string | undefined;
 
   constructor(max = 5000) {
     this.max = max;
   }
 
-  get(key: string, version: string, now: number): Page | undefined {
+  get(key: string, version: string, now: number): V | undefined {
     if (version !== this.version) {
       this.entries.clear();
       this.version = version;
@@ -31,10 +29,10 @@ export class LiveCache {
     // Map keeps insertion order: re-inserting marks the entry as most recently used.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry.page;
+    return entry.value;
   }
 
-  set(key: string, version: string, page: Page, expiresAt = Infinity): void {
+  set(key: string, version: string, value: V, expiresAt = Infinity): void {
     if (version !== this.version) {
       this.entries.clear();
       this.version = version;
@@ -44,7 +42,7 @@ export class LiveCache {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, { page, expiresAt });
+    this.entries.set(key, { value, expiresAt });
   }
 
   get size(): number {

@@ -34,7 +34,7 @@ export async function startServer(): Promise<void> {
   const app = await buildApp({
     config,
     distDir,
-    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+    logger: { level: config.logLevel },
   });
 
   // Graceful shutdown. http.Server#close would also close idle keep-alive sockets that a client may be reusing at

@@ -23,7 +23,14 @@ export interface LiveDeps {
   site: StaticSite;
   store: Store;
   renderer: AstroRenderer;
-  cache: LiveCache;
+  cache: LiveCache<Page | CardFound>;
+}
+
+/** What a card id resolves to: its page, or the target it redirects to. */
+export interface CardFound {
+  page?: Page;
+  redirect?: string;
+  card: Card;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -44,7 +51,7 @@ export class LivePages {
     const version = store.version();
     const key = `p:${slug}`;
     const cached = cache.get(key, version, now);
-    if (cached) return cached;
+    if (cached) return cached as Page;
     const profile = store.profile(slug);
     if (!profile) return undefined;
     const page = await this.render(`/p/${slug}`, { profile, now: new Date(now).toISOString() });
@@ -53,22 +60,25 @@ export class LivePages {
   }
 
   /** The card's page, or its redirect target; undefined when there is no active card of that id. */
-  async card(cardId: string, now = Date.now()): Promise<{ page?: Page; redirect?: string; card: Card } | undefined> {
+  async card(cardId: string, now = Date.now()): Promise<CardFound | undefined> {
     if (!CARD_ID_PATTERN.test(cardId)) return undefined;
     const { store, cache } = this.deps;
     const version = store.version();
-    const card = store.card(cardId);
-    if (!card) return undefined;
-    if (card.mode === 'redirect') {
-      const target = safeHref(card.redirectUrl, ['https:', 'http:']);
-      return target ? { redirect: target, card } : undefined;
-    }
     const key = `c:${cardId}`;
     const cached = cache.get(key, version, now);
-    if (cached) return { page: cached, card };
-    const page = await this.render(`/c/${cardId}`, { card, now: new Date(now).toISOString() });
-    cache.set(key, version, page);
-    return { page, card };
+    if (cached) return cached as CardFound;
+    const card = store.card(cardId);
+    if (!card) return undefined;
+    let found: CardFound | undefined;
+    if (card.mode === 'redirect') {
+      const target = safeHref(card.redirectUrl, ['https:', 'http:']);
+      if (!target) return undefined;
+      found = { redirect: target, card };
+    } else {
+      found = { page: await this.render(`/c/${cardId}`, { card, now: new Date(now).toISOString() }), card };
+    }
+    cache.set(key, version, found);
+    return found;
   }
 
   private async render(path: string, locals: LiveLocals): Promise<Page> {
@@ -89,14 +99,16 @@ export function livePageRoutes(app: FastifyInstance, deps: Pick<LiveDeps, 'confi
   };
 
   /** Runs a handler that reads the store; a database failure becomes a 503 error page, never a crash. */
-  const guarded = async (request: FastifyRequest, reply: FastifyReply, path: string, handler: () => Promise<FastifyReply>) => {
+  const guarded = async (request: FastifyRequest, reply: FastifyReply, path: string, handler: () => Promise<unknown>): Promise<FastifyReply> => {
     try {
-      return await handler();
+      // (A reply is thenable: awaiting it waits for the response to be written, which sendAsset has done.)
+      await handler();
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) throw err;
       request.log.warn({ err: err.message, path }, 'store unavailable');
-      return sendErrorPage(site, request, reply, 503, path);
+      sendErrorPage(site, request, reply, 503, path);
     }
+    return reply;
   };
 
   app.get<{ Params: { page: string } }>('/p/:page', (request, reply) =>
@@ -138,10 +150,11 @@ export function livePageRoutes(app: FastifyInstance, deps: Pick<LiveDeps, 'confi
   return async (request, reply, path) => {
     const alias = path.slice(1);
     if (!SLUG_PATTERN.test(alias) || isReservedSegment(alias)) return false;
-    return guarded(request, reply, path, async () => {
+    await guarded(request, reply, path, async () => {
       const target = store.alias(alias);
       if (!target || target.plan !== 'paid' || !target.published) return sendErrorPage(site, request, reply, 404, path);
       return reply.header('cache-control', 'public, max-age=300').redirect(absoluteUrl(config.baseUrl, `/p/${target.slug}`), 302);
     });
+    return true;
   };
 }

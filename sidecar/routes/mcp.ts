@@ -6,7 +6,7 @@ import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import rateLimit from '@fastify/rate-limit';
 import type { PublicConfig, SiteConfig } from '../../src/lib/site-config.ts';
 import { paths } from '../../src/lib/urls.ts';
-import { createMcpServer, type McpDeps } from '../mcp/server.ts';
+import { mcpServerFactory, type McpDeps } from '../mcp/server.ts';
 
 export const MCP_BODY_LIMIT = 1024 * 1024;
 
@@ -74,6 +74,7 @@ export async function mcpRoutes(app: FastifyInstance, deps: Omit<McpDeps, 'app'>
       });
     scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: paths.mcp, handler: notAllowed });
 
+    const newServer = mcpServerFactory({ ...deps, app });
     scope.post(paths.mcp, async (request, reply) => {
       if (!acceptsBoth(request)) {
         return jsonRpcError(reply, 406, -32000, 'Not Acceptable: the Accept header must list both application/json and text/event-stream');
@@ -92,7 +93,7 @@ export async function mcpRoutes(app: FastifyInstance, deps: Omit<McpDeps, 'app'>
         return jsonRpcError(reply, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
       }
 
-      const server = createMcpServer({ ...deps, app });
+      const server = newServer();
       // No sessionIdGenerator: stateless, no Mcp-Session-Id.
       const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
       reply.raw.on('close', () => {
@@ -100,6 +101,8 @@ export async function mcpRoutes(app: FastifyInstance, deps: Omit<McpDeps, 'app'>
         void server.close();
       });
       await server.connect(transport);
+      // The transport writes the response itself: give it the headers set so far (security headers, rate limits).
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
       reply.hijack();
       await transport.handleRequest(request.raw, reply.raw, message);
     });

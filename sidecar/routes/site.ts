@@ -21,8 +21,11 @@ export function homepageLinks(config: PublicConfig): string {
   ].join(', ');
 }
 
-/** Answers a path the build does not have, or returns false to let it be a 404. */
-export type Fallback = (request: FastifyRequest, reply: FastifyReply, path: string) => Promise<FastifyReply | false>;
+/**
+ * Answers a path the build does not have and resolves to true, or resolves to false to let it be a 404.
+ * (A boolean, not the reply: a Fastify reply is thenable, so a promise of one resolves to undefined.)
+ */
+export type Fallback = (request: FastifyRequest, reply: FastifyReply, path: string) => Promise<boolean>;
 
 export function siteRoutes(app: FastifyInstance, opts: { config: SiteConfig; site: StaticSite; fallback?: Fallback }) {
   const { config, site, fallback } = opts;
@@ -52,8 +55,7 @@ export function siteRoutes(app: FastifyInstance, opts: { config: SiteConfig; sit
       return sendAsset(request, reply, file);
     }
     if (fallback) {
-      const answered = await fallback(request, reply, path);
-      if (answered) return answered;
+      if (await fallback(request, reply, path)) return reply;
     }
     return sendErrorPage(site, request, reply, 404, path);
   });

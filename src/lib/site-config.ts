@@ -19,7 +19,12 @@ export interface SiteConfig {
   mcpRateWindowSeconds: number;
   /** Rendered live pages kept in memory; 0 renders every request (for measuring). */
   liveCacheSize: number;
+  /** pino level: `info` logs one line per request, `warn` only problems (the default: see BENCHMARKS.md). */
+  logLevel: LogLevel;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** What pages embed: the part of the configuration a build is made for. */
 export type PublicConfig = Pick<SiteConfig, 'baseUrl' | 'serviceName' | 'contactEmail'>;
@@ -79,10 +84,13 @@ export function loadConfig(env: Env = process.env): SiteConfig {
   const liveCacheSize = Number(liveCacheRaw);
   if (!/^\d+$/.test(liveCacheRaw) || liveCacheSize > 10_000_000) problems.push(`LIVE_CACHE_SIZE must be a whole number from 0 to 10000000 (got "${liveCacheRaw}")`);
 
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'warn') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
-  return { port, host, baseUrl, serviceName, contactEmail, databasePath, mcpRateLimit, mcpRateWindowSeconds, liveCacheSize };
+  return { port, host, baseUrl, serviceName, contactEmail, databasePath, mcpRateLimit, mcpRateWindowSeconds, liveCacheSize, logLevel };
 }
 
 export function isLang(value: string | undefined): value is Lang {

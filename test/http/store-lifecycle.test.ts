@@ -117,6 +117,23 @@ describe('a running server and the CLI', () => {
     expect(md).toContain('[New show](https://example.com/big-rooms)');
   });
 
+  it('shows each write at once: after the file was still for seconds, and for writes within one clock tick', async () => {
+    const writer = new Database(server.databasePath);
+    const setBio = writer.prepare("UPDATE profiles SET bio = ? WHERE slug = 'sam-rivera'");
+    try {
+      expect((await get('/p/sam-rivera')).status).toBe(200);
+      // Still for longer than the server trusts a file's timestamps without asking SQLite.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await get('/p/sam-rivera')).status).toBe(200);
+      for (let i = 0; i < 5; i++) {
+        setBio.run(`Write number ${i}.`);
+        expect(await (await get('/p/sam-rivera')).text()).toContain(`Write number ${i}.`);
+      }
+    } finally {
+      writer.close();
+    }
+  });
+
   it('lists a profile imported after the build in a sitemap that validates against the XSD', async () => {
     const r = importJson(server.databasePath, { profiles: [{ slug: 'new-after-build', name: 'Newcomer', lang: 'ar' }] });
     expect(r.status, r.out).toBe(0);

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       mcpRateLimit: 120,
       mcpRateWindowSeconds: 60,
       liveCacheSize: 5000,
+      logLevel: 'warn',
     });
   });
 

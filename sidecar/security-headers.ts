@@ -1,0 +1,43 @@
+// Security headers (CSP and the rest) from helmet, computed once at start-up. @fastify/helmet runs helmet's
+// middleware on every request, re-parsing the CSP each time: 15% of the CPU of a cached live page (a --cpu-prof
+// profile under wrk, recorded in BENCHMARKS.md). Our headers are the same for every response, so they are
+// computed once here by running that same middleware against a response that only records them.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
+import type { PublicConfig } from '../src/lib/site-config.ts';
+
+export function securityHeaders(config: Pick<PublicConfig, 'baseUrl'>): Record<string, string> {
+  const https = config.baseUrl.startsWith('https:');
+  const middleware = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'https:', 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // Everything here is public: other sites may link our images and agents may fetch our documents.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: https,
+  });
+  const headers = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void headers.set(name.toLowerCase(), String(value)),
+    removeHeader: (name: string) => void headers.delete(name.toLowerCase()),
+  };
+  let error: unknown;
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => (error = err));
+  if (error) throw error;
+  return Object.fromEntries(headers);
+}
