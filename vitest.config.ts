@@ -2,11 +2,23 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: the browser and validator suites each start their own heavy process.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
+      {
+        // The HTTP and MCP suites again, each server reading a database file that it cannot write, nor create a
+        // file beside (chmod, and chattr +i for root): the server never writes.
+        extends: true,
+        test: {
+          name: 'read-only database',
+          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/mcp/*.test.ts'],
+          env: { BIO_TEST_READONLY_DB: '1' },
+        },
+      },
+    ],
   },
 });

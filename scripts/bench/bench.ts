@@ -49,9 +49,14 @@ function waitFor(child: ChildProcess, text: string, what: string): Promise<void>
   });
 }
 
+/** The V8 heap flags `npm run serve` starts the sidecar with (package.json is their one home). */
+const serveFlags = ((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? '')
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
 async function startSidecar(databasePath: string, extra: Record<string, string> = {}) {
   const p = port();
-  const child = spawn(process.execPath, [join(projectRoot, 'sidecar/server.ts')], {
+  const child = spawn(process.execPath, [...serveFlags, join(projectRoot, 'sidecar/server.ts')], {
     env: baseEnv({ PORT: String(p), BASE_URL: 'http://localhost:8080', DATABASE_PATH: databasePath, ...extra }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

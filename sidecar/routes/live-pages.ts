@@ -12,7 +12,7 @@ import { sendErrorPage } from '../error-pages.ts';
 import type { LiveCache } from '../live-cache.ts';
 import { preferredLang, prefersMarkdown } from '../negotiation.ts';
 import { sendAsset } from '../send.ts';
-import { CACHE, makeAsset, type Page, type StaticSite } from '../static-site.ts';
+import { CACHE, makeAsset, type Asset, type Page, type StaticSite } from '../static-site.ts';
 import { Store, StoreUnavailableError } from '../store/store.ts';
 import { CARD_ID_PATTERN, SLUG_PATTERN } from '../store/import-format.ts';
 import { cardToVcard, vcardFileName } from '../vcard.ts';
@@ -81,11 +81,19 @@ export class LivePages {
     return found;
   }
 
+  /**
+   * Renders the HTML now and its Markdown twin on first use: most visitors are people (a card scanned at a
+   * meeting), and converting every rendered page to Markdown was most of a render's garbage.
+   */
   private async render(path: string, locals: LiveLocals): Promise<Page> {
-    const html = await this.deps.renderer.render(path, locals);
+    const html = makeAsset(await this.deps.renderer.render(path, locals), HTML, CACHE.live);
+    let markdown: Asset | undefined;
     return {
-      html: makeAsset(html, HTML, CACHE.live),
-      markdown: makeAsset(Buffer.from(pageToMarkdown(html.toString('utf8'))), MARKDOWN, CACHE.live),
+      html,
+      get markdown() {
+        markdown ??= makeAsset(Buffer.from(pageToMarkdown(html.body.toString('utf8'))), MARKDOWN, CACHE.live);
+        return markdown;
+      },
     };
   }
 }

@@ -1,10 +1,12 @@
 // Build step: a Markdown twin beside every HTML page, the static sitemap, and the build manifest the sidecar checks at start.
 import type { AstroIntegration } from 'astro';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pageToMarkdown } from '../lib/markdown.ts';
-import { sitemapEntryOf, sitemapXml, type SitemapEntry } from '../lib/sitemap.ts';
+import { sitemapXml, type SitemapEntry } from '../lib/sitemap.ts';
+import type { TwinJob, TwinResult } from './twin-worker.ts';
 import type { SiteConfig } from '../lib/site-config.ts';
 import { buildFingerprint, MANIFEST_FILE, STATIC_SITEMAP_FILE, type BuildManifest } from '../lib/build-manifest.ts';
 
@@ -14,6 +16,33 @@ async function* htmlFiles(dir: string): AsyncGenerator<string> {
     if (entry.isDirectory()) yield* htmlFiles(full);
     else if (entry.name.endsWith('.html')) yield full;
   }
+}
+
+/**
+ * Converts every page on all cores: the conversion (domino and turndown) is CPU-bound and was most of the build
+ * at 2,000 articles per language (see BENCHMARKS.md). Returns the pages' sitemap entries; throws naming the
+ * first page that failed.
+ */
+async function twinsInWorkers(workerFile: string, root: string, files: string[]): Promise<SitemapEntry[]> {
+  const workers = Math.max(1, Math.min(availableParallelism(), Math.ceil(files.length / 50)));
+  const shares = Array.from({ length: workers }, (_, i) => files.filter((_, k) => k % workers === i));
+  const results = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<TwinResult>((resolve, reject) => {
+          const worker = new Worker(workerFile, { workerData: { root, files: share } satisfies TwinJob });
+          worker.once('message', resolve);
+          worker.once('error', reject);
+          worker.once('exit', (code) => code !== 0 && reject(new Error(`a Markdown twin worker exited with ${code}`)));
+        }),
+    ),
+  );
+  const entries: SitemapEntry[] = [];
+  for (const result of results) {
+    if (!result.ok) throw new Error(`Markdown twin of ${relative(root, result.file)} failed: ${result.message}`);
+    entries.push(...result.entries);
+  }
+  return entries;
 }
 
 export default function markdownTwins(config: SiteConfig): AstroIntegration {
@@ -27,20 +56,10 @@ export default function markdownTwins(config: SiteConfig): AstroIntegration {
       'astro:build:done': async ({ dir, logger }) => {
         const root = fileURLToPath(dir);
         const started = performance.now();
-        let count = 0;
-        const sitemap: SitemapEntry[] = [];
-        for await (const file of htmlFiles(root)) {
-          const rel = relative(root, file);
-          const html = await readFile(file, 'utf8');
-          try {
-            await writeFile(file.replace(/\.html$/, '.md'), pageToMarkdown(html));
-          } catch (err) {
-            throw new Error(`Markdown twin of ${rel} failed: ${(err as Error).message}`, { cause: err });
-          }
-          const entry = sitemapEntryOf(html);
-          if (entry) sitemap.push(entry);
-          count++;
-        }
+        const files: string[] = [];
+        for await (const file of htmlFiles(root)) files.push(file);
+        const sitemap = await twinsInWorkers(join(projectRoot, 'src/integrations/twin-worker.ts'), root, files);
+        const count = files.length;
         logger.info(`${count} Markdown twins in ${Math.round(performance.now() - started)} ms for ${config.baseUrl}`);
 
         sitemap.sort((a, b) => a.url.localeCompare(b.url));

@@ -1,5 +1,6 @@
 // Sitemap XML (sitemaps.org with xhtml:link alternates), written by the `sitemap` library for the build and the sidecar.
 import { createDocument } from '@mixmark-io/domino';
+import { headOf } from './markdown.ts';
 import { SitemapStream, streamToPromise } from 'sitemap';
 
 export interface SitemapEntry {
@@ -18,15 +19,16 @@ export async function sitemapXml(entries: Iterable<SitemapEntry>): Promise<strin
 }
 
 /** The sitemap entry a built HTML page describes in its head, or undefined for a noindex page. */
-export function sitemapEntryOf(html: string): SitemapEntry | undefined {
-  const doc = createDocument(html, true);
-  if (/noindex/i.test(doc.querySelector('meta[name="robots"]')?.getAttribute('content') ?? '')) return undefined;
-  const url = doc.querySelector('link[rel="canonical"]')?.getAttribute('href');
+export function sitemapEntryOf(page: string | Document): SitemapEntry | undefined {
+  const doc = typeof page === 'string' ? createDocument(page, true) : page;
+  const head = headOf(doc);
+  if (/noindex/i.test(head.find('META', 'name', 'robots')?.getAttribute('content') ?? '')) return undefined;
+  const url = head.find('LINK', 'rel', 'canonical')?.getAttribute('href');
   if (!url) return undefined;
-  const links = Array.from(doc.querySelectorAll('link[rel="alternate"][hreflang]')).map((l) => ({
-    lang: l.getAttribute('hreflang') ?? '',
-    url: l.getAttribute('href') ?? '',
-  }));
-  const lastmod = doc.querySelector('meta[property="article:modified_time"]')?.getAttribute('content') ?? undefined;
+  const links = head
+    .all('LINK', 'rel', 'alternate')
+    .filter((l) => l.hasAttribute('hreflang'))
+    .map((l) => ({ lang: l.getAttribute('hreflang') ?? '', url: l.getAttribute('href') ?? '' }));
+  const lastmod = head.find('META', 'property', 'article:modified_time')?.getAttribute('content') ?? undefined;
   return { url, ...(lastmod ? { lastmod } : {}), ...(links.length > 0 ? { links } : {}) };
 }

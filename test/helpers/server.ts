@@ -4,6 +4,7 @@ import { buildApp, type AppOptions } from '../../sidecar/app.ts';
 import type { SiteConfig } from '../../src/lib/site-config.ts';
 import { createDatabase } from './database.ts';
 import { distDir, testConfig } from './env.ts';
+import { makeReadOnly, readOnlyDatabases } from './read-only.ts';
 
 export interface TestServer {
   url: string;
@@ -21,7 +22,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { databasePath = createDatabase(), config, ...appOptions } = options;
   // Suites send many /mcp requests from one address; the rate-limit test sets its own low limit.
   const merged = { ...testConfig, mcpRateLimit: 1_000_000, ...config, databasePath };
+  const restore = readOnlyDatabases ? makeReadOnly(databasePath) : undefined;
   const app = await buildApp({ ...appOptions, config: merged, distDir });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url: address, app, databasePath, close: () => app.close() };
+  return {
+    url: address,
+    app,
+    databasePath,
+    close: async () => {
+      await app.close();
+      restore?.();
+    },
+  };
 }
