@@ -60,7 +60,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   healthRoutes(app, { config, store });
   await mcpRoutes(app, { config, site, live, limits: config });
   sitemapRoutes(app, { config, store, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
-  const aliasFallback = livePageRoutes(app, { config, site, store, live });
+  const aliasFallback = livePageRoutes(app, { config, site, live });
   siteRoutes(app, { config, site, fallback: aliasFallback });
   return app;
 }

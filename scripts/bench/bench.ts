@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
-import { loadConfig } from '../../src/lib/site-config.ts';
+import { loadConfig, type SiteConfig } from '../../src/lib/site-config.ts';
+import { securityHeaders } from '../../sidecar/security-headers.ts';
+import { CACHE } from '../../sidecar/static-site.ts';
 import { migrate } from '../../sidecar/store/migrations.ts';
 import { applyImport } from '../../sidecar/store/import-writer.ts';
 import { importFile } from '../../sidecar/store/import-format.ts';
@@ -72,7 +74,7 @@ function nginxBinary(): string | undefined {
   return undefined;
 }
 
-async function startNginx(root: string) {
+async function startNginx(root: string, config: SiteConfig) {
   const binary = nginxBinary();
   if (!binary) return undefined;
   const p = port();
@@ -100,7 +102,16 @@ http {
     listen 127.0.0.1:${p};
     root ${root};
     index index.html;
-    location / { add_header Vary Accept; try_files $uri$twin $uri $uri/ =404; }
+    location / {
+      # The same headers as the sidecar's page responses, so that both send the same bytes (a location that adds
+      # a header inherits none from its server block, so all are here).
+${Object.entries(securityHeaders(config))
+  .map(([name, value]) => `      add_header ${name} "${value}";`)
+  .join('\n')}
+      add_header Cache-Control "${CACHE.page}";
+      add_header Vary Accept;
+      try_files $uri$twin $uri $uri/ =404;
+    }
   }
 }
 `,
@@ -130,9 +141,9 @@ async function startBaseline(routes: Record<string, { type: string; body: Buffer
   return `http://127.0.0.1:${p}`;
 }
 
-function rssMb(pid: number): number {
+function rssMb(pid: number, field = 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
 }
 
 function database(path: string, data: unknown) {
@@ -251,8 +262,11 @@ async function memoryRow(profiles: number) {
   await wrk(sidecar.url + '/', { connections: 50, seconds: 2, script }, scratch);
   const load = await wrk(sidecar.url + '/', { connections: 50, seconds: SECONDS, script }, scratch);
   const after = rssMb(sidecar.pid);
+  // Anonymous memory is what each further sidecar on a host costs; the rest is mostly the node executable's
+  // pages, shared between processes.
+  const anon = rssMb(sidecar.pid, 'RssAnon');
   sidecar.child.kill('SIGKILL');
-  return { profiles, idle, after, load, sitemapMs, sitemapUrls: (sitemap.match(/<loc>/g) ?? []).length, sitemapIsIndex: sitemap.includes('<sitemapindex') };
+  return { profiles, idle, after, anon, load, sitemapMs, sitemapUrls: (sitemap.match(/<loc>/g) ?? []).length, sitemapIsIndex: sitemap.includes('<sitemapindex') };
 }
 
 async function main() {
@@ -265,7 +279,7 @@ async function main() {
   const sidecar = await startSidecar(demoDb);
   const uncached = await startSidecar(demoDb, { LIVE_CACHE_SIZE: '0' });
   const logged = await startSidecar(demoDb, { LOG_LEVEL: 'info' });
-  const nginx = await startNginx(join(projectRoot, 'dist/client'));
+  const nginx = await startNginx(join(projectRoot, 'dist/client'), config);
 
   const article = '/en/blog/qr-or-nfc-business-card';
   // The baseline answers with the same bytes: the same body and the same response headers (security headers,
@@ -374,9 +388,9 @@ function report(rows: Row[], builds: Awaited<ReturnType<typeof buildRow>>[], mem
     '',
     '## Memory and sitemap',
     '',
-    '| Profiles | RSS idle (MB) | RSS after load (MB) | Profile req/s under load (random profiles) | p99 ms | First /sitemap.xml (ms) | Sitemap |',
-    '|---:|---:|---:|---:|---:|---:|---|',
-    ...memory.map((m) => `| ${fmt(m.profiles)} | ${fmt(m.idle)} | ${fmt(m.after)} | ${fmt(m.load.rps)} | ${fmt(m.load.p99, 2)} | ${fmt(m.sitemapMs)} | ${m.sitemapIsIndex ? `index of ${m.sitemapUrls} parts` : `${fmt(m.sitemapUrls)} URLs`} |`),
+    '| Profiles | RSS idle (MB) | RSS after load (MB) | of which anonymous (MB) | Profile req/s under load (random profiles) | p99 ms | First /sitemap.xml (ms) | Sitemap |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...memory.map((m) => `| ${fmt(m.profiles)} | ${fmt(m.idle)} | ${fmt(m.after)} | ${fmt(m.anon)} | ${fmt(m.load.rps)} | ${fmt(m.load.p99, 2)} | ${fmt(m.sitemapMs)} | ${m.sitemapIsIndex ? `index of ${m.sitemapUrls} parts` : `${fmt(m.sitemapUrls)} URLs`} |`),
     '',
     '## Budgets',
     '',

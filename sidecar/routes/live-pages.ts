@@ -23,7 +23,12 @@ export interface LiveDeps {
   site: StaticSite;
   store: Store;
   renderer: AstroRenderer;
-  cache: LiveCache<Page | CardFound>;
+  cache: LiveCache<Page | CardFound | AliasFound>;
+}
+
+/** Where an alias leads: a published profile on the paid plan. */
+export interface AliasFound {
+  slug: string;
 }
 
 /** What a card id resolves to: its page, or the target it redirects to. */
@@ -81,6 +86,21 @@ export class LivePages {
     return found;
   }
 
+  /** The profile an alias leads to, when its owner is on the paid plan and published. Found ones are cached. */
+  alias(alias: string, now = Date.now()): AliasFound | undefined {
+    if (!SLUG_PATTERN.test(alias) || isReservedSegment(alias)) return undefined;
+    const { store, cache } = this.deps;
+    const version = store.version();
+    const key = `a:${alias}`;
+    const cached = cache.get(key, version, now);
+    if (cached) return cached as AliasFound;
+    const target = store.alias(alias);
+    if (!target || target.plan !== 'paid' || !target.published) return undefined;
+    const found = { slug: target.slug };
+    cache.set(key, version, found);
+    return found;
+  }
+
   /**
    * Renders the HTML now and its Markdown twin on first use: most visitors are people (a card scanned at a
    * meeting), and converting every rendered page to Markdown was most of a render's garbage.
@@ -98,8 +118,8 @@ export class LivePages {
   }
 }
 
-export function livePageRoutes(app: FastifyInstance, deps: Pick<LiveDeps, 'config' | 'site' | 'store'> & { live: LivePages }): Fallback {
-  const { config, site, store, live } = deps;
+export function livePageRoutes(app: FastifyInstance, deps: Pick<LiveDeps, 'config' | 'site'> & { live: LivePages }): Fallback {
+  const { config, site, live } = deps;
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply, page: Page) => {
     reply.header('vary', 'Accept');
@@ -159,8 +179,8 @@ export function livePageRoutes(app: FastifyInstance, deps: Pick<LiveDeps, 'confi
     const alias = path.slice(1);
     if (!SLUG_PATTERN.test(alias) || isReservedSegment(alias)) return false;
     await guarded(request, reply, path, async () => {
-      const target = store.alias(alias);
-      if (!target || target.plan !== 'paid' || !target.published) return sendErrorPage(site, request, reply, 404, path);
+      const target = live.alias(alias);
+      if (!target) return sendErrorPage(site, request, reply, 404, path);
       return reply.header('cache-control', 'public, max-age=300').redirect(absoluteUrl(config.baseUrl, `/p/${target.slug}`), 302);
     });
     return true;
