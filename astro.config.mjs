@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { loadConfig, publicConfig } from './src/lib/site-config.ts';
 import markdownTwins from './src/integrations/markdown-twins.ts';
+import precompress from './src/integrations/precompress.ts';
 
 const config = loadConfig();
 
@@ -22,5 +23,6 @@ export default defineConfig({
     build: { assetsInlineLimit: 0 },
     define: { __SITE_CONFIG__: JSON.stringify(publicConfig(config)) },
   },
-  integrations: [markdownTwins(config)],
+  // In this order: the twins are written before they are compressed.
+  integrations: [markdownTwins(config), precompress()],
 });

@@ -19,6 +19,16 @@ export default defineConfig({
           env: { BIO_TEST_READONLY_DB: '1' },
         },
       },
+      {
+        // The HTTP and MCP suites again, unchanged, through the production shape: nginx (deploy/nginx.conf) serving
+        // dist/client over two sidecars in front mode. Plus the front's own tests (failover, imports, sidecars down).
+        extends: true,
+        test: {
+          name: 'through the front',
+          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/mcp/*.test.ts', 'test/front/*.test.ts'],
+          env: { BIO_TEST_FRONT: '1' },
+        },
+      },
     ],
   },
 });

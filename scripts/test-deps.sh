@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the system programs the tests drive are present: Chromium (browser tests), xmllint (sitemap XSD),
-# Java (the Nu HTML Checker), wrk and nginx (benchmarks). Installs them with apt-get when running as root on Debian; otherwise says what to install.
+# Java (the Nu HTML Checker), wrk (benchmarks) and nginx with its njs and brotli modules (the front, and the
+# benchmarks' baseline). Installs them with apt-get when running as root on Debian; otherwise says what to install.
 set -euo pipefail
 
 missing=()
@@ -10,6 +11,9 @@ command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
 # For `npm run bench` (and its short soak in CI): the load generator and the nginx baseline.
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+# The front (deploy/nginx.conf) negotiates with njs and serves the build's .br files.
+[ -f /usr/lib/nginx/modules/ngx_http_js_module.so ] || missing+=(libnginx-mod-http-js)
+[ -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] || missing+=(libnginx-mod-http-brotli-static)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -7,6 +7,7 @@ import { loadAstroRenderer } from './astro-renderer.ts';
 import { LiveCache } from './live-cache.ts';
 import { RequestLog } from './logging.ts';
 import { securityHeaders } from './security-headers.ts';
+import { requestPath } from './send.ts';
 import { StaticSite } from './static-site.ts';
 import { Store } from './store/store.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -39,15 +40,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 2048 },
     return503OnClosing: true,
     logController: new RequestLog(),
+    trustProxy: config.trustProxy || false,
   });
   app.decorate('live', live);
   app.addHook('onClose', async () => store.close());
 
-  // Set as Fastify headers (cheaper than on the raw response: Node validates those twice); /mcp, whose replies
-  // the MCP transport writes itself, copies them to the raw response.
+  // Every reply carries the security headers (set as Fastify headers: cheaper than on the raw response, which Node
+  // validates twice). A URL that cannot name anything here (broken percent-encoding, NUL, backslash, `.` or `..`
+  // segments) is a 400 whatever the route, as nginx in front answers it too.
   const headers = securityHeaders(config);
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.decorateRequest('sitePath', '');
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    const path = requestPath(request);
+    if (path === undefined) {
+      reply.code(400).type('text/plain; charset=utf-8').send('Bad request: the URL is not a valid path (broken percent-encoding, NUL, backslash or dot segments).\n');
+      return;
+    }
+    request.sitePath = path;
     done();
   });
 
@@ -66,6 +76,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The decoded path, checked by the onRequest hook (no dot segment, NUL, backslash or broken encoding). */
+    sitePath: string;
+  }
   interface FastifyInstance {
     /** Live pages (profiles, cards) as HTML and Markdown: the same service the MCP tools read through. */
     live: LivePages;

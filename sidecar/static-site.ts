@@ -17,7 +17,8 @@ export interface Page {
   markdown: Asset;
 }
 
-const TYPES: Record<string, string> = {
+/** Media types by extension (the front's nginx.conf is generated from this too). */
+export const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.md': 'text/markdown; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -38,7 +39,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Files whose media type is not told by their extension. */
-const TYPES_BY_PATH: Record<string, string> = {
+export const TYPES_BY_PATH: Record<string, string> = {
   [paths.apiCatalog]: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
   [paths.rss('ar')]: 'application/rss+xml; charset=utf-8',
   [paths.rss('en')]: 'application/rss+xml; charset=utf-8',
@@ -53,7 +54,7 @@ export const CACHE = {
   none: 'no-store',
 } as const;
 
-const DISCOVERY = new Set<string>([
+export const DISCOVERY = new Set<string>([
   paths.apiCatalog,
   paths.openApi,
   paths.authMd,
@@ -101,7 +102,8 @@ export class StaticSite {
           walk(full);
           continue;
         }
-        if (!entry.isFile()) continue;
+        // The precompressed copies are for a front (see src/integrations/precompress.ts), not URLs of their own.
+        if (!entry.isFile() || /\.(gz|br)$/.test(entry.name)) continue;
         const urlPath = '/' + relative(root, full).split(sep).join('/');
         const ext = extname(full);
         const type = TYPES_BY_PATH[urlPath] ?? TYPES[ext] ?? 'application/octet-stream';

@@ -5,7 +5,7 @@ import type { PublicConfig, SiteConfig } from '../../src/lib/site-config.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import { prefersMarkdown } from '../negotiation.ts';
 import { isErrorPagePath, sendErrorPage } from '../error-pages.ts';
-import { requestPath, sendAsset } from '../send.ts';
+import { sendAsset } from '../send.ts';
 import { CACHE, type StaticSite } from '../static-site.ts';
 
 const HOMEPAGES = new Set<string>([paths.home('en'), paths.home('ar')]);
@@ -32,23 +32,23 @@ export function siteRoutes(app: FastifyInstance, opts: { config: SiteConfig; sit
   const links = homepageLinks(config);
 
   app.get('/*', async (request, reply) => {
-    const path = requestPath(request);
-    if (path === undefined) {
-      return reply.code(400).type('text/plain; charset=utf-8').send('Bad request: the URL is not a valid path (broken percent-encoding, NUL, backslash or dot segments).\n');
-    }
+    const path = request.sitePath;
     if (path.length > 1 && path.endsWith('/')) {
       const raw = request.raw.url ?? '';
       const query = raw.includes('?') ? raw.slice(raw.indexOf('?')) : '';
       return reply.redirect(encodeURI(path.replace(/\/+$/, '') || '/') + query, 301);
     }
 
-    const page = isErrorPagePath(path) ? undefined : site.pages.get(path);
+    // Behind a front (STATIC_FILES=front) static files are the front's; the MCP tool read_page, which asks this
+    // router through app.inject, still reads them.
+    const serveStatic = config.staticFiles === 'serve' || (request.raw as { isLightMyRequest?: boolean }).isLightMyRequest === true;
+    const page = !serveStatic || isErrorPagePath(path) ? undefined : site.pages.get(path);
     if (page) {
       if (HOMEPAGES.has(path)) reply.header('link', links);
       reply.header('vary', 'Accept');
       return sendAsset(request, reply, prefersMarkdown(request.headers) ? page.markdown : page.html);
     }
-    const file = site.files.get(path);
+    const file = serveStatic ? site.files.get(path) : undefined;
     if (file && !path.endsWith('.html')) {
       // Discovery documents are public and read by agents running in browsers, on any origin.
       if (file.cacheControl === CACHE.discovery) reply.header('access-control-allow-origin', '*');
@@ -60,5 +60,5 @@ export function siteRoutes(app: FastifyInstance, opts: { config: SiteConfig; sit
     return sendErrorPage(site, request, reply, 404, path);
   });
 
-  app.setNotFoundHandler((request, reply) => sendErrorPage(site, request, reply, 404, requestPath(request) ?? '/'));
+  app.setNotFoundHandler((request, reply) => sendErrorPage(site, request, reply, 404, request.sitePath || '/'));
 }

@@ -21,6 +21,16 @@ export interface SiteConfig {
   liveCacheSize: number;
   /** pino level: `info` logs one line per request, `warn` only problems (the default: see BENCHMARKS.md). */
   logLevel: LogLevel;
+  /**
+   * `serve`: the sidecar answers static pages and files too (one process, the default). `front`: a front (nginx,
+   * a CDN) serves dist/client, and the sidecar answers only live routes; static paths sent to it are 404s.
+   */
+  staticFiles: 'serve' | 'front';
+  /**
+   * Addresses of fronts whose X-Forwarded-For is believed (Fastify's trustProxy: addresses or CIDRs, comma-separated),
+   * so that per-client limits see clients, not the front. Empty: none.
+   */
+  trustProxy: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -87,10 +97,15 @@ export function loadConfig(env: Env = process.env): SiteConfig {
   const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'warn') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
 
+  const staticFiles = (env.STATIC_FILES?.trim().toLowerCase() || 'serve') as SiteConfig['staticFiles'];
+  if (staticFiles !== 'serve' && staticFiles !== 'front') problems.push(`STATIC_FILES must be "serve" or "front" (got "${env.STATIC_FILES}")`);
+
+  const trustProxy = env.TRUST_PROXY?.trim() ?? '';
+
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
-  return { port, host, baseUrl, serviceName, contactEmail, databasePath, mcpRateLimit, mcpRateWindowSeconds, liveCacheSize, logLevel };
+  return { port, host, baseUrl, serviceName, contactEmail, databasePath, mcpRateLimit, mcpRateWindowSeconds, liveCacheSize, logLevel, staticFiles, trustProxy };
 }
 
 export function isLang(value: string | undefined): value is Lang {

@@ -5,6 +5,7 @@ import type { SiteConfig } from '../../src/lib/site-config.ts';
 import { createDatabase } from './database.ts';
 import { distDir, testConfig } from './env.ts';
 import { makeReadOnly, readOnlyDatabases } from './read-only.ts';
+import { startFront, throughFront } from './front.ts';
 
 export interface TestServer {
   url: string;
@@ -22,6 +23,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { databasePath = createDatabase(), config, ...appOptions } = options;
   // Suites send many /mcp requests from one address; the rate-limit test sets its own low limit.
   const merged = { ...testConfig, mcpRateLimit: 1_000_000, ...config, databasePath };
+  if (throughFront) {
+    const front = await startFront(merged);
+    return { url: front.url, app: front.sidecars[0]!.app, databasePath, close: front.close };
+  }
   const restore = readOnlyDatabases ? makeReadOnly(databasePath) : undefined;
   const app = await buildApp({ ...appOptions, config: merged, distDir });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -72,8 +72,10 @@ describe('paths', () => {
   });
 
   it('an overlong URL and overlong headers are refused with 4xx', async () => {
-    expect(await rawStatus(`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`)).toBe(431);
-    expect(await rawStatus(`GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`)).toBe(431);
+    // Node answers both 431 (the request line counts as header); nginx in front answers 414 URI Too Long and, for
+    // the header, its own 400 "Request Header Or Cookie Too Large".
+    expect([414, 431]).toContain(await rawStatus(`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
+    expect([400, 431]).toContain(await rawStatus(`GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`));
     expect((await raw('/p/' + 'a'.repeat(3000))).status).toBe(404);
   });
 

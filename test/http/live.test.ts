@@ -93,8 +93,9 @@ describe('/p/{page}', () => {
     expect(content).not.toMatch(/<script|<style|<form/);
   });
 
-  it('answers 404 for unknown, unpublished or malformed slugs, as HTML or Markdown', async () => {
-    for (const path of ['/p/nobody', '/p/coming-soon', '/p/Bad%20Slug', '/p/..%2F..%2Fetc%2Fpasswd']) {
+  it('answers 404 for unknown, unpublished or malformed slugs, as HTML or Markdown, and 400 for traversal', async () => {
+    expect((await get('/p/..%2F..%2Fetc%2Fpasswd')).status).toBe(400);
+    for (const path of ['/p/nobody', '/p/coming-soon', '/p/Bad%20Slug']) {
       const html = await get(path);
       expect(html.status, path).toBe(404);
       expect(html.headers.get('content-type')).toBe(HTML);

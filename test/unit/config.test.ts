@@ -15,6 +15,8 @@ describe('loadConfig', () => {
       mcpRateWindowSeconds: 60,
       liveCacheSize: 5000,
       logLevel: 'warn',
+      staticFiles: 'serve',
+      trustProxy: '',
     });
   });
 

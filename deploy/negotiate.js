@@ -1,0 +1,108 @@
+// Content negotiation at the front (nginx njs), the same decisions as sidecar/negotiation.ts, which uses the
+// negotiator library: this is a port of negotiator's media-type and language ranking (RFC 9110 q-values,
+// specificity, then order), kept to the two questions the site asks. test/front runs the project's HTTP suite
+// through the front, so any difference from the sidecar fails a test.
+
+function parseList(header) {
+  // Comma-separated entries with ;-parameters; quoted strings may hold commas.
+  var entries = [];
+  var current = '';
+  var quoted = false;
+  for (var k = 0; k < header.length; k++) {
+    var c = header[k];
+    if (c === '"') quoted = !quoted;
+    if (c === ',' && !quoted) {
+      entries.push(current);
+      current = '';
+    } else current += c;
+  }
+  entries.push(current);
+  var out = [];
+  for (var i = 0; i < entries.length; i++) {
+    var parts = entries[i].split(';');
+    var value = parts[0].trim();
+    if (!value) continue;
+    var params = {};
+    for (var p = 1; p < parts.length; p++) {
+      var eq = parts[p].indexOf('=');
+      if (eq === -1) continue;
+      params[parts[p].slice(0, eq).trim().toLowerCase()] = parts[p].slice(eq + 1).trim().replace(/^"|"$/g, '');
+    }
+    var q = params.q === undefined ? 1 : parseFloat(params.q);
+    delete params.q;
+    out.push({ value: value, params: params, q: isNaN(q) ? 0 : q, o: out.length });
+  }
+  return out;
+}
+
+function best(provided, accepted, specify) {
+  var ranked = [];
+  for (var i = 0; i < provided.length; i++) {
+    var priority = { o: -1, q: 0, s: 0, i: i };
+    for (var a = 0; a < accepted.length; a++) {
+      var s = specify(provided[i], accepted[a]);
+      if (s === null) continue;
+      var spec = { o: accepted[a].o, q: accepted[a].q, s: s, i: i };
+      if ((priority.s - spec.s || priority.q - spec.q || priority.o - spec.o) < 0) priority = spec;
+    }
+    if (priority.q > 0) ranked.push(priority);
+  }
+  ranked.sort(function (x, y) {
+    return y.q - x.q || y.s - x.s || x.o - y.o || x.i - y.i;
+  });
+  return ranked.length ? provided[ranked[0].i] : undefined;
+}
+
+function specifyType(type, spec) {
+  var slash = spec.value.indexOf('/');
+  if (slash === -1) return null;
+  var specType = spec.value.slice(0, slash).toLowerCase();
+  var specSub = spec.value.slice(slash + 1).toLowerCase();
+  var mine = type.split('/');
+  var s = 0;
+  if (specType === mine[0]) s |= 4;
+  else if (specType !== '*') return null;
+  if (specSub === mine[1]) s |= 2;
+  else if (specSub !== '*') return null;
+  var keys = Object.keys(spec.params);
+  if (keys.length > 0) {
+    // Our types carry no parameters: a spec's parameter matches only `*` or an empty value.
+    for (var k = 0; k < keys.length; k++) if (spec.params[keys[k]] !== '*' && spec.params[keys[k]] !== '') return null;
+    s |= 1;
+  }
+  return s;
+}
+
+function specifyLanguage(lang, spec) {
+  var full = spec.value.toLowerCase();
+  var prefix = full.split('-')[0];
+  if (full === lang) return 4;
+  if (prefix === lang) return 2;
+  if (full === lang.split('-')[0]) return 1;
+  if (full !== '*') return null;
+  return 0;
+}
+
+/** ".md" when the request prefers Markdown to HTML (HTML wins ties and is the answer when neither is acceptable). */
+function twin(r) {
+  var accept = r.headersIn.Accept;
+  if (!accept) return '.html';
+  return best(['text/html', 'text/markdown'], parseList(accept), specifyType) === 'text/markdown' ? '.md' : '.html';
+}
+
+/** The error pages' language: the path's first segment when it is one, else Accept-Language (English wins ties). */
+function lang(r) {
+  var first = r.uri.split('/')[1];
+  if (first === 'ar' || first === 'en') return first;
+  var header = r.headersIn['Accept-Language'];
+  if (!header) return 'en';
+  return best(['en', 'ar'], parseList(header), specifyLanguage) || 'en';
+}
+
+/** Vary for an error page: Accept-Language matters only when the path does not name the language. */
+function errorVary(r) {
+  var first = r.uri.split('/')[1];
+  return first === 'ar' || first === 'en' ? 'Accept' : 'Accept, Accept-Language';
+}
+
+export default { twin, lang, errorVary };

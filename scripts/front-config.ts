@@ -1,0 +1,143 @@
+// Fills deploy/nginx.conf, the front, from the configuration and from the sidecar's own rules (content types,
+// cache rules, security headers, the homepage Link header), so that the front and the sidecar answer alike.
+//   npm run front -- config [--listen 0.0.0.0:80] [--sidecar 127.0.0.1:8081 ...] [--prefix DIR] [--workers N]
+// prints it. Tests, the bench and an operator all use this one function.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { homepageLinks } from '../sidecar/routes/site.ts';
+import { securityHeaders } from '../sidecar/security-headers.ts';
+import { CACHE, DISCOVERY, TYPES, TYPES_BY_PATH } from '../sidecar/static-site.ts';
+import { loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
+import { paths } from '../src/lib/urls.ts';
+import { projectRoot } from './ensure-build.ts';
+
+export interface FrontOptions {
+  config: SiteConfig;
+  /** host:port the front listens on. */
+  listen: string;
+  /** host:port of each sidecar (run with STATIC_FILES=front). */
+  sidecars: string[];
+  /** nginx's own folder: pid, error log, temporary files. */
+  prefix: string;
+  /** dist/client of a build made for config.baseUrl. */
+  dist?: string;
+  workers?: number | 'auto';
+  accessLog?: string;
+  modulesDir?: string;
+}
+
+const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
+const indent = (lines: string[], spaces: number) => lines.map((l) => ' '.repeat(spaces) + l).join('\n');
+
+export function frontConfig(options: FrontOptions): string {
+  const { config } = options;
+  const dist = options.dist ?? join(projectRoot, 'dist', 'client');
+  const security = Object.entries(securityHeaders(config)).map(([name, value]) => `add_header ${name} ${quote(value)} always;`);
+  const cors = 'add_header Access-Control-Allow-Origin "*" always;';
+  const bare = (type: string) => type.split(';')[0]?.trim() ?? type;
+
+  const byType = new Map<string, string[]>();
+  for (const [ext, type] of Object.entries(TYPES)) byType.set(bare(type), [...(byType.get(bare(type)) ?? []), ext.slice(1)]);
+  // text/html is in nginx's list already.
+  const charsetTypes = [...new Set([...Object.values(TYPES), ...Object.values(TYPES_BY_PATH)].filter((t) => /charset=utf-8/i.test(t)).map(bare))].filter((t) => t !== 'text/html');
+
+  const typeOverride = (path: string) => {
+    const type = TYPES_BY_PATH[path];
+    if (!type) return [];
+    // A type with parameters other than the charset (the linkset's profile) is sent as it is.
+    return ['types { }', `default_type ${quote(/charset=/i.test(type) ? bare(type) : type)};`];
+  };
+
+  const discovery = [...DISCOVERY]
+    .filter((path) => path !== paths.sitemap) // live: the sidecar adds the profiles and cards
+    .sort()
+    .map((path) => {
+      const isPage = !/\.[a-z]+$/.test(path) && path !== paths.apiCatalog;
+      const body = isPage
+        ? [...security, `add_header Cache-Control ${quote(CACHE.discovery)} always;`, 'add_header Vary Accept always;', `try_files ${path}$twin =404;`]
+        : [...typeOverride(path), ...security, `add_header Cache-Control ${quote(CACHE.discovery)} always;`, cors, 'try_files $uri =404;'];
+      return `    location = ${path} {\n${indent(body, 6)}\n    }`;
+    });
+  const otherTyped = Object.keys(TYPES_BY_PATH)
+    .filter((path) => !DISCOVERY.has(path))
+    .map((path) => `    location = ${path} {\n${indent([...typeOverride(path), ...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'try_files $uri =404;'], 6)}\n    }`);
+
+  const link = homepageLinks(config);
+  const homes = (['en', 'ar'] as const).map((lang) => {
+    const path = paths.home(lang);
+    const file = path === '/' ? '/index' : path;
+    const body = [...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'add_header Vary Accept always;', `add_header Link ${quote(link)} always;`, `try_files ${file}$twin =404;`];
+    return `    location = ${path} {\n${indent(body, 6)}\n    }`;
+  });
+
+  const proxy = (retry: string, upstream = 'sidecars') =>
+    indent(
+      [
+        `proxy_pass http://${upstream};`,
+        'proxy_http_version 1.1;',
+        'proxy_set_header Connection "";',
+        'proxy_set_header Host $http_host;',
+        'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+        'proxy_set_header X-Forwarded-Proto $scheme;',
+        `proxy_next_upstream ${retry};`,
+        'proxy_next_upstream_tries 3;',
+        'proxy_connect_timeout 2s;',
+      ],
+      6,
+    );
+
+  const values: Record<string, string> = {
+    MODULES_DIR: options.modulesDir ?? '/usr/lib/nginx/modules',
+    WORKERS: String(options.workers ?? 'auto'),
+    PREFIX: options.prefix,
+    ACCESS_LOG: options.accessLog ?? 'off',
+    TYPES: indent([...byType].map(([type, exts]) => `${type} ${exts.join(' ')};`).concat(Object.keys(TYPES).includes('.md') ? [] : ['text/markdown md;']), 4),
+    CHARSET_TYPES: charsetTypes.join(' '),
+    DEPLOY_DIR: join(projectRoot, 'deploy'),
+    UPSTREAMS: indent(options.sidecars.map((address) => `server ${address} max_fails=1 fail_timeout=5s;`), 4),
+    LISTEN: options.listen,
+    SERVER_NAME: new URL(config.baseUrl).hostname,
+    DIST: dist,
+    PROXY: proxy('error timeout http_502 http_503'),
+    PROXY_MCP: proxy('error timeout http_502 http_503 non_idempotent', 'sidecars_by_client'),
+    SECURITY_HEADERS_INDENTED: indent(security, 6),
+    CACHE_IMMUTABLE: CACHE.immutable,
+    CACHE_PAGE: CACHE.page,
+    DISCOVERY_LOCATIONS: [...discovery, ...otherTyped].join('\n'),
+    HOME_LOCATIONS: homes.join('\n'),
+  };
+  const template = readFileSync(join(projectRoot, 'deploy', 'nginx.conf'), 'utf8');
+  return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, name: string) => {
+    // The header comment names the placeholders as {{…}}; only real names are filled.
+    if (!(name in values)) throw new Error(`deploy/nginx.conf: unknown placeholder ${whole}`);
+    return values[name] ?? '';
+  });
+}
+
+if (import.meta.main) {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      listen: { type: 'string', default: '0.0.0.0:80' },
+      sidecar: { type: 'string', multiple: true, default: ['127.0.0.1:8081'] },
+      prefix: { type: 'string', default: '/var/lib/bio-front' },
+      workers: { type: 'string', default: 'auto' },
+      'access-log': { type: 'string', default: '/var/log/nginx/bio-access.log' },
+    },
+  });
+  if (positionals[0] !== 'config') {
+    console.error('Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--prefix DIR] [--workers N] [--access-log FILE]');
+    process.exit(2);
+  }
+  process.stdout.write(
+    frontConfig({
+      config: loadConfig(),
+      listen: values.listen,
+      sidecars: values.sidecar,
+      prefix: values.prefix,
+      workers: values.workers === 'auto' ? 'auto' : Number(values.workers),
+      accessLog: values['access-log'],
+    }),
+  );
+}

@@ -1,0 +1,121 @@
+// The production shape's own promises: an import shows on every sidecar at once, a sidecar dying under load is
+// invisible to clients, and the front keeps serving the static site with every sidecar down.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../helpers/database.ts';
+import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
+import { freePort, startNginx, stopNginx } from '../helpers/front.ts';
+
+/** A sidecar as production runs it: its own process, front mode, trusting the front's X-Forwarded-For. */
+async function sidecarProcess(databasePath: string): Promise<{ child: ChildProcess; address: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(projectRoot, 'sidecar/server.ts')], {
+    env: cleanEnv({ PORT: String(port), BASE_URL: testConfig.baseUrl, DATABASE_PATH: databasePath, STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'warn' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += d;
+      if (out.includes('Serving')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`sidecar exited ${code}: ${out}`)));
+  });
+  return { child, address: `127.0.0.1:${port}` };
+}
+
+const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+describe('nginx over two sidecar processes', () => {
+  const databasePath = createDatabase();
+  let sidecars: { child: ChildProcess; address: string }[];
+  let front: Awaited<ReturnType<typeof startNginx>>;
+  beforeAll(async () => {
+    sidecars = [await sidecarProcess(databasePath), await sidecarProcess(databasePath)];
+    front = await startNginx(testConfig, sidecars.map((s) => s.address));
+  });
+  afterAll(async () => {
+    await stopNginx(front.nginx);
+    for (const s of sidecars) s.child.kill('SIGKILL');
+  });
+  const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual' });
+
+  it('serves static pages itself, precompressed, and live pages from the sidecars', async () => {
+    const page = await get(front.url + '/en/blog', { 'accept-encoding': 'br' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(page.headers.get('vary')).toMatch(/Accept/);
+    const twin = await get(front.url + '/en/blog', { accept: 'text/markdown', 'accept-encoding': 'gzip' });
+    expect(twin.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(twin.headers.get('content-encoding')).toBe('gzip');
+    expect(await twin.text()).toMatch(/^---\ntitle:/);
+    const asset = (await (await get(front.url + '/')).text()).match(/\/_astro\/[^"]+\.css/)?.[0];
+    expect(asset).toBeTruthy();
+    expect((await get(front.url + asset)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await get(front.url + '/p/layla')).status).toBe(200);
+  });
+
+  it('shows an import on both sidecars, and through the front, on the next request', async () => {
+    const file = join(dirname(databasePath), 'import.json');
+    writeFileSync(file, JSON.stringify({ profiles: [{ slug: 'sam-rivera', name: 'Sam Rivera', bio: 'Imported while two sidecars serve.', lang: 'en', plan: 'paid', links: [] }] }));
+    const r = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'import', file], { env: cleanEnv({ DATABASE_PATH: databasePath }), encoding: 'utf8' });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    for (const s of sidecars) expect(await (await get(`http://${s.address}/p/sam-rivera`)).text()).toContain('Imported while two sidecars serve.');
+    for (let i = 0; i < 4; i++) expect(await (await get(front.url + '/p/sam-rivera')).text()).toContain('Imported while two sidecars serve.');
+  });
+
+  it('loses no request when a sidecar is killed under load, and stops sending to it', async () => {
+    const paths = ['/p/layla', '/c/k7f2q9', '/layla', '/health', '/en/blog', '/p/sam-rivera'];
+    const statuses: number[] = [];
+    const failures: string[] = [];
+    let stop = false;
+    const client = async (n: number) => {
+      for (let i = n; !stop; i++) {
+        const path = paths[i % paths.length] as string;
+        try {
+          const res = await get(front.url + path);
+          await res.arrayBuffer();
+          statuses.push(res.status);
+          if (res.status >= 400) failures.push(`${path}: ${res.status}`);
+        } catch (err) {
+          failures.push(`${path}: ${(err as Error).message}`);
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 16 }, (_, n) => client(n)));
+    await new Promise((r) => setTimeout(r, 700));
+    const victim = sidecars[0]!;
+    victim.child.kill('SIGKILL');
+    await exited(victim.child);
+    const killedAt = statuses.length;
+    await new Promise((r) => setTimeout(r, 1500));
+    stop = true;
+    await load;
+    expect(failures).toEqual([]);
+    expect(killedAt).toBeGreaterThan(50);
+    expect(statuses.length - killedAt).toBeGreaterThan(50);
+    // nginx noticed, and marked it down (max_fails=1): its error log names the dead upstream.
+    expect(readFileSync(join(front.prefix, 'error.log'), 'utf8')).toContain(victim.address);
+  });
+
+  it('serves static pages and twins with every sidecar stopped, and a 503 page for live routes', async () => {
+    for (const s of sidecars) {
+      s.child.kill('SIGTERM');
+      await exited(s.child);
+    }
+    for (const path of ['/', '/ar', '/en/blog', '/en/blog/qr-or-nfc-business-card', '/robots.txt', '/openapi.json']) {
+      expect((await get(front.url + path)).status, path).toBe(200);
+    }
+    const twin = await get(front.url + '/ar/blog', { accept: 'text/markdown' });
+    expect(twin.status).toBe(200);
+    expect(twin.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    const live = await get(front.url + '/p/layla', { 'accept-language': 'ar' });
+    expect(live.status).toBe(503);
+    expect(live.headers.get('retry-after')).toBe('30');
+    expect(await live.text()).toContain('الخدمة غير متاحة مؤقتًا');
+    expect((await get(front.url + '/no/such/page')).status).toBe(404);
+  });
+});

@@ -1,0 +1,91 @@
+// The production shape on loopback: nginx (Debian's, its own prefix in a temp folder, no root paths) filled from
+// deploy/nginx.conf, over two sidecars in front mode (STATIC_FILES=front) reading the same database file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../sidecar/app.ts';
+import { frontConfig } from '../../scripts/front-config.ts';
+import type { SiteConfig } from '../../src/lib/site-config.ts';
+import { distDir } from './env.ts';
+
+export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path)) ?? 'nginx';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Front {
+  url: string;
+  sidecars: { url: string; app: FastifyInstance }[];
+  nginx: ChildProcess;
+  prefix: string;
+  close: () => Promise<void>;
+}
+
+export async function startSidecar(config: SiteConfig, port = 0): Promise<{ url: string; app: FastifyInstance }> {
+  const app = await buildApp({ config: { ...config, staticFiles: 'front', trustProxy: '127.0.0.1' }, distDir });
+  const url = await app.listen({ port, host: '127.0.0.1' });
+  return { url, app };
+}
+
+/** Starts nginx over the given sidecar addresses (host:port); resolves once it answers. */
+export async function startNginx(config: SiteConfig, sidecars: string[]): Promise<{ url: string; nginx: ChildProcess; prefix: string }> {
+  const prefix = mkdtempSync(join(tmpdir(), 'bio-front-'));
+  // Run as root, nginx's workers run as nobody and keep large bodies in files under the prefix.
+  chmodSync(prefix, 0o755);
+  mkdirSync(join(prefix, 'tmp'));
+  const port = await freePort();
+  writeFileSync(join(prefix, 'nginx.conf'), frontConfig({ config, listen: `127.0.0.1:${port}`, sidecars, prefix, workers: 1, accessLog: 'off' }));
+  const nginx = spawn(NGINX, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  nginx.stderr?.on('data', (d) => (stderr += d));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (nginx.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
+    try {
+      await fetch(url + '/robots.txt');
+      return { url, nginx, prefix };
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  nginx.kill();
+  throw new Error(`nginx did not answer: ${stderr}`);
+}
+
+export function stopNginx(nginx: ChildProcess): Promise<void> {
+  if (nginx.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    nginx.once('exit', () => resolve());
+    nginx.kill('SIGQUIT');
+  });
+}
+
+export async function startFront(config: SiteConfig): Promise<Front> {
+  const sidecars = [await startSidecar(config), await startSidecar(config)];
+  const { url, nginx, prefix } = await startNginx(
+    config,
+    sidecars.map((s) => new URL(s.url).host),
+  );
+  return {
+    url,
+    sidecars,
+    nginx,
+    prefix,
+    close: async () => {
+      await stopNginx(nginx);
+      await Promise.all(sidecars.map((s) => s.app.close()));
+    },
+  };
+}
+
+/** Set by the vitest project that runs the HTTP suite through the front. */
+export const throughFront = process.env.BIO_TEST_FRONT === '1';
