@@ -2,7 +2,7 @@
 // Fastify route returning the same bytes), plus build time, memory and sitemap generation; writes BENCHMARKS.md.
 // `npm run bench -- --soak [--duration S]`: load across every route; fails on any 5xx or socket error.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +15,7 @@ import { migrate } from '../../sidecar/store/migrations.ts';
 import { applyImport } from '../../sidecar/store/import-writer.ts';
 import { importFile } from '../../sidecar/store/import-format.ts';
 import { cycleScript, wrk, type WrkResult } from './wrk.ts';
+import { frontConfig } from '../front-config.ts';
 
 const { values: flags } = parseArgs({
   options: { soak: { type: 'boolean', default: false }, duration: { type: 'string' }, quick: { type: 'boolean', default: false } },
@@ -124,6 +125,36 @@ ${Object.entries(securityHeaders(config))
       await fetch(url + '/');
       // `nginx -v` writes its version to standard error.
       return { url, version: spawnSync(binary, ['-v'], { encoding: 'utf8' }).stderr.replace('nginx version: ', '').trim() || 'nginx' };
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return undefined;
+}
+
+/** nginx filled from deploy/nginx.conf over two sidecar processes, or undefined when nginx is missing. */
+async function startFront(databasePath: string, config: SiteConfig) {
+  if (!nginxBinary()) return undefined;
+  const sidecars = [
+    await startSidecar(databasePath, { STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' }),
+    await startSidecar(databasePath, { STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' }),
+  ];
+  const prefix = join(scratch, 'front');
+  mkdirSync(join(prefix, 'tmp'), { recursive: true });
+  chmodSync(scratch, 0o755);
+  chmodSync(prefix, 0o755);
+  const p = port();
+  writeFileSync(
+    join(prefix, 'nginx.conf'),
+    frontConfig({ config, listen: `127.0.0.1:${p}`, sidecars: sidecars.map((s) => new URL(s.url).host), prefix, workers: 1, accessLog: 'off' }),
+  );
+  const child = spawn(nginxBinary() ?? 'nginx', ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
+  children.push(child);
+  const url = `http://127.0.0.1:${p}`;
+  for (let i = 0; i < 50; i++) {
+    try {
+      await fetch(url + '/robots.txt');
+      return { url, children: [child, ...sidecars.map((s) => s.child)] };
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -333,7 +364,25 @@ async function main() {
   await row('/health', run(sidecar.url + '/health'));
   await row('Static HTML page, LOG_LEVEL=info', run(logged.url + article), 'same, LOG_LEVEL=warn', () => run(sidecar.url + article));
 
-  for (const c of [sidecar, uncached, logged]) c.child.kill('SIGKILL');
+  for (const c of [uncached, logged]) c.child.kill('SIGKILL');
+
+  // The production shape on this machine: nginx (deploy/nginx.conf, one worker) over two sidecars in front mode.
+  console.log('Front + two sidecars…');
+  const shapeRows: Row[] = [];
+  const front = await startFront(demoDb, config);
+  if (front) {
+    const shape = async (name: string, path: string, extra: Parameters<typeof wrk>[1] = {}) => {
+      const r: Row = { name, ours: await run(front.url + path, extra), baseline: await run(sidecar.url + path, extra), baselineName: 'one sidecar alone' };
+      shapeRows.push(r);
+      console.log(`${name}: ${fmt(r.ours.rps)} req/s vs ${fmt(r.baseline?.rps ?? NaN)} (one sidecar)`);
+    };
+    await shape('Static HTML page', article);
+    await shape('Its Markdown twin', article, md);
+    await shape('Live profile, cached', '/p/layla');
+    await shape('MCP tools/call get_profile', '/mcp', post('/mcp', mcpBody('get_profile', { page: 'layla' })));
+    for (const c of front.children) c.kill('SIGKILL');
+  }
+  sidecar.child.kill('SIGKILL');
 
   console.log('Build at scale…');
   const builds = [];
@@ -348,10 +397,10 @@ async function main() {
     console.log(`memory ${n}: ${fmt(memory.at(-1)?.after ?? NaN)} MB`);
   }
 
-  report(rows, builds, memory, nginx?.version.trim());
+  report(rows, builds, memory, shapeRows, nginx?.version.trim());
 }
 
-function report(rows: Row[], builds: Awaited<ReturnType<typeof buildRow>>[], memory: Awaited<ReturnType<typeof memoryRow>>[], nginxVersion?: string) {
+function report(rows: Row[], builds: Awaited<ReturnType<typeof buildRow>>[], memory: Awaited<ReturnType<typeof memoryRow>>[], shapeRows: Row[], nginxVersion?: string) {
   const find = (name: string) => rows.find((r) => r.name.startsWith(name));
   const ratio = (r?: Row) => (r?.baseline ? r.ours.rps / r.baseline.rps : NaN);
   const liveRows = rows.filter((r) => /^(Live|Alias|MCP)/.test(r.name) && !r.name.includes('cache off'));
@@ -382,6 +431,16 @@ function report(rows: Row[], builds: Awaited<ReturnType<typeof buildRow>>[], mem
     '| Row | req/s | p50 ms | p99 ms | Baseline | Baseline req/s | Baseline p99 ms | Ratio |',
     '|---|---:|---:|---:|---|---:|---:|---:|',
     ...rows.map((r) => `| ${r.name} | ${fmt(r.ours.rps)} | ${fmt(r.ours.p50, 2)} | ${fmt(r.ours.p99, 2)} | ${r.baselineName ?? ''} | ${r.baseline ? fmt(r.baseline.rps) : ''} | ${r.baseline ? fmt(r.baseline.p99, 2) : ''} | ${r.baseline ? `${fmt(ratio(r), 2)}×` : ''} |`),
+    '',
+    '## Deployment shapes',
+    '',
+    'The front (`deploy/nginx.conf` from `npm run front`, one nginx worker) over two sidecars (`STATIC_FILES=front`), against the one-process default, same machine, same run.',
+    '',
+    '| Row | Front + 2 sidecars req/s | p50 ms | p99 ms | One sidecar req/s | p99 ms | Ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...(shapeRows.length === 0
+      ? ['| (nginx not installed: skipped) | | | | | | |']
+      : shapeRows.map((r) => `| ${r.name} | ${fmt(r.ours.rps)} | ${fmt(r.ours.p50, 2)} | ${fmt(r.ours.p99, 2)} | ${fmt(r.baseline?.rps ?? NaN)} | ${fmt(r.baseline?.p99 ?? NaN, 2)} | ${fmt(ratio(r), 2)}× |`)),
     '',
     '## Build',
     '',
