@@ -25,7 +25,11 @@ function isFresh(request: FastifyRequest, etag: string): boolean {
  * a backslash, or a `.` or `..` segment (encoded or not: nothing here is addressed that way, and traversal is).
  */
 export function requestPath(request: FastifyRequest): string | undefined {
-  const raw = (request.raw.url ?? '/').split('?')[0] ?? '/';
+  const url = request.raw.url ?? '/';
+  const q = url.indexOf('?');
+  const raw = q === -1 ? url : url.slice(0, q);
+  // Most URLs have nothing to decode or judge: answer those without decoding.
+  if (raw.indexOf('%') === -1 && raw.indexOf('/.') === -1 && raw.indexOf('\\') === -1 && raw.indexOf('\0') === -1) return raw;
   let path: string;
   try {
     path = decodeURIComponent(raw);
