@@ -1,6 +1,6 @@
 // Fills deploy/nginx.conf, the front, from the configuration and from the sidecar's own rules (content types,
 // cache rules, security headers, the homepage Link header), so that the front and the sidecar answer alike.
-//   npm run front -- config [--listen 0.0.0.0:80] [--sidecar 127.0.0.1:8081 ...] [--prefix DIR] [--workers N]
+//   npm run front -- config [--listen 0.0.0.0:80] [--sidecar 127.0.0.1:8081 ...] [--dist DIR] [--prefix DIR] [--workers N]
 // prints it. Tests, the bench and an operator all use this one function.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -124,10 +124,11 @@ if (import.meta.main) {
       prefix: { type: 'string', default: '/var/lib/bio-front' },
       workers: { type: 'string', default: 'auto' },
       'access-log': { type: 'string', default: '/var/log/nginx/bio-access.log' },
+      dist: { type: 'string' },
     },
   });
   if (positionals[0] !== 'config') {
-    console.error('Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--prefix DIR] [--workers N] [--access-log FILE]');
+    console.error('Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE]');
     process.exit(2);
   }
   process.stdout.write(
@@ -138,6 +139,7 @@ if (import.meta.main) {
       prefix: values.prefix,
       workers: values.workers === 'auto' ? 'auto' : Number(values.workers),
       accessLog: values['access-log'],
+      ...(values.dist ? { dist: values.dist } : {}),
     }),
   );
 }

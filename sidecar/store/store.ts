@@ -1,6 +1,6 @@
 // The read-only store: the only module that queries the database for the server. It reopens the file when it
 // is replaced or comes back, and turns every database failure into StoreUnavailableError.
-import { statSync, watch, type FSWatcher } from 'node:fs';
+import { accessSync, constants, statSync, watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Lang } from '../../src/lib/site-config.ts';
@@ -205,6 +205,14 @@ export class Store {
     }
   }
 
+  private checkReadable(): void {
+    try {
+      accessSync(this.path, constants.R_OK);
+    } catch (err) {
+      throw new StoreUnavailableError(`database file ${this.path} is not readable`, { cause: err });
+    }
+  }
+
   private closeDatabase(): void {
     try {
       this.db?.close();
@@ -243,10 +251,16 @@ export class Store {
     try {
       const st = statSync(this.path);
       fileId = `${st.dev}:${st.ino}`;
-      this.fileState = `${fileId}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+      const fileState = `${fileId}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+      // Its mode or owner changed (ctime moves with them): is it still readable? An open connection would go on
+      // reading what the owner just made unreadable.
+      if (fileState !== this.fileState) this.checkReadable();
+      this.fileState = fileState;
       this.fileMtimeMs = st.mtimeMs;
     } catch (err) {
       this.closeDatabase();
+      this.fileState = '';
+      if (err instanceof StoreUnavailableError) throw err;
       throw new StoreUnavailableError(`database file ${this.path} is not there`, { cause: err });
     }
     // The file at the path was replaced (an atomic deploy, or a restore): read the new one.

@@ -1,9 +1,9 @@
 // Faults with real files and real processes: the database missing or broken, and SIGTERM under load.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -72,6 +72,40 @@ describe('database faults', () => {
       await expectRecovered(server);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('a database made unreadable', () => {
+  // Root reads whatever the mode says, so as root the server runs as nobody (who can read the project and the file
+  // until it is chmod 000); otherwise it runs as the same user.
+  it('chmod 000: degraded (an open connection must not go on reading it), and recovered when readable again', async () => {
+    const path = createDatabase();
+    chmodSync(dirname(path), 0o755);
+    chmodSync(path, 0o644);
+    const port = await freePort();
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const child = spawn(process.execPath, [join(projectRoot, 'sidecar/server.ts')], {
+      env: cleanEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', DATABASE_PATH: path, LOG_LEVEL: 'warn', HOME: tmpdir() }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...asNobody,
+    });
+    let output = '';
+    child.stderr.on('data', (d) => (output += d));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => String(d).includes('Serving') && resolve());
+      child.once('exit', (code) => reject(new Error(`exited early (${code}): ${output}`)));
+    });
+    const server = { url: `http://127.0.0.1:${port}` } as TestServer;
+    try {
+      expect(await status(server, '/p/layla')).toBe(200);
+      chmodSync(path, 0o000);
+      await expectDegraded(server);
+      chmodSync(path, 0o644);
+      await expectRecovered(server);
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });
