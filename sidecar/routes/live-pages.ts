@@ -49,56 +49,51 @@ export class LivePages {
     this.deps = deps;
   }
 
-  /** Throws StoreUnavailableError when the database cannot be read. */
-  async profile(slug: string, now = Date.now()): Promise<Page | undefined> {
-    if (!SLUG_PATTERN.test(slug)) return undefined;
-    const { store, cache } = this.deps;
-    const version = store.version();
-    const key = `p:${slug}`;
-    const cached = cache.get(key, version, now);
-    if (cached) return cached as Page;
-    const profile = store.profile(slug);
-    if (!profile) return undefined;
-    const page = await this.render(`/p/${slug}`, { profile, now: new Date(now).toISOString() });
-    cache.set(key, version, page, nextLinkChange(profile.links, now));
-    return page;
+  /** Throws StoreUnavailableError when the database cannot be read (as do card and alias). */
+  profile(slug: string, now = Date.now()): Promise<Page | undefined> {
+    if (!SLUG_PATTERN.test(slug)) return Promise.resolve(undefined);
+    return this.lookup<Page>(`p:${slug}`, now, async () => {
+      const profile = this.deps.store.profile(slug);
+      if (!profile) return undefined;
+      // Kept until a link's time window opens or closes.
+      return [await this.render(`/p/${slug}`, { profile, now: new Date(now).toISOString() }), nextLinkChange(profile.links, now)];
+    });
   }
 
   /** The card's page, or its redirect target; undefined when there is no active card of that id. */
-  async card(cardId: string, now = Date.now()): Promise<CardFound | undefined> {
-    if (!CARD_ID_PATTERN.test(cardId)) return undefined;
-    const { store, cache } = this.deps;
-    const version = store.version();
-    const key = `c:${cardId}`;
-    const cached = cache.get(key, version, now);
-    if (cached) return cached as CardFound;
-    const card = store.card(cardId);
-    if (!card) return undefined;
-    let found: CardFound | undefined;
-    if (card.mode === 'redirect') {
+  card(cardId: string, now = Date.now()): Promise<CardFound | undefined> {
+    if (!CARD_ID_PATTERN.test(cardId)) return Promise.resolve(undefined);
+    return this.lookup<CardFound>(`c:${cardId}`, now, async () => {
+      const card = this.deps.store.card(cardId);
+      if (!card) return undefined;
+      if (card.mode === 'page') return [{ page: await this.render(`/c/${cardId}`, { card, now: new Date(now).toISOString() }), card }];
       const target = safeHref(card.redirectUrl, ['https:', 'http:']);
-      if (!target) return undefined;
-      found = { redirect: target, card };
-    } else {
-      found = { page: await this.render(`/c/${cardId}`, { card, now: new Date(now).toISOString() }), card };
-    }
-    cache.set(key, version, found);
-    return found;
+      return target ? [{ redirect: target, card }] : undefined;
+    });
   }
 
-  /** The profile an alias leads to, when its owner is on the paid plan and published. Found ones are cached. */
-  alias(alias: string, now = Date.now()): AliasFound | undefined {
-    if (!SLUG_PATTERN.test(alias) || isReservedSegment(alias)) return undefined;
+  /** The profile an alias leads to, when its owner is on the paid plan and published. */
+  alias(alias: string, now = Date.now()): Promise<AliasFound | undefined> {
+    if (!SLUG_PATTERN.test(alias) || isReservedSegment(alias)) return Promise.resolve(undefined);
+    return this.lookup<AliasFound>(`a:${alias}`, now, async () => {
+      const target = this.deps.store.alias(alias);
+      return target && target.plan === 'paid' && target.published ? [{ slug: target.slug }] : undefined;
+    });
+  }
+
+  /**
+   * The entry cached under `key` for the store's current version, or what `find` makes of the database, cached
+   * when found (until `expiresAt`). What is not found is not cached: unknown paths cannot fill the cache.
+   */
+  private async lookup<T extends Page | CardFound | AliasFound>(key: string, now: number, find: () => Promise<[value: T, expiresAt?: number] | undefined>): Promise<T | undefined> {
     const { store, cache } = this.deps;
     const version = store.version();
-    const key = `a:${alias}`;
     const cached = cache.get(key, version, now);
-    if (cached) return cached as AliasFound;
-    const target = store.alias(alias);
-    if (!target || target.plan !== 'paid' || !target.published) return undefined;
-    const found = { slug: target.slug };
-    cache.set(key, version, found);
-    return found;
+    if (cached) return cached as T;
+    const found = await find();
+    if (!found) return undefined;
+    cache.set(key, version, found[0], found[1]);
+    return found[0];
   }
 
   /**
@@ -179,7 +174,7 @@ export function livePageRoutes(app: FastifyInstance, deps: Pick<LiveDeps, 'confi
     const alias = path.slice(1);
     if (!SLUG_PATTERN.test(alias) || isReservedSegment(alias)) return false;
     await guarded(request, reply, path, async () => {
-      const target = live.alias(alias);
+      const target = await live.alias(alias);
       if (!target) return sendErrorPage(site, request, reply, 404, path);
       return reply.header('cache-control', 'public, max-age=300').redirect(absoluteUrl(config.baseUrl, `/p/${target.slug}`), 302);
     });
