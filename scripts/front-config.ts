@@ -2,7 +2,8 @@
 // cache rules, security headers, the homepage Link header), so that the front and the sidecar answer alike.
 //   npm run front -- config [--listen 0.0.0.0:80] [--sidecar 127.0.0.1:8081 ...] [--dist DIR] [--prefix DIR] [--workers N]
 // prints it. Tests, the bench and an operator all use this one function.
-import { readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { homepageLinks } from '../sidecar/routes/site.ts';
@@ -113,6 +114,38 @@ export function frontConfig(options: FrontOptions): string {
     if (!(name in values)) throw new Error(`deploy/nginx.conf: unknown placeholder ${whole}`);
     return values[name] ?? '';
   });
+}
+
+/** Debian's nginx, or undefined. */
+export function nginxBinary(): string | undefined {
+  return ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
+}
+
+/**
+ * Runs nginx in the foreground with its own prefix (pid, logs and temporary files there: no root paths) and the
+ * configuration text given; resolves once it answers on `url`. For the tests and the bench.
+ */
+export async function runNginx(prefix: string, conf: string, url: string): Promise<ChildProcess> {
+  const binary = nginxBinary();
+  if (!binary) throw new Error('nginx is not installed (Debian: apt-get install nginx-light)');
+  mkdirSync(join(prefix, 'tmp'), { recursive: true });
+  // Started as root, nginx's workers run as nobody: they must reach the prefix (large bodies go to files there).
+  chmodSync(prefix, 0o755);
+  writeFileSync(join(prefix, 'nginx.conf'), conf);
+  const child = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += d));
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
+    try {
+      await fetch(url + '/robots.txt');
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  child.kill();
+  throw new Error(`nginx did not answer on ${url}: ${stderr}`);
 }
 
 if (import.meta.main) {

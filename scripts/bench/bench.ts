@@ -15,7 +15,7 @@ import { migrate } from '../../sidecar/store/migrations.ts';
 import { applyImport } from '../../sidecar/store/import-writer.ts';
 import { importFile } from '../../sidecar/store/import-format.ts';
 import { cycleScript, wrk, type WrkResult } from './wrk.ts';
-import { frontConfig } from '../front-config.ts';
+import { frontConfig, nginxBinary, runNginx } from '../front-config.ts';
 
 const { values: flags } = parseArgs({
   options: { soak: { type: 'boolean', default: false }, duration: { type: 'string' }, quick: { type: 'boolean', default: false } },
@@ -70,20 +70,16 @@ async function startSidecar(databasePath: string, extra: Record<string, string> 
   return { url: `http://127.0.0.1:${p}`, pid: child.pid ?? 0, child };
 }
 
-function nginxBinary(): string | undefined {
-  for (const candidate of ['/usr/sbin/nginx', '/usr/bin/nginx']) if (existsSync(candidate)) return candidate;
-  return undefined;
-}
-
 async function startNginx(root: string, config: SiteConfig) {
   const binary = nginxBinary();
   if (!binary) return undefined;
   const p = port();
   const prefix = join(scratch, 'nginx');
-  mkdirSync(join(prefix, 'tmp'), { recursive: true });
+  const url = `http://127.0.0.1:${p}`;
+  chmodSync(scratch, 0o755);
   // One worker, as the sidecar is one process. Markdown twins by a simple Accept match (no q-values): a baseline.
-  writeFileSync(
-    join(prefix, 'nginx.conf'),
+  const child = await runNginx(
+    prefix,
     `worker_processes 1;
 pid ${prefix}/nginx.pid;
 error_log ${prefix}/error.log warn;
@@ -116,20 +112,11 @@ ${Object.entries(securityHeaders(config))
   }
 }
 `,
+    url,
   );
-  const child = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
   children.push(child);
-  const url = `http://127.0.0.1:${p}`;
-  for (let i = 0; i < 50; i++) {
-    try {
-      await fetch(url + '/');
-      // `nginx -v` writes its version to standard error.
-      return { url, version: spawnSync(binary, ['-v'], { encoding: 'utf8' }).stderr.replace('nginx version: ', '').trim() || 'nginx' };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return undefined;
+  // `nginx -v` writes its version to standard error.
+  return { url, version: spawnSync(binary, ['-v'], { encoding: 'utf8' }).stderr.replace('nginx version: ', '').trim() || 'nginx' };
 }
 
 /** nginx filled from deploy/nginx.conf over two sidecar processes, or undefined when nginx is missing. */
@@ -140,26 +127,13 @@ async function startFront(databasePath: string, config: SiteConfig) {
     await startSidecar(databasePath, { STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' }),
   ];
   const prefix = join(scratch, 'front');
-  mkdirSync(join(prefix, 'tmp'), { recursive: true });
   chmodSync(scratch, 0o755);
-  chmodSync(prefix, 0o755);
   const p = port();
-  writeFileSync(
-    join(prefix, 'nginx.conf'),
-    frontConfig({ config, listen: `127.0.0.1:${p}`, sidecars: sidecars.map((s) => new URL(s.url).host), prefix, workers: 1, accessLog: 'off' }),
-  );
-  const child = spawn(nginxBinary() ?? 'nginx', ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
-  children.push(child);
   const url = `http://127.0.0.1:${p}`;
-  for (let i = 0; i < 50; i++) {
-    try {
-      await fetch(url + '/robots.txt');
-      return { url, children: [child, ...sidecars.map((s) => s.child)] };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return undefined;
+  const conf = frontConfig({ config, listen: `127.0.0.1:${p}`, sidecars: sidecars.map((s) => new URL(s.url).host), prefix, workers: 1, accessLog: 'off' });
+  const child = await runNginx(prefix, conf, url);
+  children.push(child);
+  return { url, children: [child, ...sidecars.map((s) => s.child)] };
 }
 
 async function startBaseline(routes: Record<string, { type: string; body: Buffer; method?: 'GET' | 'POST'; headers?: Record<string, string> }>) {

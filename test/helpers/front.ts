@@ -1,17 +1,15 @@
 // The production shape on loopback: nginx (Debian's, its own prefix in a temp folder, no root paths) filled from
 // deploy/nginx.conf, over two sidecars in front mode (STATIC_FILES=front) reading the same database file.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../sidecar/app.ts';
-import { frontConfig } from '../../scripts/front-config.ts';
+import { frontConfig, runNginx } from '../../scripts/front-config.ts';
 import type { SiteConfig } from '../../src/lib/site-config.ts';
 import { distDir } from './env.ts';
-
-export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path)) ?? 'nginx';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -36,29 +34,13 @@ export async function startSidecar(config: SiteConfig, port = 0): Promise<{ url:
   return { url, app };
 }
 
-/** Starts nginx over the given sidecar addresses (host:port); resolves once it answers. */
+/** Starts nginx, filled from deploy/nginx.conf, over the given sidecar addresses (host:port). */
 export async function startNginx(config: SiteConfig, sidecars: string[]): Promise<{ url: string; nginx: ChildProcess; prefix: string }> {
   const prefix = mkdtempSync(join(tmpdir(), 'bio-front-'));
-  // Run as root, nginx's workers run as nobody and keep large bodies in files under the prefix.
-  chmodSync(prefix, 0o755);
-  mkdirSync(join(prefix, 'tmp'));
   const port = await freePort();
-  writeFileSync(join(prefix, 'nginx.conf'), frontConfig({ config, listen: `127.0.0.1:${port}`, sidecars, prefix, workers: 1, accessLog: 'off' }));
-  const nginx = spawn(NGINX, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  nginx.stderr?.on('data', (d) => (stderr += d));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (nginx.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
-    try {
-      await fetch(url + '/robots.txt');
-      return { url, nginx, prefix };
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  nginx.kill();
-  throw new Error(`nginx did not answer: ${stderr}`);
+  const nginx = await runNginx(prefix, frontConfig({ config, listen: `127.0.0.1:${port}`, sidecars, prefix, workers: 1, accessLog: 'off' }), url);
+  return { url, nginx, prefix };
 }
 
 export function stopNginx(nginx: ChildProcess): Promise<void> {
