@@ -1,22 +1,15 @@
 // Build step: a Markdown twin beside every HTML page, the static sitemap, and the build manifest the sidecar checks at start.
 import type { AstroIntegration } from 'astro';
-import { readdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sitemapXml, type SitemapEntry } from '../lib/sitemap.ts';
 import type { TwinJob, TwinResult } from './twin-worker.ts';
+import { filesUnder } from './walk.ts';
 import type { SiteConfig } from '../lib/site-config.ts';
 import { buildFingerprint, MANIFEST_FILE, STATIC_SITEMAP_FILE, type BuildManifest } from '../lib/build-manifest.ts';
-
-async function* htmlFiles(dir: string): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) yield* htmlFiles(full);
-    else if (entry.name.endsWith('.html')) yield full;
-  }
-}
 
 /**
  * Converts every page on all cores: the conversion (domino and turndown) is CPU-bound and was most of the build
@@ -57,7 +50,7 @@ export default function markdownTwins(config: SiteConfig): AstroIntegration {
         const root = fileURLToPath(dir);
         const started = performance.now();
         const files: string[] = [];
-        for await (const file of htmlFiles(root)) files.push(file);
+        for await (const file of filesUnder(root, (name) => name.endsWith('.html'))) files.push(file);
         const sitemap = await twinsInWorkers(join(projectRoot, 'src/integrations/twin-worker.ts'), root, files);
         const count = files.length;
         logger.info(`${count} Markdown twins in ${Math.round(performance.now() - started)} ms for ${config.baseUrl}`);

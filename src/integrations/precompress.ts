@@ -3,12 +3,12 @@
 // precompressed assets). Compressed once, at high levels, instead of on every response.
 import type { AstroIntegration } from 'astro';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { filesUnder } from './walk.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -18,14 +18,6 @@ const TEXT = new Set(['.html', '.md', '.css', '.js', '.mjs', '.json', '.xml', '.
 const TEXT_NAMES = new Set(['api-catalog']);
 /** Below this, compression saves less than a packet and costs a file. */
 const MIN_BYTES = 1024;
-
-async function* files(dir: string): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) yield* files(full);
-    else if (entry.isFile() && (TEXT.has(extname(entry.name)) || TEXT_NAMES.has(entry.name))) yield full;
-  }
-}
 
 /**
  * Brotli at 11 (the smallest) for the few fingerprinted assets every page loads; at 5 for the pages and twins,
@@ -38,7 +30,7 @@ function brotliQuality(file: string): number {
 
 export async function precompress(root: string): Promise<number> {
   const queue: string[] = [];
-  for await (const file of files(root)) queue.push(file);
+  for await (const file of filesUnder(root, (name) => TEXT.has(extname(name)) || TEXT_NAMES.has(name))) queue.push(file);
   let written = 0;
   // zlib's async calls run on libuv's threads: a few at a time keep every core busy.
   const worker = async () => {

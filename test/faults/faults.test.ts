@@ -1,7 +1,5 @@
 // Faults with real files and real processes: the database missing or broken, and SIGTERM under load.
-import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createDatabase, demoData, writeDatabase } from '../helpers/database.ts';
-import { cleanEnv, projectRoot } from '../helpers/env.ts';
+import { spawnSidecar } from '../helpers/sidecar-process.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const status = async (server: TestServer, path: string) => (await fetch(server.url + path, { redirect: 'manual' })).status;
@@ -83,20 +81,9 @@ describe('a database made unreadable', () => {
     const path = createDatabase();
     chmodSync(dirname(path), 0o755);
     chmodSync(path, 0o644);
-    const port = await freePort();
     const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const child = spawn(process.execPath, [join(projectRoot, 'sidecar/server.ts')], {
-      env: cleanEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', DATABASE_PATH: path, LOG_LEVEL: 'warn', HOME: tmpdir() }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...asNobody,
-    });
-    let output = '';
-    child.stderr.on('data', (d) => (output += d));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d) => String(d).includes('Serving') && resolve());
-      child.once('exit', (code) => reject(new Error(`exited early (${code}): ${output}`)));
-    });
-    const server = { url: `http://127.0.0.1:${port}` } as TestServer;
+    const { child, url } = await spawnSidecar({ DATABASE_PATH: path, HOME: tmpdir() }, asNobody);
+    const server = { url } as TestServer;
     try {
       expect(await status(server, '/p/layla')).toBe(200);
       chmodSync(path, 0o000);
@@ -110,28 +97,9 @@ describe('a database made unreadable', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe('SIGTERM under load', () => {
   it('completes in-flight requests, refuses new connections cleanly and exits 0', async () => {
-    const port = await freePort();
-    const child = spawn(process.execPath, [join(projectRoot, 'sidecar/server.ts')], {
-      env: cleanEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', DATABASE_PATH: createDatabase(), LOG_LEVEL: 'warn' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d) => String(d).includes('Serving') && resolve());
-      child.once('exit', (code) => reject(new Error(`exited early (${code}): ${stderr}`)));
-    });
+    const { child, port } = await spawnSidecar({ DATABASE_PATH: createDatabase() });
     const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
 
     const outcomes = { ok: 0, closing503: 0, refused: 0, other: [] as string[] };

@@ -1,37 +1,23 @@
 // The production shape's own promises: an import shows on every sidecar at once, a sidecar dying under load is
 // invisible to clients, and the front keeps serving the static site with every sidecar down.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
-import { freePort, startNginx, stopNginx } from '../helpers/front.ts';
+import { startNginx, stopNginx } from '../helpers/front.ts';
+import { spawnSidecar, type SidecarProcess } from '../helpers/sidecar-process.ts';
 
-/** A sidecar as production runs it: its own process, front mode, trusting the front's X-Forwarded-For. */
-async function sidecarProcess(databasePath: string): Promise<{ child: ChildProcess; address: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(projectRoot, 'sidecar/server.ts')], {
-    env: cleanEnv({ PORT: String(port), BASE_URL: testConfig.baseUrl, DATABASE_PATH: databasePath, STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'warn' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += d;
-      if (out.includes('Serving')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`sidecar exited ${code}: ${out}`)));
-  });
-  return { child, address: `127.0.0.1:${port}` };
-}
+/** A sidecar as production runs it behind the front: front mode, trusting the front's X-Forwarded-For. */
+const sidecarProcess = (databasePath: string) => spawnSidecar({ DATABASE_PATH: databasePath, STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' });
 
 const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 describe('nginx over two sidecar processes', () => {
   const databasePath = createDatabase();
-  let sidecars: { child: ChildProcess; address: string }[];
+  let sidecars: SidecarProcess[];
   let front: Awaited<ReturnType<typeof startNginx>>;
   beforeAll(async () => {
     sidecars = [await sidecarProcess(databasePath), await sidecarProcess(databasePath)];

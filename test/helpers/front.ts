@@ -2,7 +2,6 @@
 // deploy/nginx.conf, over two sidecars in front mode (STATIC_FILES=front) reading the same database file.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -10,15 +9,7 @@ import { buildApp } from '../../sidecar/app.ts';
 import { frontConfig, runNginx } from '../../scripts/front-config.ts';
 import type { SiteConfig } from '../../src/lib/site-config.ts';
 import { distDir } from './env.ts';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './sidecar-process.ts';
 
 export interface Front {
   url: string;
