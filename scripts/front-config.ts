@@ -3,7 +3,8 @@
 //   npm run front -- config [--listen 0.0.0.0:80] [--sidecar 127.0.0.1:8081 ...] [--dist DIR] [--prefix DIR] [--workers N]
 // prints it. Tests, the bench and an operator all use this one function.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { homepageLinks } from '../sidecar/routes/site.ts';
@@ -129,10 +130,11 @@ export async function runNginx(prefix: string, conf: string, url: string): Promi
   const binary = nginxBinary();
   if (!binary) throw new Error('nginx is not installed (Debian: apt-get install nginx-light)');
   mkdirSync(join(prefix, 'tmp'), { recursive: true });
-  // Started as root, nginx's workers run as nobody: they must reach the prefix (large bodies go to files there).
-  chmodSync(prefix, 0o755);
   writeFileSync(join(prefix, 'nginx.conf'), conf);
-  const child = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Started as root, nginx's workers would run as nobody, who cannot reach a build inside a mode-700 folder (root's
+  // home, mktemp -d): here they run as the user who runs the tests or the bench, wherever the clone sits.
+  const globals = process.getuid?.() === 0 ? `daemon off; user ${userInfo().username};` : 'daemon off;';
+  const child = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', globals], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += d));
   for (let i = 0; i < 100; i++) {

@@ -76,4 +76,3 @@ export async function startServer(): Promise<void> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await startServer();
 }
-process.on('SIGUSR2', async () => { (globalThis as any).gc?.(); const v8 = await import('node:v8'); if (process.env.X_SNAP) v8.writeHeapSnapshot('/tmp/heap.heapsnapshot'); console.log(JSON.stringify({ mem: process.memoryUsage(), spaces: v8.getHeapSpaceStatistics().map(s => [s.space_name, Math.round(s.space_size/1e6), Math.round(s.space_used_size/1e6)]) })); });

@@ -75,14 +75,11 @@ describe('database faults', () => {
 });
 
 describe('a database made unreadable', () => {
-  // Root reads whatever the mode says, so as root the server runs as nobody (who can read the project and the file
-  // until it is chmod 000); otherwise it runs as the same user.
+  // Root reads whatever the mode says, so the server runs without the capabilities that allow it (as the same user:
+  // another user could not reach a clone in a mode-700 folder).
   it('chmod 000: degraded (an open connection must not go on reading it), and recovered when readable again', async () => {
     const path = createDatabase();
-    chmodSync(dirname(path), 0o755);
-    chmodSync(path, 0o644);
-    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const { child, url } = await spawnSidecar({ DATABASE_PATH: path, HOME: tmpdir() }, asNobody);
+    const { child, url } = await spawnSidecar({ DATABASE_PATH: path }, { obeyFileModes: true });
     const server = { url } as TestServer;
     try {
       expect(await status(server, '/p/layla')).toBe(200);

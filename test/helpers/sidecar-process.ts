@@ -23,16 +23,29 @@ export interface SidecarProcess {
   output: () => string;
 }
 
+/** The capabilities that let root read and search whatever a file's mode says. */
+const FILE_MODE_OVERRIDES = '-dac_override,-dac_read_search';
+
+export interface SpawnOptions {
+  /**
+   * Make file modes bind the server even when the tests run as root: it still runs as the same user (so it reads
+   * the clone wherever it sits, a mode-700 home included), without the capabilities that ignore modes.
+   */
+  obeyFileModes?: boolean;
+}
+
 /**
  * Starts the sidecar with the test build's BASE_URL, `LOG_LEVEL=warn` and `env` on top; resolves once it prints
- * that it is serving, rejects (with what it printed) if it exits first. `user` runs it as another user (root only).
+ * that it is serving, rejects (with what it printed) if it exits first.
  */
-export async function spawnSidecar(env: Record<string, string> = {}, user: { uid: number; gid: number } | Record<string, never> = {}): Promise<SidecarProcess> {
+export async function spawnSidecar(env: Record<string, string> = {}, options: SpawnOptions = {}): Promise<SidecarProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(projectRoot, 'sidecar/server.ts')], {
+  const server = [process.execPath, join(projectRoot, 'sidecar/server.ts')];
+  const command =
+    options.obeyFileModes && process.getuid?.() === 0 ? ['setpriv', `--inh-caps=${FILE_MODE_OVERRIDES}`, `--bounding-set=${FILE_MODE_OVERRIDES}`, '--', ...server] : server;
+  const child = spawn(command[0]!, command.slice(1), {
     env: cleanEnv({ PORT: String(port), BASE_URL: testConfig.baseUrl, LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...user,
   });
   let out = '';
   child.stderr?.on('data', (d) => (out += d));
