@@ -1,6 +1,7 @@
 // vCard 3.0 (RFC 2426) of a digital card. Written here because the npm vCard writers we tried neither escape
 // values nor fold lines: this does both, folding at 75 octets without splitting a UTF-8 character.
 import type { Card } from '../src/lib/live-content.ts';
+import { safeHref, WEB_SCHEMES } from '../src/lib/owner-input.ts';
 
 const CRLF = '\r\n';
 
@@ -53,9 +54,10 @@ export function cardToVcard(card: Card, cardUrl: string): string {
   add('TITLE', card.jobTitle);
   for (const phone of card.phones) add('TEL;TYPE=CELL,VOICE', phone);
   for (const email of card.emails) add('EMAIL;TYPE=INTERNET', email);
-  add('URL', card.website, true);
+  // URIs are emitted normalised (all ASCII, no whitespace): a stored value with a line break cannot add a property.
+  add('URL', safeHref(card.website, WEB_SCHEMES), true);
   if (card.address?.trim()) lines.push(`ADR;TYPE=WORK:;;${escapeText(card.address.trim())};;;;`);
-  add('PHOTO;VALUE=URI', card.photoUrl, true);
+  add('PHOTO;VALUE=URI', safeHref(card.photoUrl, WEB_SCHEMES), true);
   add('SOURCE', cardUrl, true);
   lines.push(`REV:${card.updatedAt}`, 'END:VCARD');
   return lines.map(foldLine).join(CRLF) + CRLF;

@@ -2,7 +2,8 @@
 // A page is rendered once per store version and served from memory after that.
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { nextLinkChange, safeHref, type Card, type LiveLocals } from '../../src/lib/live-content.ts';
+import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-content.ts';
+import { safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
 import { pageToMarkdown } from '../../src/lib/markdown.ts';
 import { isReservedSegment } from '../../src/lib/reserved-paths.ts';
 import type { Lang, SiteConfig } from '../../src/lib/site-config.ts';
@@ -67,7 +68,7 @@ export class LivePages {
       const card = this.deps.store.card(cardId);
       if (!card) return undefined;
       if (card.mode === 'page') return [{ page: await this.render(`/c/${cardId}`, { card, now: new Date(now).toISOString() }), card }];
-      const target = safeHref(card.redirectUrl, ['https:', 'http:']);
+      const target = safeHref(card.redirectUrl, WEB_SCHEMES);
       return target ? [{ redirect: target, card }] : undefined;
     });
   }

@@ -1,33 +1,41 @@
 // The import file format and its validation: every record and field checked before anything is written.
 import { z } from 'zod';
+import { LINK_SCHEMES, normalizeUrl, textProblem, WEB_SCHEMES, type UrlScheme } from '../../src/lib/owner-input.ts';
 import { isReservedSegment } from '../../src/lib/reserved-paths.ts';
+import { NETWORK_ID_PATTERN } from '../../src/lib/social-networks.ts';
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 export const CARD_ID_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
 
-const NO_CONTROL = /^[^\u0000-\u0008\u000b-\u001f\u007f]*$/;
+/** Owner text: trimmed, bounded, without the invisible characters that disguise it (see owner-input.ts). */
+const ownerText = (max: number, kind: 'line' | 'text') =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .superRefine((value, ctx) => {
+      const problem = textProblem(value, kind);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+const text = (max: number) => ownerText(max, 'text');
+const line = (max: number) => ownerText(max, 'line');
 
-const text = (max: number) => z.string().trim().max(max).regex(NO_CONTROL, 'must not contain control characters');
-const line = (max: number) => text(max).regex(/^[^\n\r]*$/, 'must be a single line');
-
-function url(schemes: string[]) {
-  const names = schemes.map((s) => s.slice(0, -1)).join(', ');
+/** A URL the owner typed, stored in its normalised ASCII form, or refused with the reason. */
+function url(schemes: readonly UrlScheme[]) {
   return z
     .string()
     .trim()
     .max(2048)
-    .refine((value) => {
-      try {
-        const u = new URL(value);
-        return schemes.includes(u.protocol) && (u.protocol === 'mailto:' || u.protocol === 'tel:' || u.hostname !== '');
-      } catch {
-        return false;
-      }
-    }, `must be an absolute ${names} URL`);
+    .transform((value, ctx) => {
+      const result = normalizeUrl(value, schemes);
+      if ('href' in result) return result.href;
+      ctx.addIssue({ code: 'custom', message: result.problem });
+      return z.NEVER;
+    });
 }
 
-const webUrl = url(['https:', 'http:']);
-const linkUrl = url(['https:', 'http:', 'mailto:', 'tel:']);
+const webUrl = url(WEB_SCHEMES);
+const linkUrl = url(LINK_SCHEMES);
 const slug = z.string().regex(SLUG_PATTERN, 'must be 1–64 lowercase letters, digits or hyphens, not starting or ending with a hyphen');
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -55,7 +63,7 @@ const profile = z
     published: z.boolean().default(true),
     links: z.array(link).max(100).default([]),
     socials: z
-      .array(z.object({ network: z.string().regex(/^[a-z0-9]{2,30}$/, 'must be a lowercase network name such as instagram'), url: webUrl }).strict())
+      .array(z.object({ network: z.string().regex(NETWORK_ID_PATTERN, 'must be a lowercase network id of letters and digits, such as x or instagram'), url: webUrl }).strict())
       .max(20)
       .default([]),
   })
@@ -114,7 +122,7 @@ export type ImportCard = ImportData['cards'][number];
 export function validateImport(input: unknown, existingSlugs: (slug: string) => boolean): { data?: ImportData; errors: string[] } {
   const parsed = importFile.safeParse(input);
   if (!parsed.success) {
-    return { errors: parsed.error.issues.map((issue) => `${describePath(input, issue.path)}: ${issue.message}`) };
+    return { errors: parsed.error.issues.map((issue) => `${describePath(input, issue.path)}${describeValue(input, issue.path)}: ${issue.message}`) };
   }
   const data = parsed.data;
   const errors: string[] = [];
@@ -139,6 +147,19 @@ export function validateImport(input: unknown, existingSlugs: (slug: string) => 
     if (!known(a.page)) errors.push(`aliases[${i}] (alias "${a.alias}").page: no profile "${a.page}" in this file or the database`);
   });
   return errors.length > 0 ? { errors } : { data, errors };
+}
+
+/**
+ * ` "javascript:alert(1)"`: the value that was refused, so the owner sees what was wrong, quoted as JSON (controls
+ * and invisible characters escaped, long values cut). Nothing for records, lists and absent fields.
+ */
+function describeValue(input: unknown, path: PropertyKey[]): string {
+  let node: unknown = input;
+  for (const key of path) node = node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key as string] : undefined;
+  if (typeof node === 'number' || typeof node === 'boolean') return ` ${String(node)}`;
+  if (typeof node !== 'string') return '';
+  const shown = Array.from(node).length > 80 ? `${Array.from(node).slice(0, 80).join('')}…` : node;
+  return ` ${JSON.stringify(shown).replace(/[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`)}`;
 }
 
 /** `profiles[0] (slug "layla").links[2].url` — the record named by its identifier, so a person can find it. */

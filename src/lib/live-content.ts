@@ -65,18 +65,6 @@ export function nextLinkChange(links: ProfileLink[], now: number): number {
   return next;
 }
 
-const SAFE_SCHEMES = ['https:', 'http:', 'mailto:', 'tel:'];
-
-/** The URL if its scheme is one a visitor can safely follow, else undefined. Checked again at render time. */
-export function safeHref(url: string | null | undefined, schemes: readonly string[] = SAFE_SCHEMES): string | undefined {
-  if (!url) return undefined;
-  try {
-    return schemes.includes(new URL(url).protocol) ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** `tel:` URI of a phone number as people write it (+971 4 000 0000 → tel:+97140000000). */
 export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^+\d]/g, '')}`;

@@ -124,7 +124,8 @@ describe('/p/{page}', () => {
     expect(doc.querySelectorAll('img[onerror], b, [onerror]').length).toBe(0);
     expect(doc.querySelector('h1')?.textContent).toBe('<script>alert("name")</script>');
     expect(html).toContain('&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;');
-    expect(doc.querySelector('.profile-links a')?.getAttribute('href')).toBe('https://example.com/?q=<script>');
+    // Stored and emitted normalised (percent-encoded), never as typed.
+    expect(doc.querySelector('.profile-links a')?.getAttribute('href')).toBe('https://example.com/?q=%3Cscript%3E');
     const sam = await (await get('/p/sam-rivera')).text();
     expect(sam).not.toContain('javascript:');
     expect(sam).not.toContain('Sneaky');

@@ -66,7 +66,7 @@ describe('npm run db', () => {
       'profiles[2] (slug "bad-link").links[0].url',
       'profiles[2] (slug "bad-link").avatarUrl',
       'cards[1] (cardId "redir1").redirectUrl',
-      'aliases[0] (alias "blog").alias: is reserved',
+      'aliases[0] (alias "blog").alias "blog": is reserved',
     ]) {
       expect(r.out).toContain(expected);
     }
