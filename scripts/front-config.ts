@@ -10,8 +10,8 @@ import { parseArgs } from 'node:util';
 import { homepageLinks } from '../sidecar/routes/site.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { CACHE, DISCOVERY, TYPES, TYPES_BY_PATH } from '../sidecar/static-site.ts';
-import { loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
-import { paths } from '../src/lib/urls.ts';
+import { LANGS, loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
+import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
 
 export interface FrontOptions {
@@ -100,6 +100,8 @@ export function frontConfig(options: FrontOptions): string {
     UPSTREAMS: indent(options.sidecars.map((address) => `server ${address} max_fails=1 fail_timeout=5s;`), 4),
     LISTEN: options.listen,
     SERVER_NAME: new URL(config.baseUrl).hostname,
+    BASE_URL: config.baseUrl,
+    ERROR_PAGES: `"^/(${LANGS.join('|')})/(${ERROR_STATUSES.join('|')})(\\.md)?$"`,
     DIST: dist,
     PROXY: proxy('error timeout http_502 http_503'),
     PROXY_MCP: proxy('error timeout http_502 http_503 non_idempotent', 'sidecars_by_client'),

@@ -21,13 +21,26 @@
     }
     if (url.origin !== origin) return null;
     if (/(^|\/)\.\.?(\/|$)/.test(input)) return null;
-    if (/^\/(login|otp|verify|auth|oauth|callback|checkout|payment|billing|account|dashboard|api|mcp)(\/|$|\?)/i.test(url.pathname)) return null;
+    let decoded;
+    try {
+      decoded = decodeURIComponent(url.pathname);
+    } catch {
+      return null;
+    }
+    // Judged decoded (/%6Cogin is /login) and with repeated slashes folded (//login is /login to most servers).
+    if (/^\/+(login|otp|verify|auth|oauth|callback|checkout|payment|billing|account|dashboard|api|mcp)(\/|$)/i.test(decoded)) return null;
     return url.pathname + url.search;
   };
 
+  /** Navigates to a path of this site: set as the path of our origin, never resolved (//evil.example is a host). */
   const go = (path) => {
-    location.assign(path);
-    return { navigated: true, url: origin + path };
+    const target = new URL(origin);
+    const q = path.indexOf('?');
+    target.pathname = q === -1 ? path : path.slice(0, q);
+    if (q !== -1) target.search = path.slice(q);
+    if (target.origin !== origin) return { error: 'Only public pages of this site can be opened.' };
+    location.assign(target.href);
+    return { navigated: true, url: target.href };
   };
 
   const markdown = async (path) => {

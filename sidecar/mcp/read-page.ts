@@ -32,7 +32,8 @@ export function resolveSitePath(input: string, config: PublicConfig): { path: st
     return { refused: `"${input}" is not valid percent-encoding` };
   }
   if (decoded.split(/[/\\]/).some((segment) => segment === '..' || segment === '.')) return { refused: 'paths with "." or ".." segments are refused' };
-  const first = target.pathname.split('/')[1] ?? '';
+  // Judged decoded (/%6Cogin is /login), and by its first non-empty segment (//login is /login to most servers).
+  const first = decoded.split('/').find((segment) => segment !== '') ?? '';
   if (REFUSED_SEGMENTS.has(first.toLowerCase())) {
     return { refused: `${target.pathname} belongs to the account owners' app or the MCP endpoint and is not readable by agents` };
   }

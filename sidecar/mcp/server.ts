@@ -7,6 +7,7 @@ import { ListResourcesRequestSchema, McpError, ReadResourceRequestSchema, type C
 import { z } from 'zod';
 import { articleListEntry, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
 import type { Lang, PublicConfig } from '../../src/lib/site-config.ts';
+import { escapeMarkdownText, markdownDocument, markdownLink } from '../../src/lib/markdown.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { LivePages } from '../routes/live-pages.ts';
 import type { StaticSite } from '../static-site.ts';
@@ -81,10 +82,13 @@ function createMcpServer(
       const found = await live.card(cardId);
       if (!found) return failure(`No active digital card "${cardId}".`);
       if (found.redirect) {
-        const url = absoluteUrl(config.baseUrl, `/c/${cardId}`);
+        // Built with the shared converter's escaping: the target is the owner's string, even once normalised.
+        const url = absoluteUrl(config.baseUrl, `/c/${found.card.cardId}`);
         return text(
-          `---\ntitle: Digital card ${cardId}\ndescription: This card redirects to the owner's website.\nurl: '${url}'\nlang: ${found.card.lang}\n---\n` +
-            `# Digital card ${cardId}\n\nThis card is a plain redirect: opening ${url} leads to [${found.redirect}](${found.redirect}).\n`,
+          markdownDocument(
+            { title: `Digital card ${found.card.cardId}`, description: "This card redirects to the owner's website.", url, lang: found.card.lang },
+            `# Digital card ${escapeMarkdownText(found.card.cardId)}\n\nThis card is a plain redirect: opening ${markdownLink(url, url)} leads to ${markdownLink(found.redirect, found.redirect)}.`,
+          ),
         );
       }
       return found.page ? text(found.page.markdown.body.toString('utf8')) : failure(`No active digital card "${cardId}".`);

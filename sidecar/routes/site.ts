@@ -22,6 +22,19 @@ export function homepageLinks(config: PublicConfig): string {
 }
 
 /**
+ * The canonical URL of a request whose path ends in slashes: the raw path as the client sent it (still
+ * percent-encoded), set as the path of our own origin. Never a path-relative Location: `//evil.example/` would
+ * be read as another host.
+ */
+export function withoutTrailingSlash(baseUrl: string, rawUrl: string): string {
+  const q = rawUrl.indexOf('?');
+  const url = new URL(baseUrl);
+  url.pathname = (q === -1 ? rawUrl : rawUrl.slice(0, q)).replace(/\/+$/, '') || '/';
+  if (q !== -1) url.search = rawUrl.slice(q);
+  return url.href;
+}
+
+/**
  * Answers a path the build does not have and resolves to true, or resolves to false to let it be a 404.
  * (A boolean, not the reply: a Fastify reply is thenable, so a promise of one resolves to undefined.)
  */
@@ -33,11 +46,7 @@ export function siteRoutes(app: FastifyInstance, opts: { config: SiteConfig; sit
 
   app.get('/*', async (request, reply) => {
     const path = request.sitePath;
-    if (path.length > 1 && path.endsWith('/')) {
-      const raw = request.raw.url ?? '';
-      const query = raw.includes('?') ? raw.slice(raw.indexOf('?')) : '';
-      return reply.redirect(encodeURI(path.replace(/\/+$/, '') || '/') + query, 301);
-    }
+    if (path.length > 1 && path.endsWith('/')) return reply.redirect(withoutTrailingSlash(config.baseUrl, request.raw.url ?? '/'), 301);
 
     // Behind a front (STATIC_FILES=front) static files are the front's; the MCP tool read_page, which asks this
     // router through app.inject, still reads them.
@@ -48,7 +57,7 @@ export function siteRoutes(app: FastifyInstance, opts: { config: SiteConfig; sit
       reply.header('vary', 'Accept');
       return sendAsset(request, reply, prefersMarkdown(request.headers) ? page.markdown : page.html);
     }
-    const file = serveStatic ? site.files.get(path) : undefined;
+    const file = serveStatic && !isErrorPagePath(path) ? site.files.get(path) : undefined;
     if (file && !path.endsWith('.html')) {
       // Discovery documents are public and read by agents running in browsers, on any origin.
       if (file.cacheControl === CACHE.discovery) reply.header('access-control-allow-origin', '*');

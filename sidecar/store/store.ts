@@ -17,8 +17,33 @@ export interface LivePage {
 /** How long a version read from SQLite is trusted while the file's stat is unchanged. */
 const VERSION_RECHECK_MS = 1000;
 
+/** The database cannot be read now (missing, locked, replaced by garbage, unreadable): a 503, and it may recover. */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
+}
+
+/** A row holds what the schema does not allow (another writer's mistake): a defect to log and answer with a 500. */
+export class CorruptRowError extends Error {
+  override name = 'CorruptRowError';
+}
+
+function stringList(json: string, what: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (err) {
+    throw new CorruptRowError(`${what} is not JSON: ${JSON.stringify(json.slice(0, 80))}`, { cause: err });
+  }
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new CorruptRowError(`${what} is not a JSON list of strings`);
+  return value;
+}
+
+interface LinkRow {
+  title: string;
+  url: string;
+  pinned: number;
+  starts_at: string | null;
+  ends_at: string | null;
 }
 
 interface ProfileRow {
@@ -112,53 +137,48 @@ export class Store {
   }
 
   profile(slug: string): Profile | undefined {
-    return this.run((s) => {
+    const found = this.run((s) => {
       const row = s.profile.get(slug) as ProfileRow | undefined;
       if (!row) return undefined;
-      const links = (s.links.all(row.id) as { title: string; url: string; pinned: number; starts_at: string | null; ends_at: string | null }[]).map((l) => ({
-        title: l.title,
-        url: l.url,
-        pinned: l.pinned === 1,
-        startsAt: l.starts_at,
-        endsAt: l.ends_at,
-      }));
-      const socials = s.socials.all(row.id) as { network: string; url: string }[];
-      return {
-        slug: row.slug,
-        name: row.name,
-        bio: row.bio,
-        lang: row.lang,
-        kind: row.kind,
-        avatarUrl: row.avatar_url,
-        plan: row.plan,
-        updatedAt: row.updated_at,
-        links,
-        socials,
-      };
+      return { row, links: s.links.all(row.id) as LinkRow[], socials: s.socials.all(row.id) as { network: string; url: string }[] };
     });
+    if (!found) return undefined;
+    const { row, links, socials } = found;
+    return {
+      slug: row.slug,
+      name: row.name,
+      bio: row.bio,
+      lang: row.lang,
+      kind: row.kind,
+      avatarUrl: row.avatar_url,
+      plan: row.plan,
+      updatedAt: row.updated_at,
+      links: links.map((l) => ({ title: l.title, url: l.url, pinned: l.pinned === 1, startsAt: l.starts_at, endsAt: l.ends_at })),
+      socials,
+    };
   }
 
   card(cardId: string): Card | undefined {
-    return this.run((s) => {
-      const row = s.card.get(cardId) as CardRow | undefined;
-      if (!row) return undefined;
-      return {
-        cardId: row.card_id,
-        mode: row.mode,
-        redirectUrl: row.redirect_url,
-        lang: row.lang,
-        name: row.name,
-        jobTitle: row.job_title,
-        organization: row.organization,
-        phones: JSON.parse(row.phones) as string[],
-        emails: JSON.parse(row.emails) as string[],
-        website: row.website,
-        address: row.address,
-        photoUrl: row.photo_url,
-        profileSlug: row.profile_slug,
-        updatedAt: row.updated_at,
-      };
-    });
+    const row = this.run((s) => s.card.get(cardId) as CardRow | undefined);
+    if (!row) return undefined;
+    // Mapped outside run(): a row that does not hold what the schema promises is a data defect (logged as an
+    // error, answered 500), not an unavailable database.
+    return {
+      cardId: row.card_id,
+      mode: row.mode,
+      redirectUrl: row.redirect_url,
+      lang: row.lang,
+      name: row.name,
+      jobTitle: row.job_title,
+      organization: row.organization,
+      phones: stringList(row.phones, `cards.phones of card ${cardId}`),
+      emails: stringList(row.emails, `cards.emails of card ${cardId}`),
+      website: row.website,
+      address: row.address,
+      photoUrl: row.photo_url,
+      profileSlug: row.profile_slug,
+      updatedAt: row.updated_at,
+    };
   }
 
   /** The profile an alias points to, with its owner's plan and whether it is published. */
@@ -224,6 +244,11 @@ export class Store {
     this.known = undefined;
   }
 
+  /**
+   * Runs queries against the open database. What the driver throws (SqliteError, or its TypeError/RangeError for a
+   * connection that went away under it) means the database cannot be read: StoreUnavailableError. Callers map rows
+   * outside, so that their own mistakes are not reported as an unavailable database.
+   */
   private run<T>(query: (s: ReturnType<typeof prepare>) => T): T {
     if (Date.now() < this.lockedUntil) throw new StoreUnavailableError('database is locked by another process');
     const statements = this.open();

@@ -25,6 +25,28 @@ const turndown = new TurndownService({
   linkStyle: 'inlined',
 });
 turndown.use(gfm);
+
+/**
+ * Markdown escapes for text that comes from content (owners' names and bios, article prose). Turndown's own list,
+ * plus `<` and `>` everywhere (else `<script>` or an autolink `<javascript:…>` would be live for any renderer that
+ * allows HTML) and `&` where it would start a character reference. Code is never escaped (turndown keeps it as is).
+ */
+const ESCAPES: [RegExp, string][] = [
+  [/\\/g, '\\\\'],
+  [/[*`[\]_<>]/g, '\\$&'],
+  [/&(?=#?[a-z0-9]+;)/gi, '\\&'],
+  [/^-/g, '\\-'],
+  [/^\+ /g, '\\+ '],
+  [/^(=+)/g, '\\$1'],
+  [/^(#{1,6}) /g, '\\$1 '],
+  [/^~~~/g, '\\~~~'],
+  [/^(\d+)\. /g, '$1\\. '],
+];
+
+export function escapeMarkdownText(text: string): string {
+  return ESCAPES.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
+}
+turndown.escape = escapeMarkdownText;
 // Turndown pads list markers to four columns; one space is what people write and what GFM needs.
 turndown.addRule('listItem', {
   filter: 'li',
@@ -74,8 +96,18 @@ export function pageToMarkdown(page: string | Document): string {
   // Turndown converts a clone, which would not have the fixed rows; this document is already a throwaway copy.
   Object.defineProperty(main, 'cloneNode', { value: () => main });
   const body = turndown.turndown(main as unknown as HTMLElement).trim();
+  return markdownDocument(meta, body);
+}
+
+/** A Markdown document: the twin's front matter (title, description, url, lang), then the body. */
+export function markdownDocument(meta: PageMeta, body: string): string {
   // lineWidth -1: one line per value, never YAML's folded style.
-  return matter.stringify(body + '\n', { ...meta }, { lineWidth: -1 } as matter.GrayMatterOption<string, never>);
+  return matter.stringify(body.trim() + '\n', { title: meta.title, description: meta.description, url: meta.url, lang: meta.lang }, { lineWidth: -1 } as matter.GrayMatterOption<string, never>);
+}
+
+/** An inline link whose text and destination come from content: both escaped, so neither can end the link early. */
+export function markdownLink(text: string, href: string): string {
+  return `[${escapeMarkdownText(text)}](${href.replace(/[()<>\s\\]/g, (ch) => (/\s/.test(ch) ? encodeURIComponent(ch) : `\\${ch}`))})`;
 }
 
 /**

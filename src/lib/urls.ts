@@ -6,8 +6,7 @@ export const paths = {
   blogIndex: (lang: Lang) => `/${lang}/blog`,
   article: (lang: Lang, slug: string) => `/${lang}/blog/${slug}`,
   rss: (lang: Lang) => `/${lang}/blog/rss.xml`,
-  notFound: (lang: Lang) => `/${lang}/404`,
-  unavailable: (lang: Lang) => `/${lang}/503`,
+  errorPage: (lang: Lang, status: ErrorStatus) => `/${lang}/${status}`,
   apiDocs: '/docs/api',
   apiDocsMarkdown: '/docs/api.md',
   openApi: '/openapi.json',
@@ -22,6 +21,10 @@ export const paths = {
   webmcpScript: '/global-scripts/webmcp.js',
   articles: '/blog/articles.json',
 } as const;
+
+/** The statuses answered with a page of their own (built per language; not addressable themselves). */
+export const ERROR_STATUSES = [404, 500, 503] as const;
+export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
 export function absoluteUrl(baseUrl: string, path: string): string {
   return new URL(path, baseUrl + '/').href;

@@ -110,6 +110,22 @@ describe('WebMCP with the browser API', () => {
     expect(new URL(page.url()).pathname).toBe('/p/sam-rivera');
     await page.close();
   });
+
+  it('navigate never leaves the origin, however the path is written', async () => {
+    const { page } = await open(webmcp, '/');
+    const origin = new URL(page.url()).origin;
+    // A same-origin URL whose path starts with // used to be assigned as a path: a protocol-relative URL to evil.example.
+    await Promise.all([page.waitForEvent('framenavigated'), execute(page, 'navigate', { path: `${origin}//evil.example/x` }).catch(() => undefined)]);
+    expect(new URL(page.url()).origin).toBe(origin);
+    expect(new URL(page.url()).pathname).toBe('//evil.example/x');
+    await page.goto(origin + '/');
+    for (const path of ['//evil.example/x', '/%6Cogin', '/%2F%2Flogin']) {
+      const result = await execute(page, 'navigate', { path });
+      expect(result.error, path).toBeTruthy();
+    }
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.close();
+  });
 });
 
 describe('WebMCP without the browser API', () => {

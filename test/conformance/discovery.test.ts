@@ -113,7 +113,7 @@ describe('sitemap.xml', () => {
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     const expected = builtFiles('.html')
       .map((f) => f.urlPath)
-      .filter((p) => !/\/(404|503)\.html$/.test(p))
+      .filter((p) => !/\/(404|500|503)\.html$/.test(p))
       .map((p) => base + (p === '/index.html' ? '/' : p.replace(/\.html$/, '')));
     // From the demo data: not the unpublished profile, not the redirect card.
     const live = ['/p/layla', '/p/northwind-studio', '/p/qahwat-alnakheel', '/p/sam-rivera', '/c/k7f2q9', '/c/n0rth1'].map((p) => base + p);

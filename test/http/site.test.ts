@@ -180,10 +180,10 @@ describe('HEAD', () => {
 });
 
 describe('URLs', () => {
-  it('redirects a trailing slash to the canonical path', async () => {
+  it('redirects a trailing slash to the canonical URL, built from BASE_URL', async () => {
     const res = await get('/en/blog/?x=1');
     expect(res.status).toBe(301);
-    expect(res.headers.get('location')).toBe('/en/blog?x=1');
+    expect(res.headers.get('location')).toBe('http://localhost:8080/en/blog?x=1');
   });
 
   it('answers broken percent-encoding with 400', async () => {
