@@ -1,6 +1,7 @@
 // Builds the Fastify app (plugins and routes) apart from listening, so tests and server.ts share it.
 import { join } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { sendErrorPage } from './error-pages.ts';
 import { STATIC_SITEMAP_FILE } from '../src/lib/build-manifest.ts';
 import type { SiteConfig } from '../src/lib/site-config.ts';
 import { loadAstroRenderer } from './astro-renderer.ts';
@@ -34,6 +35,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const renderer = await loadAstroRenderer(join(distDir, 'server', 'entry.mjs'));
   const live = new LivePages({ config, site, store, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
 
+  const headers = securityHeaders(config);
   const app = Fastify({
     logger: options.logger ?? false,
     // Long enough for any real URL, short enough that a hostile one is refused early.
@@ -41,6 +43,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     logController: new RequestLog(),
     trustProxy: config.trustProxy || false,
+    // A client that never finishes its request, or goes silent, must not hold a socket and its buffers for as long
+    // as it likes (Node's default request timeout is off). Node checks request deadlines on an interval: check often
+    // enough that the deadline holds to within a quarter. The deadlines must be given when the server is created:
+    // Node does not enforce a requestTimeout set afterwards (as Fastify's own option does).
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.idleTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
+    },
+    // A URL the router cannot decode gets our 400, with our headers, not Fastify's JSON echoing the URL.
+    frameworkErrors: (error, _request, anyReply) => {
+      const reply = anyReply as FastifyReply;
+      reply.headers(headers);
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).type('text/plain; charset=utf-8').send('URI too long\n');
+      return sendBadRequest(reply);
+    },
   });
   app.decorate('live', live);
   app.addHook('onClose', async () => store.close());
@@ -48,23 +68,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Every reply carries the security headers (set as Fastify headers: cheaper than on the raw response, which Node
   // validates twice). A URL that cannot name anything here (broken percent-encoding, NUL, backslash, `.` or `..`
   // segments) is a 400 whatever the route, as nginx in front answers it too.
-  const headers = securityHeaders(config);
   app.decorateRequest('sitePath', '');
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
     const path = requestPath(request);
     if (path === undefined) {
-      reply.code(400).type('text/plain; charset=utf-8').send('Bad request: the URL is not a valid path (broken percent-encoding, NUL, backslash or dot segments).\n');
+      sendBadRequest(reply);
       return;
     }
     request.sitePath = path;
     done();
   });
 
+  // The one place where HTTP errors become answers. A client's error (4xx) says what was wrong; anything else is our
+  // defect (a corrupt row, a bug): logged with its context at error level, answered with the negotiated 500 page.
+  // A database that cannot be read never gets here: live routes answer it with the 503 page (live-pages.ts).
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error, url: request.url }, 'request failed');
-    reply.code(status).type('text/plain; charset=utf-8').send(status === 500 ? 'Internal server error\n' : `${error.message}\n`);
+    reply.headers(headers);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.code(error.statusCode).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(`${error.message}\n`);
+    }
+    request.log.error({ err: error, url: request.url }, 'request failed');
+    return sendErrorPage(site, request, reply, 500, request.sitePath || '/');
   });
 
   healthRoutes(app, { config, store });
@@ -73,6 +98,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const aliasFallback = livePageRoutes(app, { config, site, live });
   siteRoutes(app, { config, site, fallback: aliasFallback });
   return app;
+}
+
+function sendBadRequest(reply: FastifyReply) {
+  return reply
+    .code(400)
+    .type('text/plain; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send('Bad request: the URL is not a valid path (broken percent-encoding, NUL, backslash or dot segments).\n');
 }
 
 declare module 'fastify' {

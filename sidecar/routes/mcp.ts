@@ -2,7 +2,8 @@
 // sees a request (foreign hosts, Accept, content type, size, malformed JSON) with JSON-RPC errors; the SDK does the rest.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import rateLimit from '@fastify/rate-limit';
 import type { PublicConfig, SiteConfig } from '../../src/lib/site-config.ts';
 import { paths } from '../../src/lib/urls.ts';
@@ -38,7 +39,10 @@ function acceptsBoth(request: FastifyRequest): boolean {
   return /\bapplication\/json\b/i.test(accept) && /\btext\/event-stream\b/i.test(accept);
 }
 
-export async function mcpRoutes(app: FastifyInstance, deps: Omit<McpDeps, 'app'> & { limits: Pick<SiteConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds'> }) {
+export async function mcpRoutes(
+  app: FastifyInstance,
+  deps: Omit<McpDeps, 'app'> & { limits: Pick<SiteConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes'> },
+) {
   await app.register(async (scope) => {
     // Per client address; only /mcp is limited: it is the one route that does work per request.
     await scope.register(rateLimit, {
@@ -75,6 +79,9 @@ export async function mcpRoutes(app: FastifyInstance, deps: Omit<McpDeps, 'app'>
     scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: paths.mcp, handler: notAllowed });
 
     const newServer = mcpServerFactory({ ...deps, app });
+    // The hook above counts a POST once; a batch counts each of its messages (the same counter, one more per entry).
+    const charge = scope.createRateLimit();
+    const { mcpMaxBatch, mcpMaxResponseBytes } = deps.limits;
     scope.post(paths.mcp, async (request, reply) => {
       if (!acceptsBoth(request)) {
         return jsonRpcError(reply, 406, -32000, 'Not Acceptable: the Accept header must list both application/json and text/event-stream');
@@ -88,33 +95,109 @@ export async function mcpRoutes(app: FastifyInstance, deps: Omit<McpDeps, 'app'>
       } catch {
         return jsonRpcError(reply, 400, -32700, 'Parse error: the body is not valid JSON');
       }
-      const batch = Array.isArray(message) ? message : [message];
+      const isBatch = Array.isArray(message);
+      const batch: unknown[] = isBatch ? (message as unknown[]) : [message];
       if (batch.length === 0 || !batch.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
         return jsonRpcError(reply, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
       }
-
-      const server = newServer();
-      // No sessionIdGenerator: stateless, no Mcp-Session-Id.
-      // The SDK's Web-standard transport, answered through Fastify: the Node adapter (a Web Request and Response
-      // bridged onto Node's by @hono/node-server, the response streamed by the SDK itself) was a tenth of the CPU of
-      // a tools/call and gave it a long latency tail (p99 410 ms at p50 20 ms; see BENCHMARKS.md).
-      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-      try {
-        await server.connect(transport);
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(request.headers)) {
-          if (typeof value === 'string') headers.set(name, value);
-          else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-        }
-        const response = await transport.handleRequest(new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers }), {
-          parsedBody: message,
-        });
-        response.headers.forEach((value, name) => void reply.header(name, value));
-        return reply.code(response.status).send(await response.text());
-      } finally {
-        void transport.close();
-        void server.close();
+      if (batch.length > mcpMaxBatch) {
+        return jsonRpcError(reply, 400, -32600, `Invalid Request: a batch may hold at most ${mcpMaxBatch} messages (this one holds ${batch.length}); send the rest in further requests`);
       }
+      for (let i = 1; i < batch.length; i++) {
+        const limit = await charge(request);
+        if (!limit.isAllowed && limit.isExceeded) {
+          reply.header('retry-after', String(limit.ttlInSeconds));
+          return jsonRpcError(reply, 429, -32000, `Too many requests: at most ${deps.limits.mcpRateLimit} messages per ${deps.limits.mcpRateWindowSeconds} s, each message of a batch counted; retry later`);
+        }
+      }
+
+      // Requests whose params do not fit their method are answered here with -32602 (the SDK would say -32603
+      // Internal error with a validation dump); the rest go to the SDK.
+      const refused: JsonRpcErrorResponse[] = [];
+      const forSdk = batch.filter((entry) => {
+        const error = invalidParams(entry);
+        if (error) refused.push(error);
+        return !error;
+      });
+      let status = 200;
+      let answers: unknown[] = refused;
+      const sdkHeaders = new Headers();
+      if (forSdk.length > 0) {
+        const answer = await handleWithSdk(newServer, request, isBatch ? forSdk : forSdk[0]);
+        answer.headers.forEach((value, name) => sdkHeaders.set(name, value));
+        if (refused.length === 0) {
+          status = answer.status;
+          answers = answer.body === '' ? [] : [answer.body];
+        } else if (answer.body !== '') {
+          answers = [...(JSON.parse(answer.body) as unknown[]), ...refused];
+        }
+      }
+      const body = refused.length === 0 ? (answers[0] as string | undefined) ?? '' : JSON.stringify(isBatch ? answers : answers[0]);
+      sdkHeaders.forEach((value, name) => void reply.header(name, value));
+      if (Buffer.byteLength(body) > mcpMaxResponseBytes) {
+        // Bounded: a batch of large results must not become a response of tens of megabytes.
+        const tooLarge = requestIds(batch).map((id) => ({
+          jsonrpc: '2.0' as const,
+          id,
+          error: { code: -32000, message: `Response too large: over ${mcpMaxResponseBytes} bytes; ask for fewer things in one request` },
+        }));
+        return reply.code(200).type('application/json').send(JSON.stringify(isBatch ? tooLarge : tooLarge[0]));
+      }
+      if (refused.length > 0) return reply.code(200).type('application/json').send(body);
+      return reply.code(status).send(body);
     });
   });
+}
+
+interface JsonRpcErrorResponse {
+  jsonrpc: '2.0';
+  id: string | number;
+  error: { code: number; message: string };
+}
+
+/** Each client request method with the schema of its params, from the SDK's own definitions. */
+const REQUEST_SCHEMAS = new Map<string, { safeParse: (value: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }>(
+  (ClientRequestSchema.options as unknown as { shape: { method: { value: string } }; safeParse: (value: unknown) => never }[]).map((schema) => [schema.shape.method.value, schema]),
+);
+
+/** A -32602 answer for a request whose params do not fit its method, else undefined (unknown methods: the SDK's -32601). */
+function invalidParams(entry: unknown): JsonRpcErrorResponse | undefined {
+  const message = entry as { id?: string | number; method?: string };
+  if (message.id === undefined || typeof message.method !== 'string') return undefined;
+  const result = REQUEST_SCHEMAS.get(message.method)?.safeParse(entry);
+  if (!result || result.success) return undefined;
+  const issue = result.error?.issues[0];
+  const where = issue ? issue.path.map(String).join('.') : 'params';
+  return { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params: ${where}: ${issue?.message ?? 'does not fit the method'}` } };
+}
+
+function requestIds(batch: unknown[]): (string | number)[] {
+  return batch.flatMap((m) => {
+    const id = (m as { id?: string | number; method?: string }).id;
+    return id !== undefined && (m as { method?: string }).method !== undefined ? [id] : [];
+  });
+}
+
+async function handleWithSdk(newServer: () => McpServer, request: FastifyRequest, parsedBody: unknown): Promise<{ status: number; headers: Headers; body: string }> {
+  const server = newServer();
+  // No sessionIdGenerator: stateless, no Mcp-Session-Id.
+  // The SDK's Web-standard transport, answered through Fastify: the Node adapter (a Web Request and Response
+  // bridged onto Node's by @hono/node-server, the response streamed by the SDK itself) was a tenth of the CPU of
+  // a tools/call and gave it a long latency tail (p99 410 ms at p50 20 ms; see BENCHMARKS.md).
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === 'string') headers.set(name, value);
+      else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    }
+    const response = await transport.handleRequest(new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers }), {
+      parsedBody,
+    });
+    return { status: response.status, headers: response.headers, body: await response.text() };
+  } finally {
+    void transport.close();
+    void server.close();
+  }
 }

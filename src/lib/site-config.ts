@@ -31,6 +31,14 @@ export interface SiteConfig {
    * so that per-client limits see clients, not the front. Empty: none.
    */
   trustProxy: string;
+  /** The whole request (headers and body) must arrive within this; else 408 and the connection is closed. */
+  requestTimeoutMs: number;
+  /** A connection with no traffic for this long is closed (longer than a front's 60 s keep-alive to upstreams). */
+  idleTimeoutMs: number;
+  /** JSON-RPC messages in one /mcp batch at most; each counts against the rate limit. */
+  mcpMaxBatch: number;
+  /** Bytes of one /mcp response at most: a larger answer is replaced by an error asking for less at once. */
+  mcpMaxResponseBytes: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -82,14 +90,18 @@ export function loadConfig(env: Env = process.env): SiteConfig {
 
   const databasePath = resolve(env.DATABASE_PATH?.trim() || 'data/bio.db');
 
-  const whole = (name: string, fallback: number, max: number) => {
+  const whole = (name: string, fallback: number, max: number, min = 1) => {
     const raw = env[name]?.trim() || String(fallback);
     const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < 1 || value > max) problems.push(`${name} must be a whole number from 1 to ${max} (got "${raw}")`);
+    if (!/^\d+$/.test(raw) || value < min || value > max) problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
     return value;
   };
   const mcpRateLimit = whole('MCP_RATE_LIMIT', 120, 1_000_000);
   const mcpRateWindowSeconds = whole('MCP_RATE_WINDOW_SECONDS', 60, 86_400);
+  const mcpMaxBatch = whole('MCP_MAX_BATCH', 10, 1000);
+  const mcpMaxResponseBytes = whole('MCP_MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 256 * 1024 * 1024, 1024);
+  const requestTimeoutMs = whole('REQUEST_TIMEOUT_MS', 30_000, 3_600_000, 100);
+  const idleTimeoutMs = whole('IDLE_TIMEOUT_MS', 75_000, 3_600_000, 100);
   const liveCacheRaw = env.LIVE_CACHE_SIZE?.trim() || '5000';
   const liveCacheSize = Number(liveCacheRaw);
   if (!/^\d+$/.test(liveCacheRaw) || liveCacheSize > 10_000_000) problems.push(`LIVE_CACHE_SIZE must be a whole number from 0 to 10000000 (got "${liveCacheRaw}")`);
@@ -105,7 +117,24 @@ export function loadConfig(env: Env = process.env): SiteConfig {
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
-  return { port, host, baseUrl, serviceName, contactEmail, databasePath, mcpRateLimit, mcpRateWindowSeconds, liveCacheSize, logLevel, staticFiles, trustProxy };
+  return {
+    port,
+    host,
+    baseUrl,
+    serviceName,
+    contactEmail,
+    databasePath,
+    mcpRateLimit,
+    mcpRateWindowSeconds,
+    mcpMaxBatch,
+    mcpMaxResponseBytes,
+    liveCacheSize,
+    logLevel,
+    staticFiles,
+    trustProxy,
+    requestTimeoutMs,
+    idleTimeoutMs,
+  };
 }
 
 export function isLang(value: string | undefined): value is Lang {

@@ -13,10 +13,14 @@ describe('loadConfig', () => {
       databasePath: resolve('data/bio.db'),
       mcpRateLimit: 120,
       mcpRateWindowSeconds: 60,
+      mcpMaxBatch: 10,
+      mcpMaxResponseBytes: 4 * 1024 * 1024,
       liveCacheSize: 5000,
       logLevel: 'warn',
       staticFiles: 'serve',
       trustProxy: '',
+      requestTimeoutMs: 30_000,
+      idleTimeoutMs: 75_000,
     });
   });
 

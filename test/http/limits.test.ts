@@ -1,0 +1,125 @@
+// Slow and amplified requests are bounded, and our own defects are told apart from an unavailable database (issue 10).
+import { connect } from 'node:net';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../helpers/database.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const BOTH = 'application/json, text/event-stream';
+const post = (server: TestServer, body: unknown) =>
+  fetch(server.url + '/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': '2025-03-26' },
+    body: JSON.stringify(body),
+  });
+const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+describe('a request that never finishes', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ config: { requestTimeoutMs: 500 } });
+  });
+  afterAll(() => server.close());
+
+  it('half a body: the server answers 408 and closes the connection, and stays healthy', async () => {
+    const url = new URL(server.url);
+    const outcome = await new Promise<{ closed: boolean; response: string }>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(`POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: ${BOTH}\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+      });
+      let response = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (d) => (response += d));
+      socket.on('close', () => resolve({ closed: true, response }));
+      socket.on('error', () => undefined);
+      // Far beyond the 500 ms limit: a server without one keeps the socket open for as long as the client likes.
+      setTimeout(() => {
+        resolve({ closed: false, response });
+        socket.destroy();
+      }, 8000);
+    });
+    expect(outcome.closed).toBe(true);
+    expect(outcome.response).toMatch(/^HTTP\/1\.1 408/);
+    expect((await fetch(server.url + '/health')).status).toBe(200);
+  });
+});
+
+describe('MCP batches', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ config: { mcpRateLimit: 6, mcpMaxBatch: 4, mcpMaxResponseBytes: 64 * 1024 } });
+  });
+  afterAll(() => server.close());
+
+  it('each message of a batch counts against the rate limit', async () => {
+    const batch = (from: number) => [0, 1, 2].map((i) => call(from + i, 'list_blog_articles', {}));
+    const first = await post(server, batch(1));
+    expect(first.status).toBe(200);
+    expect(await first.json()).toHaveLength(3);
+    const second = await post(server, batch(4));
+    expect(second.status).toBe(200);
+    // Six messages in two POSTs: the limit of six is reached, whatever the number of POSTs.
+    const third = await post(server, call(7, 'list_blog_articles', {}));
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await third.json()).error.code).toBe(-32000);
+  });
+});
+
+describe('MCP batch size and response size', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ config: { mcpMaxBatch: 4, mcpMaxResponseBytes: 8 * 1024 } });
+  });
+  afterAll(() => server.close());
+
+  it('a batch over the limit is refused whole, saying the limit', async () => {
+    const res = await post(server, [1, 2, 3, 4, 5].map((id) => call(id, 'list_blog_articles', {})));
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toContain('at most 4');
+  });
+
+  it('a response over the limit is replaced by an error per request, not sent', async () => {
+    // Four articles of about 3 KiB each (more as JSON): together over 8 KiB.
+    const slugs = ['qr-or-nfc-business-card', 'qr-or-nfc-business-card', 'qr-or-nfc-business-card', 'qr-or-nfc-business-card'];
+    const res = await post(server, slugs.map((slug, i) => call(i + 1, 'get_blog_article', { slug, lang: 'en' })));
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text.length).toBeLessThan(8 * 1024);
+    const answers = JSON.parse(text) as { id: number; error?: { message: string } }[];
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3, 4]);
+    for (const a of answers) expect(a.error?.message).toContain('Response too large');
+    // One article alone fits.
+    const one = await post(server, call(9, 'get_blog_article', { slug: slugs[0], lang: 'en' }));
+    expect((await one.json()).result.content[0].text).toContain('title:');
+  });
+});
+
+describe('a corrupt row (written by another writer)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    const path = createDatabase();
+    const db = new Database(path);
+    db.prepare("UPDATE cards SET phones = 'not json' WHERE card_id = 'n0rth1'").run();
+    db.close();
+    server = await startTestServer({ databasePath: path });
+  });
+  afterAll(() => server.close());
+
+  it('is answered with the negotiated 500 page and our headers, not as an unavailable database', async () => {
+    const html = await fetch(server.url + '/c/n0rth1');
+    expect(html.status).toBe(500);
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(html.headers.get('content-security-policy')).toBeTruthy();
+    expect(html.headers.get('retry-after')).toBeNull();
+    expect(await html.text()).toContain('<html');
+    const md = await fetch(server.url + '/c/n0rth1', { headers: { accept: 'text/markdown' } });
+    expect(md.status).toBe(500);
+    expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    // The database itself is fine: health and the other pages say so.
+    expect((await fetch(server.url + '/health')).status).toBe(200);
+    expect((await fetch(server.url + '/c/k7f2q9')).status).toBe(200);
+  });
+});
