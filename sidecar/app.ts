@@ -1,21 +1,23 @@
-// Builds the Fastify app (plugins and routes) apart from listening, so tests and server.ts share it.
+// Builds the Fastify app (plugins and routes) apart from listening, so tests and server.ts share it. Layers: routes
+// (HTTP in and out) over services (site reader, live pages, sitemap, static site) over the store.
 import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { sendErrorPage } from './error-pages.ts';
 import { STATIC_SITEMAP_FILE } from '../src/lib/build-manifest.ts';
+import { homepageLinks } from '../src/lib/discovery.ts';
 import type { SiteConfig } from '../src/lib/site-config.ts';
 import { loadAstroRenderer } from './astro-renderer.ts';
+import { ErrorPages } from './error-pages.ts';
 import { LiveCache } from './live-cache.ts';
 import { RequestLog } from './logging.ts';
+import { mcpRoutes } from './routes/mcp.ts';
+import { pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
 import { requestPath } from './send.ts';
-import { StaticSite } from './static-site.ts';
-import { Store } from './store/store.ts';
-import { healthRoutes } from './routes/health.ts';
-import { mcpRoutes } from './routes/mcp.ts';
-import { LivePages, livePageRoutes } from './routes/live-pages.ts';
-import { siteRoutes } from './routes/site.ts';
-import { sitemapRoutes } from './routes/sitemap.ts';
+import { LivePages } from './services/live-pages.ts';
+import { SiteReader } from './services/site-reader.ts';
+import { Sitemap } from './services/sitemap.ts';
+import { StaticSite } from './services/static-site.ts';
+import { Store, StoreUnavailableError } from './store/store.ts';
 
 export interface AppOptions {
   config: SiteConfig;
@@ -33,7 +35,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const site = new StaticSite(join(distDir, 'client'));
   const store = new Store(config.databasePath);
   const renderer = await loadAstroRenderer(join(distDir, 'server', 'entry.mjs'));
-  const live = new LivePages({ config, site, store, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
+  const live = new LivePages({ baseUrl: config.baseUrl, store, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
+  const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
+  const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store, homepageLinks: homepageLinks(config) });
+  const errors = new ErrorPages(site);
 
   const headers = securityHeaders(config);
   const app = Fastify({
@@ -62,13 +67,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return sendBadRequest(reply);
     },
   });
-  app.decorate('live', live);
-  app.addHook('onClose', async () => store.close());
 
   // Every reply carries the security headers (set as Fastify headers: cheaper than on the raw response, which Node
   // validates twice). A URL that cannot name anything here (broken percent-encoding, NUL, backslash, `.` or `..`
   // segments) is a 400 whatever the route, as nginx in front answers it too.
   app.decorateRequest('sitePath', '');
+  app.decorateRequest('surfaceRoute', undefined);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
     const path = requestPath(request);
@@ -80,23 +84,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
-  // The one place where HTTP errors become answers. A client's error (4xx) says what was wrong; anything else is our
-  // defect (a corrupt row, a bug): logged with its context at error level, answered with the negotiated 500 page.
-  // A database that cannot be read never gets here: live routes answer it with the 503 page (live-pages.ts).
+  // The one place where HTTP errors become answers. A client's error (4xx) says what was wrong; a database that
+  // cannot be read is the negotiated 503 page (it may recover); anything else is our defect (a corrupt row, a bug):
+  // logged with its context at error level, answered with the negotiated 500 page.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     reply.headers(headers);
+    if (error instanceof StoreUnavailableError) {
+      request.log.warn({ err: error.message, path: request.sitePath }, 'store unavailable');
+      return errors.send(request, reply, 503, request.sitePath || '/');
+    }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.code(error.statusCode).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(`${error.message}\n`);
     }
     request.log.error({ err: error, url: request.url }, 'request failed');
-    return sendErrorPage(site, request, reply, 500, request.sitePath || '/');
+    return errors.send(request, reply, 500, request.sitePath || '/');
   });
 
-  healthRoutes(app, { config, store });
-  await mcpRoutes(app, { config, site, live, limits: config });
-  sitemapRoutes(app, { config, store, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
-  const aliasFallback = livePageRoutes(app, { config, site, live });
-  siteRoutes(app, { config, site, fallback: aliasFallback });
+  app.addHook('onClose', async () => store.close());
+  await mcpRoutes(app, { config, reader, live, site, errors, limits: config });
+  pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve' });
   return app;
 }
 
@@ -112,9 +118,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The decoded path, checked by the onRequest hook (no dot segment, NUL, backslash or broken encoding). */
     sitePath: string;
-  }
-  interface FastifyInstance {
-    /** Live pages (profiles, cards) as HTML and Markdown: the same service the MCP tools read through. */
-    live: LivePages;
+    /** The declared route that answered, when the site reader matched one (`/p/{page}`): logged as the route. */
+    surfaceRoute: string | undefined;
   }
 }

@@ -1,23 +1,38 @@
 // Error pages (404, 500, 503) from the build, in the language of the path or of Accept-Language, negotiated like pages.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isLang, LANGS, type Lang } from '../src/lib/site-config.ts';
+import { isLang, LANGS, type Lang } from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths, twinPath, type ErrorStatus } from '../src/lib/urls.ts';
 import { preferredLang, prefersMarkdown } from './negotiation.ts';
 import { sendAsset } from './send.ts';
-import type { StaticSite } from './static-site.ts';
+import type { Asset, StaticSite } from './services/static-site.ts';
 
 export type { ErrorStatus };
 
 const FALLBACK_TEXT: Record<ErrorStatus, string> = { 404: 'Not found\n', 500: 'Internal server error\n', 503: 'Service unavailable\n' };
 
-export function sendErrorPage(site: StaticSite, request: FastifyRequest, reply: FastifyReply, status: ErrorStatus, path: string, lang?: Lang) {
-  const first = path.split('/')[1];
-  const pageLang = lang ?? (isLang(first) ? first : preferredLang(request.headers));
-  const page = site.pages.get(paths.errorPage(pageLang, status));
-  if (status === 503) reply.header('retry-after', '30');
-  if (!page) return reply.code(status).type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(FALLBACK_TEXT[status]);
-  reply.header('vary', lang || isLang(first) ? 'Accept' : 'Accept, Accept-Language');
-  return sendAsset(request, reply, prefersMarkdown(request.headers) ? page.markdown : page.html, status);
+export class ErrorPages {
+  private readonly site: StaticSite;
+
+  constructor(site: StaticSite) {
+    this.site = site;
+  }
+
+  /** The error page for `status` in `lang`, as HTML or its Markdown twin (undefined in a build without it). */
+  page(status: ErrorStatus, lang: Lang, markdown: boolean): Asset | undefined {
+    const page = this.site.pages.get(paths.errorPage(lang, status));
+    return page && (markdown ? page.markdown : page.html);
+  }
+
+  /** Answers with the error page: in the language of the path's first segment, else the one the client prefers. */
+  send(request: FastifyRequest, reply: FastifyReply, status: ErrorStatus, path: string) {
+    const first = path.split('/')[1];
+    const lang = isLang(first) ? first : preferredLang(request.headers);
+    if (status === 503) reply.header('retry-after', '30');
+    const asset = this.page(status, lang, prefersMarkdown(request.headers));
+    if (!asset) return reply.code(status).type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(FALLBACK_TEXT[status]);
+    reply.header('vary', isLang(first) ? 'Accept' : 'Accept, Accept-Language');
+    return sendAsset(request, reply, asset, status);
+  }
 }
 
 /** The error pages' own URLs and their twins' (/en/404, /en/404.md): not addressable themselves. */

@@ -10,7 +10,7 @@ export class RequestLog extends LogController {
     const line = {
       method: request.method,
       url: request.url,
-      route: request.routeOptions.url ?? null,
+      route: request.surfaceRoute ?? request.routeOptions.url ?? null,
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 100) / 100,
     };

@@ -1,6 +1,6 @@
 // Sending a prepared asset: content type, ETag, Cache-Control, and 304 for a matching If-None-Match.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Asset } from './static-site.ts';
+import type { Asset } from './services/static-site.ts';
 
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, status = 200) {
   reply.header('content-type', asset.type).header('etag', asset.etag);
@@ -27,7 +27,11 @@ function isFresh(request: FastifyRequest, etag: string): boolean {
 export function requestPath(request: FastifyRequest): string | undefined {
   const url = request.raw.url ?? '/';
   const q = url.indexOf('?');
-  const raw = q === -1 ? url : url.slice(0, q);
+  return requestPathOf(q === -1 ? url : url.slice(0, q));
+}
+
+/** The same judgement for a raw path without its query (read_page asks it of the paths it follows). */
+export function requestPathOf(raw: string): string | undefined {
   // Most URLs have nothing to decode or judge: answer those without decoding.
   if (raw.indexOf('%') === -1 && raw.indexOf('/.') === -1 && raw.indexOf('\\') === -1 && raw.indexOf('\0') === -1) return raw;
   let path: string;

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { loadConfig, type SiteConfig } from '../../src/lib/site-config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
-import { CACHE } from '../../sidecar/static-site.ts';
+import { CACHE } from '../../src/lib/surface.ts';
 import { migrate } from '../../sidecar/store/migrations.ts';
 import { applyImport } from '../../sidecar/store/import-writer.ts';
 import { importFile } from '../../sidecar/store/import-format.ts';

@@ -1,24 +1,27 @@
 // A stateless MCP server over the site's own services: a new McpServer per request (the SDK's stateless pattern),
 // tools and metadata from the one registry in src/lib/mcp-tools.ts.
-import type { FastifyInstance } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { ListResourcesRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { articleListEntry, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
-import type { Lang, PublicConfig } from '../../src/lib/site-config.ts';
+import type { PublicConfig } from '../../src/lib/site-config.ts';
+import { DEFAULT_LANG, LANGS, type Lang } from '../../src/lib/surface.ts';
 import { escapeMarkdownText, markdownDocument, markdownLink } from '../../src/lib/markdown.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
-import type { LivePages } from '../routes/live-pages.ts';
-import type { StaticSite } from '../static-site.ts';
+import type { ErrorPages } from '../error-pages.ts';
+import type { LivePages } from '../services/live-pages.ts';
+import type { SiteReader } from '../services/site-reader.ts';
+import type { StaticSite } from '../services/static-site.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 import { readPage } from './read-page.ts';
 
 export interface McpDeps {
-  app: FastifyInstance;
   config: PublicConfig;
   site: StaticSite;
   live: LivePages;
+  reader: SiteReader;
+  errors: ErrorPages;
 }
 
 /** JSON-RPC code for an unknown resource (MCP specification, resources). */
@@ -34,14 +37,19 @@ export function articleList(site: StaticSite): Article[] {
   return file ? (JSON.parse(file.body.toString('utf8')) as Article[]) : [];
 }
 
-/** Runs a tool body; an unavailable database becomes a tool error the model can read, not a protocol error. */
-async function guard(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await body();
-  } catch (err) {
-    if (err instanceof StoreUnavailableError) return failure('The database is temporarily unavailable; try again in a minute.');
-    throw err;
-  }
+/**
+ * Every tool handler goes through this, the MCP side's one error mapping: an unavailable database becomes a tool
+ * error the model can read (it may retry), not a protocol error; anything else is a defect the SDK reports.
+ */
+function guarded<A>(handler: (args: A) => CallToolResult | Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
+  return async (args) => {
+    try {
+      return await handler(args);
+    } catch (err) {
+      if (err instanceof StoreUnavailableError) return failure('The database is temporarily unavailable; try again in a minute.');
+      throw err;
+    }
+  };
 }
 
 /**
@@ -49,15 +57,16 @@ async function guard(body: () => Promise<CallToolResult>): Promise<CallToolResul
  * between requests is made once here: the article list, the resources, and the JSON Schema validator (the SDK
  * otherwise builds an Ajv instance per server, which was 15% of the CPU of a tools/call; see BENCHMARKS.md).
  */
-export function mcpServerFactory({ app, config, site, live }: McpDeps): () => McpServer {
+export function mcpServerFactory(deps: McpDeps): () => McpServer {
+  const { config, site } = deps;
   const articles = articleList(site);
   const resources = MCP_RESOURCES.map((r) => ({ ...r, uri: absoluteUrl(config.baseUrl, r.path) }));
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
-  return () => createMcpServer({ app, config, site, live }, { articles, resources, jsonSchemaValidator });
+  return () => createMcpServer(deps, { articles, resources, jsonSchemaValidator });
 }
 
 function createMcpServer(
-  { app, config, site, live }: McpDeps,
+  { config, site, live, reader, errors }: McpDeps,
   { articles, resources, jsonSchemaValidator }: { articles: Article[]; resources: ((typeof MCP_RESOURCES)[number] & { uri: string })[]; jsonSchemaValidator: AjvJsonSchemaValidator },
 ): McpServer {
   const server = new McpServer(
@@ -70,20 +79,24 @@ function createMcpServer(
         'Everything is returned as Markdown. Nothing can be created or changed here.',
     },
   );
-  server.registerTool('get_profile', MCP_TOOLS.get_profile, ({ page }) =>
-    guard(async () => {
+  server.registerTool(
+    'get_profile',
+    MCP_TOOLS.get_profile,
+    guarded(async ({ page }) => {
       const found = await live.profile(page);
       return found ? text(found.markdown.body.toString('utf8')) : failure(`No published profile "${page}".`);
     }),
   );
 
-  server.registerTool('get_digital_card', MCP_TOOLS.get_digital_card, ({ cardId }) =>
-    guard(async () => {
+  server.registerTool(
+    'get_digital_card',
+    MCP_TOOLS.get_digital_card,
+    guarded(async ({ cardId }) => {
       const found = await live.card(cardId);
       if (!found) return failure(`No active digital card "${cardId}".`);
       if (found.redirect) {
         // Built with the shared converter's escaping: the target is the owner's string, even once normalised.
-        const url = absoluteUrl(config.baseUrl, `/c/${found.card.cardId}`);
+        const url = absoluteUrl(config.baseUrl, paths.card(found.card.cardId));
         return text(
           markdownDocument(
             { title: `Digital card ${found.card.cardId}`, description: "This card redirects to the owner's website.", url, lang: found.card.lang },
@@ -95,25 +108,38 @@ function createMcpServer(
     }),
   );
 
-  server.registerTool('list_blog_articles', MCP_TOOLS.list_blog_articles, ({ lang }) => {
-    const list = lang ? articles.filter((a) => a.lang === lang) : articles;
-    return { content: [{ type: 'text', text: JSON.stringify(list, null, 2) }], structuredContent: { articles: list } };
-  });
+  server.registerTool(
+    'list_blog_articles',
+    MCP_TOOLS.list_blog_articles,
+    guarded(({ lang }) => {
+      const list = lang ? articles.filter((a) => a.lang === lang) : articles;
+      return { content: [{ type: 'text', text: JSON.stringify(list, null, 2) }], structuredContent: { articles: list } };
+    }),
+  );
 
-  server.registerTool('get_blog_article', MCP_TOOLS.get_blog_article, async ({ slug, lang }) => {
-    const order: Lang[] = lang ? [lang] : ['en', 'ar'];
+  server.registerTool(
+    'get_blog_article',
+    MCP_TOOLS.get_blog_article,
+    guarded(({ slug, lang }) => {
+    // Without a language, the default language first.
+    const order: Lang[] = lang ? [lang] : [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)];
     for (const l of order) {
       const article = articles.find((a) => a.slug === slug && a.lang === l);
       const page = article && site.pages.get(new URL(article.url).pathname);
       if (page) return text(page.markdown.body.toString('utf8'));
     }
     return failure(`No article "${slug}"${lang ? ` in ${lang}` : ''}. Use list_blog_articles to find slugs.`);
-  });
+    }),
+  );
 
-  server.registerTool('read_page', MCP_TOOLS.read_page, async ({ path }) => {
-    const result = await readPage(app, config, path);
-    return result.ok ? text(result.text) : failure(result.message);
-  });
+  server.registerTool(
+    'read_page',
+    MCP_TOOLS.read_page,
+    guarded(async ({ path }) => {
+      const result = await readPage(reader, errors, config, path);
+      return result.ok ? text(result.text) : failure(result.message);
+    }),
+  );
 
   // Resources through the low-level handlers: the SDK's registerResource answers an unknown URI with -32602,
   // where the MCP specification says -32002.

@@ -41,7 +41,7 @@ function acceptsBoth(request: FastifyRequest): boolean {
 
 export async function mcpRoutes(
   app: FastifyInstance,
-  deps: Omit<McpDeps, 'app'> & { limits: Pick<SiteConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes'> },
+  deps: McpDeps & { limits: Pick<SiteConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes'> },
 ) {
   await app.register(async (scope) => {
     // Per client address; only /mcp is limited: it is the one route that does work per request.
@@ -78,7 +78,7 @@ export async function mcpRoutes(
       });
     scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: paths.mcp, handler: notAllowed });
 
-    const newServer = mcpServerFactory({ ...deps, app });
+    const newServer = mcpServerFactory(deps);
     // The hook above counts a POST once; a batch counts each of its messages (the same counter, one more per entry).
     const charge = scope.createRateLimit();
     const { mcpMaxBatch, mcpMaxResponseBytes } = deps.limits;

@@ -1,11 +1,8 @@
 // The import file format and its validation: every record and field checked before anything is written.
 import { z } from 'zod';
 import { LINK_SCHEMES, normalizeUrl, textProblem, WEB_SCHEMES, type UrlScheme } from '../../src/lib/owner-input.ts';
-import { isReservedSegment } from '../../src/lib/reserved-paths.ts';
+import { aliasSchema, ids } from '../../src/lib/surface.ts';
 import { NETWORK_ID_PATTERN } from '../../src/lib/social-networks.ts';
-
-export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-export const CARD_ID_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
 
 /** Owner text: trimmed, bounded, without the invisible characters that disguise it (see owner-input.ts). */
 const ownerText = (max: number, kind: 'line' | 'text') =>
@@ -36,7 +33,7 @@ function url(schemes: readonly UrlScheme[]) {
 
 const webUrl = url(WEB_SCHEMES);
 const linkUrl = url(LINK_SCHEMES);
-const slug = z.string().regex(SLUG_PATTERN, 'must be 1–64 lowercase letters, digits or hyphens, not starting or ending with a hyphen');
+const slug = ids.slug;
 const dateTime = z.iso.datetime({ offset: true });
 
 const link = z
@@ -56,7 +53,7 @@ const profile = z
     slug,
     name: line(80).min(1),
     bio: text(500).default(''),
-    lang: z.enum(['ar', 'en']),
+    lang: ids.lang,
     kind: z.enum(['person', 'organization']).default('person'),
     avatarUrl: webUrl.optional(),
     plan: z.enum(['free', 'paid']).default('free'),
@@ -73,9 +70,9 @@ const phone = z.string().trim().regex(/^\+?[0-9][0-9 ()-]{2,29}$/, 'must be a ph
 
 const pageCard = z
   .object({
-    cardId: z.string().regex(CARD_ID_PATTERN, 'must be 3–64 letters, digits, hyphens or underscores'),
+    cardId: ids.cardId,
     mode: z.literal('page'),
-    lang: z.enum(['ar', 'en']).default('en'),
+    lang: ids.lang.default('en'),
     name: line(80).min(1),
     title: line(100).optional(),
     organization: line(100).optional(),
@@ -91,17 +88,17 @@ const pageCard = z
 
 const redirectCard = z
   .object({
-    cardId: z.string().regex(CARD_ID_PATTERN, 'must be 3–64 letters, digits, hyphens or underscores'),
+    cardId: ids.cardId,
     mode: z.literal('redirect'),
     redirectUrl: webUrl,
-    lang: z.enum(['ar', 'en']).default('en'),
+    lang: ids.lang.default('en'),
     active: z.boolean().default(true),
   })
   .strict();
 
 const alias = z
   .object({
-    alias: slug.refine((a) => !isReservedSegment(a), 'is reserved: it is a path of this service or of the owner app'),
+    alias: aliasSchema,
     page: slug,
   })
   .strict();

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Lang } from '../../src/lib/site-config.ts';
 import type { Card, Profile } from '../../src/lib/live-content.ts';
+import { paths } from '../../src/lib/urls.ts';
 
 export type { Card, Profile };
 import { SCHEMA_VERSION } from './migrations.ts';
@@ -136,6 +137,17 @@ export class Store {
     this.run((s) => s.check.get());
   }
 
+  /** Whether a real query against the schema answers now (health): the one place unavailability is a value. */
+  isAvailable(): boolean {
+    try {
+      this.check();
+      return true;
+    } catch (err) {
+      if (err instanceof StoreUnavailableError) return false;
+      throw err;
+    }
+  }
+
   profile(slug: string): Profile | undefined {
     const found = this.run((s) => {
       const row = s.profile.get(slug) as ProfileRow | undefined;
@@ -192,8 +204,8 @@ export class Store {
   /** Every published profile and active page-mode card, for the sitemap. */
   livePages(): LivePage[] {
     return this.run((s) => [
-      ...(s.sitemapProfiles.all() as { slug: string; updated_at: string }[]).map((r) => ({ path: `/p/${r.slug}`, lastmod: r.updated_at })),
-      ...(s.sitemapCards.all() as { card_id: string; updated_at: string }[]).map((r) => ({ path: `/c/${r.card_id}`, lastmod: r.updated_at })),
+      ...(s.sitemapProfiles.all() as { slug: string; updated_at: string }[]).map((r) => ({ path: paths.profile(r.slug), lastmod: r.updated_at })),
+      ...(s.sitemapCards.all() as { card_id: string; updated_at: string }[]).map((r) => ({ path: paths.card(r.card_id), lastmod: r.updated_at })),
     ]);
   }
 

@@ -1,6 +1,6 @@
 // /auth.md: the agent registration and credential policy (SPEC.md, Authentication), with the operators' contact.
 import type { PublicConfig } from './site-config.ts';
-import { OWNER_APP_PATHS } from './discovery.ts';
+import { OWNER_APP_SEGMENTS } from './surface.ts';
 import { absoluteUrl, paths } from './urls.ts';
 
 export function authPolicy(config: PublicConfig): string {
@@ -24,7 +24,7 @@ Everything public is readable without authentication, registration or an API key
 - There is **no public write API** and **no self-service agent registration**.
 - Creating or editing profiles and cards, orders, analytics and account settings is possible only for a signed-in human account owner, through the web app at \`/login\`.
 - Owners sign in with an e-mail one-time code, or with an external Google or Facebook identity.
-- Automated clients **must not** use the login, one-time-code, OAuth callback or payment flows (${OWNER_APP_PATHS.map((p) => `\`${p}\``).join(', ')}): they create accounts, send e-mail and issue credentials.
+- Automated clients **must not** use the login, one-time-code, OAuth callback or payment flows (${OWNER_APP_SEGMENTS.map((s) => `\`/${s}\``).join(', ')}): they create accounts, send e-mail and issue credentials.
 
 ## Credentials
 

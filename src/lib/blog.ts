@@ -1,6 +1,6 @@
 // Published articles from the content layer, with their language, slug and translations resolved once.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { LANGS, type Lang } from './site-config.ts';
+import { LANGS, SLUG_PATTERN, type Lang } from './surface.ts';
 import { paths } from './urls.ts';
 
 export interface Article {
@@ -12,7 +12,6 @@ export interface Article {
   translation?: { lang: Lang; slug: string; path: string };
 }
 
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 let cached: Promise<Article[]> | undefined;
 
@@ -29,7 +28,7 @@ async function load(): Promise<Article[]> {
     if (!lang || !(LANGS as readonly string[]).includes(lang) || !slug || rest.length > 0) {
       throw new Error(`content/blog/${entry.id}: articles live in content/blog/ar/ or content/blog/en/`);
     }
-    if (!SLUG.test(slug)) {
+    if (!SLUG_PATTERN.test(slug)) {
       throw new Error(`content/blog/${entry.id}.md: the file name must be a slug of lowercase letters, digits and hyphens`);
     }
     return { lang: lang as Lang, slug, path: paths.article(lang as Lang, slug), entry };

@@ -1,9 +1,19 @@
 // The small discovery documents: the RFC 9727 API catalog, robots.txt and llms.txt.
 import type { PublicConfig } from './site-config.ts';
+import { MCP_TOOLS } from './mcp-tools.ts';
+import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, LANGS, type Lang } from './surface.ts';
 import { absoluteUrl, paths, twinPath } from './urls.ts';
 
-/** Paths of the owner web app: never crawled, never read by agents, never an alias. */
-export const OWNER_APP_PATHS = ['/login', '/otp', '/verify', '/auth', '/oauth', '/callback', '/checkout', '/payment', '/billing', '/account', '/dashboard', '/api'] as const;
+/** RFC 8288 links from the homepages to the discovery documents (rule L of the spec). */
+export function homepageLinks(config: PublicConfig): string {
+  const link = (path: string, rel: string, type: string) => `<${absoluteUrl(config.baseUrl, path)}>; rel="${rel}"; type="${type}"`;
+  return [
+    link(paths.apiCatalog, 'api-catalog', 'application/linkset+json'),
+    link(paths.openApi, 'service-desc', 'application/json'),
+    link(paths.apiDocs, 'service-doc', 'text/html'),
+    link(paths.authMd, 'service-meta', 'text/markdown'),
+  ].join(', ');
+}
 
 /** RFC 9727 catalog: one linkset entry anchored at the API's base URL (RFC 9264 JSON). */
 export function apiCatalog(config: PublicConfig) {
@@ -32,7 +42,7 @@ export function robotsTxt(config: PublicConfig): string {
     'User-agent: *',
     'Allow: /',
     // Each path exactly, with a query, and everything below it (RFC 9309 `$`), so `/auth` never hides `/auth.md`.
-    ...[...OWNER_APP_PATHS, paths.mcp].flatMap((p) => [`Disallow: ${p}$`, `Disallow: ${p}?`, `Disallow: ${p}/`]),
+    ...[...AGENT_REFUSED_SEGMENTS].map((segment) => `/${segment}`).flatMap((p) => [`Disallow: ${p}$`, `Disallow: ${p}?`, `Disallow: ${p}/`]),
     '',
     // https://contentsignals.org: search and AI input allowed, training left to the owners of the content.
     'Content-Signal: search=yes, ai-input=yes, ai-train=no',
@@ -49,7 +59,7 @@ export interface LlmsArticle {
 }
 
 /** llms.txt (llmstxt.org): an H1, a blockquote summary, then H2 sections of links. */
-export function llmsTxt(config: PublicConfig, articles: Record<'ar' | 'en', LlmsArticle[]>): string {
+export function llmsTxt(config: PublicConfig, articles: Record<Lang, LlmsArticle[]>): string {
   const url = (path: string) => absoluteUrl(config.baseUrl, path);
   const list = (items: LlmsArticle[]) => items.map((a) => `- [${a.title}](${url(a.path)}): ${a.description}`);
   return [
@@ -68,15 +78,14 @@ export function llmsTxt(config: PublicConfig, articles: Record<'ar' | 'en', Llms
     '',
     '## Agents',
     '',
-    `- [MCP endpoint](${url(paths.mcp)}): Streamable HTTP, stateless, read-only; tools get_profile, get_digital_card, list_blog_articles, get_blog_article, read_page`,
+    `- [MCP endpoint](${url(paths.mcp)}): Streamable HTTP, stateless, read-only; tools ${Object.keys(MCP_TOOLS).join(', ')}`,
     `- [MCP server card](${url(paths.mcpServerCard)}): identity, transport, protocol versions and tools`,
     '',
     '## Blog',
     '',
     `- [English blog](${url(twinPath(paths.blogIndex('en')))})`,
     `- [المدونة العربية](${url(twinPath(paths.blogIndex('ar')))})`,
-    ...list(articles.en),
-    ...list(articles.ar),
+    ...LANGS.toSorted((a, b) => (a === DEFAULT_LANG ? -1 : b === DEFAULT_LANG ? 1 : 0)).flatMap((lang) => list(articles[lang])),
     '',
     '## Optional',
     '',

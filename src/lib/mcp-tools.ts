@@ -1,6 +1,7 @@
 // The one registry of MCP tools (name, title, description, input and output schemas, annotations), read by the
 // MCP server (which adds the handlers), the server card and the API documentation.
 import { z } from 'zod';
+import { ids } from './surface.ts';
 
 export const MCP_SERVER = {
   name: 'bio-cards-public',
@@ -9,7 +10,7 @@ export const MCP_SERVER = {
   protocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'],
 } as const;
 
-const lang = z.enum(['ar', 'en']);
+const lang = ids.lang;
 
 export const articleListEntry = z.object({
   slug: z.string().describe('The article slug, unique within its language.'),

@@ -1,9 +1,9 @@
 // The one site configuration, read from the environment by the Astro build and by the sidecar alike.
 import { resolve } from 'node:path';
+import type { Lang } from './surface.ts';
 
-export const LANGS = ['ar', 'en'] as const;
-export type Lang = (typeof LANGS)[number];
-export const DEFAULT_LANG: Lang = 'en';
+// The languages are declared with the rest of the surface; re-exported for the pages and i18n that read them here.
+export { DEFAULT_LANG, isLang, LANGS, type Lang } from './surface.ts';
 
 export interface SiteConfig {
   port: number;
@@ -135,10 +135,6 @@ export function loadConfig(env: Env = process.env): SiteConfig {
     requestTimeoutMs,
     idleTimeoutMs,
   };
-}
-
-export function isLang(value: string | undefined): value is Lang {
-  return value === 'ar' || value === 'en';
 }
 
 export function dirOf(lang: Lang): 'rtl' | 'ltr' {

@@ -1,8 +1,12 @@
 // URL building shared by pages, twins, discovery documents and the sidecar.
-import type { Lang } from './site-config.ts';
+import type { Lang } from './surface.ts';
 
 export const paths = {
   home: (lang: Lang) => (lang === 'en' ? '/' : '/ar'),
+  profile: (slug: string) => `/p/${slug}`,
+  card: (cardId: string) => `/c/${cardId}`,
+  vcard: (cardId: string) => `/c/${cardId}.vcf`,
+  sitemapPart: (n: number) => `/sitemaps/${n}.xml`,
   blogIndex: (lang: Lang) => `/${lang}/blog`,
   article: (lang: Lang, slug: string) => `/${lang}/blog/${slug}`,
   rss: (lang: Lang) => `/${lang}/blog/rss.xml`,

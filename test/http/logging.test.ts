@@ -37,10 +37,11 @@ describe('logs at LOG_LEVEL=info', () => {
     };
     const requests: [string, RequestInit, number, string | null][] = [
       ['/en/blog', {}, 200, '/*'],
-      ['/p/layla', {}, 200, '/p/:page'],
-      ['/layla', { redirect: 'manual' }, 302, '/*'],
-      ['/c/k7f2q9.vcf', {}, 200, '/c/:card'],
-      ['/no-such-page-here', {}, 404, '/*'],
+      ['/p/layla', {}, 200, '/p/{page}'],
+      ['/layla', { redirect: 'manual' }, 302, '/{alias}'],
+      ['/c/k7f2q9.vcf', {}, 200, '/c/{cardId}.vcf'],
+      // Alias-shaped: the alias route answers it, and finds no alias.
+      ['/no-such-page-here', {}, 404, '/{alias}'],
       ['/mcp', mcp, 200, '/mcp'],
     ];
     for (const [path, init, status] of requests) expect((await fetch(server.url + path, init)).status, path).toBe(status);

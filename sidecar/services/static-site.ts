@@ -2,7 +2,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { paths, twinPath } from '../src/lib/urls.ts';
+import { CACHE, ROUTES, type RouteDeclaration } from '../../src/lib/surface.ts';
+import { paths, twinPath } from '../../src/lib/urls.ts';
+
+export { CACHE };
 
 export interface Asset {
   body: Buffer;
@@ -45,26 +48,13 @@ export const TYPES_BY_PATH: Record<string, string> = {
   [paths.rss('en')]: 'application/rss+xml; charset=utf-8',
 };
 
-export const CACHE = {
-  immutable: 'public, max-age=31536000, immutable',
-  discovery: 'public, max-age=3600',
-  page: 'public, max-age=300',
-  /** Live pages: a shared cache may keep them but must revalidate (ETag), so an edit shows on the next request. */
-  live: 'public, no-cache',
-  none: 'no-store',
-} as const;
+const declared: RouteDeclaration[] = Object.values(ROUTES);
 
-export const DISCOVERY = new Set<string>([
-  paths.apiCatalog,
-  paths.openApi,
-  paths.authMd,
-  paths.apiDocs,
-  paths.apiDocsMarkdown,
-  paths.llms,
-  paths.robots,
-  paths.sitemap,
-  paths.mcpServerCard,
-]);
+/** Files of the build whose declared cache rule is `discovery` (an hour); the live sitemap is the sidecar's. */
+export const DISCOVERY: ReadonlySet<string> = new Set(declared.filter((r) => r.served === 'static' && r.cache === 'discovery').map((r) => r.path));
+
+/** Paths readable by agents in browsers on any origin (CORS `*`), as declared. */
+export const CORS: ReadonlySet<string> = new Set(declared.filter((r) => r.cors).map((r) => r.path));
 
 function cacheControlFor(urlPath: string): string {
   if (urlPath.startsWith('/_astro/')) return CACHE.immutable;

@@ -1,0 +1,33 @@
+// Every GET of the surface but /mcp: the site reader resolves the path, and this translates its answer into HTTP
+// (negotiation in, status, headers and body out). A database failure is thrown on to the app's one error mapping.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorPages } from '../error-pages.ts';
+import { preferredLang, prefersMarkdown } from '../negotiation.ts';
+import { sendAsset } from '../send.ts';
+import type { ReadPreferences, Resolution, SiteReader } from '../services/site-reader.ts';
+
+export function preferencesOf(request: FastifyRequest): ReadPreferences {
+  return { markdown: prefersMarkdown(request.headers), lang: preferredLang(request.headers) };
+}
+
+export function sendResolution(request: FastifyRequest, reply: FastifyReply, resolution: Resolution, errors: ErrorPages) {
+  switch (resolution.kind) {
+    case 'asset':
+      return sendAsset(request, reply.headers(resolution.headers), resolution.asset);
+    case 'redirect':
+      return reply.headers(resolution.headers).redirect(resolution.location, resolution.status);
+    case 'document':
+      return reply.headers(resolution.headers).code(resolution.status).type(resolution.type).send(resolution.body);
+    case 'not-found':
+      return errors.send(request, reply, 404, request.sitePath);
+  }
+}
+
+export function pageRoutes(app: FastifyInstance, { reader, errors, staticFiles }: { reader: SiteReader; errors: ErrorPages; staticFiles: boolean }) {
+  app.get('/*', async (request, reply) => {
+    const resolution = await reader.resolve(request.sitePath, preferencesOf(request), { staticFiles, rawUrl: request.raw.url ?? '/' });
+    if (resolution.route) request.surfaceRoute = resolution.route;
+    return sendResolution(request, reply, resolution, errors);
+  });
+  app.setNotFoundHandler((request, reply) => errors.send(request, reply, 404, request.sitePath || '/'));
+}

@@ -1,0 +1,182 @@
+// The site reader: what any GET path of the surface resolves to (a static page or file, a live page, a redirect, a
+// document, or nothing), for the HTTP router and the MCP tool read_page alike, so that the tool reads exactly what
+// a browser gets without re-entering the router. The live routes it dispatches are those declared in surface.ts,
+// one handler each (the compiler refuses a declared live route without one). Throws StoreUnavailableError when the
+// database cannot be read; each caller maps that in one place.
+import { create as contentDisposition } from 'content-disposition';
+import { CACHE, ROUTES, type Lang, type RouteDeclaration, type RouteId } from '../../src/lib/surface.ts';
+import { absoluteUrl, paths } from '../../src/lib/urls.ts';
+import { isErrorPagePath } from '../error-pages.ts';
+import type { Store } from '../store/store.ts';
+import { vcardFileName } from '../vcard.ts';
+import type { LivePages } from './live-pages.ts';
+import type { Sitemap } from './sitemap.ts';
+import { CORS, type Asset, type StaticSite } from './static-site.ts';
+
+/** What the request asks for: decided from Accept and Accept-Language by the caller. */
+export interface ReadPreferences {
+  markdown: boolean;
+  lang: Lang;
+}
+
+export type Resolution = (
+  | { kind: 'asset'; asset: Asset; headers: Record<string, string> }
+  | { kind: 'redirect'; status: 301 | 302; location: string; headers: Record<string, string> }
+  /** Computed per request and never cached (health). */
+  | { kind: 'document'; status: number; type: string; body: string; headers: Record<string, string> }
+  | { kind: 'not-found' }
+) & {
+  /** The declared path of the live route that answered (`/p/{page}`), for the request log. */
+  route?: string;
+};
+
+export interface ReadOptions {
+  /** Whether files of the build are answered (a front serves them in production; read_page always reads them). */
+  staticFiles: boolean;
+  /** The URL as sent, still percent-encoded: a trailing-slash redirect keeps it. Defaults to the path. */
+  rawUrl?: string;
+}
+
+type LiveRouteId = { [K in RouteId]: (typeof ROUTES)[K]['served'] extends 'live' | 'operations' ? K : never }[RouteId];
+type Handler = (params: Record<string, string>, prefs: ReadPreferences) => Promise<Resolution>;
+
+interface CompiledRoute {
+  id: LiveRouteId;
+  pattern: RegExp;
+  names: string[];
+  declaration: RouteDeclaration;
+}
+
+/** The declared live routes as regular expressions, the most specific first (`/c/{cardId}.vcf` before `/c/{cardId}`, `/{alias}` last). */
+function compileLiveRoutes(): CompiledRoute[] {
+  const routes = (Object.entries(ROUTES) as [RouteId, RouteDeclaration][]).filter(([, r]) => r.method === 'GET' && (r.served === 'live' || r.served === 'operations'));
+  const compiled = routes.map(([id, declaration]) => {
+    const names: string[] = [];
+    const source = declaration.path
+      .split(/(\{\w+\})/)
+      .map((part) => {
+        const name = /^\{(\w+)\}$/.exec(part)?.[1];
+        if (!name) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+        names.push(name);
+        return '([^/]+)';
+      })
+      .join('');
+    return { id: id as LiveRouteId, pattern: new RegExp(`^${source}$`), names, declaration };
+  });
+  const fixed = (r: CompiledRoute) => r.declaration.path.replace(/\{\w+\}/g, '').length;
+  return compiled.sort((a, b) => a.names.length - b.names.length || fixed(b) - fixed(a));
+}
+
+const LIVE_ROUTES = compileLiveRoutes();
+/** Paths the sidecar answers itself even when the build has a file there (the build's sitemap.xml is its static part). */
+const LIVE_FIXED_PATHS: ReadonlySet<string> = new Set(LIVE_ROUTES.filter((r) => r.names.length === 0).map((r) => r.declaration.path));
+
+export interface SiteReaderDeps {
+  baseUrl: string;
+  serviceName: string;
+  site: StaticSite;
+  live: LivePages;
+  sitemap: Sitemap;
+  store: Store;
+  /** The homepages' Link header (rule L). */
+  homepageLinks: string;
+}
+const VARY_ACCEPT = { vary: 'Accept' };
+
+export class SiteReader {
+  private readonly handlers: Record<LiveRouteId, Handler>;
+  private readonly homepages: ReadonlySet<string>;
+
+  private readonly deps: SiteReaderDeps;
+
+  constructor(deps: SiteReaderDeps) {
+    this.deps = deps;
+    const { baseUrl, live, sitemap } = deps;
+    this.homepages = new Set([paths.home('en'), paths.home('ar')]);
+    const negotiated = (page: { html: Asset; markdown: Asset }, prefs: ReadPreferences): Resolution => ({ kind: 'asset', asset: prefs.markdown ? page.markdown : page.html, headers: VARY_ACCEPT });
+    this.handlers = {
+      getProfilePage: async ({ page }, prefs) => {
+        const found = await live.profile(page!);
+        return found ? negotiated(found, prefs) : { kind: 'not-found' };
+      },
+      getDigitalCard: async ({ cardId }, prefs) => {
+        const found = await live.card(cardId!);
+        if (found?.redirect) return { kind: 'redirect', status: 302, location: found.redirect, headers: { 'cache-control': CACHE.cardRedirect } };
+        return found?.page ? negotiated(found.page, prefs) : { kind: 'not-found' };
+      },
+      getDigitalCardVcard: async ({ cardId }) => {
+        const found = await live.card(cardId!);
+        if (!found?.vcard) return { kind: 'not-found' };
+        const name = found.card.name ?? found.card.cardId;
+        return { kind: 'asset', asset: found.vcard, headers: { 'content-disposition': contentDisposition(`${name}.vcf`, { fallback: vcardFileName(found.card) }) } };
+      },
+      getBlogForPreferredLanguage: async (_params, prefs) => ({
+        kind: 'redirect',
+        status: 302,
+        location: absoluteUrl(baseUrl, paths.blogIndex(prefs.lang)),
+        headers: { vary: 'Accept-Language', 'cache-control': CACHE.languageRedirect },
+      }),
+      getSitemap: async () => ({ kind: 'asset', asset: await sitemap.index(), headers: {} }),
+      getSitemapPart: async ({ n }) => {
+        const part = await sitemap.part(Number(n));
+        return part ? { kind: 'asset', asset: part, headers: {} } : { kind: 'not-found' };
+      },
+      getHealth: async () => this.health(),
+      getProfileAlias: async ({ alias }) => {
+        const target = await live.alias(alias!);
+        return target ? { kind: 'redirect', status: 302, location: absoluteUrl(baseUrl, paths.profile(target.slug)), headers: { 'cache-control': CACHE.alias } } : { kind: 'not-found' };
+      },
+    };
+  }
+
+  /** What `path` (decoded and checked: no dot segments, NUL or backslash) resolves to for these preferences. */
+  async resolve(path: string, prefs: ReadPreferences, options: ReadOptions): Promise<Resolution> {
+    if (path.length > 1 && path.endsWith('/')) {
+      return { kind: 'redirect', status: 301, location: withoutTrailingSlash(this.deps.baseUrl, options.rawUrl ?? path), headers: {} };
+    }
+    // Error pages are answered with their status, never addressed themselves (/en/404, /en/404.md).
+    if (isErrorPagePath(path)) return { kind: 'not-found' };
+    if (options.staticFiles && !LIVE_FIXED_PATHS.has(path)) {
+      const page = this.deps.site.pages.get(path);
+      if (page) {
+        const headers = this.homepages.has(path) ? { ...VARY_ACCEPT, link: this.deps.homepageLinks } : VARY_ACCEPT;
+        return { kind: 'asset', asset: prefs.markdown ? page.markdown : page.html, headers };
+      }
+      const file = path.endsWith('.html') ? undefined : this.deps.site.files.get(path);
+      // Discovery documents are public and read by agents running in browsers, on any origin.
+      if (file) return { kind: 'asset', asset: file, headers: CORS.has(path) ? { 'access-control-allow-origin': '*' } : {} };
+    }
+    for (const route of LIVE_ROUTES) {
+      const match = route.pattern.exec(path);
+      if (!match) continue;
+      const params: Record<string, string> = {};
+      const valid = route.names.every((name, i) => {
+        const value = match[i + 1] ?? '';
+        params[name] = value;
+        return route.declaration.params?.[name]?.safeParse(value).success ?? true;
+      });
+      if (valid) return { ...(await this.handlers[route.id](params, prefs)), route: route.declaration.path };
+    }
+    return { kind: 'not-found' };
+  }
+
+  /** GET /health: ok when the database answers a real query, degraded otherwise. */
+  private health(): Resolution {
+    const status = this.deps.store.isAvailable() ? 'ok' : 'degraded';
+    const body = JSON.stringify({ status, service: this.deps.serviceName, time: new Date().toISOString() });
+    return { kind: 'document', status: status === 'ok' ? 200 : 503, type: 'application/json; charset=utf-8', body, headers: { 'cache-control': CACHE.none } };
+  }
+}
+
+/**
+ * The canonical URL of a request whose path ends in slashes: the raw path as the client sent it (still
+ * percent-encoded), set as the path of our own origin. Never a path-relative Location: `//evil.example/` would
+ * be read as another host.
+ */
+export function withoutTrailingSlash(baseUrl: string, rawUrl: string): string {
+  const q = rawUrl.indexOf('?');
+  const url = new URL(baseUrl);
+  url.pathname = (q === -1 ? rawUrl : rawUrl.slice(0, q)).replace(/\/+$/, '') || '/';
+  if (q !== -1) url.search = rawUrl.slice(q);
+  return url.href;
+}

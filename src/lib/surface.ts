@@ -1,0 +1,179 @@
+// The HTTP surface, declared once: languages, identifier patterns, the owner app's paths, reserved first segments,
+// cache rules, and every route with who answers it, its parameters, media types, cache rule and statuses. Fastify's
+// registrations, the nginx template, OpenAPI, robots.txt, the import's validation, read_page's refusals, the WebMCP
+// script's constants and the API documentation's tables are all derived from here (test/unit/surface.test.ts
+// proves they agree). Adding a route or an owner-app path is one edit in this file.
+import { z } from 'zod';
+
+export const LANGS = ['ar', 'en'] as const;
+export type Lang = (typeof LANGS)[number];
+export const DEFAULT_LANG: Lang = 'en';
+
+export function isLang(value: string | undefined): value is Lang {
+  return (LANGS as readonly (string | undefined)[]).includes(value);
+}
+
+/** Profiles, aliases and articles: lowercase words of letters and digits joined by single hyphens, at most 64. */
+export const SLUG_PATTERN = /^(?=[a-z0-9-]{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Card identifiers, printed on or encoded in the physical card. */
+export const CARD_ID_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
+
+export const ids = {
+  slug: z.string().regex(SLUG_PATTERN, 'must be 1–64 lowercase letters and digits, in words joined by single hyphens (e.g. "layla-designs")'),
+  cardId: z.string().regex(CARD_ID_PATTERN, 'must be 3–64 letters, digits, hyphens or underscores'),
+  lang: z.enum(LANGS),
+  sitemapPart: z.coerce.number().int().min(1),
+};
+
+/**
+ * First path segments of the account owners' web app. It creates accounts, sends e-mail and issues credentials:
+ * robots.txt disallows them, read_page and the WebMCP tools refuse them, and no alias may take them.
+ */
+export const OWNER_APP_SEGMENTS = [
+  'login',
+  'logout',
+  'signup',
+  'register',
+  'otp',
+  'verify',
+  'auth',
+  'oauth',
+  'callback',
+  'checkout',
+  'payment',
+  'billing',
+  'account',
+  'settings',
+  'dashboard',
+  'admin',
+  'app',
+  'api',
+] as const;
+
+/** Cache-Control values, by rule. */
+export const CACHE = {
+  immutable: 'public, max-age=31536000, immutable',
+  discovery: 'public, max-age=3600',
+  page: 'public, max-age=300',
+  /** Live pages: a shared cache may keep them but must revalidate (ETag), so an edit shows on the next request. */
+  live: 'public, no-cache',
+  /** A redirect-mode card: the owner may point it elsewhere at any time. */
+  cardRedirect: 'public, max-age=60',
+  /** An alias: it may move to another profile, less often. */
+  alias: 'public, max-age=300',
+  /** /blog to the visitor's language, varying on Accept-Language. */
+  languageRedirect: 'public, max-age=3600',
+  /** Error pages: not kept in place of the page that may exist a moment later. */
+  error: 'no-cache',
+  none: 'no-store',
+} as const;
+export type CacheRule = keyof typeof CACHE;
+
+const HTML = 'text/html';
+const MARKDOWN = 'text/markdown';
+
+export interface RouteDeclaration {
+  method: 'GET' | 'POST';
+  /** The path as OpenAPI writes it: `{name}` for a parameter. */
+  path: string;
+  /**
+   * Who answers: `static`, a file of the build (a front or CDN serves it, the sidecar too in one-process mode);
+   * `live`, the sidecar from the database; `agents`, the sidecar's MCP endpoint; `operations`, the sidecar itself.
+   */
+  served: 'static' | 'live' | 'agents' | 'operations';
+  tag: 'pages' | 'discovery' | 'agents' | 'operations';
+  summary: string;
+  params?: Record<string, z.ZodType>;
+  /** Media types of a success; the first is the default. */
+  media: readonly string[];
+  /** `Accept: text/markdown` selects the Markdown twin of the same URL (rule M). */
+  negotiated?: boolean;
+  /** Readable by agents in browsers on any origin. */
+  cors?: boolean;
+  cache: CacheRule;
+  /** The statuses it answers besides errors every route may give (400 for a broken URL, 500). */
+  statuses: readonly number[];
+}
+
+/** Every route of the public surface, by operation id. */
+export const ROUTES = {
+  homepage: { method: 'GET', path: '/', served: 'static', tag: 'pages', summary: 'Homepage (English; the Arabic one is /ar), with Link headers to the discovery documents', media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200] },
+  getProfilePage: { method: 'GET', path: '/p/{page}', served: 'live', tag: 'pages', summary: 'A public link-in-bio profile', params: { page: ids.slug }, media: [HTML, MARKDOWN], negotiated: true, cache: 'live', statuses: [200, 404, 503] },
+  getDigitalCard: { method: 'GET', path: '/c/{cardId}', served: 'live', tag: 'pages', summary: "A digital business card's page, or a redirect to the owner's website", params: { cardId: ids.cardId }, media: [HTML, MARKDOWN], negotiated: true, cache: 'live', statuses: [200, 302, 404, 503] },
+  getDigitalCardVcard: { method: 'GET', path: '/c/{cardId}.vcf', served: 'live', tag: 'pages', summary: 'The contact of a page-mode card as a vCard', params: { cardId: ids.cardId }, media: ['text/vcard'], cache: 'live', statuses: [200, 404, 503] },
+  getBlogForPreferredLanguage: { method: 'GET', path: '/blog', served: 'live', tag: 'pages', summary: "The blog in the visitor's language (Accept-Language)", media: [], cache: 'languageRedirect', statuses: [302] },
+  getBlogArticleList: { method: 'GET', path: '/blog/articles.json', served: 'static', tag: 'pages', summary: 'Every published article as JSON', media: ['application/json'], cache: 'page', statuses: [200] },
+  listBlogArticles: { method: 'GET', path: '/{lang}/blog', served: 'static', tag: 'pages', summary: 'The blog index in one language', params: { lang: ids.lang }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
+  getBlogArticle: { method: 'GET', path: '/{lang}/blog/{slug}', served: 'static', tag: 'pages', summary: 'One blog article', params: { lang: ids.lang, slug: ids.slug }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
+  getBlogFeed: { method: 'GET', path: '/{lang}/blog/rss.xml', served: 'static', tag: 'pages', summary: 'The RSS feed of the blog in one language', params: { lang: ids.lang }, media: ['application/rss+xml'], cache: 'page', statuses: [200, 404] },
+  getSitemap: { method: 'GET', path: '/sitemap.xml', served: 'live', tag: 'discovery', summary: 'Every public page, profiles and cards included (an index past 50,000 URLs)', media: ['application/xml'], cache: 'discovery', statuses: [200, 503] },
+  getSitemapPart: { method: 'GET', path: '/sitemaps/{n}.xml', served: 'live', tag: 'discovery', summary: 'One part of the sitemap once it is an index', params: { n: ids.sitemapPart }, media: ['application/xml'], cache: 'discovery', statuses: [200, 404, 503] },
+  getRobots: { method: 'GET', path: '/robots.txt', served: 'static', tag: 'discovery', summary: 'The robots policy (RFC 9309)', media: ['text/plain'], cors: true, cache: 'discovery', statuses: [200] },
+  getLlmsTxt: { method: 'GET', path: '/llms.txt', served: 'static', tag: 'discovery', summary: 'A Markdown map of the site for language models (llmstxt.org)', media: ['text/plain'], cors: true, cache: 'discovery', statuses: [200] },
+  getApiCatalog: { method: 'GET', path: '/.well-known/api-catalog', served: 'static', tag: 'discovery', summary: 'The RFC 9727 API catalog', media: ['application/linkset+json'], cors: true, cache: 'discovery', statuses: [200] },
+  getOpenApi: { method: 'GET', path: '/openapi.json', served: 'static', tag: 'discovery', summary: 'This OpenAPI 3.1 document', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
+  getApiDocs: { method: 'GET', path: '/docs/api', served: 'static', tag: 'discovery', summary: 'The API documentation', media: [HTML, MARKDOWN], negotiated: true, cors: true, cache: 'discovery', statuses: [200] },
+  getApiDocsMarkdown: { method: 'GET', path: '/docs/api.md', served: 'static', tag: 'discovery', summary: 'The API documentation as Markdown', media: [MARKDOWN], cors: true, cache: 'discovery', statuses: [200] },
+  getAuthMd: { method: 'GET', path: '/auth.md', served: 'static', tag: 'discovery', summary: 'The agent access and credential policy', media: [MARKDOWN], cors: true, cache: 'discovery', statuses: [200] },
+  getMcpServerCard: { method: 'GET', path: '/.well-known/mcp/server-card.json', served: 'static', tag: 'discovery', summary: 'The MCP server card', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
+  mcp: { method: 'POST', path: '/mcp', served: 'agents', tag: 'agents', summary: 'The MCP endpoint (Streamable HTTP, stateless, read-only)', media: ['application/json'], cache: 'none', statuses: [200, 400, 403, 405, 406, 413, 415, 429] },
+  getHealth: { method: 'GET', path: '/health', served: 'operations', tag: 'operations', summary: 'Whether the service and its database answer; never cached', media: ['application/json'], cache: 'none', statuses: [200, 503] },
+  getProfileAlias: { method: 'GET', path: '/{alias}', served: 'live', tag: 'pages', summary: "A paid-plan owner's short path to their profile", params: { alias: ids.slug }, media: [], cache: 'alias', statuses: [302, 404, 503] },
+} as const satisfies Record<string, RouteDeclaration>;
+
+export type RouteId = keyof typeof ROUTES;
+export const ROUTE_IDS = Object.keys(ROUTES) as RouteId[];
+
+/** A declared path as Fastify's router writes it: `/p/{page}` → `/p/:page`. */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The first segment of a declared path when it is fixed: `/p/{page}` → `p`, `/{lang}/blog` → undefined. */
+export function fixedFirstSegment(path: string): string | undefined {
+  const first = path.split('/')[1] ?? '';
+  return first === '' || first.includes('{') ? undefined : first;
+}
+
+/**
+ * First path segments that can never be an alias: every fixed first segment of a route, the languages, the owner
+ * app, the folders and files of the built site, and names kept for the product's own pages.
+ */
+export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
+  ...Object.values(ROUTES).flatMap((r) => {
+    const first = fixedFirstSegment(r.path);
+    return first ? [first] : [];
+  }),
+  ...LANGS,
+  ...OWNER_APP_SEGMENTS,
+  '_astro',
+  'images',
+  'global-scripts',
+  '.well-known',
+  'favicon.svg',
+  'index',
+  'assets',
+  'static',
+  'about',
+  'help',
+  'support',
+  'pricing',
+  'terms',
+  'privacy',
+  'contact',
+  'www',
+]);
+
+export function isReservedSegment(segment: string): boolean {
+  return RESERVED_SEGMENTS.has(segment.toLowerCase());
+}
+
+export const aliasSchema = ids.slug.refine((a) => !isReservedSegment(a), 'is reserved: it is a path of this service or of the owner app');
+
+/** Paths agents must not read: the owner app, and the MCP endpoint itself (it is not a page). */
+export const AGENT_REFUSED_SEGMENTS: ReadonlySet<string> = new Set([...OWNER_APP_SEGMENTS, ...Object.values(ROUTES).filter((r) => r.served === 'agents').map((r) => fixedFirstSegment(r.path) ?? '')]);
+
+/** The first non-empty segment of a decoded path, lowercased (`//Login/x` → `login`). */
+export function firstSegmentOf(decodedPath: string): string {
+  return (decodedPath.split('/').find((segment) => segment !== '') ?? '').toLowerCase();
+}
