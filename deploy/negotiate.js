@@ -90,19 +90,24 @@ function twin(r) {
   return best(['text/html', 'text/markdown'], parseList(accept), specifyType) === 'text/markdown' ? '.md' : '.html';
 }
 
-/** The error pages' language: the path's first segment when it is one, else Accept-Language (English wins ties). */
+/** The site's languages, the default first: $site_langs, filled from src/lib/surface.ts by npm run front. */
+function siteLangs(r) {
+  return String(r.variables.site_langs || '').split(' ').filter(Boolean);
+}
+
+/** The error pages' language: the path's first segment when it is one, else Accept-Language (the default wins ties). */
 function lang(r) {
+  var langs = siteLangs(r);
   var first = r.uri.split('/')[1];
-  if (first === 'ar' || first === 'en') return first;
+  if (langs.indexOf(first) !== -1) return first;
   var header = r.headersIn['Accept-Language'];
-  if (!header) return 'en';
-  return best(['en', 'ar'], parseList(header), specifyLanguage) || 'en';
+  if (!header) return langs[0];
+  return best(langs, parseList(header), specifyLanguage) || langs[0];
 }
 
 /** Vary for an error page: Accept-Language matters only when the path does not name the language. */
 function errorVary(r) {
-  var first = r.uri.split('/')[1];
-  return first === 'ar' || first === 'en' ? 'Accept' : 'Accept, Accept-Language';
+  return siteLangs(r).indexOf(r.uri.split('/')[1]) !== -1 ? 'Accept' : 'Accept, Accept-Language';
 }
 
 export default { twin, lang, errorVary };

@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util';
 import { homepageLinks } from '../src/lib/discovery.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { CACHE, DISCOVERY, TYPES, TYPES_BY_PATH } from '../sidecar/services/static-site.ts';
-import { LANGS, loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
+import { loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
+import { DEFAULT_LANG, fixedFirstSegment, LANGS, ROUTES, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
 
@@ -66,7 +67,7 @@ export function frontConfig(options: FrontOptions): string {
     .map((path) => `    location = ${path} {\n${indent([...typeOverride(path), ...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'try_files $uri =404;'], 6)}\n    }`);
 
   const link = homepageLinks(config);
-  const homes = (['en', 'ar'] as const).map((lang) => {
+  const homes = LANGS.map((lang) => {
     const path = paths.home(lang);
     const file = path === '/' ? '/index' : path;
     const body = [...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'add_header Vary Accept always;', `add_header Link ${quote(link)} always;`, `try_files ${file}$twin =404;`];
@@ -89,6 +90,25 @@ export function frontConfig(options: FrontOptions): string {
       6,
     );
 
+  // Every route the sidecar answers, from the declaration: prefixes for routes with parameters under a fixed first
+  // segment (/p/…), exact locations for fixed paths (/blog); the alias route is the alias-shaped miss below.
+  const sidecarRoutes = Object.values(ROUTES as Record<string, RouteDeclaration>).filter((r) => r.served !== 'static');
+  const prefixes = [...new Set(sidecarRoutes.filter((r) => r.path.includes('{')).flatMap((r) => fixedFirstSegment(r.path) ?? []))].sort();
+  const exact = sidecarRoutes.filter((r) => !r.path.includes('{'));
+  const location = (match: string, body: string[]) => `    location ${match} {\n${body.join('\n')}\n    }`;
+  const liveLocations = [
+    location(`~ ^/(${prefixes.join('|')})/`, [proxy('error timeout http_502 http_503')]),
+    ...exact.map((r) =>
+      r.served === 'agents'
+        ? location(`= ${r.path}`, [
+            proxy('error timeout http_502 http_503 non_idempotent', 'sidecars_by_client'),
+            '      # Larger than the sidecar\'s 1 MiB, so that an oversized body gets its JSON-RPC 413, not nginx\'s page.',
+            '      client_max_body_size 2m;',
+          ])
+        : location(`= ${r.path}`, [proxy('error timeout http_502 http_503')]),
+    ),
+  ];
+
   const values: Record<string, string> = {
     MODULES_DIR: options.modulesDir ?? '/usr/lib/nginx/modules',
     WORKERS: String(options.workers ?? 'auto'),
@@ -101,13 +121,17 @@ export function frontConfig(options: FrontOptions): string {
     LISTEN: options.listen,
     SERVER_NAME: new URL(config.baseUrl).hostname,
     BASE_URL: config.baseUrl,
+    SITE_LANGS: [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)].join(' '),
     ERROR_PAGES: `"^/(${LANGS.join('|')})/(${ERROR_STATUSES.join('|')})(\\.md)?$"`,
     DIST: dist,
     PROXY: proxy('error timeout http_502 http_503'),
-    PROXY_MCP: proxy('error timeout http_502 http_503 non_idempotent', 'sidecars_by_client'),
+    LIVE_LOCATIONS: liveLocations.join('\n'),
+    ALIAS_PATTERN: SLUG_PATTERN.source.replace(/^\^/, '^/'),
     SECURITY_HEADERS_INDENTED: indent(security, 6),
     CACHE_IMMUTABLE: CACHE.immutable,
     CACHE_PAGE: CACHE.page,
+    CACHE_NONE: CACHE.none,
+    CACHE_ERROR: CACHE.error,
     DISCOVERY_LOCATIONS: [...discovery, ...otherTyped].join('\n'),
     HOME_LOCATIONS: homes.join('\n'),
   };

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { STATIC_SITEMAP_FILE } from '../src/lib/build-manifest.ts';
+import { CACHE } from '../src/lib/surface.ts';
 import { homepageLinks } from '../src/lib/discovery.ts';
 import type { SiteConfig } from '../src/lib/site-config.ts';
 import { loadAstroRenderer } from './astro-renderer.ts';
@@ -94,7 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return errors.send(request, reply, 503, request.sitePath || '/');
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.code(error.statusCode).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(`${error.message}\n`);
+      return reply.code(error.statusCode).type('text/plain; charset=utf-8').header('cache-control', CACHE.none).send(`${error.message}\n`);
     }
     request.log.error({ err: error, url: request.url }, 'request failed');
     return errors.send(request, reply, 500, request.sitePath || '/');
@@ -110,7 +111,7 @@ function sendBadRequest(reply: FastifyReply) {
   return reply
     .code(400)
     .type('text/plain; charset=utf-8')
-    .header('cache-control', 'no-store')
+    .header('cache-control', CACHE.none)
     .send('Bad request: the URL is not a valid path (broken percent-encoding, NUL, backslash or dot segments).\n');
 }
 

@@ -1,6 +1,6 @@
 // Error pages (404, 500, 503) from the build, in the language of the path or of Accept-Language, negotiated like pages.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isLang, LANGS, type Lang } from '../src/lib/surface.ts';
+import { CACHE, isLang, LANGS, type Lang } from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths, twinPath, type ErrorStatus } from '../src/lib/urls.ts';
 import { preferredLang, prefersMarkdown } from './negotiation.ts';
 import { sendAsset } from './send.ts';
@@ -29,7 +29,7 @@ export class ErrorPages {
     const lang = isLang(first) ? first : preferredLang(request.headers);
     if (status === 503) reply.header('retry-after', '30');
     const asset = this.page(status, lang, prefersMarkdown(request.headers));
-    if (!asset) return reply.code(status).type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(FALLBACK_TEXT[status]);
+    if (!asset) return reply.code(status).type('text/plain; charset=utf-8').header('cache-control', CACHE.error).send(FALLBACK_TEXT[status]);
     reply.header('vary', isLang(first) ? 'Accept' : 'Accept, Accept-Language');
     return sendAsset(request, reply, asset, status);
   }

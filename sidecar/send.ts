@@ -1,5 +1,6 @@
 // Sending a prepared asset: content type, ETag, Cache-Control, and 304 for a matching If-None-Match.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CACHE } from '../src/lib/surface.ts';
 import type { Asset } from './services/static-site.ts';
 
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, status = 200) {
@@ -9,7 +10,7 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
     if (isFresh(request, asset.etag)) return reply.code(304).send();
   } else {
     // An error page must not be cached in place of the page that may exist a moment later.
-    reply.header('cache-control', 'no-cache');
+    reply.header('cache-control', CACHE.error);
   }
   return reply.code(status).send(asset.body);
 }

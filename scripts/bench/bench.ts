@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { loadConfig, type SiteConfig } from '../../src/lib/site-config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
-import { CACHE } from '../../src/lib/surface.ts';
+import { CACHE, LANGS } from '../../src/lib/surface.ts';
 import { migrate } from '../../sidecar/store/migrations.ts';
 import { applyImport } from '../../sidecar/store/import-writer.ts';
 import { importFile } from '../../sidecar/store/import-format.ts';
@@ -227,7 +227,7 @@ async function buildRow(perLang: number) {
   symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
   const body = readFileSync(join(projectRoot, 'content/blog/en/qr-or-nfc-business-card.md'), 'utf8').split('---').slice(2).join('---');
   const hugo = join(dir, 'hugo');
-  for (const lang of ['ar', 'en']) {
+  for (const lang of LANGS) {
     mkdirSync(join(hugo, 'content', lang), { recursive: true });
     for (let i = 0; i < perLang; i++) {
       const front = `---\ntitle: Generated article ${i} (${lang})\ndescription: A generated article used to measure the build at scale.\ndate: 2026-01-${String((i % 28) + 1).padStart(2, '0')}\n---\n`;

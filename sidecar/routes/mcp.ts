@@ -6,13 +6,14 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import rateLimit from '@fastify/rate-limit';
 import type { PublicConfig, SiteConfig } from '../../src/lib/site-config.ts';
+import { CACHE, ROUTES } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 import { mcpServerFactory, type McpDeps } from '../mcp/server.ts';
 
 export const MCP_BODY_LIMIT = 1024 * 1024;
 
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string) {
-  return reply.code(status).header('cache-control', 'no-store').type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
+  return reply.code(status).header('cache-control', CACHE[ROUTES.mcp.cache]).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
 /** Hosts a browser may legitimately send: BASE_URL's, and loopback names for local use. DNS rebinding sends others. */
@@ -134,6 +135,8 @@ export async function mcpRoutes(
       }
       const body = refused.length === 0 ? (answers[0] as string | undefined) ?? '' : JSON.stringify(isBatch ? answers : answers[0]);
       sdkHeaders.forEach((value, name) => void reply.header(name, value));
+      // Answers depend on the live database and are per request: never kept by a cache.
+      reply.header('cache-control', CACHE[ROUTES.mcp.cache]);
       if (Buffer.byteLength(body) > mcpMaxResponseBytes) {
         // Bounded: a batch of large results must not become a response of tens of megabytes.
         const tooLarge = requestIds(batch).map((id) => ({

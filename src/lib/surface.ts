@@ -50,6 +50,9 @@ export const OWNER_APP_SEGMENTS = [
   'api',
 ] as const;
 
+/** Where owners sign in (SPEC: the web app at /login). */
+export const OWNER_LOGIN_PATH = `/${OWNER_APP_SEGMENTS[0]}`;
+
 /** Cache-Control values, by rule. */
 export const CACHE = {
   immutable: 'public, max-age=31536000, immutable',
@@ -68,6 +71,13 @@ export const CACHE = {
   none: 'no-store',
 } as const;
 export type CacheRule = keyof typeof CACHE;
+
+/** What a cache rule applies to besides declared routes (for the API documentation). */
+export const CACHE_ALSO: Partial<Record<CacheRule, string>> = {
+  immutable: 'fingerprinted assets under /_astro/',
+  page: 'every other file of the build',
+  error: 'error pages (404, 500, 503); a 503 also carries Retry-After',
+};
 
 const HTML = 'text/html';
 const MARKDOWN = 'text/markdown';
@@ -112,7 +122,7 @@ export const ROUTES = {
   getLlmsTxt: { method: 'GET', path: '/llms.txt', served: 'static', tag: 'discovery', summary: 'A Markdown map of the site for language models (llmstxt.org)', media: ['text/plain'], cors: true, cache: 'discovery', statuses: [200] },
   getApiCatalog: { method: 'GET', path: '/.well-known/api-catalog', served: 'static', tag: 'discovery', summary: 'The RFC 9727 API catalog', media: ['application/linkset+json'], cors: true, cache: 'discovery', statuses: [200] },
   getOpenApi: { method: 'GET', path: '/openapi.json', served: 'static', tag: 'discovery', summary: 'This OpenAPI 3.1 document', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
-  getApiDocs: { method: 'GET', path: '/docs/api', served: 'static', tag: 'discovery', summary: 'The API documentation', media: [HTML, MARKDOWN], negotiated: true, cors: true, cache: 'discovery', statuses: [200] },
+  getApiDocs: { method: 'GET', path: '/docs/api', served: 'static', tag: 'discovery', summary: 'The API documentation', media: [HTML, MARKDOWN], negotiated: true, cache: 'discovery', statuses: [200] },
   getApiDocsMarkdown: { method: 'GET', path: '/docs/api.md', served: 'static', tag: 'discovery', summary: 'The API documentation as Markdown', media: [MARKDOWN], cors: true, cache: 'discovery', statuses: [200] },
   getAuthMd: { method: 'GET', path: '/auth.md', served: 'static', tag: 'discovery', summary: 'The agent access and credential policy', media: [MARKDOWN], cors: true, cache: 'discovery', statuses: [200] },
   getMcpServerCard: { method: 'GET', path: '/.well-known/mcp/server-card.json', served: 'static', tag: 'discovery', summary: 'The MCP server card', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },

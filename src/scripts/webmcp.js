@@ -3,12 +3,15 @@
 // Without either, this script does nothing and throws nothing.
 (() => {
   'use strict';
+  // Filled at build from src/lib/surface.ts (src/pages/global-scripts/webmcp.js.ts): languages, route templates and
+  // the path segments agents must not open.
+  const SURFACE = /* surface */ { langs: [], refused: [], profile: '', card: '', blogIndex: '', articles: '' };
   const context = (typeof document !== 'undefined' && document.modelContext) || (typeof navigator !== 'undefined' && navigator.modelContext);
   if (!context || typeof context.registerTool !== 'function') return;
 
   const origin = location.origin;
   const annotations = { readOnlyHint: true, openWorldHint: false };
-  const lang = { type: 'string', enum: ['ar', 'en'] };
+  const lang = { type: 'string', enum: SURFACE.langs };
 
   /** A path on this site, or null: other origins, dot segments and the owners' app are refused. */
   const sitePath = (input) => {
@@ -28,7 +31,8 @@
       return null;
     }
     // Judged decoded (/%6Cogin is /login) and with repeated slashes folded (//login is /login to most servers).
-    if (/^\/+(login|otp|verify|auth|oauth|callback|checkout|payment|billing|account|dashboard|api|mcp)(\/|$)/i.test(decoded)) return null;
+    const first = (decoded.split('/').find((segment) => segment !== '') || '').toLowerCase();
+    if (SURFACE.refused.includes(first)) return null;
     return url.pathname + url.search;
   };
 
@@ -54,7 +58,7 @@
   const translationOf = (target) => {
     const link = document.querySelector(`link[rel="alternate"][hreflang="${target}"]`);
     if (link) return new URL(link.href).pathname;
-    return `/${target}/blog`;
+    return SURFACE.blogIndex.replace('{lang}', target);
   };
 
   const tools = [
@@ -62,13 +66,13 @@
       name: 'open_profile',
       description: 'Opens the public link-in-bio profile /p/{page} of this site in the current tab.',
       inputSchema: { type: 'object', properties: { page: { type: 'string', description: 'The profile slug, e.g. "layla".' } }, required: ['page'] },
-      execute: ({ page }) => go(`/p/${segment(page)}`),
+      execute: ({ page }) => go(SURFACE.profile.replace('{page}', segment(page))),
     },
     {
       name: 'open_digital_card',
       description: 'Opens the digital business card /c/{cardId} of this site in the current tab.',
       inputSchema: { type: 'object', properties: { cardId: { type: 'string', description: 'The card identifier, e.g. "k7f2q9".' } }, required: ['cardId'] },
-      execute: ({ cardId }) => go(`/c/${segment(cardId)}`),
+      execute: ({ cardId }) => go(SURFACE.card.replace('{cardId}', segment(cardId))),
     },
     {
       name: 'read_page',
@@ -85,7 +89,7 @@
       description: 'Lists the published blog articles, newest first: slug, title, date, URL and language.',
       inputSchema: { type: 'object', properties: { lang: { ...lang, description: 'Only articles in this language; omit for both.' } } },
       execute: async ({ lang: only } = {}) => {
-        const res = await fetch('/blog/articles.json', { credentials: 'omit' });
+        const res = await fetch(SURFACE.articles, { credentials: 'omit' });
         const articles = await res.json();
         return { articles: only ? articles.filter((a) => a.lang === only) : articles };
       },
@@ -104,7 +108,7 @@
       description: 'Switches to the same page in another language (Arabic or English), or to that language\'s blog when the page has no translation.',
       inputSchema: { type: 'object', properties: { lang: { ...lang, description: '"ar" for Arabic, "en" for English.' } }, required: ['lang'] },
       execute: ({ lang: target }) => {
-        if (target !== 'ar' && target !== 'en') return { error: 'lang must be "ar" or "en".' };
+        if (!SURFACE.langs.includes(target)) return { error: `lang must be one of ${SURFACE.langs.join(', ')}.` };
         if (document.documentElement.lang === target) return { navigated: false, url: location.href };
         return go(translationOf(target));
       },

@@ -1,0 +1,21 @@
+// /global-scripts/webmcp.js: the WebMCP script (src/scripts/webmcp.js) with the constants it needs from the surface
+// declaration filled in at build, so the browser's tools refuse and build exactly what the server does.
+import type { APIRoute } from 'astro';
+import source from '../../scripts/webmcp.js?raw';
+import { AGENT_REFUSED_SEGMENTS, LANGS, ROUTES } from '../../lib/surface.ts';
+import { paths } from '../../lib/urls.ts';
+
+const SURFACE = {
+  langs: LANGS,
+  refused: [...AGENT_REFUSED_SEGMENTS],
+  profile: ROUTES.getProfilePage.path,
+  card: ROUTES.getDigitalCard.path,
+  blogIndex: ROUTES.listBlogArticles.path,
+  articles: paths.articles,
+};
+
+export const GET: APIRoute = () => {
+  const marker = /\/\* surface \*\/ \{[^\n]*\};/;
+  if (!marker.test(source)) throw new Error('src/scripts/webmcp.js has lost its /* surface */ constants line');
+  return new Response(source.replace(marker, `/* surface */ ${JSON.stringify(SURFACE)};`), { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+};

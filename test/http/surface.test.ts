@@ -1,0 +1,67 @@
+// Every declared route answers as src/lib/surface.ts says: a declared status, a declared media type, the declared
+// Cache-Control and CORS. Runs against the sidecar alone and through the front (nginx filled from the declaration).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CACHE, ROUTES, type RouteDeclaration, type RouteId } from '../../src/lib/surface.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+/** A request that succeeds for each route, from the demo data and the build (the compiler asks for one per route). */
+const EXAMPLES: Record<RouteId, { path: string; init?: RequestInit }> = {
+  homepage: { path: '/' },
+  getProfilePage: { path: '/p/layla' },
+  getDigitalCard: { path: '/c/k7f2q9' },
+  getDigitalCardVcard: { path: '/c/k7f2q9.vcf' },
+  getBlogForPreferredLanguage: { path: '/blog' },
+  getBlogArticleList: { path: '/blog/articles.json' },
+  listBlogArticles: { path: '/ar/blog' },
+  getBlogArticle: { path: '/en/blog/qr-or-nfc-business-card' },
+  getBlogFeed: { path: '/en/blog/rss.xml' },
+  getSitemap: { path: '/sitemap.xml' },
+  getSitemapPart: { path: '/sitemaps/1.xml' },
+  getRobots: { path: '/robots.txt' },
+  getLlmsTxt: { path: '/llms.txt' },
+  getApiCatalog: { path: '/.well-known/api-catalog' },
+  getOpenApi: { path: '/openapi.json' },
+  getApiDocs: { path: '/docs/api' },
+  getApiDocsMarkdown: { path: '/docs/api.md' },
+  getAuthMd: { path: '/auth.md' },
+  getMcpServerCard: { path: '/.well-known/mcp/server-card.json' },
+  mcp: {
+    path: '/mcp',
+    init: {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    },
+  },
+  getHealth: { path: '/health' },
+  getProfileAlias: { path: '/layla' },
+};
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('every declared route answers as declared', () => {
+  it.each(Object.entries(ROUTES) as [RouteId, RouteDeclaration][])('%s', async (id, route) => {
+    const { path, init } = EXAMPLES[id];
+    const res = await fetch(server.url + path, { redirect: 'manual', ...init });
+    expect(route.statuses, `${id}: status ${res.status}`).toContain(res.status);
+    await res.arrayBuffer();
+    // Success as declared: a sitemap part exists only once the sitemap is an index, so 404 is the declared answer.
+    if (res.status === 200) {
+      const type = (res.headers.get('content-type') ?? '').split(';')[0];
+      expect(route.media, id).toContain(type);
+      expect(res.headers.get('cache-control'), id).toBe(CACHE[route.cache]);
+      expect(res.headers.get('access-control-allow-origin'), id).toBe(route.cors ? '*' : null);
+    } else if (res.status === 302 || res.status === 301) {
+      expect(res.headers.get('cache-control'), id).toBe(CACHE[route.cache]);
+    }
+    if (route.negotiated) {
+      const md = await fetch(server.url + path, { headers: { accept: 'text/markdown' } });
+      expect(md.headers.get('content-type'), id).toBe('text/markdown; charset=utf-8');
+      expect(md.headers.get('vary'), id).toContain('Accept');
+    }
+  });
+});

@@ -1,0 +1,141 @@
+// The surface is declared once (src/lib/surface.ts): every artifact derived from it agrees with it, and no module
+// keeps a copy of a rule of its own.
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { globSync } from 'node:fs';
+import robotsParser from 'robots-parser';
+import { describe, expect, it } from 'vitest';
+import { frontConfig } from '../../scripts/front-config.ts';
+import { resolveSitePath } from '../../sidecar/mcp/read-page.ts';
+import { validateImport } from '../../sidecar/store/import-format.ts';
+import { robotsTxt } from '../../src/lib/discovery.ts';
+import { openApiDocument } from '../../src/lib/openapi.ts';
+import {
+  AGENT_REFUSED_SEGMENTS,
+  CACHE,
+  fastifyPath,
+  LANGS,
+  OWNER_APP_SEGMENTS,
+  RESERVED_SEGMENTS,
+  ROUTES,
+  SLUG_PATTERN,
+  type RouteDeclaration,
+} from '../../src/lib/surface.ts';
+import { readBuilt } from '../helpers/dist.ts';
+import { projectRoot, testConfig } from '../helpers/env.ts';
+
+const routes = Object.entries(ROUTES as Record<string, RouteDeclaration>);
+const base = testConfig.baseUrl;
+
+describe('the declaration itself', () => {
+  it('has unique paths per method, and every parameter of a path declared', () => {
+    const keys = routes.map(([, r]) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const [id, r] of routes) {
+      const inPath = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect(Object.keys(r.params ?? {}).sort(), id).toEqual(inPath.sort());
+    }
+  });
+
+  it('reserves every fixed first segment of a route, the languages and the owner app', () => {
+    for (const [, r] of routes) {
+      const first = r.path.split('/')[1] ?? '';
+      if (first && !first.includes('{')) expect(RESERVED_SEGMENTS.has(first), r.path).toBe(true);
+    }
+    for (const s of [...LANGS, ...OWNER_APP_SEGMENTS]) expect(RESERVED_SEGMENTS.has(s), s).toBe(true);
+    expect(fastifyPath('/c/{cardId}.vcf')).toBe('/c/:cardId.vcf');
+  });
+
+  it('one slug pattern: words of letters and digits joined by single hyphens, 1 to 64 characters', () => {
+    for (const good of ['a', 'layla', 'layla-designs', 'a1-b2-c3', 'x'.repeat(64)]) expect(SLUG_PATTERN.test(good), good).toBe(true);
+    for (const bad of ['', '-a', 'a-', 'a--b', 'Layla', 'a_b', 'a.b', 'x'.repeat(65)]) expect(SLUG_PATTERN.test(bad), bad).toBe(false);
+  });
+});
+
+describe('derived artifacts agree with the declaration', () => {
+  it('OpenAPI has exactly the declared paths, methods, operation ids, parameters and statuses', () => {
+    const doc = openApiDocument(testConfig) as { paths: Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>> };
+    expect(Object.keys(doc.paths).sort()).toEqual(routes.map(([, r]) => r.path).sort());
+    for (const [id, r] of routes) {
+      const op = doc.paths[r.path]?.[r.method.toLowerCase()];
+      expect(op?.operationId, id).toBe(id);
+      expect((op?.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort(), id).toEqual(Object.keys(r.params ?? {}).sort());
+      expect(Object.keys(op?.responses ?? {}).map(Number).sort(), id).toEqual([...r.statuses].sort());
+    }
+  });
+
+  it('robots.txt disallows every segment agents must not use, and allows every static route', () => {
+    const robots = robotsParser(`${base}/robots.txt`, robotsTxt(testConfig));
+    for (const segment of AGENT_REFUSED_SEGMENTS) {
+      expect(robots.isAllowed(`${base}/${segment}`, 'AnyBot'), segment).toBe(false);
+      expect(robots.isAllowed(`${base}/${segment}/x`, 'AnyBot'), segment).toBe(false);
+    }
+    for (const [, r] of routes.filter(([, r]) => r.method === 'GET' && !r.path.includes('{'))) expect(robots.isAllowed(`${base}${r.path}`, 'AnyBot'), r.path).toBe(true);
+  });
+
+  it('read_page refuses every owner-app segment and /mcp, however written', () => {
+    for (const segment of AGENT_REFUSED_SEGMENTS) {
+      for (const path of [`/${segment}`, `/${segment.toUpperCase()}/x`, `/%${segment.charCodeAt(0).toString(16)}${segment.slice(1)}`, `//${segment}`]) {
+        expect(resolveSitePath(path, testConfig), path).toHaveProperty('refused');
+      }
+    }
+    expect(resolveSitePath('/p/layla', testConfig)).toEqual({ path: '/p/layla' });
+  });
+
+  it('the import refuses every reserved segment as an alias', () => {
+    const aliases = [...RESERVED_SEGMENTS].filter((s) => SLUG_PATTERN.test(s)).map((alias) => ({ alias, page: 'p1' }));
+    const { errors } = validateImport({ profiles: [{ slug: 'p1', name: 'P', lang: 'en' }], aliases }, () => false);
+    expect(errors).toHaveLength(aliases.length);
+    for (const e of errors) expect(e).toContain('is reserved');
+  });
+
+  it('the nginx front proxies every route the sidecar answers, and treats alias-shaped misses with the declared pattern', () => {
+    const conf = frontConfig({ config: testConfig, listen: '127.0.0.1:1', sidecars: ['127.0.0.1:2'], prefix: '/tmp/x' });
+    const prefixes = /location ~ \^\/\(([^)]+)\)\/ \{/.exec(conf)?.[1]?.split('|') ?? [];
+    for (const [id, r] of routes.filter(([, r]) => r.served !== 'static')) {
+      if (r.path === '/{alias}') continue;
+      const first = r.path.split('/')[1] ?? '';
+      const proxied = r.path.includes('{') ? prefixes.includes(first) : conf.includes(`location = ${r.path} {`);
+      expect(proxied, id).toBe(true);
+    }
+    expect(conf).toContain(`"${SLUG_PATTERN.source.replace('^', '^/')}"`);
+    expect(conf).not.toMatch(/\{\{[A-Z_]+\}\}/);
+  });
+
+  it('the WebMCP script carries the declared languages, refusals and route templates', () => {
+    const script = readBuilt('/global-scripts/webmcp.js');
+    const constants = JSON.parse(/\/\* surface \*\/ (\{[^\n]*\});/.exec(script)?.[1] ?? '{}');
+    expect(constants).toEqual({
+      langs: [...LANGS],
+      refused: [...AGENT_REFUSED_SEGMENTS],
+      profile: ROUTES.getProfilePage.path,
+      card: ROUTES.getDigitalCard.path,
+      blogIndex: ROUTES.listBlogArticles.path,
+      articles: '/blog/articles.json',
+    });
+  });
+
+  it('the API documentation lists every operation and every cache rule in use', () => {
+    const docs = readBuilt('/docs/api.md');
+    for (const [id, r] of routes) expect(docs, id).toContain(`| \`${id}\` | \`${r.method} ${r.path}\` |`);
+    for (const rule of new Set(routes.map(([, r]) => r.cache))) expect(docs).toContain(`\`${CACHE[rule]}\``);
+  });
+});
+
+describe('no module keeps a copy of a rule', () => {
+  const sources = ['src', 'sidecar', 'scripts', 'deploy']
+    .flatMap((dir) => globSync(`${dir}/**/*.{ts,astro,js,mjs,conf}`, { cwd: projectRoot }))
+    .filter((file) => !file.endsWith('src/lib/surface.ts'));
+  // [what, pattern, the one module besides surface.ts allowed to hold it]
+  const copies: [string, RegExp, string?][] = [
+    ['a language list', /\[\s*'ar',\s*'en'\s*\]|\[\s*'en',\s*'ar'\s*\]|\(ar\|en\)|'ar' \| 'en'|=== 'ar' \|\|/],
+    ['a slug or card-id pattern', /\[a-z0-9\]\+\(\?:-\[a-z0-9\]\+\)\*|\[A-Za-z0-9_-\]\{3,64\}|\[a-z0-9-\]\{0,62\}/],
+    ['an owner-app path list', /['"/]login['"|]|login\|otp/],
+    ['a Cache-Control value', /['"](public, (max-age|no-cache)|no-cache|no-store)['"]/],
+    ['a profile or card path built by hand', /`\/[pc]\/\$\{/, 'src/lib/urls.ts'],
+  ];
+  it.each(copies)('%s appears only in src/lib/surface.ts', (_what, pattern, allowed) => {
+    const offenders = sources.filter((file) => file !== allowed && pattern.test(readFileSync(join(projectRoot, file), 'utf8'))).map((file) => relative('.', file));
+    expect(offenders).toEqual([]);
+  });
+});
