@@ -1,11 +1,8 @@
 // `npm run db -- migrate | import FILE.json | seed-demo`: the only writer of the database.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import { ConfigError, loadConfig } from '../src/lib/site-config.ts';
-import { migrate } from '../sidecar/store/migrations.ts';
-import { validateImport } from '../sidecar/store/import-format.ts';
-import { applyImport } from '../sidecar/store/import-writer.ts';
+import { importInto, openForWriting as open } from '../sidecar/store/import.ts';
 
 const USAGE = `Usage:
   npm run db -- migrate            create the database or bring its schema up to date
@@ -19,21 +16,17 @@ function fail(message: string): never {
 }
 
 function openForWriting(path: string): Database.Database {
-  mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: 5000 });
-  db.pragma('foreign_keys = ON');
-  const applied = migrate(db);
-  if (applied.length > 0) console.log(`Migrated ${path} to schema version ${applied.at(-1)}.`);
+  const { db, migrated } = open(path);
+  if (migrated.length > 0) console.log(`Migrated ${path} to schema version ${migrated.at(-1)}.`);
   return db;
 }
 
 function importJson(path: string, json: unknown, label: string) {
   const db = openForWriting(path);
   try {
-    const known = db.prepare('SELECT 1 FROM profiles WHERE slug = ?').pluck();
-    const { data, errors } = validateImport(json, (slug) => known.get(slug) !== undefined);
-    if (!data) fail(`${label}: nothing was written; ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n  - ${errors.join('\n  - ')}`);
-    const counts = applyImport(db, data);
+    const outcome = importInto(db, json);
+    if (!outcome.ok) fail(`${label}: nothing was written; ${outcome.errors.length} problem${outcome.errors.length === 1 ? '' : 's'}:\n  - ${outcome.errors.join('\n  - ')}`);
+    const { counts } = outcome;
     console.log(`Imported ${label} into ${path}: ${counts.profiles} profiles, ${counts.cards} cards, ${counts.aliases} aliases.`);
   } finally {
     db.close();

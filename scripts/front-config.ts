@@ -176,6 +176,16 @@ export async function runNginx(prefix: string, conf: string, url: string): Promi
   throw new Error(`nginx did not answer on ${url}: ${stderr}`);
 }
 
+/**
+ * The front on loopback, as the tests and the bench run it: deploy/nginx.conf filled for `sidecars`, one worker, no
+ * access log, nginx's own files under `prefix`; resolves once it answers.
+ */
+export async function runFront(options: { config: SiteConfig; sidecars: string[]; prefix: string; port: number }): Promise<{ url: string; nginx: ChildProcess }> {
+  const url = `http://127.0.0.1:${options.port}`;
+  const conf = frontConfig({ config: options.config, listen: `127.0.0.1:${options.port}`, sidecars: options.sidecars, prefix: options.prefix, workers: 1, accessLog: 'off' });
+  return { url, nginx: await runNginx(options.prefix, conf, url) };
+}
+
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,

@@ -2,20 +2,18 @@
 // Fastify route returning the same bytes), plus build time, memory and sitemap generation; writes BENCHMARKS.md.
 // `npm run bench -- --soak [--duration S]`: load across every route; fails on any 5xx or socket error.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { loadConfig, type SiteConfig } from '../../src/lib/site-config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { CACHE, LANGS } from '../../src/lib/surface.ts';
-import { migrate } from '../../sidecar/store/migrations.ts';
-import { applyImport } from '../../sidecar/store/import-writer.ts';
-import { importFile } from '../../sidecar/store/import-format.ts';
+import { writeDatabase } from '../../sidecar/store/import.ts';
 import { cycleScript, wrk, type WrkResult } from './wrk.ts';
-import { frontConfig, nginxBinary, runNginx } from '../front-config.ts';
+import { nginxBinary, runFront, runNginx } from '../front-config.ts';
+import { cleanEnv, freePort, spawnSidecar } from '../sidecar-process.ts';
 
 const { values: flags } = parseArgs({
   options: { soak: { type: 'boolean', default: false }, duration: { type: 'string' }, quick: { type: 'boolean', default: false } },
@@ -30,14 +28,8 @@ const cleanup = () => {
 process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
 
-const baseEnv = (extra: Record<string, string>) => {
-  const env = { ...process.env };
-  for (const key of ['PORT', 'HOST', 'BASE_URL', 'SERVICE_NAME', 'CONTACT_EMAIL', 'DATABASE_PATH', 'LOG_LEVEL', 'LIVE_CACHE_SIZE']) delete env[key];
-  return { ...env, LOG_LEVEL: 'warn', MCP_RATE_LIMIT: '1000000', SHUTDOWN_DRAIN_MS: '0', ...extra };
-};
-
-let nextPort = 20_000 + Math.floor(Math.random() * 20_000);
-const port = () => nextPort++;
+const baseEnv = (extra: Record<string, string>) => cleanEnv({ LOG_LEVEL: 'warn', ...extra });
+const port = freePort;
 
 function waitFor(child: ChildProcess, text: string, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -52,31 +44,18 @@ function waitFor(child: ChildProcess, text: string, what: string): Promise<void>
   });
 }
 
-/** The V8 heap flags `npm run serve` starts the sidecar with (package.json is their one home). */
-const serveFlags = ((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? '')
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
-
 async function startSidecar(databasePath: string, extra: Record<string, string> = {}) {
-  const p = port();
-  const child = spawn(process.execPath, [...serveFlags, join(projectRoot, 'sidecar/server.ts')], {
-    env: baseEnv({ PORT: String(p), BASE_URL: 'http://localhost:8080', DATABASE_PATH: databasePath, ...extra }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  await waitFor(child, 'Serving', 'sidecar');
-  // Logs at info go to a pipe nobody reads: drain it so the process never blocks on a full pipe.
-  child.stdout?.resume();
-  return { url: `http://127.0.0.1:${p}`, pid: child.pid ?? 0, child };
+  const sidecar = await spawnSidecar({ DATABASE_PATH: databasePath, MCP_RATE_LIMIT: '1000000', SHUTDOWN_DRAIN_MS: '0', ...extra }, { discardOutput: true });
+  children.push(sidecar.child);
+  return { url: sidecar.url, pid: sidecar.child.pid ?? 0, child: sidecar.child };
 }
 
 async function startNginx(root: string, config: SiteConfig) {
   const binary = nginxBinary();
   if (!binary) return undefined;
-  const p = port();
+  const p = await port();
   const prefix = join(scratch, 'nginx');
   const url = `http://127.0.0.1:${p}`;
-  chmodSync(scratch, 0o755);
   // One worker, as the sidecar is one process. Markdown twins by a simple Accept match (no q-values): a baseline.
   const child = await runNginx(
     prefix,
@@ -126,18 +105,13 @@ async function startFront(databasePath: string, config: SiteConfig) {
     await startSidecar(databasePath, { STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' }),
     await startSidecar(databasePath, { STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' }),
   ];
-  const prefix = join(scratch, 'front');
-  chmodSync(scratch, 0o755);
-  const p = port();
-  const url = `http://127.0.0.1:${p}`;
-  const conf = frontConfig({ config, listen: `127.0.0.1:${p}`, sidecars: sidecars.map((s) => new URL(s.url).host), prefix, workers: 1, accessLog: 'off' });
-  const child = await runNginx(prefix, conf, url);
-  children.push(child);
-  return { url, children: [child, ...sidecars.map((s) => s.child)] };
+  const { url, nginx } = await runFront({ config, sidecars: sidecars.map((s) => new URL(s.url).host), prefix: join(scratch, 'front'), port: await port() });
+  children.push(nginx);
+  return { url, children: [nginx, ...sidecars.map((s) => s.child)] };
 }
 
 async function startBaseline(routes: Record<string, { type: string; body: Buffer; method?: 'GET' | 'POST'; headers?: Record<string, string> }>) {
-  const p = port();
+  const p = await port();
   const file = join(scratch, 'baseline.json');
   writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(routes).map(([k, v]) => [k, { ...v, body: v.body.toString('base64') }]))));
   const child = spawn(process.execPath, [join(projectRoot, 'scripts/bench/baseline-server.ts'), String(p), file], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -151,14 +125,8 @@ function rssMb(pid: number, field = 'VmRSS'): number {
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
 }
 
-function database(path: string, data: unknown) {
-  const db = new Database(path);
-  db.pragma('foreign_keys = ON');
-  migrate(db);
-  applyImport(db, importFile.parse(data));
-  db.close();
-  return path;
-}
+// Bench data goes through the import's validation, like every writer's.
+const database = writeDatabase;
 
 function generatedProfiles(n: number) {
   return {

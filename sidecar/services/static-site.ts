@@ -1,7 +1,8 @@
 // The built site (dist/client) held in memory: every file with its bytes, type, ETag and cache policy.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { extname, join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { filesUnder } from '../../src/lib/files.ts';
 import { CACHE, ROUTES, type RouteDeclaration } from '../../src/lib/surface.ts';
 import { paths, twinPath } from '../../src/lib/urls.ts';
 
@@ -85,27 +86,20 @@ export class StaticSite {
   constructor(root: string) {
     this.root = root;
     const html = new Map<string, Asset>();
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const full = join(dir, entry.name);
-        if (entry.isDirectory()) {
-          walk(full);
-          continue;
-        }
-        // The precompressed copies are for a front (see src/integrations/precompress.ts), not URLs of their own.
-        if (!entry.isFile() || /\.(gz|br)$/.test(entry.name)) continue;
-        const urlPath = '/' + relative(root, full).split(sep).join('/');
-        const ext = extname(full);
-        const type = TYPES_BY_PATH[urlPath] ?? TYPES[ext] ?? 'application/octet-stream';
-        if (ext === '.html') {
-          const pagePath = urlPath === '/index.html' ? '/' : urlPath.slice(0, -'.html'.length);
-          html.set(pagePath, makeAsset(readFileSync(full), type, cacheControlFor(pagePath)));
-        } else {
-          this.files.set(urlPath, makeAsset(readFileSync(full), type, cacheControlFor(urlPath)));
-        }
+    for (const file of filesUnder(root)) {
+      // The precompressed copies are for a front (see src/integrations/precompress.ts), not URLs of their own.
+      if (/\.(gz|br)$/.test(file)) continue;
+      const urlPath = `/${file}`;
+      const full = join(root, file);
+      const ext = extname(file);
+      const type = TYPES_BY_PATH[urlPath] ?? TYPES[ext] ?? 'application/octet-stream';
+      if (ext === '.html') {
+        const pagePath = urlPath === '/index.html' ? '/' : urlPath.slice(0, -'.html'.length);
+        html.set(pagePath, makeAsset(readFileSync(full), type, cacheControlFor(pagePath)));
+      } else {
+        this.files.set(urlPath, makeAsset(readFileSync(full), type, cacheControlFor(urlPath)));
       }
-    };
-    walk(root);
+    }
     for (const [pagePath, asset] of html) {
       const markdown = this.files.get(twinPath(pagePath));
       if (!markdown) throw new Error(`the build has no Markdown twin for ${pagePath}; rebuild with npm run build`);

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sitemapXml, type SitemapEntry } from '../lib/sitemap.ts';
 import type { TwinJob, TwinResult } from './twin-worker.ts';
-import { filesUnder } from './walk.ts';
+import { filesUnder } from '../lib/files.ts';
 import type { SiteConfig } from '../lib/site-config.ts';
 import { buildFingerprint, MANIFEST_FILE, STATIC_SITEMAP_FILE, type BuildManifest } from '../lib/build-manifest.ts';
 
@@ -50,7 +50,7 @@ export default function markdownTwins(config: SiteConfig): AstroIntegration {
         const root = fileURLToPath(dir);
         const started = performance.now();
         const files: string[] = [];
-        for await (const file of filesUnder(root, (name) => name.endsWith('.html'))) files.push(file);
+        for (const file of filesUnder(root)) if (file.endsWith('.html')) files.push(join(root, file));
         const sitemap = await twinsInWorkers(join(projectRoot, 'src/integrations/twin-worker.ts'), root, files);
         const count = files.length;
         logger.info(`${count} Markdown twins in ${Math.round(performance.now() - started)} ms for ${config.baseUrl}`);

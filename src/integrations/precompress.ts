@@ -4,11 +4,11 @@
 import type { AstroIntegration } from 'astro';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { filesUnder } from './walk.ts';
+import { filesUnder } from '../lib/files.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -30,7 +30,7 @@ function brotliQuality(file: string): number {
 
 export async function precompress(root: string): Promise<number> {
   const queue: string[] = [];
-  for await (const file of filesUnder(root, (name) => TEXT.has(extname(name)) || TEXT_NAMES.has(name))) queue.push(file);
+  for (const file of filesUnder(root)) if (TEXT.has(extname(file)) || TEXT_NAMES.has(basename(file))) queue.push(join(root, file));
   let written = 0;
   // zlib's async calls run on libuv's threads: a few at a time keep every core busy.
   const worker = async () => {

@@ -1,6 +1,7 @@
 // What a build was made for: written by the build, checked by `npm start` and by the sidecar at start-up.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { filesUnder } from './files.ts';
 import { join, relative } from 'node:path';
 import type { SiteConfig } from './site-config.ts';
 
@@ -18,19 +19,11 @@ export const MANIFEST_FILE = 'build-manifest.json';
 export const STATIC_SITEMAP_FILE = 'sitemap-static.json';
 const INPUTS = ['src', 'content', 'public', 'astro.config.mjs', 'package-lock.json'];
 
-function* files(root: string, path: string): Generator<string> {
-  const full = join(root, path);
-  let stat;
-  try {
-    stat = statSync(full);
-  } catch {
-    return;
-  }
-  if (stat.isDirectory()) {
-    for (const name of readdirSync(full).sort()) yield* files(root, join(path, name));
-  } else if (stat.isFile()) {
-    yield path;
-  }
+/** The files an input names: itself when it is a file, else every file below it. */
+function files(root: string, input: string): string[] {
+  const full = join(root, input);
+  if (!existsSync(full)) return [];
+  return statSync(full).isFile() ? [input] : filesUnder(full).map((file) => join(input, file));
 }
 
 export function buildFingerprint(projectRoot: string, config: SiteConfig): string {

@@ -3,6 +3,8 @@ import type { Lang } from './site-config.ts';
 
 const en = {
   languageName: 'English',
+  /** Open Graph locale. */
+  ogLocale: 'en_US',
   switchTo: 'العربية',
   skipToContent: 'Skip to content',
   homeTitle: 'Link-in-bio pages and digital business cards',
@@ -59,6 +61,7 @@ type Dictionary = { [K in keyof typeof en]: (typeof en)[K] extends readonly stri
 
 const ar: Dictionary = {
   languageName: 'العربية',
+  ogLocale: 'ar_AR',
   switchTo: 'English',
   skipToContent: 'انتقل إلى المحتوى',
   homeTitle: 'صفحات الروابط وبطاقات الأعمال الرقمية',

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createDatabase, demoData, writeDatabase } from '../helpers/database.ts';
-import { spawnSidecar } from '../helpers/sidecar-process.ts';
+import { spawnSidecar } from '../../scripts/sidecar-process.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const status = async (server: TestServer, path: string) => (await fetch(server.url + path, { redirect: 'manual' })).status;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
 import { startNginx, stopNginx } from '../helpers/front.ts';
-import { spawnSidecar, type SidecarProcess } from '../helpers/sidecar-process.ts';
+import { spawnSidecar, type SidecarProcess } from '../../scripts/sidecar-process.ts';
 
 /** A sidecar as production runs it behind the front: front mode, trusting the front's X-Forwarded-For. */
 const sidecarProcess = (databasePath: string) => spawnSidecar({ DATABASE_PATH: databasePath, STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' });

@@ -8,9 +8,4 @@ export const distDir = join(projectRoot, 'dist');
 export const clientDir = join(distDir, 'client');
 export { projectRoot };
 
-/** The process environment without the variables the configuration reads. */
-export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const key of ['PORT', 'HOST', 'BASE_URL', 'SERVICE_NAME', 'CONTACT_EMAIL']) delete env[key];
-  return { ...env, ...extra };
-}
+export { cleanEnv } from '../../scripts/sidecar-process.ts';

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../sidecar/app.ts';
-import { frontConfig, runNginx } from '../../scripts/front-config.ts';
+import { runFront } from '../../scripts/front-config.ts';
 import type { SiteConfig } from '../../src/lib/site-config.ts';
 import { distDir } from './env.ts';
-import { freePort } from './sidecar-process.ts';
+import { freePort } from '../../scripts/sidecar-process.ts';
 
 export interface Front {
   url: string;
@@ -28,9 +28,7 @@ export async function startSidecar(config: SiteConfig, port = 0): Promise<{ url:
 /** Starts nginx, filled from deploy/nginx.conf, over the given sidecar addresses (host:port). */
 export async function startNginx(config: SiteConfig, sidecars: string[]): Promise<{ url: string; nginx: ChildProcess; prefix: string }> {
   const prefix = mkdtempSync(join(tmpdir(), 'bio-front-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const nginx = await runNginx(prefix, frontConfig({ config, listen: `127.0.0.1:${port}`, sidecars, prefix, workers: 1, accessLog: 'off' }), url);
+  const { url, nginx } = await runFront({ config, sidecars, prefix, port: await freePort() });
   return { url, nginx, prefix };
 }
 

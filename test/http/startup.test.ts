@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
-import { spawnSidecar } from '../helpers/sidecar-process.ts';
+import { spawnSidecar } from '../../scripts/sidecar-process.ts';
 
 const server = join(projectRoot, 'sidecar/server.ts');
 

@@ -1,8 +1,25 @@
-// The sidecar as production runs it: sidecar/server.ts in a process of its own, on a free port of 127.0.0.1.
+// The sidecar as production runs it: sidecar/server.ts in a process of its own, on a free port of 127.0.0.1, with
+// the V8 flags of `npm run serve`. The tests and the bench start it through this one function.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { cleanEnv, projectRoot, testConfig } from './env.ts';
+import { projectRoot } from './ensure-build.ts';
+
+/** The variables the configuration reads: a spawned sidecar gets only what the caller gives it. */
+const CONFIG_VARIABLES = ['PORT', 'HOST', 'BASE_URL', 'SERVICE_NAME', 'CONTACT_EMAIL', 'DATABASE_PATH', 'LOG_LEVEL', 'LIVE_CACHE_SIZE', 'STATIC_FILES', 'TRUST_PROXY'];
+
+/** The process environment without the configuration's variables, with `extra` on top. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of CONFIG_VARIABLES) delete env[key];
+  return { ...env, ...extra };
+}
+
+/** The V8 heap flags `npm run serve` starts the sidecar with (package.json is their one home). */
+export const serveFlags = ((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? '')
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -32,19 +49,21 @@ export interface SpawnOptions {
    * the clone wherever it sits, a mode-700 home included), without the capabilities that ignore modes.
    */
   obeyFileModes?: boolean;
+  /** Drop what it prints once it serves (a long run at LOG_LEVEL=info would otherwise pile its log up here). */
+  discardOutput?: boolean;
 }
 
 /**
- * Starts the sidecar with the test build's BASE_URL, `LOG_LEVEL=warn` and `env` on top; resolves once it prints
- * that it is serving, rejects (with what it printed) if it exits first.
+ * Starts the sidecar with the default BASE_URL (the build's), `LOG_LEVEL=warn` and `env` on top; resolves once it
+ * prints that it is serving, rejects (with what it printed) if it exits first.
  */
 export async function spawnSidecar(env: Record<string, string> = {}, options: SpawnOptions = {}): Promise<SidecarProcess> {
   const port = await freePort();
-  const server = [process.execPath, join(projectRoot, 'sidecar/server.ts')];
+  const server = [process.execPath, ...serveFlags, join(projectRoot, 'sidecar/server.ts')];
   const command =
     options.obeyFileModes && process.getuid?.() === 0 ? ['setpriv', `--inh-caps=${FILE_MODE_OVERRIDES}`, `--bounding-set=${FILE_MODE_OVERRIDES}`, '--', ...server] : server;
   const child = spawn(command[0]!, command.slice(1), {
-    env: cleanEnv({ PORT: String(port), BASE_URL: testConfig.baseUrl, LOG_LEVEL: 'warn', ...env }),
+    env: cleanEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -56,6 +75,12 @@ export async function spawnSidecar(env: Record<string, string> = {}, options: Sp
     });
     child.once('exit', (code) => reject(new Error(`the sidecar exited (${code}) before serving: ${out}`)));
   });
+  if (options.discardOutput) {
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.removeAllListeners('data');
+      stream?.resume();
+    }
+  }
   const address = `127.0.0.1:${port}`;
   return { child, port, address, url: `http://${address}`, output: () => out };
 }
