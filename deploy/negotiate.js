@@ -28,9 +28,10 @@ function parseList(header) {
       if (eq === -1) continue;
       params[parts[p].slice(0, eq).trim().toLowerCase()] = parts[p].slice(eq + 1).trim().replace(/^"|"$/g, '');
     }
-    var q = params.q === undefined ? 1 : parseFloat(params.q);
+    // As negotiator: an absent or empty q is 1; one that is not a number is NaN, which never counts as acceptable.
+    var q = params.q ? parseFloat(params.q) : 1;
     delete params.q;
-    out.push({ value: value, params: params, q: isNaN(q) ? 0 : q, o: out.length });
+    out.push({ value: value, params: params, q: q, o: out.length });
   }
   return out;
 }

@@ -1,0 +1,12 @@
+// Types of the njs module, for the test that runs it beside the sidecar's negotiation.
+interface NjsRequest {
+  headersIn: Record<string, string | undefined>;
+  uri: string;
+  variables: Record<string, string | undefined>;
+}
+declare const negotiate: {
+  twin(r: NjsRequest): '.md' | '.html';
+  lang(r: NjsRequest): string;
+  errorVary(r: NjsRequest): string;
+};
+export default negotiate;

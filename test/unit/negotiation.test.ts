@@ -1,0 +1,72 @@
+// Negotiation: the sidecar's (negotiator) and the front's (deploy/negotiate.js, run by nginx's njs) must pick the same
+// representation and language for any Accept and Accept-Language a client may send.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import negotiate from '../../deploy/negotiate.js';
+import { preferredLang, prefersMarkdown } from '../../sidecar/negotiation.ts';
+import { DEFAULT_LANG, LANGS } from '../../src/lib/surface.ts';
+
+/** What nginx hands njs: the request's headers, its URI and the $site_langs the front's template sets. */
+const njsRequest = (headers: Record<string, string>, uri = '/x') => ({
+  headersIn: headers,
+  uri,
+  variables: { site_langs: [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)].join(' ') },
+});
+
+const q = fc.oneof(fc.constant(''), fc.integer({ min: 0, max: 1000 }).map((n) => `;q=${(n / 1000).toString()}`), fc.constantFrom(';q=1.0', ';q=0', ';q=x', ';q=', ';level=1'));
+const space = fc.constantFrom('', ' ', '  ');
+const header = (values: string[]) =>
+  fc.array(fc.tuple(fc.constantFrom(...values), q, space), { minLength: 1, maxLength: 6 }).map((entries) => entries.map(([v, p, s]) => `${s}${v}${p}`).join(','));
+
+const accept = header(['text/html', 'text/markdown', 'text/*', '*/*', 'application/json', 'text/plain', 'application/xhtml+xml', 'application/xml', 'TEXT/MARKDOWN', 'image/*', 'text', 'text/markdown; charset=utf-8', '*/markdown', 'text/html;level=1', '', '"text/markdown"']);
+const acceptLanguage = header(['ar', 'en', 'en-US', 'ar-SA', 'AR', 'En-gb', 'fr', 'de-CH', '*', 'ar-', 'zh-Hant-TW', '-en', 'x-klingon', '', 'en_US']);
+
+describe('the front and the sidecar negotiate alike', () => {
+  it('Markdown or HTML, for random Accept headers', () => {
+    fc.assert(
+      fc.property(accept, (value) => {
+        expect(negotiate.twin(njsRequest({ Accept: value }))).toBe(prefersMarkdown({ accept: value }) ? '.md' : '.html');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('the language of an error page, for random Accept-Language headers', () => {
+    fc.assert(
+      fc.property(acceptLanguage, (value) => {
+        expect(negotiate.lang(njsRequest({ 'Accept-Language': value }))).toBe(preferredLang({ 'accept-language': value }));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a language in the path wins over the header, and only then is Accept-Language a Vary', () => {
+    for (const lang of LANGS) {
+      const r = njsRequest({ 'Accept-Language': 'fr' }, `/${lang}/blog/missing`);
+      expect(negotiate.lang(r)).toBe(lang);
+      expect(negotiate.errorVary(r)).toBe('Accept');
+    }
+    expect(negotiate.errorVary(njsRequest({}, '/p/missing'))).toBe('Accept, Accept-Language');
+  });
+});
+
+describe('the sidecar negotiation', () => {
+  it.each([
+    ['text/markdown', true],
+    ['text/html', false],
+    ['*/*', false],
+    ['text/markdown;q=0.9, text/html;q=0.8', true],
+    ['text/html;q=0.5, text/markdown', true],
+    ['application/json', false],
+    [';;;q=x,,', false],
+  ])('Accept: %s → Markdown %s', (value, markdown) => {
+    expect(prefersMarkdown({ accept: value })).toBe(markdown);
+  });
+
+  it('no Accept-Language, a tie or no match: the default language', () => {
+    expect(preferredLang({})).toBe(DEFAULT_LANG);
+    expect(preferredLang({ 'accept-language': '*' })).toBe(DEFAULT_LANG);
+    expect(preferredLang({ 'accept-language': 'fr, de' })).toBe(DEFAULT_LANG);
+    expect(preferredLang({ 'accept-language': 'ar-SA, en;q=0.5' })).toBe('ar');
+  });
+});

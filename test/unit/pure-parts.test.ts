@@ -1,0 +1,102 @@
+// The pure parts the HTTP suites reach only through sockets: vCard folding and escaping, the live cache, and the
+// judgement of request paths.
+import { describe, expect, it } from 'vitest';
+import { LiveCache } from '../../sidecar/live-cache.ts';
+import { requestPathOf } from '../../sidecar/send.ts';
+import { cardToVcard, escapeText, foldLine, vcardFileName } from '../../sidecar/vcard.ts';
+import type { Card } from '../../src/lib/live-content.ts';
+
+const card: Card = {
+  cardId: 'k7f2q9',
+  mode: 'page',
+  redirectUrl: null,
+  lang: 'ar',
+  name: 'ليلى الأحمد',
+  jobTitle: 'مصممة; هوية, بصرية',
+  organization: null,
+  phones: ['+966 50 000 0000'],
+  emails: ['layla@example.com'],
+  website: 'https://example.com/\nTEL:+19005550000',
+  address: 'Line one\nLine two',
+  photoUrl: 'https://مثال.example/p.png',
+  profileSlug: 'layla',
+  updatedAt: '2026-11-01T00:00:00Z',
+};
+
+describe('vCard', () => {
+  it('escapes backslash, comma, semicolon and line breaks in text values', () => {
+    expect(escapeText('a\\b;c,d\r\ne\nf')).toBe('a\\\\b\\;c\\,d\\ne\\nf');
+  });
+
+  it('folds at 75 octets without splitting a UTF-8 character', () => {
+    const line = `FN:${'ليلى '.repeat(30)}`;
+    const folded = foldLine(line).split('\r\n');
+    expect(folded.length).toBeGreaterThan(1);
+    for (const part of folded) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(75);
+    expect(folded.map((p, i) => (i === 0 ? p : p.slice(1))).join('')).toBe(line);
+    expect(folded.slice(1).every((p) => p.startsWith(' '))).toBe(true);
+  });
+
+  it('writes one property per line, with URIs normalised and no owner string able to add a property', () => {
+    const vcard = cardToVcard(card, 'https://bio.example/c/k7f2q9');
+    const lines = vcard.split('\r\n').filter((l) => l !== '');
+    expect(vcard.endsWith('\r\n')).toBe(true);
+    expect(lines[0]).toBe('BEGIN:VCARD');
+    expect(lines.at(-1)).toBe('END:VCARD');
+    expect(lines).toContain('TITLE:مصممة\\; هوية\\, بصرية');
+    expect(lines).toContain('PHOTO;VALUE=URI:https://xn--mgbh0fb.example/p.png');
+    expect(lines.some((l) => l.startsWith('URL'))).toBe(false);
+    expect(vcard).not.toContain('19005550000');
+    expect(lines).toContain('ADR;TYPE=WORK:;;Line one\\nLine two;;;;');
+    expect(lines).toContain('N:الأحمد;ليلى;;;');
+  });
+
+  it('names the file in ASCII, falling back to the card id', () => {
+    expect(vcardFileName({ ...card, name: 'Dana Ortiz' })).toBe('dana-ortiz.vcf');
+    expect(vcardFileName(card)).toBe('k7f2q9.vcf');
+  });
+});
+
+describe('the live cache', () => {
+  it('keeps entries for one store version, drops them all when it changes', () => {
+    const cache = new LiveCache<string>(10);
+    cache.set('p:a', 'v1', 'A');
+    expect(cache.get('p:a', 'v1', 0)).toBe('A');
+    expect(cache.get('p:a', 'v2', 0)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('expires an entry when its content would change by the clock', () => {
+    const cache = new LiveCache<string>(10);
+    cache.set('p:a', 'v1', 'A', 1000);
+    expect(cache.get('p:a', 'v1', 999)).toBe('A');
+    expect(cache.get('p:a', 'v1', 1000)).toBeUndefined();
+  });
+
+  it('is bounded: the least recently used entry goes first, and size 0 keeps nothing', () => {
+    const cache = new LiveCache<string>(2);
+    cache.set('a', 'v', 'A');
+    cache.set('b', 'v', 'B');
+    cache.get('a', 'v', 0);
+    cache.set('c', 'v', 'C');
+    expect(cache.get('b', 'v', 0)).toBeUndefined();
+    expect(cache.get('a', 'v', 0)).toBe('A');
+    const none = new LiveCache<string>(0);
+    none.set('a', 'v', 'A');
+    expect(none.get('a', 'v', 0)).toBeUndefined();
+  });
+});
+
+describe('request paths', () => {
+  it.each([
+    ['/p/layla', '/p/layla'],
+    ['/%D8%B9%D8%B1%D8%A8%D9%8A', '/عربي'],
+    ['/a%2Fb', '/a/b'],
+  ])('%s is the path %s', (raw, path) => {
+    expect(requestPathOf(raw)).toBe(path);
+  });
+
+  it.each(['/..', '/a/../b', '/%2e%2e/x', '/./x', '/a%5cb', '/a\\b', '/%00', '/%E0%A4%A', '/%ZZ'])('%s names no page', (raw) => {
+    expect(requestPathOf(raw)).toBeUndefined();
+  });
+});
