@@ -18,7 +18,7 @@ import { LivePages } from './services/live-pages.ts';
 import { SiteReader } from './services/site-reader.ts';
 import { Sitemap } from './services/sitemap.ts';
 import { StaticSite } from './services/static-site.ts';
-import { Store, StoreUnavailableError } from './store/store.ts';
+import { openStore, StoreUnavailableError } from './store/store.ts';
 
 export interface AppOptions {
   config: SiteConfig;
@@ -34,7 +34,7 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, distDir } = options;
   const site = new StaticSite(join(distDir, 'client'));
-  const store = new Store(config.databasePath);
+  const store = openStore(config);
   const renderer = await loadAstroRenderer(join(distDir, 'server', 'entry.mjs'));
   const live = new LivePages({ baseUrl: config.baseUrl, store, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
   const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });

@@ -4,7 +4,7 @@
 import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-content.ts';
 import { pageToMarkdown } from '../../src/lib/markdown.ts';
 import { safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
-import { CACHE, CARD_ID_PATTERN, isReservedSegment, SLUG_PATTERN } from '../../src/lib/surface.ts';
+import { CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { AstroRenderer } from '../astro-renderer.ts';
 import type { LiveCache } from '../live-cache.ts';
@@ -48,7 +48,7 @@ export class LivePages {
   profile(slug: string, now = Date.now()): Promise<Page | undefined> {
     if (!SLUG_PATTERN.test(slug)) return Promise.resolve(undefined);
     return this.lookup<Page>(`p:${slug}`, now, async () => {
-      const profile = this.deps.store.profile(slug);
+      const profile = await this.deps.store.profile(slug);
       if (!profile) return undefined;
       // Kept until a link's time window opens or closes.
       return [await this.render(paths.profile(slug), { profile, now: new Date(now).toISOString() }), nextLinkChange(profile.links, now)];
@@ -59,7 +59,7 @@ export class LivePages {
   card(cardId: string, now = Date.now()): Promise<CardFound | undefined> {
     if (!CARD_ID_PATTERN.test(cardId)) return Promise.resolve(undefined);
     return this.lookup<CardFound>(`c:${cardId}`, now, async () => {
-      const card = this.deps.store.card(cardId);
+      const card = await this.deps.store.card(cardId);
       if (!card) return undefined;
       if (card.mode === 'page') {
         const page = await this.render(paths.card(cardId), { card, now: new Date(now).toISOString() });
@@ -71,11 +71,10 @@ export class LivePages {
     });
   }
 
-  /** The profile an alias leads to, when its owner is on the paid plan and published. */
+  /** The profile an alias leads to, when its owner is on the paid plan and published (the route checked the alias). */
   alias(alias: string, now = Date.now()): Promise<AliasFound | undefined> {
-    if (!SLUG_PATTERN.test(alias) || isReservedSegment(alias)) return Promise.resolve(undefined);
     return this.lookup<AliasFound>(`a:${alias}`, now, async () => {
-      const target = this.deps.store.alias(alias);
+      const target = await this.deps.store.alias(alias);
       return target && target.plan === 'paid' && target.published ? [{ slug: target.slug }] : undefined;
     });
   }
@@ -86,7 +85,7 @@ export class LivePages {
    */
   private async lookup<T extends Page | CardFound | AliasFound>(key: string, now: number, find: () => Promise<[value: T, expiresAt?: number] | undefined>): Promise<T | undefined> {
     const { store, cache } = this.deps;
-    const version = store.version();
+    const version = await store.version();
     const cached = cache.get(key, version, now);
     if (cached) return cached as T;
     const found = await find();

@@ -161,8 +161,8 @@ export class SiteReader {
   }
 
   /** GET /health: ok when the database answers a real query, degraded otherwise. */
-  private health(): Resolution {
-    const status = this.deps.store.isAvailable() ? 'ok' : 'degraded';
+  private async health(): Promise<Resolution> {
+    const status = (await this.deps.store.isAvailable()) ? 'ok' : 'degraded';
     const body = JSON.stringify({ status, service: this.deps.serviceName, time: new Date().toISOString() });
     return { kind: 'document', status: status === 'ok' ? 200 : 503, type: 'application/json; charset=utf-8', body, headers: { 'cache-control': CACHE.none } };
   }

@@ -36,9 +36,9 @@ export class Sitemap {
   private async current() {
     const { baseUrl, store } = this.deps;
     const limit = this.deps.limit ?? SITEMAP_URL_LIMIT;
-    const version = store.version();
+    const version = await store.version();
     if (this.built?.version === version) return this.built;
-    const entries: SitemapEntry[] = [...this.staticEntries, ...store.livePages().map((p) => ({ url: absoluteUrl(baseUrl, p.path), lastmod: p.lastmod }))];
+    const entries: SitemapEntry[] = [...this.staticEntries, ...(await store.livePages()).map((p) => ({ url: absoluteUrl(baseUrl, p.path), lastmod: p.lastmod }))];
     const chunks: SitemapEntry[][] = [];
     for (let i = 0; i < entries.length; i += limit) chunks.push(entries.slice(i, i + limit));
     const children = await Promise.all(chunks.map(async (chunk) => makeAsset(Buffer.from(await sitemapXml(chunk)), XML, CACHE.discovery)));

@@ -25,6 +25,9 @@ export const ids = {
   sitemapPart: z.coerce.number().int().min(1),
 };
 
+/** An alias: a slug that is not a reserved first segment (checked when parsed, once the declaration below exists). */
+export const aliasSchema = ids.slug.refine((a) => !isReservedSegment(a), 'is reserved: it is a path of this service or of the owner app');
+
 /**
  * First path segments of the account owners' web app. It creates accounts, sends e-mail and issues credentials:
  * robots.txt disallows them, read_page and the WebMCP tools refuse them, and no alias may take them.
@@ -128,7 +131,7 @@ export const ROUTES = {
   getMcpServerCard: { method: 'GET', path: '/.well-known/mcp/server-card.json', served: 'static', tag: 'discovery', summary: 'The MCP server card', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
   mcp: { method: 'POST', path: '/mcp', served: 'agents', tag: 'agents', summary: 'The MCP endpoint (Streamable HTTP, stateless, read-only)', media: ['application/json'], cache: 'none', statuses: [200, 400, 403, 405, 406, 413, 415, 429] },
   getHealth: { method: 'GET', path: '/health', served: 'operations', tag: 'operations', summary: 'Whether the service and its database answer; never cached', media: ['application/json'], cache: 'none', statuses: [200, 503] },
-  getProfileAlias: { method: 'GET', path: '/{alias}', served: 'live', tag: 'pages', summary: "A paid-plan owner's short path to their profile", params: { alias: ids.slug }, media: [], cache: 'alias', statuses: [302, 404, 503] },
+  getProfileAlias: { method: 'GET', path: '/{alias}', served: 'live', tag: 'pages', summary: "A paid-plan owner's short path to their profile", params: { alias: aliasSchema }, media: [], cache: 'alias', statuses: [302, 404, 503] },
 } as const satisfies Record<string, RouteDeclaration>;
 
 export type RouteId = keyof typeof ROUTES;
@@ -178,7 +181,6 @@ export function isReservedSegment(segment: string): boolean {
   return RESERVED_SEGMENTS.has(segment.toLowerCase());
 }
 
-export const aliasSchema = ids.slug.refine((a) => !isReservedSegment(a), 'is reserved: it is a path of this service or of the owner app');
 
 /** Paths agents must not read: the owner app, and the MCP endpoint itself (it is not a page). */
 export const AGENT_REFUSED_SEGMENTS: ReadonlySet<string> = new Set([...OWNER_APP_SEGMENTS, ...Object.values(ROUTES).filter((r) => r.served === 'agents').map((r) => fixedFirstSegment(r.path) ?? '')]);

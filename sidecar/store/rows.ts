@@ -1,0 +1,98 @@
+// The database's rows and their mapping to what pages render, for every backend: a row that does not hold what the
+// schema promises is a CorruptRowError (another writer's mistake: logged as an error, answered 500), never an
+// unavailable database.
+import type { Card, Profile } from '../../src/lib/live-content.ts';
+import type { Lang } from '../../src/lib/surface.ts';
+
+/** A row holds what the schema does not allow (another writer's mistake): a defect to log and answer with a 500. */
+export class CorruptRowError extends Error {
+  override name = 'CorruptRowError';
+}
+
+export interface ProfileRow {
+  id: number;
+  slug: string;
+  name: string;
+  bio: string;
+  lang: Lang;
+  kind: 'person' | 'organization';
+  avatar_url: string | null;
+  plan: 'free' | 'paid';
+  updated_at: string;
+}
+
+export interface LinkRow {
+  title: string;
+  url: string;
+  pinned: number | boolean;
+  starts_at: string | null;
+  ends_at: string | null;
+}
+
+export interface SocialRow {
+  network: string;
+  url: string;
+}
+
+export interface CardRow {
+  card_id: string;
+  mode: 'page' | 'redirect';
+  redirect_url: string | null;
+  lang: Lang;
+  name: string | null;
+  job_title: string | null;
+  organization: string | null;
+  /** A JSON list of strings. */
+  phones: string;
+  emails: string;
+  website: string | null;
+  address: string | null;
+  photo_url: string | null;
+  profile_slug: string | null;
+  updated_at: string;
+}
+
+export function profileFromRows(row: ProfileRow, links: LinkRow[], socials: SocialRow[]): Profile {
+  return {
+    slug: row.slug,
+    name: row.name,
+    bio: row.bio,
+    lang: row.lang,
+    kind: row.kind,
+    avatarUrl: row.avatar_url,
+    plan: row.plan,
+    updatedAt: row.updated_at,
+    links: links.map((l) => ({ title: l.title, url: l.url, pinned: l.pinned === 1 || l.pinned === true, startsAt: l.starts_at, endsAt: l.ends_at })),
+    socials: socials.map((s) => ({ network: s.network, url: s.url })),
+  };
+}
+
+export function cardFromRow(row: CardRow): Card {
+  return {
+    cardId: row.card_id,
+    mode: row.mode,
+    redirectUrl: row.redirect_url,
+    lang: row.lang,
+    name: row.name,
+    jobTitle: row.job_title,
+    organization: row.organization,
+    phones: stringList(row.phones, `cards.phones of card ${row.card_id}`),
+    emails: stringList(row.emails, `cards.emails of card ${row.card_id}`),
+    website: row.website,
+    address: row.address,
+    photoUrl: row.photo_url,
+    profileSlug: row.profile_slug,
+    updatedAt: row.updated_at,
+  };
+}
+
+function stringList(json: string, what: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (err) {
+    throw new CorruptRowError(`${what} is not JSON: ${JSON.stringify(String(json).slice(0, 80))}`, { cause: err });
+  }
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new CorruptRowError(`${what} is not a JSON list of strings`);
+  return value;
+}
