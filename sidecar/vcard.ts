@@ -1,6 +1,7 @@
 // vCard 3.0 (RFC 2426) of a digital card. Written here because the npm vCard writers we tried neither escape
-// values nor fold lines: this does both, folding at 75 octets without splitting a UTF-8 character.
-import type { Card } from '../src/lib/live-content.ts';
+// values nor fold lines: this does both, folding at 75 octets without splitting a UTF-8 character. The tests read
+// every vCard back with an independent parser (ical.js).
+import type { Card, CardEmail, CardPhone } from '../src/lib/live-content.ts';
 import { safeHref, WEB_SCHEMES } from '../src/lib/owner-input.ts';
 
 const CRLF = '\r\n';
@@ -37,7 +38,21 @@ function splitName(full: string): { family: string; given: string } {
   return { family: words.at(-1) ?? '', given: words.slice(0, -1).join(' ') };
 }
 
-export function cardToVcard(card: Card, cardUrl: string): string {
+const TEL_TYPES: Record<CardPhone['type'], string> = { cell: 'CELL,VOICE', work: 'WORK,VOICE', home: 'HOME,VOICE' };
+const EMAIL_TYPES: Record<CardEmail['type'], string> = { work: 'INTERNET,WORK', home: 'INTERNET,HOME' };
+
+/** Where the card and its owner's profile live: the canonical absolute URLs. */
+export interface CardUrls {
+  card: string;
+  profile?: string | undefined;
+}
+
+/**
+ * The card as a vCard 3.0 for "Save contact": every phone and e-mail with its type, the photo by URI, the website
+ * and the profile as URLs, the card page as SOURCE. `compact` is the offline contact code's payload: only N, FN,
+ * TEL, EMAIL, ORG, TITLE and one URL, so that the QR code stays small enough to scan from a phone screen.
+ */
+export function cardToVcard(card: Card, urls: CardUrls, { compact = false }: { compact?: boolean } = {}): string {
   const lines: string[] = ['BEGIN:VCARD', 'VERSION:3.0'];
   const add = (name: string, value: string | null | undefined, raw = false) => {
     if (value && value.trim()) lines.push(`${name}:${raw ? value : escapeText(value.trim())}`);
@@ -52,14 +67,21 @@ export function cardToVcard(card: Card, cardUrl: string): string {
   add('FN', fn);
   add('ORG', card.organization);
   add('TITLE', card.jobTitle);
-  for (const phone of card.phones) add('TEL;TYPE=CELL,VOICE', phone);
-  for (const email of card.emails) add('EMAIL;TYPE=INTERNET', email);
+  for (const phone of card.phones) add(`TEL;TYPE=${TEL_TYPES[phone.type]}`, phone.number);
+  for (const email of card.emails) add(`EMAIL;TYPE=${EMAIL_TYPES[email.type]}`, email.address);
   // URIs are emitted normalised (all ASCII, no whitespace): a stored value with a line break cannot add a property.
-  add('URL', safeHref(card.website, WEB_SCHEMES), true);
-  if (card.address?.trim()) lines.push(`ADR;TYPE=WORK:;;${escapeText(card.address.trim())};;;;`);
-  add('PHOTO;VALUE=URI', safeHref(card.photoUrl, WEB_SCHEMES), true);
-  add('SOURCE', cardUrl, true);
-  lines.push(`REV:${card.updatedAt}`, 'END:VCARD');
+  const website = safeHref(card.website, WEB_SCHEMES);
+  if (compact) {
+    add('URL', website ?? urls.card, true);
+  } else {
+    add('URL', website, true);
+    add('URL', urls.profile, true);
+    if (card.address?.trim()) lines.push(`ADR;TYPE=WORK:;;${escapeText(card.address.trim())};;;;`);
+    add('PHOTO;VALUE=URI', safeHref(card.photoUrl, WEB_SCHEMES), true);
+    add('SOURCE', urls.card, true);
+    lines.push(`REV:${card.updatedAt}`);
+  }
+  lines.push('END:VCARD');
   return lines.map(foldLine).join(CRLF) + CRLF;
 }
 

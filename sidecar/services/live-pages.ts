@@ -9,14 +9,15 @@ import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { AstroRenderer } from '../astro-renderer.ts';
 import type { LiveCache } from '../live-cache.ts';
 import type { Store } from '../store/store.ts';
-import { cardToVcard } from '../vcard.ts';
+import { qrSvg } from '../qr.ts';
+import { cardToVcard, type CardUrls } from '../vcard.ts';
 import { makeAsset, type Asset, type Page } from './static-site.ts';
 
 export interface LiveDeps {
   baseUrl: string;
   store: Store;
   renderer: AstroRenderer;
-  cache: LiveCache<Page | CardFound | AliasFound>;
+  cache: LiveCache<Page | CardFound | AliasFound | Asset>;
 }
 
 /** Where an alias leads: a published profile on the paid plan. */
@@ -35,6 +36,7 @@ export interface CardFound {
 const HTML = 'text/html; charset=utf-8';
 const MARKDOWN = 'text/markdown; charset=utf-8';
 const VCARD = 'text/vcard; charset=utf-8';
+const SVG = 'image/svg+xml';
 
 /** A live page as HTML and Markdown, from the cache or rendered now; undefined when the content does not exist. */
 export class LivePages {
@@ -63,11 +65,29 @@ export class LivePages {
       if (!card) return undefined;
       if (card.mode === 'page') {
         const page = await this.render(paths.card(cardId), { card, now: new Date(now).toISOString() });
-        const vcard = makeAsset(Buffer.from(cardToVcard(card, absoluteUrl(this.deps.baseUrl, paths.card(card.cardId)))), VCARD, CACHE.live);
+        const vcard = makeAsset(Buffer.from(cardToVcard(card, this.cardUrls(card))), VCARD, CACHE.live);
         return [{ page, vcard, card }];
       }
       const target = safeHref(card.redirectUrl, WEB_SCHEMES);
       return target ? [{ redirect: target, card }] : undefined;
+    });
+  }
+
+  /** The QR code of a published profile's page (for print, or for showing on a screen). */
+  profileQr(slug: string, now = Date.now()): Promise<Asset | undefined> {
+    return this.lookup<Asset>(`pq:${slug}`, now, async () => ((await this.profile(slug, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.profile(slug)))] : undefined));
+  }
+
+  /** The QR code of an active card's page: our /c/{cardId}, also for a redirect-mode card (which redirects from there). */
+  cardQr(cardId: string, now = Date.now()): Promise<Asset | undefined> {
+    return this.lookup<Asset>(`cq:${cardId}`, now, async () => ((await this.card(cardId, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.card(cardId)))] : undefined));
+  }
+
+  /** The offline contact code of a page-mode card: the compact vCard itself, so a phone saves it with no network. */
+  contactQr(cardId: string, now = Date.now()): Promise<Asset | undefined> {
+    return this.lookup<Asset>(`vq:${cardId}`, now, async () => {
+      const found = await this.card(cardId, now);
+      return found?.page ? [await this.qr(cardToVcard(found.card, this.cardUrls(found.card), { compact: true }))] : undefined;
     });
   }
 
@@ -83,7 +103,7 @@ export class LivePages {
    * The entry cached under `key` for the store's current version, or what `find` makes of the database, cached
    * when found (until `expiresAt`). What is not found is not cached: unknown paths cannot fill the cache.
    */
-  private async lookup<T extends Page | CardFound | AliasFound>(key: string, now: number, find: () => Promise<[value: T, expiresAt?: number] | undefined>): Promise<T | undefined> {
+  private async lookup<T extends Page | CardFound | AliasFound | Asset>(key: string, now: number, find: () => Promise<[value: T, expiresAt?: number] | undefined>): Promise<T | undefined> {
     const { store, cache } = this.deps;
     const version = await store.version();
     const cached = cache.get(key, version, now);
@@ -92,6 +112,15 @@ export class LivePages {
     if (!found) return undefined;
     cache.set(key, version, found[0], found[1]);
     return found[0];
+  }
+
+  private async qr(text: string): Promise<Asset> {
+    return makeAsset(Buffer.from(await qrSvg(text)), SVG, CACHE.live);
+  }
+
+  private cardUrls(card: Card): CardUrls {
+    const { baseUrl } = this.deps;
+    return { card: absoluteUrl(baseUrl, paths.card(card.cardId)), profile: card.profileSlug ? absoluteUrl(baseUrl, paths.profile(card.profileSlug)) : undefined };
   }
 
   /**

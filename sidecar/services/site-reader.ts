@@ -82,6 +82,7 @@ export interface SiteReaderDeps {
   homepageLinks: string;
 }
 const VARY_ACCEPT = { vary: 'Accept' };
+const asset = (found: Asset | undefined): Resolution => (found ? { kind: 'asset', asset: found, headers: {} } : { kind: 'not-found' });
 
 export class SiteReader {
   private readonly handlers: Record<LiveRouteId, Handler>;
@@ -110,6 +111,9 @@ export class SiteReader {
         const name = found.card.name ?? found.card.cardId;
         return { kind: 'asset', asset: found.vcard, headers: { 'content-disposition': contentDisposition(`${name}.vcf`, { fallback: vcardFileName(found.card) }) } };
       },
+      getProfileQr: async ({ page }) => asset(await live.profileQr(page!)),
+      getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId!)),
+      getDigitalCardContactQr: async ({ cardId }) => asset(await live.contactQr(cardId!)),
       getBlogForPreferredLanguage: async (_params, prefs) => ({
         kind: 'redirect',
         status: 302,

@@ -1,5 +1,6 @@
 // The import file format and its validation: every record and field checked before anything is written.
 import { z } from 'zod';
+import { EMAIL_TYPES, PHONE_TYPES } from '../../src/lib/live-content.ts';
 import { LINK_SCHEMES, normalizeUrl, textProblem, WEB_SCHEMES, type UrlScheme } from '../../src/lib/owner-input.ts';
 import { aliasSchema, ids } from '../../src/lib/surface.ts';
 import { NETWORK_ID_PATTERN } from '../../src/lib/social-networks.ts';
@@ -67,6 +68,11 @@ const profile = z
   .strict();
 
 const phone = z.string().trim().regex(/^\+?[0-9][0-9 ()-]{2,29}$/, 'must be a phone number of digits, spaces, hyphens and brackets, optionally starting with +');
+/** A phone: a number (a mobile line), or { number, type } with type cell, work or home. */
+const cardPhone = z.union([phone.transform((number) => ({ number, type: 'cell' as const })), z.object({ number: phone, type: z.enum(PHONE_TYPES) }).strict()]);
+const email = z.email().max(254);
+/** An e-mail: an address (a work address), or { address, type } with type work or home. */
+const cardEmail = z.union([email.transform((address) => ({ address, type: 'work' as const })), z.object({ address: email, type: z.enum(EMAIL_TYPES) }).strict()]);
 
 const pageCard = z
   .object({
@@ -76,8 +82,8 @@ const pageCard = z
     name: line(80).min(1),
     title: line(100).optional(),
     organization: line(100).optional(),
-    phones: z.array(phone).max(5).default([]),
-    emails: z.array(z.email().max(254)).max(5).default([]),
+    phones: z.array(cardPhone).max(5).default([]),
+    emails: z.array(cardEmail).max(5).default([]),
     website: webUrl.optional(),
     address: text(300).optional(),
     photoUrl: webUrl.optional(),

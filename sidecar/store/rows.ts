@@ -1,7 +1,7 @@
 // The database's rows and their mapping to what pages render, for every backend: a row that does not hold what the
 // schema promises is a CorruptRowError (another writer's mistake: logged as an error, answered 500), never an
 // unavailable database.
-import type { Card, Profile } from '../../src/lib/live-content.ts';
+import { EMAIL_TYPES, PHONE_TYPES, type Card, type CardEmail, type CardPhone, type Profile } from '../../src/lib/live-content.ts';
 import type { Lang } from '../../src/lib/surface.ts';
 
 /** A row holds what the schema does not allow (another writer's mistake): a defect to log and answer with a 500. */
@@ -76,8 +76,8 @@ export function cardFromRow(row: CardRow): Card {
     name: row.name,
     jobTitle: row.job_title,
     organization: row.organization,
-    phones: stringList(row.phones, `cards.phones of card ${row.card_id}`),
-    emails: stringList(row.emails, `cards.emails of card ${row.card_id}`),
+    phones: jsonList(row.phones, `cards.phones of card ${row.card_id}`).map((entry) => typed(entry, 'number', PHONE_TYPES, `cards.phones of card ${row.card_id}`) as unknown as CardPhone),
+    emails: jsonList(row.emails, `cards.emails of card ${row.card_id}`).map((entry) => typed(entry, 'address', EMAIL_TYPES, `cards.emails of card ${row.card_id}`) as unknown as CardEmail),
     website: row.website,
     address: row.address,
     photoUrl: row.photo_url,
@@ -86,13 +86,21 @@ export function cardFromRow(row: CardRow): Card {
   };
 }
 
-function stringList(json: string, what: string): string[] {
+function jsonList(json: string, what: string): unknown[] {
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (err) {
     throw new CorruptRowError(`${what} is not JSON: ${JSON.stringify(String(json).slice(0, 80))}`, { cause: err });
   }
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new CorruptRowError(`${what} is not a JSON list of strings`);
+  if (!Array.isArray(value)) throw new CorruptRowError(`${what} is not a JSON list`);
   return value;
+}
+
+/** `{ number, type }` (or a plain string, as written before types existed: the first type is assumed). */
+function typed(entry: unknown, key: 'number' | 'address', types: readonly string[], what: string): Record<string, string> {
+  if (typeof entry === 'string') return { [key]: entry, type: types[0]! };
+  const record = entry as Record<string, unknown> | null;
+  if (record && typeof record[key] === 'string' && types.includes(record.type as string)) return { [key]: record[key], type: record.type as string };
+  throw new CorruptRowError(`${what} holds an entry that is neither a string nor { ${key}, type }`);
 }

@@ -1,10 +1,12 @@
 // The typed UI dictionary: every string a page shows outside of content, in both languages.
-import type { Lang } from './site-config.ts';
+import { LANGS, type Lang } from './surface.ts';
 
 const en = {
   languageName: 'English',
   /** Open Graph locale. */
   ogLocale: 'en_US',
+  /** How dates are written (Intl locale). */
+  dateLocale: 'en-GB',
   switchTo: 'العربية',
   skipToContent: 'Skip to content',
   homeTitle: 'Link-in-bio pages and digital business cards',
@@ -52,16 +54,30 @@ const en = {
   website: 'Website',
   address: 'Address',
   viewProfile: 'See all links',
+  phoneTypes: { cell: 'Mobile', work: 'Work', home: 'Home' },
+  emailTypes: { work: 'Work', home: 'Personal' },
+  showMyCode: 'Show my code',
+  pageCode: 'Scan to open this page',
+  contactCode: 'Scan to save the contact, no internet needed',
+  pageCodeAlt: 'QR code of this page',
+  contactCodeAlt: 'QR code holding the contact details',
+  downloadCode: 'Download for printing (SVG)',
+  share: 'Share',
+  linkCopied: 'Link copied',
   contactCard: 'Contact card',
   profileDescription: 'Links and contact of',
   cardDescription: 'Digital business card of',
 } as const;
 
-type Dictionary = { [K in keyof typeof en]: (typeof en)[K] extends readonly string[] ? readonly string[] : string };
+type Dictionary = {
+  [K in keyof typeof en]: (typeof en)[K] extends readonly string[] ? readonly string[] : (typeof en)[K] extends string ? string : { [L in keyof (typeof en)[K]]: string };
+};
 
 const ar: Dictionary = {
   languageName: 'العربية',
   ogLocale: 'ar_AR',
+  // Arabic month names with Latin digits, as most Arabic web writing uses them.
+  dateLocale: 'ar-u-ca-gregory-nu-latn',
   switchTo: 'English',
   skipToContent: 'انتقل إلى المحتوى',
   homeTitle: 'صفحات الروابط وبطاقات الأعمال الرقمية',
@@ -109,6 +125,16 @@ const ar: Dictionary = {
   website: 'الموقع',
   address: 'العنوان',
   viewProfile: 'كل الروابط',
+  phoneTypes: { cell: 'جوال', work: 'العمل', home: 'المنزل' },
+  emailTypes: { work: 'العمل', home: 'شخصي' },
+  showMyCode: 'اعرض رمزي',
+  pageCode: 'امسح الرمز لفتح هذه الصفحة',
+  contactCode: 'امسح الرمز لحفظ جهة الاتصال، دون حاجة إلى الإنترنت',
+  pageCodeAlt: 'رمز QR لهذه الصفحة',
+  contactCodeAlt: 'رمز QR يحمل بيانات الاتصال',
+  downloadCode: 'تنزيل للطباعة (SVG)',
+  share: 'مشاركة',
+  linkCopied: 'نُسخ الرابط',
   contactCard: 'بطاقة تواصل',
   profileDescription: 'روابط ووسائل التواصل مع',
   cardDescription: 'بطاقة الأعمال الرقمية لـ',
@@ -121,12 +147,12 @@ export function t(lang: Lang): Dictionary {
 }
 
 export function otherLang(lang: Lang): Lang {
-  return lang === 'ar' ? 'en' : 'ar';
+  return LANGS.find((l) => l !== lang) ?? lang;
 }
 
-/** Dates in the page's language: Arabic month names with Latin digits, as most Arabic web writing uses them. */
+/** Dates in the page's language. */
 export function formatDate(date: Date, lang: Lang): string {
-  return new Intl.DateTimeFormat(lang === 'ar' ? 'ar-u-ca-gregory-nu-latn' : 'en-GB', {
+  return new Intl.DateTimeFormat(t(lang).dateLocale, {
     year: 'numeric',
     month: 'long',
     day: 'numeric',

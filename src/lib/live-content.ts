@@ -23,6 +23,18 @@ export interface Profile {
   socials: { network: string; url: string }[];
 }
 
+export const PHONE_TYPES = ['cell', 'work', 'home'] as const;
+export const EMAIL_TYPES = ['work', 'home'] as const;
+/** A phone number as people write it, and what kind of line it is (a vCard TEL type). */
+export interface CardPhone {
+  number: string;
+  type: (typeof PHONE_TYPES)[number];
+}
+export interface CardEmail {
+  address: string;
+  type: (typeof EMAIL_TYPES)[number];
+}
+
 export interface Card {
   cardId: string;
   mode: 'page' | 'redirect';
@@ -31,8 +43,8 @@ export interface Card {
   name: string | null;
   jobTitle: string | null;
   organization: string | null;
-  phones: string[];
-  emails: string[];
+  phones: CardPhone[];
+  emails: CardEmail[];
   website: string | null;
   address: string | null;
   photoUrl: string | null;

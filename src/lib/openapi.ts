@@ -29,6 +29,15 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
     params: { cardId: 'Card identifier.' },
     responses: { 302: redirect("the owner's website (the card is a plain redirect)") },
   },
+  getProfileQr: { description: "An SVG QR code of the profile's canonical URL (error correction M, a four-module quiet zone), for printing or showing on a screen.", params: { page: 'Profile slug.' } },
+  getDigitalCardQr: {
+    description: "An SVG QR code of the card's canonical URL /c/{cardId} (error correction M, a four-module quiet zone). For a redirect-mode card it still encodes /c/{cardId}, which redirects.",
+    params: { cardId: 'Card identifier.' },
+  },
+  getDigitalCardContactQr: {
+    description: 'An SVG QR code holding the card\'s contact as a compact vCard 3.0 (N, FN, TEL, EMAIL, ORG, TITLE, URL; UTF-8): a phone saves the contact with no network. Page-mode cards only.',
+    params: { cardId: 'Card identifier.' },
+  },
   getDigitalCardVcard: {
     description: 'The contact of a page-mode card as vCard 3.0 (UTF-8, CRLF, folded at 75 octets), for "Save contact".',
     params: { cardId: 'Card identifier.' },

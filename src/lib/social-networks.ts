@@ -1,7 +1,7 @@
 // The social networks a profile may link, by the id an import uses, with the name people know them by. An id that
 // is not listed still works: the page shows the id itself.
 
-export const SOCIAL_NETWORKS: Readonly<Record<string, string>> = {
+export const SOCIAL_NETWORKS = {
   x: 'X',
   twitter: 'X (Twitter)',
   instagram: 'Instagram',
@@ -30,12 +30,12 @@ export const SOCIAL_NETWORKS: Readonly<Record<string, string>> = {
   vimeo: 'Vimeo',
   kick: 'Kick',
   patreon: 'Patreon',
-};
+} as const satisfies Record<string, string>;
 
 /** An import's network id: lowercase letters and digits, as short as X's. */
 export const NETWORK_ID_PATTERN = /^[a-z0-9]{1,30}$/;
 
 /** The name to show for a network id: its proper name when known, else the id as the owner gave it. */
 export function networkName(id: string): string {
-  return Object.hasOwn(SOCIAL_NETWORKS, id) ? SOCIAL_NETWORKS[id]! : id;
+  return Object.hasOwn(SOCIAL_NETWORKS, id) ? SOCIAL_NETWORKS[id as keyof typeof SOCIAL_NETWORKS] : id;
 }

@@ -116,10 +116,11 @@ describe('/p/{page}', () => {
   it('renders user content inert: markup escaped, unsafe schemes never in an href', async () => {
     const html = await (await get('/p/xss-test')).text();
     const doc = createDocument(html, true);
-    // The only scripts are our own WebMCP file and the JSON-LD data block; no element came from user text.
+    // The only scripts are our own files (WebMCP, the share button) and the JSON-LD data block; none came from user text.
     expect(Array.from(doc.querySelectorAll('script')).map((s) => s.getAttribute('src') ?? s.getAttribute('type'))).toEqual([
       'application/ld+json',
       '/global-scripts/webmcp.js',
+      '/global-scripts/share.js',
     ]);
     expect(doc.querySelectorAll('img[onerror], b, [onerror]').length).toBe(0);
     expect(doc.querySelector('h1')?.textContent).toBe('<script>alert("name")</script>');
@@ -213,7 +214,8 @@ describe('/c/{cardId}.vcf', () => {
     expect(lines).toContain('ORG:استوديو ليلى للتصميم');
     expect(lines).toContain('TITLE:مصممة هوية بصرية');
     expect(lines).toContain('TEL;TYPE=CELL,VOICE:+966500000000');
-    expect(lines).toContain('EMAIL;TYPE=INTERNET:layla@example.com');
+    expect(lines).toContain('EMAIL;TYPE=INTERNET,WORK:layla@example.com');
+    expect(lines).toContain('URL:http://localhost:8080/p/layla');
     expect(lines).toContain('URL:https://example.com/layla');
     expect(lines).toContain('ADR;TYPE=WORK:;;طريق الملك فهد\\، حي العليا\\، الرياض 12211\\، المملكة العربية السعودية;;;;'.replace(/\\،/g, '،'));
     for (const line of lines) expect(line, line).not.toMatch(/^[A-Z-]+(;[^:]*)?:$/);

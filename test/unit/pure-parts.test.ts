@@ -14,8 +14,11 @@ const card: Card = {
   name: 'ليلى الأحمد',
   jobTitle: 'مصممة; هوية, بصرية',
   organization: null,
-  phones: ['+966 50 000 0000'],
-  emails: ['layla@example.com'],
+  phones: [
+    { number: '+966 50 000 0000', type: 'cell' },
+    { number: '+966 11 000 0000', type: 'work' },
+  ],
+  emails: [{ address: 'layla@example.com', type: 'work' }],
   website: 'https://example.com/\nTEL:+19005550000',
   address: 'Line one\nLine two',
   photoUrl: 'https://مثال.example/p.png',
@@ -38,17 +41,22 @@ describe('vCard', () => {
   });
 
   it('writes one property per line, with URIs normalised and no owner string able to add a property', () => {
-    const vcard = cardToVcard(card, 'https://bio.example/c/k7f2q9');
+    const vcard = cardToVcard(card, { card: 'https://bio.example/c/k7f2q9', profile: 'https://bio.example/p/layla' });
     const lines = vcard.split('\r\n').filter((l) => l !== '');
     expect(vcard.endsWith('\r\n')).toBe(true);
     expect(lines[0]).toBe('BEGIN:VCARD');
     expect(lines.at(-1)).toBe('END:VCARD');
     expect(lines).toContain('TITLE:مصممة\\; هوية\\, بصرية');
     expect(lines).toContain('PHOTO;VALUE=URI:https://xn--mgbh0fb.example/p.png');
-    expect(lines.some((l) => l.startsWith('URL'))).toBe(false);
+    expect(lines.filter((l) => l.startsWith('URL'))).toEqual(['URL:https://bio.example/p/layla']);
     expect(vcard).not.toContain('19005550000');
     expect(lines).toContain('ADR;TYPE=WORK:;;Line one\\nLine two;;;;');
     expect(lines).toContain('N:الأحمد;ليلى;;;');
+    expect(lines).toContain('TEL;TYPE=CELL,VOICE:+966 50 000 0000');
+    expect(lines).toContain('TEL;TYPE=WORK,VOICE:+966 11 000 0000');
+    expect(lines).toContain('EMAIL;TYPE=INTERNET,WORK:layla@example.com');
+    expect(lines).toContain('URL:https://bio.example/p/layla');
+    expect(lines).toContain('SOURCE:https://bio.example/c/k7f2q9');
   });
 
   it('names the file in ASCII, falling back to the card id', () => {
