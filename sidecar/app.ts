@@ -14,6 +14,7 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
 import { requestPath } from './send.ts';
+import { Freshness } from './services/freshness.ts';
 import { LivePages } from './services/live-pages.ts';
 import { SiteReader } from './services/site-reader.ts';
 import { Sitemap } from './services/sitemap.ts';
@@ -36,8 +37,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const site = new StaticSite(join(distDir, 'client'));
   const store = openStore(config);
   const renderer = await loadAstroRenderer(join(distDir, 'server', 'entry.mjs'));
-  const live = new LivePages({ baseUrl: config.baseUrl, store, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
-  const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
+  const freshness = new Freshness(store, config.changePollMs ?? 0);
+  const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
+  const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, freshness, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
   const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store, homepageLinks: homepageLinks(config) });
   const errors = new ErrorPages(site);
 
@@ -102,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onClose', async () => store.close());
+  app.decorate('liveRenders', () => live.renders);
   await mcpRoutes(app, { config, reader, live, site, errors, limits: config });
   pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve' });
   return app;
@@ -116,6 +119,10 @@ function sendBadRequest(reply: FastifyReply) {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live pages rendered since start: what the cache did not save (the freshness tests count it). */
+    liveRenders: () => number;
+  }
   interface FastifyRequest {
     /** The decoded path, checked by the onRequest hook (no dot segment, NUL, backslash or broken encoding). */
     sitePath: string;

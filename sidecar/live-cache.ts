@@ -1,5 +1,6 @@
-// Rendered live pages (and what a card resolves to) held in memory: bounded (least recently used goes first), emptied whenever the store's
-// version changes, and each entry expiring when its content would change by the clock (a link window).
+// Rendered live pages (and what a card or alias resolves to) held in memory: bounded (least recently used goes
+// first), each entry evicted when the change log names it (services/freshness.ts) or when its content would change
+// by the clock (a link window).
 interface Entry<V> {
   value: V;
   expiresAt: number;
@@ -8,18 +9,12 @@ interface Entry<V> {
 export class LiveCache<V> {
   private readonly max: number;
   private readonly entries = new Map<string, Entry<V>>();
-  private version: string | undefined;
 
   constructor(max = 5000) {
     this.max = max;
   }
 
-  get(key: string, version: string, now: number): V | undefined {
-    if (version !== this.version) {
-      this.entries.clear();
-      this.version = version;
-      return undefined;
-    }
+  get(key: string, now: number): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= now) {
@@ -32,17 +27,22 @@ export class LiveCache<V> {
     return entry.value;
   }
 
-  set(key: string, version: string, value: V, expiresAt = Infinity): void {
-    if (version !== this.version) {
-      this.entries.clear();
-      this.version = version;
-    }
+  set(key: string, value: V, expiresAt = Infinity): void {
     if (this.max === 0) return;
+    this.entries.delete(key);
     if (this.entries.size >= this.max) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.set(key, { value, expiresAt });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
   }
 
   get size(): number {

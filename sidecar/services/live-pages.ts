@@ -1,6 +1,6 @@
-// Live pages from the store: profiles, cards (their page, vCard or redirect target) and aliases. A page is rendered
-// once per store version and served from memory after that. Throws StoreUnavailableError when the database cannot
-// be read: the HTTP app and the MCP server each map that in one place.
+// Live pages from the store: profiles, cards (their page, vCard, codes or redirect target) and aliases. A page is
+// rendered once and served from memory until the change log names it (or a link's time window moves). Throws
+// StoreUnavailableError when the database cannot be read: the HTTP app and the MCP server each map that in one place.
 import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-content.ts';
 import { pageToMarkdown } from '../../src/lib/markdown.ts';
 import { safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
@@ -8,7 +8,8 @@ import { CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { AstroRenderer } from '../astro-renderer.ts';
 import type { LiveCache } from '../live-cache.ts';
-import type { Store } from '../store/store.ts';
+import type { Change, Store } from '../store/store.ts';
+import type { Freshness, FreshnessEvent } from './freshness.ts';
 import { qrSvg } from '../qr.ts';
 import { cardToVcard, type CardUrls } from '../vcard.ts';
 import { makeAsset, type Asset, type Page } from './static-site.ts';
@@ -16,6 +17,7 @@ import { makeAsset, type Asset, type Page } from './static-site.ts';
 export interface LiveDeps {
   baseUrl: string;
   store: Store;
+  freshness: Freshness;
   renderer: AstroRenderer;
   cache: LiveCache<Page | CardFound | AliasFound | Asset>;
 }
@@ -39,11 +41,31 @@ const VCARD = 'text/vcard; charset=utf-8';
 const SVG = 'image/svg+xml';
 
 /** A live page as HTML and Markdown, from the cache or rendered now; undefined when the content does not exist. */
+/** The cache keys a change names: a profile's page and code, a card's page, vCard and codes, an alias. */
+const KEYS: Record<Change['kind'], (key: string) => string[]> = {
+  profile: (slug) => [`p:${slug}`, `pq:${slug}`],
+  card: (cardId) => [`c:${cardId}`, `cq:${cardId}`, `vq:${cardId}`],
+  alias: (alias) => [`a:${alias}`],
+};
+
 export class LivePages {
   private readonly deps: LiveDeps;
+  /** Lookups under way, by key: concurrent misses for one key share one query and one render. */
+  private readonly inflight = new Map<string, Promise<unknown>>();
+  /** Bumped by every eviction: a lookup that read the database before it must not cache what it read. */
+  private evictions = 0;
+  /** Pages rendered since start (a measure of what the cache saves; the tests read it). */
+  renders = 0;
 
   constructor(deps: LiveDeps) {
     this.deps = deps;
+    deps.freshness.listen((event) => this.evict(event));
+  }
+
+  private evict(event: FreshnessEvent): void {
+    this.evictions++;
+    if (event.reset) return this.deps.cache.clear();
+    for (const change of event.changes) for (const key of KEYS[change.kind](change.key)) this.deps.cache.delete(key);
   }
 
   /** Throws StoreUnavailableError when the database cannot be read (as do card and alias). */
@@ -100,18 +122,27 @@ export class LivePages {
   }
 
   /**
-   * The entry cached under `key` for the store's current version, or what `find` makes of the database, cached
-   * when found (until `expiresAt`). What is not found is not cached: unknown paths cannot fill the cache.
+   * The entry cached under `key`, once the cache knows every change in the database, or what `find` makes of the
+   * database, cached when found (until `expiresAt`). What is not found is not cached: unknown paths cannot fill the
+   * cache.
    */
   private async lookup<T extends Page | CardFound | AliasFound | Asset>(key: string, now: number, find: () => Promise<[value: T, expiresAt?: number] | undefined>): Promise<T | undefined> {
-    const { store, cache } = this.deps;
-    const version = await store.version();
-    const cached = cache.get(key, version, now);
+    const { freshness, cache } = this.deps;
+    await freshness.sync(now);
+    const cached = cache.get(key, now);
     if (cached) return cached as T;
-    const found = await find();
-    if (!found) return undefined;
-    cache.set(key, version, found[0], found[1]);
-    return found[0];
+    const running = this.inflight.get(key);
+    if (running) return running as Promise<T | undefined>;
+    const evictions = this.evictions;
+    const lookup = find()
+      .then((found) => {
+        if (!found) return undefined;
+        if (evictions === this.evictions) cache.set(key, found[0], found[1]);
+        return found[0];
+      })
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, lookup);
+    return lookup;
   }
 
   private async qr(text: string): Promise<Asset> {
@@ -128,6 +159,7 @@ export class LivePages {
    * meeting), and converting every rendered page to Markdown was most of a render's garbage.
    */
   private async render(path: string, locals: LiveLocals): Promise<Page> {
+    this.renders++;
     const html = makeAsset(await this.deps.renderer.render(path, locals), HTML, CACHE.live);
     let markdown: Asset | undefined;
     return {

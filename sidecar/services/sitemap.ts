@@ -7,20 +7,39 @@ import { sitemapXml, type SitemapEntry } from '../../src/lib/sitemap.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { Store } from '../store/store.ts';
+import type { Freshness } from './freshness.ts';
 import { makeAsset, type Asset } from './static-site.ts';
 
 export const SITEMAP_URL_LIMIT = 50_000;
 const XML = 'application/xml';
 
+interface SitemapDeps {
+  baseUrl: string;
+  store: Store;
+  freshness: Freshness;
+  staticEntriesFile: string;
+  limit?: number | undefined;
+}
+
 export class Sitemap {
   private readonly staticEntries: SitemapEntry[];
-  private built: { version: string; index: Asset; children: Asset[] } | undefined;
+  private readonly deps: SitemapDeps;
+  private built: { index: Asset; children: Asset[] } | undefined;
+  /** A build under way: requests that find the sitemap stale share it (rebuilt once per change). */
+  private building: Promise<{ index: Asset; children: Asset[] }> | undefined;
+  /** Bumped by every change that touches the sitemap: a build that saw one while running is not kept. */
+  private changes = 0;
 
-  private readonly deps: { baseUrl: string; store: Store; staticEntriesFile: string; limit?: number | undefined };
-
-  constructor(deps: { baseUrl: string; store: Store; staticEntriesFile: string; limit?: number | undefined }) {
+  constructor(deps: SitemapDeps) {
     this.deps = deps;
     this.staticEntries = JSON.parse(readFileSync(deps.staticEntriesFile, 'utf8')) as SitemapEntry[];
+    // Profiles and cards are its live part; an alias is not in it.
+    deps.freshness.listen((event) => {
+      if (event.reset || event.changes.some((c) => c.kind !== 'alias')) {
+        this.changes++;
+        this.built = undefined;
+      }
+    });
   }
 
   /** /sitemap.xml: the list itself, or the index of its parts. */
@@ -34,10 +53,19 @@ export class Sitemap {
   }
 
   private async current() {
+    await this.deps.freshness.sync();
+    if (this.built) return this.built;
+    this.building ??= this.build().finally(() => {
+      this.building = undefined;
+    });
+    const built = await this.building;
+    return built;
+  }
+
+  private async build() {
     const { baseUrl, store } = this.deps;
     const limit = this.deps.limit ?? SITEMAP_URL_LIMIT;
-    const version = await store.version();
-    if (this.built?.version === version) return this.built;
+    const changes = this.changes;
     const entries: SitemapEntry[] = [...this.staticEntries, ...(await store.livePages()).map((p) => ({ url: absoluteUrl(baseUrl, p.path), lastmod: p.lastmod }))];
     const chunks: SitemapEntry[][] = [];
     for (let i = 0; i < entries.length; i += limit) chunks.push(entries.slice(i, i + limit));
@@ -52,7 +80,8 @@ export class Sitemap {
       stream.end();
       index = makeAsset(await done, XML, CACHE.discovery);
     }
-    this.built = { version, index, children: children.length > 1 ? children : [] };
-    return this.built;
+    const built = { index, children: children.length > 1 ? children : [] };
+    if (changes === this.changes) this.built = built;
+    return built;
   }
 }

@@ -15,6 +15,9 @@ export function openForWriting(path: string): { db: Database.Database; migrated:
   return { db, migrated: migrate(db) };
 }
 
+/** Rows of the change log a writer keeps (import prunes older ones): a sidecar further behind drops its whole cache. */
+export const CHANGE_LOG_KEEP = 100_000;
+
 export type ImportOutcome = { ok: true; counts: ReturnType<typeof applyImport> } | { ok: false; errors: string[] };
 
 /** Validates `json` against the format, itself and what `db` holds, then writes it in one transaction. */
@@ -22,7 +25,9 @@ export function importInto(db: Database.Database, json: unknown): ImportOutcome 
   const known = db.prepare('SELECT 1 FROM profiles WHERE slug = ?').pluck();
   const { data, errors } = validateImport(json, (slug) => known.get(slug) !== undefined);
   if (!data) return { ok: false, errors };
-  return { ok: true, counts: applyImport(db, data) };
+  const counts = applyImport(db, data);
+  db.prepare('DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?').run(CHANGE_LOG_KEEP);
+  return { ok: true, counts };
 }
 
 /** A database file holding `json`, for the tests and the bench; throws with every problem when `json` is invalid. */

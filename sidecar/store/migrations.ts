@@ -71,7 +71,64 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX socials_by_profile ON socials (profile_id, position);
     `,
   },
+  {
+    version: 2,
+    description: 'the change log: what changed, recorded by triggers whoever writes',
+    // Each row names one cached thing that may have changed: a profile (by slug), a card (by card id) or an alias.
+    // A profile's change is also its cards' (they link to it while it is published) and its aliases' (they lead to
+    // it while it is paid and published). Any writer is seen: the CLI, the owner app, an operator's SQL console.
+    // The writer side prunes old rows (import.ts keeps CHANGE_LOG_KEEP).
+    sql: `
+      CREATE TABLE changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL CHECK (kind IN ('profile', 'card', 'alias')),
+        key TEXT NOT NULL
+      );
+      -- Which database this is: a sidecar that finds another one (a restore, a replaced file) drops its whole cache.
+      CREATE TABLE store_identity (id TEXT NOT NULL);
+      INSERT INTO store_identity (id) VALUES (lower(hex(randomblob(16))));
+      ${profileTriggers('INSERT', ['NEW'])}
+      ${profileTriggers('UPDATE', ['OLD', 'NEW'])}
+      ${profileTriggers('DELETE', ['OLD'])}
+      ${['links', 'socials'].flatMap((table) => ['INSERT', 'UPDATE', 'DELETE'].map((op) => childTrigger(table, op))).join('\n')}
+      ${['INSERT', 'UPDATE', 'DELETE'].map((op) => rowTrigger('cards', op, 'card', 'card_id')).join('\n')}
+      ${['INSERT', 'UPDATE', 'DELETE'].map((op) => rowTrigger('aliases', op, 'alias', 'alias')).join('\n')}
+    `,
+  },
 ];
+
+/** The rows a trigger has: NEW for an insert, OLD for a delete, both for an update. */
+function rowsOf(op: string): string[] {
+  return op === 'INSERT' ? ['NEW'] : op === 'DELETE' ? ['OLD'] : ['OLD', 'NEW'];
+}
+
+/** A profile, its cards and its aliases, for each of `rows`. */
+function profileTriggers(op: string, rows: string[]): string {
+  const body = rows
+    .map(
+      (row) => `
+        INSERT INTO changes (kind, key) VALUES ('profile', ${row}.slug);
+        INSERT INTO changes (kind, key) SELECT 'card', card_id FROM cards WHERE profile_id = ${row}.id;
+        INSERT INTO changes (kind, key) SELECT 'alias', alias FROM aliases WHERE profile_id = ${row}.id;`,
+    )
+    .join('');
+  return `CREATE TRIGGER profiles_${op.toLowerCase()}_changes AFTER ${op} ON profiles BEGIN ${body} END;`;
+}
+
+/** A link or social changes its profile (found by id; none when the profile itself is being deleted). */
+function childTrigger(table: string, op: string): string {
+  const body = rowsOf(op)
+    .map((row) => `INSERT INTO changes (kind, key) SELECT 'profile', slug FROM profiles WHERE id = ${row}.profile_id;`)
+    .join(' ');
+  return `CREATE TRIGGER ${table}_${op.toLowerCase()}_changes AFTER ${op} ON ${table} BEGIN ${body} END;`;
+}
+
+function rowTrigger(table: string, op: string, kind: string, column: string): string {
+  const body = rowsOf(op)
+    .map((row) => `INSERT INTO changes (kind, key) VALUES ('${kind}', ${row}.${column});`)
+    .join(' ');
+  return `CREATE TRIGGER ${table}_${op.toLowerCase()}_changes AFTER ${op} ON ${table} BEGIN ${body} END;`;
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 

@@ -24,6 +24,23 @@ export interface AliasTarget {
   published: boolean;
 }
 
+/** One row of the change log: a cached thing that may have changed. */
+export interface Change {
+  kind: 'profile' | 'card' | 'alias';
+  key: string;
+}
+
+export interface ChangeBatch {
+  /** Which database this is (its identity, and for SQLite the file's): another one means everything changed. */
+  epoch: string;
+  /** The oldest and newest sequence numbers still in the log (0 when it is empty). */
+  first: number;
+  last: number;
+  /** The changes after the sequence asked for, in order; `complete` is false when there were more than asked. */
+  changes: Change[];
+  complete: boolean;
+}
+
 export interface Store {
   /** A token that changes whenever the data may have changed; cached pages are kept per token. */
   version(): Promise<string>;
@@ -34,6 +51,8 @@ export interface Store {
   /** An active card, with its owner's profile slug when that profile is published. */
   card(cardId: string): Promise<Card | undefined>;
   alias(alias: string): Promise<AliasTarget | undefined>;
+  /** The change log after `seq`, at most `limit` rows. */
+  changesSince(seq: number, limit: number): Promise<ChangeBatch>;
   /** Every published profile and active page-mode card, for the sitemap. */
   livePages(): Promise<LivePage[]>;
   close(): Promise<void>;

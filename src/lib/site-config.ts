@@ -17,6 +17,11 @@ export interface SiteConfig {
   /** Requests to /mcp allowed per client address in each window. */
   mcpRateLimit: number;
   mcpRateWindowSeconds: number;
+  /**
+   * How often, at most, a sidecar reads the database's change log once the cheap check says something changed;
+   * undefined: the backend's default (0 for SQLite, whose log is a local read).
+   */
+  changePollMs: number | undefined;
   /** Rendered live pages kept in memory; 0 renders every request (for measuring). */
   liveCacheSize: number;
   /** pino level: `info` logs one line per request, `warn` only problems (the default: see BENCHMARKS.md). */
@@ -101,6 +106,7 @@ export function loadConfig(env: Env = process.env): SiteConfig {
   const mcpMaxBatch = whole('MCP_MAX_BATCH', 10, 1000);
   const mcpMaxResponseBytes = whole('MCP_MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 256 * 1024 * 1024, 1024);
   const requestTimeoutMs = whole('REQUEST_TIMEOUT_MS', 30_000, 3_600_000, 100);
+  const changePollMs = env.CHANGE_POLL_MS?.trim() ? whole('CHANGE_POLL_MS', 0, 60_000, 0) : undefined;
   const idleTimeoutMs = whole('IDLE_TIMEOUT_MS', 75_000, 3_600_000, 100);
   const liveCacheRaw = env.LIVE_CACHE_SIZE?.trim() || '5000';
   const liveCacheSize = Number(liveCacheRaw);
@@ -128,6 +134,7 @@ export function loadConfig(env: Env = process.env): SiteConfig {
     mcpRateWindowSeconds,
     mcpMaxBatch,
     mcpMaxResponseBytes,
+    changePollMs,
     liveCacheSize,
     logLevel,
     staticFiles,

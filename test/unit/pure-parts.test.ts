@@ -66,32 +66,36 @@ describe('vCard', () => {
 });
 
 describe('the live cache', () => {
-  it('keeps entries for one store version, drops them all when it changes', () => {
+  it('keeps an entry until it is deleted or the cache is cleared', () => {
     const cache = new LiveCache<string>(10);
-    cache.set('p:a', 'v1', 'A');
-    expect(cache.get('p:a', 'v1', 0)).toBe('A');
-    expect(cache.get('p:a', 'v2', 0)).toBeUndefined();
+    cache.set('p:a', 'A');
+    cache.set('p:b', 'B');
+    expect(cache.get('p:a', 0)).toBe('A');
+    cache.delete('p:a');
+    expect(cache.get('p:a', 0)).toBeUndefined();
+    expect(cache.get('p:b', 0)).toBe('B');
+    cache.clear();
     expect(cache.size).toBe(0);
   });
 
   it('expires an entry when its content would change by the clock', () => {
     const cache = new LiveCache<string>(10);
-    cache.set('p:a', 'v1', 'A', 1000);
-    expect(cache.get('p:a', 'v1', 999)).toBe('A');
-    expect(cache.get('p:a', 'v1', 1000)).toBeUndefined();
+    cache.set('p:a', 'A', 1000);
+    expect(cache.get('p:a', 999)).toBe('A');
+    expect(cache.get('p:a', 1000)).toBeUndefined();
   });
 
   it('is bounded: the least recently used entry goes first, and size 0 keeps nothing', () => {
     const cache = new LiveCache<string>(2);
-    cache.set('a', 'v', 'A');
-    cache.set('b', 'v', 'B');
-    cache.get('a', 'v', 0);
-    cache.set('c', 'v', 'C');
-    expect(cache.get('b', 'v', 0)).toBeUndefined();
-    expect(cache.get('a', 'v', 0)).toBe('A');
+    cache.set('a', 'A');
+    cache.set('b', 'B');
+    cache.get('a', 0);
+    cache.set('c', 'C');
+    expect(cache.get('b', 0)).toBeUndefined();
+    expect(cache.get('a', 0)).toBe('A');
     const none = new LiveCache<string>(0);
-    none.set('a', 'v', 'A');
-    expect(none.get('a', 'v', 0)).toBeUndefined();
+    none.set('a', 'A');
+    expect(none.get('a', 0)).toBeUndefined();
   });
 });
 

@@ -105,6 +105,9 @@ function prepare(db: Database.Database) {
        WHERE c.card_id = ? AND c.active = 1`,
     ),
     alias: db.prepare('SELECT p.slug, p.plan, p.published FROM aliases a JOIN profiles p ON p.id = a.profile_id WHERE a.alias = ?'),
+    changes: db.prepare('SELECT kind, key FROM changes WHERE seq > ? ORDER BY seq LIMIT ?'),
+    changeBounds: db.prepare('SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM changes'),
+    identity: db.prepare('SELECT id FROM store_identity').pluck(),
     sitemapProfiles: db.prepare('SELECT slug, updated_at FROM profiles WHERE published = 1 ORDER BY slug'),
     sitemapCards: db.prepare("SELECT card_id, updated_at FROM cards WHERE active = 1 AND mode = 'page' ORDER BY card_id"),
   };

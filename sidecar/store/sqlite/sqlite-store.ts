@@ -3,7 +3,7 @@
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
 import { paths } from '../../../src/lib/urls.ts';
 import { cardFromRow, profileFromRows, type CardRow, type LinkRow, type ProfileRow, type SocialRow } from '../rows.ts';
-import { StoreUnavailableError, type AliasTarget, type LivePage, type Store } from '../store.ts';
+import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type Store } from '../store.ts';
 import { SqliteConnection, type ConnectionOptions, type Statements } from './connection.ts';
 import { RECHECK_MS, WatchedFile } from './watched-file.ts';
 
@@ -64,6 +64,20 @@ export class SqliteStore implements Store {
   async alias(alias: string): Promise<AliasTarget | undefined> {
     const row = this.run((s) => s.alias.get(alias) as { slug: string; plan: 'free' | 'paid'; published: number } | undefined);
     return row && { slug: row.slug, plan: row.plan, published: row.published === 1 };
+  }
+
+  async changesSince(seq: number, limit: number): Promise<ChangeBatch> {
+    return this.run((s, fileState) => {
+      const bounds = s.changeBounds.get() as { first: number; last: number };
+      const rows = s.changes.all(seq, limit + 1) as Change[];
+      return {
+        epoch: `${fileState.split(':').slice(0, 2).join(':')}:${s.identity.get() as string}`,
+        first: bounds.first,
+        last: bounds.last,
+        changes: rows.slice(0, limit),
+        complete: rows.length <= limit,
+      };
+    });
   }
 
   async livePages(): Promise<LivePage[]> {

@@ -1,0 +1,122 @@
+// Per-entity freshness (issue 11): the database's change log, filled by triggers whoever writes, tells the sidecar
+// exactly what changed. An unrelated edit evicts nothing (counted in renders, not timed); a related one evicts
+// the page; a replaced database drops everything; concurrent misses share one render.
+import { copyFileSync, renameSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { importInto, openForWriting } from '../../sidecar/store/import.ts';
+import { createDatabase } from '../helpers/database.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const renders = () => server.app.liveRenders();
+const get = async (path: string) => {
+  const res = await fetch(server.url + path, { redirect: 'manual' });
+  return { status: res.status, text: await res.text(), location: res.headers.get('location') };
+};
+/** A write by plain SQL, as the owner app or an operator's console would make it: no import, no CLI. */
+const sql = (statement: string, ...params: unknown[]) => {
+  const db = new Database(server.databasePath);
+  db.pragma('foreign_keys = ON');
+  try {
+    db.prepare(statement).run(...params);
+  } finally {
+    db.close();
+  }
+};
+
+/** The pages under test, rendered and cached. */
+const warm = async () => {
+  for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9', '/c/n0rth1']) expect((await get(path)).status, path).toBe(200);
+  expect((await get('/layla')).status).toBe(302);
+};
+
+describe('an edit evicts exactly what it changes', () => {
+  beforeEach(warm);
+
+  it('an unrelated profile edited: no page of another owner is rendered again', async () => {
+    const before = renders();
+    sql("UPDATE profiles SET bio = 'Edited elsewhere' WHERE slug = 'qahwat-alnakheel'");
+    for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9', '/c/n0rth1']) await get(path);
+    expect(renders()).toBe(before);
+    expect((await get('/p/qahwat-alnakheel')).text).toContain('Edited elsewhere');
+    expect(renders()).toBe(before + 1);
+  });
+
+  it('a link of the profile, written by plain SQL, re-renders that profile only', async () => {
+    const before = renders();
+    sql("UPDATE links SET title = 'Portfolio (new)' WHERE profile_id = (SELECT id FROM profiles WHERE slug = 'layla') AND position = 0");
+    expect((await get('/p/layla')).text).toContain('Portfolio (new)');
+    // Her card shows no links: a link's change is not the card's.
+    for (const path of ['/p/sam-rivera', '/c/n0rth1', '/c/k7f2q9']) await get(path);
+    expect(renders()).toBe(before + 1);
+  });
+
+  it('the profile unpublished: its card no longer links to it, and its alias stops leading there', async () => {
+    sql("UPDATE profiles SET published = 0 WHERE slug = 'layla'");
+    try {
+      expect((await get('/p/layla')).status).toBe(404);
+      expect((await get('/c/k7f2q9')).text).not.toContain('href="/p/layla"');
+      expect((await get('/layla')).status).toBe(404);
+    } finally {
+      sql("UPDATE profiles SET published = 1 WHERE slug = 'layla'");
+    }
+    expect((await get('/layla')).status).toBe(302);
+    expect((await get('/c/k7f2q9')).text).toContain('href="/p/layla"');
+  });
+
+  it('an alias moved to another profile leads there on the next request', async () => {
+    sql("UPDATE aliases SET profile_id = (SELECT id FROM profiles WHERE slug = 'sam-rivera') WHERE alias = 'layla'");
+    try {
+      expect((await get('/layla')).location).toBe('http://localhost:8080/p/sam-rivera');
+    } finally {
+      sql("UPDATE aliases SET profile_id = (SELECT id FROM profiles WHERE slug = 'layla') WHERE alias = 'layla'");
+    }
+  });
+
+  it('a card edited re-renders that card only, and the sitemap follows a new card', async () => {
+    const before = renders();
+    sql("UPDATE cards SET job_title = 'Lead Architect' WHERE card_id = 'n0rth1'");
+    expect((await get('/c/n0rth1')).text).toContain('Lead Architect');
+    await get('/c/k7f2q9');
+    await get('/p/layla');
+    expect(renders()).toBe(before + 1);
+    const { db } = openForWriting(server.databasePath);
+    const outcome = importInto(db, { cards: [{ cardId: 'fresh-card', mode: 'page', name: 'Fresh' }] });
+    db.close();
+    expect(outcome.ok).toBe(true);
+    expect((await get('/sitemap.xml')).text).toContain('/c/fresh-card');
+  });
+});
+
+describe('a miss shared, a database replaced', () => {
+  it('twenty concurrent requests for a page not yet cached render it once', async () => {
+    sql("UPDATE profiles SET bio = 'Busy morning' WHERE slug = 'sam-rivera'");
+    await get('/p/layla'); // the change is read; the page of sam-rivera is evicted and not asked yet
+    const before = renders();
+    const pages = await Promise.all(Array.from({ length: 20 }, () => get('/p/sam-rivera')));
+    expect(pages.every((p) => p.status === 200 && p.text.includes('Busy morning'))).toBe(true);
+    expect(renders()).toBe(before + 1);
+  });
+
+  it('another database file in its place drops every cached page', async () => {
+    await warm();
+    const other = createDatabase();
+    const db = new Database(other);
+    db.prepare("UPDATE profiles SET bio = 'From the restored file' WHERE slug = 'sam-rivera'").run();
+    db.close();
+    const backup = `${server.databasePath}.before`;
+    copyFileSync(server.databasePath, backup);
+    renameSync(other, server.databasePath);
+    try {
+      expect((await get('/p/sam-rivera')).text).toContain('From the restored file');
+    } finally {
+      renameSync(backup, server.databasePath);
+    }
+  });
+});
