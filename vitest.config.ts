@@ -20,6 +20,16 @@ export default defineConfig({
         },
       },
       {
+        // The HTTP and MCP suites again, unchanged, against PostgreSQL: each server reads a database of its own
+        // (the same rows) from a streaming hot standby, with the read-only role.
+        extends: true,
+        test: {
+          name: 'postgres standby',
+          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/mcp/*.test.ts'],
+          env: { BIO_TEST_POSTGRES: '1' },
+        },
+      },
+      {
         // The HTTP and MCP suites again, unchanged, through the production shape: nginx (deploy/nginx.conf) serving
         // dist/client over two sidecars in front mode. Plus the front's own tests (failover, imports, sidecars down).
         extends: true,

@@ -1,35 +1,29 @@
 // `npm run db -- migrate | import FILE.json | seed-demo`: the only writer of the database.
 import { readFileSync } from 'node:fs';
-import type Database from 'better-sqlite3';
-import { ConfigError, loadConfig } from '../src/lib/site-config.ts';
-import { importInto, openForWriting as open } from '../sidecar/store/import.ts';
+import { ConfigError, loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
+import { openWriter } from '../sidecar/store/writer.ts';
 
 const USAGE = `Usage:
   npm run db -- migrate            create the database or bring its schema up to date
   npm run db -- import FILE.json   validate FILE and write it (all or nothing)
   npm run db -- seed-demo          load the demo profiles, cards and aliases
-The database is DATABASE_PATH (default data/bio.db).`;
+The database is DATABASE_URL (postgres://…, the primary) when it is set, else the SQLite file DATABASE_PATH
+(default data/bio.db).`;
 
 function fail(message: string): never {
   console.error(message);
   process.exit(1);
 }
 
-function openForWriting(path: string): Database.Database {
-  const { db, migrated } = open(path);
-  if (migrated.length > 0) console.log(`Migrated ${path} to schema version ${migrated.at(-1)}.`);
-  return db;
-}
-
-function importJson(path: string, json: unknown, label: string) {
-  const db = openForWriting(path);
+async function importJson(json: unknown, label: string) {
+  const writer = await openWriter(config);
   try {
-    const outcome = importInto(db, json);
+    const outcome = await writer.importData(json);
     if (!outcome.ok) fail(`${label}: nothing was written; ${outcome.errors.length} problem${outcome.errors.length === 1 ? '' : 's'}:\n  - ${outcome.errors.join('\n  - ')}`);
     const { counts } = outcome;
-    console.log(`Imported ${label} into ${path}: ${counts.profiles} profiles, ${counts.cards} cards, ${counts.aliases} aliases.`);
+    console.log(`Imported ${label} into ${writer.target}: ${counts.profiles} profiles, ${counts.cards} cards, ${counts.aliases} aliases.`);
   } finally {
-    db.close();
+    await writer.close();
   }
 }
 
@@ -47,7 +41,7 @@ function readJson(file: string): unknown {
   }
 }
 
-let config;
+let config: SiteConfig;
 try {
   config = loadConfig();
 } catch (err) {
@@ -57,16 +51,23 @@ try {
 
 const [command, arg] = process.argv.slice(2);
 switch (command) {
-  case 'migrate':
-    openForWriting(config.databasePath).close();
-    console.log(`${config.databasePath} is up to date.`);
+  case 'migrate': {
+    const writer = await openWriter(config);
+    try {
+      const migrated = await writer.migrate();
+      if (migrated.length > 0) console.log(`Migrated ${writer.target} to schema version ${migrated.at(-1)}.`);
+      console.log(`${writer.target} is up to date.`);
+    } finally {
+      await writer.close();
+    }
     break;
+  }
   case 'import':
     if (!arg) fail(USAGE);
-    importJson(config.databasePath, readJson(arg), arg);
+    await importJson(readJson(arg), arg);
     break;
   case 'seed-demo':
-    importJson(config.databasePath, readJson(new URL('./demo-data.json', import.meta.url).pathname), 'the demo data');
+    await importJson(readJson(new URL('./demo-data.json', import.meta.url).pathname), 'the demo data');
     break;
   default:
     fail(USAGE);

@@ -21,7 +21,9 @@ try {
   process.exit(1);
 }
 
-if (!existsSync(config.databasePath)) {
+// With PostgreSQL (DATABASE_URL) nothing is created or seeded: the schema and the data are the primary's, written
+// with npm run db; a missing schema is a clear message and a degraded health.
+if (!config.databaseUrl && !existsSync(config.databasePath)) {
   console.log(`No database at ${config.databasePath}: creating it with the demo data…`);
   const seed = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'seed-demo'], { stdio: 'inherit' });
   if (seed.status !== 0) process.exit(seed.status ?? 1);

@@ -19,7 +19,7 @@ import { LivePages } from './services/live-pages.ts';
 import { SiteReader } from './services/site-reader.ts';
 import { Sitemap } from './services/sitemap.ts';
 import { StaticSite } from './services/static-site.ts';
-import { openStore, StoreUnavailableError } from './store/store.ts';
+import { defaultChangePollMs, openStore, StoreUnavailableError } from './store/store.ts';
 
 export interface AppOptions {
   config: SiteConfig;
@@ -37,7 +37,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const site = new StaticSite(join(distDir, 'client'));
   const store = openStore(config);
   const renderer = await loadAstroRenderer(join(distDir, 'server', 'entry.mjs'));
-  const freshness = new Freshness(store, config.changePollMs ?? 0);
+  const freshness = new Freshness(store, config.changePollMs ?? defaultChangePollMs(config));
   const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
   const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, freshness, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
   const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store, homepageLinks: homepageLinks(config) });

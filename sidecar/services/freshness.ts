@@ -1,7 +1,7 @@
 // Per-entity freshness: the database's change log tells each sidecar exactly what changed, so one owner's edit
 // evicts that owner's pages and nothing else. The cheap "has anything changed at all?" check (the store's version:
-// SQLite's data_version and a stat, a sequence read on PostgreSQL) runs first, so an idle database costs nothing;
-// only when it moves is the log read, at most every `pollMs`. Another database (a replaced file, a restore), a
+// SQLite's data_version and a stat, the change log's last sequence on PostgreSQL) runs at most every `pollMs`, and
+// the log itself is read only when it moves, so an idle database costs nothing. Another database (a replaced file, a restore), a
 // sequence that goes backwards, or a log pruned past what this sidecar has seen, drops everything.
 import type { Change, Store } from '../store/store.ts';
 
@@ -17,7 +17,7 @@ export class Freshness {
   private epoch: string | undefined;
   private lastSeq = 0;
   private seenVersion: string | undefined;
-  private polledAt = -Infinity;
+  private checkedAt = -Infinity;
   private pending: Promise<void> | undefined;
 
   constructor(store: Store, pollMs: number) {
@@ -35,18 +35,25 @@ export class Freshness {
    */
   async sync(now = Date.now()): Promise<void> {
     if (this.pending) return this.pending;
-    const version = await this.store.version();
-    if (version === this.seenVersion) return;
-    // Within the interval the change stays pending: the version is not marked seen, so a later call reads it.
-    if (now - this.polledAt < this.pollMs) return;
-    this.pending ??= this.poll(version, now).finally(() => {
-      this.pending = undefined;
-    });
+    if (now - this.checkedAt < this.pollMs) return;
+    this.checkedAt = now;
+    this.pending = this.check().then(
+      () => {
+        this.pending = undefined;
+      },
+      (err: unknown) => {
+        this.pending = undefined;
+        // Asked again on the next request: while the database cannot be read, nothing is served from the cache.
+        this.checkedAt = -Infinity;
+        throw err;
+      },
+    );
     return this.pending;
   }
 
-  private async poll(version: string, now: number): Promise<void> {
-    this.polledAt = now;
+  private async check(): Promise<void> {
+    const version = await this.store.version();
+    if (version === this.seenVersion) return;
     const batch = await this.store.changesSince(this.lastSeq, BATCH);
     const reset =
       batch.epoch !== this.epoch || batch.last < this.lastSeq || (batch.first > this.lastSeq + 1 && batch.last > this.lastSeq) || !batch.complete;

@@ -1,10 +1,14 @@
 // Versioned schema migrations, applied in order by the CLI (never by the server, which only reads).
 import type Database from 'better-sqlite3';
 
+/** One version of the schema, written for each backend: the same tables, columns, checks and triggers. */
 export interface Migration {
   version: number;
   description: string;
+  /** For SQLite (the embedded default). */
   sql: string;
+  /** For PostgreSQL (sidecar/store/postgres/). */
+  postgres: string;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -70,6 +74,68 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX links_by_profile ON links (profile_id, position);
       CREATE INDEX socials_by_profile ON socials (profile_id, position);
     `,
+    // The same columns as SQLite's, 0/1 flags and ISO 8601 text included, so that one row mapping serves both.
+    postgres: `
+      CREATE TABLE profiles (
+        id BIGSERIAL PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        bio TEXT NOT NULL DEFAULT '',
+        lang TEXT NOT NULL CHECK (lang IN ('ar', 'en')),
+        kind TEXT NOT NULL DEFAULT 'person' CHECK (kind IN ('person', 'organization')),
+        avatar_url TEXT,
+        plan TEXT NOT NULL DEFAULT 'free' CHECK (plan IN ('free', 'paid')),
+        published INTEGER NOT NULL DEFAULT 1 CHECK (published IN (0, 1)),
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE links (
+        id BIGSERIAL PRIMARY KEY,
+        profile_id BIGINT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        url TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
+        pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+        starts_at TEXT,
+        ends_at TEXT,
+        UNIQUE (profile_id, position)
+      );
+      CREATE TABLE socials (
+        id BIGSERIAL PRIMARY KEY,
+        profile_id BIGINT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        network TEXT NOT NULL,
+        url TEXT NOT NULL,
+        UNIQUE (profile_id, position)
+      );
+      CREATE TABLE cards (
+        id BIGSERIAL PRIMARY KEY,
+        card_id TEXT NOT NULL UNIQUE,
+        mode TEXT NOT NULL CHECK (mode IN ('page', 'redirect')),
+        redirect_url TEXT,
+        lang TEXT NOT NULL DEFAULT 'en' CHECK (lang IN ('ar', 'en')),
+        name TEXT,
+        job_title TEXT,
+        organization TEXT,
+        phones TEXT NOT NULL DEFAULT '[]',
+        emails TEXT NOT NULL DEFAULT '[]',
+        website TEXT,
+        address TEXT,
+        photo_url TEXT,
+        profile_id BIGINT REFERENCES profiles(id) ON DELETE SET NULL,
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+        updated_at TEXT NOT NULL,
+        CHECK (mode = 'page' OR redirect_url IS NOT NULL)
+      );
+      CREATE TABLE aliases (
+        alias TEXT PRIMARY KEY,
+        profile_id BIGINT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE
+      );
+      CREATE INDEX links_by_profile ON links (profile_id, position);
+      CREATE INDEX socials_by_profile ON socials (profile_id, position);
+      CREATE INDEX cards_by_profile ON cards (profile_id);
+      CREATE INDEX aliases_by_profile ON aliases (profile_id);
+    `,
   },
   {
     version: 2,
@@ -93,6 +159,49 @@ export const MIGRATIONS: Migration[] = [
       ${['links', 'socials'].flatMap((table) => ['INSERT', 'UPDATE', 'DELETE'].map((op) => childTrigger(table, op))).join('\n')}
       ${['INSERT', 'UPDATE', 'DELETE'].map((op) => rowTrigger('cards', op, 'card', 'card_id')).join('\n')}
       ${['INSERT', 'UPDATE', 'DELETE'].map((op) => rowTrigger('aliases', op, 'alias', 'alias')).join('\n')}
+    `,
+    postgres: `
+      CREATE TABLE changes (
+        seq BIGSERIAL PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('profile', 'card', 'alias')),
+        key TEXT NOT NULL
+      );
+      CREATE TABLE store_identity (id TEXT NOT NULL);
+      INSERT INTO store_identity (id) VALUES (md5(random()::text || clock_timestamp()::text));
+      CREATE FUNCTION note_profile_change(profile BIGINT, slug TEXT) RETURNS void LANGUAGE sql AS $$
+        INSERT INTO changes (kind, key) VALUES ('profile', slug);
+        INSERT INTO changes (kind, key) SELECT 'card', card_id FROM cards WHERE profile_id = profile;
+        INSERT INTO changes (kind, key) SELECT 'alias', alias FROM aliases WHERE profile_id = profile;
+      $$;
+      CREATE FUNCTION profiles_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN PERFORM note_profile_change(OLD.id, OLD.slug); END IF;
+        IF TG_OP <> 'DELETE' THEN PERFORM note_profile_change(NEW.id, NEW.slug); END IF;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION profile_child_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN INSERT INTO changes (kind, key) SELECT 'profile', slug FROM profiles WHERE id = OLD.profile_id; END IF;
+        IF TG_OP <> 'DELETE' THEN INSERT INTO changes (kind, key) SELECT 'profile', slug FROM profiles WHERE id = NEW.profile_id; END IF;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION cards_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN INSERT INTO changes (kind, key) VALUES ('card', OLD.card_id); END IF;
+        IF TG_OP <> 'DELETE' THEN INSERT INTO changes (kind, key) VALUES ('card', NEW.card_id); END IF;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION aliases_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN INSERT INTO changes (kind, key) VALUES ('alias', OLD.alias); END IF;
+        IF TG_OP <> 'DELETE' THEN INSERT INTO changes (kind, key) VALUES ('alias', NEW.alias); END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER profiles_changes AFTER INSERT OR UPDATE OR DELETE ON profiles FOR EACH ROW EXECUTE FUNCTION profiles_changes();
+      CREATE TRIGGER links_changes AFTER INSERT OR UPDATE OR DELETE ON links FOR EACH ROW EXECUTE FUNCTION profile_child_changes();
+      CREATE TRIGGER socials_changes AFTER INSERT OR UPDATE OR DELETE ON socials FOR EACH ROW EXECUTE FUNCTION profile_child_changes();
+      CREATE TRIGGER cards_changes AFTER INSERT OR UPDATE OR DELETE ON cards FOR EACH ROW EXECUTE FUNCTION cards_changes();
+      CREATE TRIGGER aliases_changes AFTER INSERT OR UPDATE OR DELETE ON aliases FOR EACH ROW EXECUTE FUNCTION aliases_changes();
     `,
   },
 ];

@@ -2,6 +2,8 @@
 // embedded SQLite file (sqlite/) and a networked database answer alike. Every database failure is a
 // StoreUnavailableError (a 503 that recovers); a row that breaks the schema is a CorruptRowError (rows.ts).
 import type { Card, Profile } from '../../src/lib/live-content.ts';
+import type { SiteConfig } from '../../src/lib/site-config.ts';
+import { PgStore } from './postgres/pg-store.ts';
 import { SqliteStore } from './sqlite/sqlite-store.ts';
 
 export type { Card, Profile };
@@ -58,7 +60,15 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** The store for the configured database: the SQLite file at `databasePath`, opened read-only. */
-export function openStore(config: { databasePath: string }): Store {
+/** The store for the configured database: PostgreSQL at `databaseUrl`, else the SQLite file at `databasePath`. */
+export function openStore(config: Pick<SiteConfig, 'databasePath' | 'databaseUrl' | 'pgPoolSize' | 'pgStatementTimeoutMs' | 'maxReplicaLagMs'>): Store {
+  if (config.databaseUrl) {
+    return new PgStore({ url: config.databaseUrl, poolSize: config.pgPoolSize, statementTimeoutMs: config.pgStatementTimeoutMs, maxReplicaLagMs: config.maxReplicaLagMs });
+  }
   return new SqliteStore(config.databasePath);
+}
+
+/** How often a sidecar reads the change log once the cheap check moves: a local read for SQLite, a round trip for PostgreSQL. */
+export function defaultChangePollMs(config: Pick<SiteConfig, 'databaseUrl'>): number {
+  return config.databaseUrl ? 250 : 0;
 }

@@ -12,8 +12,14 @@ export interface SiteConfig {
   baseUrl: string;
   serviceName: string;
   contactEmail: string;
-  /** SQLite file of profiles, cards and aliases; the server only reads it. */
+  /** SQLite file of profiles, cards and aliases (the embedded default); the server only reads it. */
   databasePath: string;
+  /** postgres://… : PostgreSQL instead of the SQLite file (for the server, a standby; for the CLI, the primary). */
+  databaseUrl: string | undefined;
+  /** PostgreSQL: connections per sidecar, the longest a statement may run, and the replay lag that degrades. */
+  pgPoolSize: number;
+  pgStatementTimeoutMs: number;
+  maxReplicaLagMs: number;
   /** Requests to /mcp allowed per client address in each window. */
   mcpRateLimit: number;
   mcpRateWindowSeconds: number;
@@ -94,6 +100,8 @@ export function loadConfig(env: Env = process.env): SiteConfig {
   if (!EMAIL.test(contactEmail)) problems.push(`CONTACT_EMAIL must be an e-mail address (got "${contactEmail}")`);
 
   const databasePath = resolve(env.DATABASE_PATH?.trim() || 'data/bio.db');
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the SQLite file at DATABASE_PATH)');
 
   const whole = (name: string, fallback: number, max: number, min = 1) => {
     const raw = env[name]?.trim() || String(fallback);
@@ -107,6 +115,9 @@ export function loadConfig(env: Env = process.env): SiteConfig {
   const mcpMaxResponseBytes = whole('MCP_MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 256 * 1024 * 1024, 1024);
   const requestTimeoutMs = whole('REQUEST_TIMEOUT_MS', 30_000, 3_600_000, 100);
   const changePollMs = env.CHANGE_POLL_MS?.trim() ? whole('CHANGE_POLL_MS', 0, 60_000, 0) : undefined;
+  const pgPoolSize = whole('PG_POOL_SIZE', 10, 1000);
+  const pgStatementTimeoutMs = whole('PG_STATEMENT_TIMEOUT_MS', 2000, 600_000, 10);
+  const maxReplicaLagMs = whole('MAX_REPLICA_LAG_MS', 30_000, 86_400_000, 1);
   const idleTimeoutMs = whole('IDLE_TIMEOUT_MS', 75_000, 3_600_000, 100);
   const liveCacheRaw = env.LIVE_CACHE_SIZE?.trim() || '5000';
   const liveCacheSize = Number(liveCacheRaw);
@@ -130,6 +141,10 @@ export function loadConfig(env: Env = process.env): SiteConfig {
     serviceName,
     contactEmail,
     databasePath,
+    databaseUrl,
+    pgPoolSize,
+    pgStatementTimeoutMs,
+    maxReplicaLagMs,
     mcpRateLimit,
     mcpRateWindowSeconds,
     mcpMaxBatch,

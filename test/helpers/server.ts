@@ -6,6 +6,7 @@ import { createDatabase } from './database.ts';
 import { distDir, testConfig } from './env.ts';
 import { makeReadOnly, readOnlyDatabases } from './read-only.ts';
 import { startFront, throughFront } from './front.ts';
+import { databaseFromSqlite, onPostgres } from './postgres.ts';
 
 export interface TestServer {
   url: string;
@@ -23,11 +24,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { databasePath = createDatabase(), config, ...appOptions } = options;
   // Suites send many /mcp requests from one address; the rate-limit test sets its own low limit.
   const merged = { ...testConfig, mcpRateLimit: 1_000_000, ...config, databasePath };
+  if (onPostgres) {
+    // The same rows, in a database of their own on the primary, read from the standby with the read-only role.
+    merged.databaseUrl = (await databaseFromSqlite(databasePath)).standby;
+  }
   if (throughFront) {
     const front = await startFront(merged);
     return { url: front.url, app: front.sidecars[0]!.app, databasePath, close: front.close };
   }
-  const restore = readOnlyDatabases ? makeReadOnly(databasePath) : undefined;
+  const restore = readOnlyDatabases && !onPostgres ? makeReadOnly(databasePath) : undefined;
   const app = await buildApp({ ...appOptions, config: merged, distDir });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -1,0 +1,197 @@
+// The store on PostgreSQL (beyond one machine): each sidecar reads a hot standby of the primary through a bounded
+// pool with a statement timeout. A probe each second decides whether it can be read: the standby answers, its
+// replay is not behind by more than the limit while WAL is pending, and its schema is this code's. While it cannot
+// be, every query fails at once (live routes answer 503 without waiting on a dead pool) and health says degraded;
+// it recovers by itself.
+import pg from 'pg';
+import type { Card, Profile } from '../../../src/lib/live-content.ts';
+import { paths } from '../../../src/lib/urls.ts';
+import { SCHEMA_VERSION } from '../migrations.ts';
+import { cardFromRow, profileFromRows, type CardRow, type LinkRow, type ProfileRow, type SocialRow } from '../rows.ts';
+import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type Store } from '../store.ts';
+
+export interface PgStoreOptions {
+  url: string;
+  poolSize: number;
+  statementTimeoutMs: number;
+  /** Replay lag past which the standby counts as stale, while it has WAL to replay. */
+  maxReplicaLagMs: number;
+  /** How often the probe runs. */
+  probeMs?: number;
+}
+
+interface Health {
+  ok: boolean;
+  reason: string;
+  at: number;
+}
+
+export class PgStore implements Store {
+  private readonly pool: pg.Pool;
+  private readonly options: PgStoreOptions;
+  private health: Health = { ok: false, reason: 'not probed yet', at: 0 };
+  private probing: Promise<Health> | undefined;
+  private identity: string | undefined;
+  /** Probes in a row that found the replay behind the limit with WAL pending: one alone may be a commit in flight. */
+  private behind = 0;
+  /** Where replay stood when WAL was first seen pending there: replay that does not move is lag too. */
+  private stall: { lsn: string; since: number } | undefined;
+
+  constructor(options: PgStoreOptions) {
+    this.options = options;
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize,
+      // A stuck database must never pile requests up: bounded waits for a connection and for each statement.
+      connectionTimeoutMillis: 2000,
+      statement_timeout: options.statementTimeoutMs,
+      query_timeout: options.statementTimeoutMs + 500,
+      idleTimeoutMillis: 30_000,
+      application_name: 'bio-sidecar',
+    });
+    // An idle client whose server went away emits an error: it is dropped from the pool, and the probe notices.
+    this.pool.on('error', () => undefined);
+  }
+
+  /** A cheap token that changes with every commit that touched the change log (its sequence), per database. */
+  async version(): Promise<string> {
+    const rows = await this.query<{ last: string }>('SELECT coalesce(max(seq), 0) AS last FROM changes');
+    return `${await this.identityOf()}:${rows[0]?.last ?? 0}`;
+  }
+
+  async isAvailable(): Promise<boolean> {
+    return (await this.probe()).ok;
+  }
+
+  /** Why the store cannot be read now, or undefined when it can (for health and logs). */
+  async problem(): Promise<string | undefined> {
+    const health = await this.probe();
+    return health.ok ? undefined : health.reason;
+  }
+
+  async profile(slug: string): Promise<Profile | undefined> {
+    const [row] = await this.query<ProfileRow>(
+      'SELECT id, slug, name, bio, lang, kind, avatar_url, plan, updated_at FROM profiles WHERE slug = $1 AND published = 1',
+      [slug],
+    );
+    if (!row) return undefined;
+    const [links, socials] = await Promise.all([
+      this.query<LinkRow>('SELECT title, url, pinned, starts_at, ends_at FROM links WHERE profile_id = $1 AND enabled = 1 ORDER BY pinned DESC, position', [row.id]),
+      this.query<SocialRow>('SELECT network, url FROM socials WHERE profile_id = $1 ORDER BY position', [row.id]),
+    ]);
+    return profileFromRows(row, links, socials);
+  }
+
+  async card(cardId: string): Promise<Card | undefined> {
+    const [row] = await this.query<CardRow>(
+      `SELECT c.card_id, c.mode, c.redirect_url, c.lang, c.name, c.job_title, c.organization, c.phones, c.emails, c.website,
+              c.address, c.photo_url, c.updated_at, CASE WHEN p.published = 1 THEN p.slug END AS profile_slug
+       FROM cards c LEFT JOIN profiles p ON p.id = c.profile_id
+       WHERE c.card_id = $1 AND c.active = 1`,
+      [cardId],
+    );
+    return row && cardFromRow(row);
+  }
+
+  async alias(alias: string): Promise<AliasTarget | undefined> {
+    const [row] = await this.query<{ slug: string; plan: 'free' | 'paid'; published: number }>(
+      'SELECT p.slug, p.plan, p.published FROM aliases a JOIN profiles p ON p.id = a.profile_id WHERE a.alias = $1',
+      [alias],
+    );
+    return row && { slug: row.slug, plan: row.plan, published: row.published === 1 };
+  }
+
+  async changesSince(seq: number, limit: number): Promise<ChangeBatch> {
+    const [bounds] = await this.query<{ first: string; last: string }>('SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM changes');
+    const rows = await this.query<Change>('SELECT kind, key FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [seq, limit + 1]);
+    return {
+      epoch: await this.identityOf(),
+      first: Number(bounds?.first ?? 0),
+      last: Number(bounds?.last ?? 0),
+      changes: rows.slice(0, limit),
+      complete: rows.length <= limit,
+    };
+  }
+
+  async livePages(): Promise<LivePage[]> {
+    const [profiles, cards] = await Promise.all([
+      this.query<{ slug: string; updated_at: string }>('SELECT slug, updated_at FROM profiles WHERE published = 1 ORDER BY slug'),
+      this.query<{ card_id: string; updated_at: string }>("SELECT card_id, updated_at FROM cards WHERE active = 1 AND mode = 'page' ORDER BY card_id"),
+    ]);
+    return [...profiles.map((r) => ({ path: paths.profile(r.slug), lastmod: r.updated_at })), ...cards.map((r) => ({ path: paths.card(r.card_id), lastmod: r.updated_at }))];
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private async identityOf(): Promise<string> {
+    if (!this.identity) {
+      const [row] = await this.query<{ id: string }>('SELECT id FROM store_identity');
+      this.identity = row?.id ?? 'none';
+    }
+    return this.identity;
+  }
+
+  /** Runs a query once the probe says the database can be read; every failure is StoreUnavailableError. */
+  private async query<T>(text: string, values: unknown[] = []): Promise<T[]> {
+    const health = await this.probe();
+    if (!health.ok) throw new StoreUnavailableError(`database unavailable: ${health.reason}`);
+    try {
+      return (await this.pool.query(text, values)).rows as T[];
+    } catch (err) {
+      // The next probe decides again; until then this request fails, and the next ones only if the probe does.
+      this.health = { ...this.health, at: 0 };
+      throw new StoreUnavailableError(`database query failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /** The current health, probed again when older than probeMs; concurrent callers share one probe. */
+  private probe(now = Date.now()): Promise<Health> {
+    if (now - this.health.at < (this.options.probeMs ?? 1000)) return Promise.resolve(this.health);
+    this.probing ??= this.check(now).then(
+      (health) => {
+        this.health = health;
+        this.probing = undefined;
+        return health;
+      },
+      () => {
+        this.probing = undefined;
+        return this.health;
+      },
+    );
+    return this.probing;
+  }
+
+  private async check(now: number): Promise<Health> {
+    try {
+      const { rows } = await this.pool.query<{ recovery: boolean; pending: boolean | null; lag_ms: number | null; replay: string | null; version: number | null }>(
+        `SELECT pg_is_in_recovery() AS recovery,
+                pg_last_wal_replay_lsn()::text AS replay,
+                pg_last_wal_receive_lsn() IS DISTINCT FROM pg_last_wal_replay_lsn() AS pending,
+                (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)::float8 AS lag_ms,
+                (SELECT max(version) FROM schema_version) AS version`,
+      );
+      const row = rows[0]!;
+      if (row.version === null || row.version < SCHEMA_VERSION) {
+        return { ok: false, reason: `database schema is at version ${row.version ?? 0}, this server needs ${SCHEMA_VERSION}: run npm run db -- migrate on the primary`, at: now };
+      }
+      // The lag while WAL is pending: since the last replayed commit was made on the primary, or since replay last
+      // moved (after a standby restart nothing may have been replayed yet, and the first measure is unknown).
+      if (row.recovery && row.pending && row.replay) {
+        if (this.stall?.lsn !== row.replay) this.stall = { lsn: row.replay, since: now };
+      } else {
+        this.stall = undefined;
+      }
+      const lag = row.recovery && row.pending ? Math.max(row.lag_ms ?? 0, this.stall ? now - this.stall.since : 0) : 0;
+      this.behind = lag > this.options.maxReplicaLagMs ? this.behind + 1 : 0;
+      if (this.behind >= 2) {
+        return { ok: false, reason: `the standby's replay is ${Math.round(lag)} ms behind (limit ${this.options.maxReplicaLagMs})`, at: now };
+      }
+      return { ok: true, reason: '', at: now };
+    } catch (err) {
+      const missing = /relation "schema_version" does not exist/.test((err as Error).message);
+      return { ok: false, reason: missing ? 'the database has no schema: run npm run db -- migrate on the primary' : `cannot reach the database: ${(err as Error).message}`, at: now };
+    }
+  }
+}

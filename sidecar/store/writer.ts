@@ -1,0 +1,42 @@
+// The one way to write the database, whichever backend the configuration names: the CLI, the tests and the bench
+// migrate and import through this. SQLite: the file at DATABASE_PATH. PostgreSQL: DATABASE_URL, the primary.
+import pg from 'pg';
+import { CHANGE_LOG_KEEP, importInto, openForWriting, type ImportOutcome } from './import.ts';
+import { importPg, migratePg } from './postgres/pg-writer.ts';
+
+export interface StoreWriter {
+  /** Where it writes, for messages (a file path, or the URL without its password). */
+  readonly target: string;
+  /** Brings the schema up to date; the versions applied. */
+  migrate(): Promise<number[]>;
+  /** Validates completely, then writes in one transaction, or not at all. */
+  importData(json: unknown): Promise<ImportOutcome>;
+  close(): Promise<void>;
+}
+
+export async function openWriter(config: { databasePath: string; databaseUrl?: string | undefined }): Promise<StoreWriter> {
+  if (config.databaseUrl) {
+    const client = new pg.Client({ connectionString: config.databaseUrl, application_name: 'bio-db-cli' });
+    await client.connect();
+    const url = new URL(config.databaseUrl);
+    url.password = '';
+    return {
+      target: url.href,
+      migrate: () => migratePg(client),
+      importData: async (json) => {
+        await migratePg(client);
+        return importPg(client, json, CHANGE_LOG_KEEP);
+      },
+      close: () => client.end(),
+    };
+  }
+  const { db, migrated } = openForWriting(config.databasePath);
+  return {
+    target: config.databasePath,
+    migrate: async () => migrated,
+    importData: async (json) => importInto(db, json),
+    close: async () => {
+      db.close();
+    },
+  };
+}

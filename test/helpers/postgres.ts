@@ -1,0 +1,83 @@
+// PostgreSQL for the tests: the primary and standby started once for the run (test/global-setup.ts), and a new
+// database per test server, filled with exactly the rows of the SQLite file the test made (raw writes included),
+// read by the sidecar from the standby with the read-only role of deploy/postgres-roles.sql.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { migratePg } from '../../sidecar/store/postgres/pg-writer.ts';
+import { projectRoot } from './env.ts';
+
+/** Set by the vitest project that runs the HTTP and MCP suites against a standby. */
+export const onPostgres = process.env.BIO_TEST_POSTGRES === '1';
+
+export interface ClusterPorts {
+  primary: number;
+  standby: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgres: ClusterPorts;
+  }
+}
+
+export const ports = (): ClusterPorts => inject('postgres');
+export const url = (port: number, database: string, user = 'postgres') => `postgres://${user}@127.0.0.1:${port}/${database}`;
+
+export async function withClient<T>(connectionString: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const TABLES = ['profiles', 'links', 'socials', 'cards', 'aliases'];
+
+/**
+ * A new database on the primary holding the rows of the SQLite file at `sqlitePath`, migrated, granted to the
+ * read-only role, and replayed on the standby; returns its URLs.
+ */
+export async function databaseFromSqlite(sqlitePath: string): Promise<{ name: string; primary: string; standby: string }> {
+  const { primary, standby } = ports();
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await withClient(url(primary, 'postgres'), (c) => c.query(`CREATE DATABASE ${name}`));
+  await withClient(url(primary, name), async (client) => {
+    await migratePg(client);
+    const source = new Database(sqlitePath, { readonly: true });
+    try {
+      for (const table of TABLES) {
+        const rows = source.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
+        for (const row of rows) {
+          const columns = Object.keys(row);
+          await client.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+        }
+        if (table !== 'aliases') await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), coalesce((SELECT max(id) FROM ${table}), 0) + 1, false)`);
+      }
+    } finally {
+      source.close();
+    }
+    await client.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8'));
+  });
+  await replayed();
+  return { name, primary: url(primary, name), standby: url(standby, name, 'bio_reader') };
+}
+
+/** Waits until the standby has replayed everything the primary has written so far. */
+export async function replayed(): Promise<void> {
+  const { primary, standby } = ports();
+  const lsn = await withClient(url(primary, 'postgres'), async (c) => (await c.query<{ lsn: string }>('SELECT pg_current_wal_lsn() AS lsn')).rows[0]!.lsn);
+  await withClient(url(standby, 'postgres'), async (c) => {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await c.query<{ done: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [lsn]);
+      if (rows[0]?.done) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the standby did not replay the primary within 5 s');
+  });
+}

@@ -1,0 +1,184 @@
+// PostgreSQL beyond one machine (issue 11), on a primary and a streaming hot standby of this file's own (it stops
+// and starts them): sidecars read the standby with the read-only role; what is written on the primary, by the CLI
+// or by plain SQL, shows on every sidecar; one owner's edit costs no other owner's page; the standby going away,
+// or falling behind, degrades health and live routes, and they recover by themselves.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../sidecar/app.ts';
+import { startCluster, type Cluster } from '../../scripts/postgres-cluster.ts';
+import { cleanEnv } from '../../scripts/sidecar-process.ts';
+import { demoData } from '../helpers/database.ts';
+import { distDir, projectRoot, testConfig } from '../helpers/env.ts';
+import { withClient } from '../helpers/postgres.ts';
+
+let cluster: Cluster;
+const DB = 'bio';
+
+/** `npm run db -- …` against the primary, as an operator runs it. */
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), ...args], {
+    env: cleanEnv({ DATABASE_URL: cluster.primary.url(DB) }),
+    encoding: 'utf8',
+  });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+const primarySql = (text: string, values: unknown[] = []) => withClient(cluster.primary.url(DB), (c) => c.query(text, values));
+
+async function sidecar(config: Partial<typeof testConfig> = {}): Promise<{ url: string; app: FastifyInstance }> {
+  const app = await buildApp({
+    config: { ...testConfig, databaseUrl: cluster.standby.url(DB, 'bio_reader'), maxReplicaLagMs: 30_000, ...config },
+    distDir,
+  });
+  return { url: await app.listen({ port: 0, host: '127.0.0.1' }), app };
+}
+
+/** Polls until `check` holds (replication and the sidecar's probe are asynchronous), at most `ms`. */
+async function eventually(check: () => Promise<boolean>, ms = 8000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const status = async (base: string, path: string) => (await fetch(base + path, { redirect: 'manual' })).status;
+const text = async (base: string, path: string) => (await fetch(base + path)).text();
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  await withClient(cluster.primary.url('postgres'), (c) => c.query(`CREATE DATABASE ${DB}`));
+  const migrate = cli('migrate');
+  expect(migrate.status, migrate.out).toBe(0);
+  const seed = cli('seed-demo');
+  expect(seed.status, seed.out).toBe(0);
+  expect(seed.out).toContain('5 profiles, 3 cards, 2 aliases');
+  await withClient(cluster.primary.url(DB), (c) => c.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8')));
+});
+afterAll(() => cluster?.stop());
+
+describe('reading a standby', () => {
+  let a: { url: string; app: FastifyInstance };
+  let b: { url: string; app: FastifyInstance };
+  beforeAll(async () => {
+    a = await sidecar();
+    b = await sidecar();
+    await eventually(async () => (await status(a.url, '/p/layla')) === 200 && (await status(b.url, '/p/layla')) === 200);
+  });
+  afterAll(async () => {
+    await a.app.close();
+    await b.app.close();
+  });
+
+  it('the read-only role cannot write, on the standby or the primary', async () => {
+    for (const node of [cluster.standby, cluster.primary]) {
+      await expect(withClient(node.url(DB, 'bio_reader'), (c) => c.query("UPDATE profiles SET bio = 'x'"))).rejects.toThrow(/read-only|permission denied/);
+    }
+  });
+
+  it('an import by the CLI on the primary shows on both sidecars', async () => {
+    const file = join(projectRoot, 'test-results', 'pg-import.json');
+    writeFileSync(file, JSON.stringify({ profiles: [{ slug: 'fresh-owner', name: 'Fresh Owner', lang: 'en', bio: 'Imported on the primary.' }] }));
+    const r = cli('import', file);
+    expect(r.status, r.out).toBe(0);
+    await eventually(async () => (await text(a.url, '/p/fresh-owner')).includes('Imported on the primary.') && (await text(b.url, '/p/fresh-owner')).includes('Imported on the primary.'));
+  });
+
+  it('a write by plain SQL on the primary is seen, and an unrelated edit renders no other page again', async () => {
+    for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9', '/p/qahwat-alnakheel']) expect(await status(a.url, path)).toBe(200);
+    const before = a.app.liveRenders();
+    await primarySql("UPDATE profiles SET bio = 'Edited by SQL' WHERE slug = 'qahwat-alnakheel'");
+    await eventually(async () => (await text(a.url, '/p/qahwat-alnakheel')).includes('Edited by SQL'));
+    for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9']) await status(a.url, path);
+    expect(a.app.liveRenders()).toBe(before + 1);
+    // A related edit (a link of layla's) evicts her page.
+    await primarySql("UPDATE links SET title = 'Edited link' WHERE profile_id = (SELECT id FROM profiles WHERE slug = 'layla') AND position = 0");
+    await eventually(async () => (await text(a.url, '/p/layla')).includes('Edited link'));
+  });
+
+  it('the primary stopped: reads go on from the standby', async () => {
+    cluster.primary.stop();
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await status(a.url, '/health')).toBe(200);
+      expect(await status(a.url, '/p/layla')).toBe(200);
+      expect(await status(a.url, '/p/sam-rivera')).toBe(200);
+    } finally {
+      cluster.primary.start();
+    }
+  });
+
+  it('the standby stopped: health and live routes 503 at once, static pages 200; started again: ok without a restart', async () => {
+    cluster.standby.stop();
+    try {
+      await eventually(async () => (await status(a.url, '/health')) === 503);
+      const health = await (await fetch(a.url + '/health')).json();
+      expect(health.status).toBe('degraded');
+      const started = Date.now();
+      expect(await status(a.url, '/p/layla')).toBe(503);
+      expect(await status(a.url, '/c/k7f2q9')).toBe(503);
+      // At once: the answer did not wait for a connection timeout.
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(await status(a.url, '/')).toBe(200);
+      expect(await status(a.url, '/en/blog')).toBe(200);
+    } finally {
+      cluster.standby.start();
+    }
+    await eventually(async () => (await status(a.url, '/health')) === 200);
+    expect(await status(a.url, '/p/layla')).toBe(200);
+  });
+});
+
+describe('a standby that falls behind', () => {
+  it('degrades once its replay lag passes the limit while WAL is pending, and recovers when it catches up', async () => {
+    const lagging = await sidecar({ maxReplicaLagMs: 300 });
+    const superStandby = cluster.standby.url(DB);
+    try {
+      await eventually(async () => (await status(lagging.url, '/health')) === 200);
+      // Streaming again after the tests above stopped the primary and the standby (the receiver retries every 5 s).
+      await eventually(async () => withClient(superStandby, async (c) => (await c.query("SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming'")).rowCount === 1), 15_000);
+      await withClient(superStandby, (c) => c.query('SELECT pg_wal_replay_pause()'));
+      // Commits on the primary that the standby receives but does not replay.
+      for (let i = 0; i < 6; i++) {
+        await primarySql('UPDATE profiles SET bio = $1 WHERE slug = $2', [`tick ${i}`, 'sam-rivera']);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      // The primary keeps committing while the standby waits: WAL stays pending, the lag grows.
+      let tick = 6;
+      await eventually(async () => {
+        await primarySql('UPDATE profiles SET bio = $1 WHERE slug = $2', [`tick ${tick++}`, 'sam-rivera']);
+        return (await status(lagging.url, '/health')) === 503;
+      }, 15_000);
+      expect(await status(lagging.url, '/p/sam-rivera')).toBe(503);
+      await withClient(superStandby, (c) => c.query('SELECT pg_wal_replay_resume()'));
+      await eventually(async () => (await status(lagging.url, '/health')) === 200);
+      expect(await text(lagging.url, '/p/sam-rivera')).toContain(`tick ${tick - 1}`);
+    } finally {
+      await withClient(superStandby, (c) => c.query('SELECT pg_wal_replay_resume()')).catch(() => undefined);
+      await lagging.app.close();
+    }
+  });
+});
+
+describe('a database without the schema', () => {
+  it('the server starts, says why in health, and never creates anything', async () => {
+    await withClient(cluster.primary.url('postgres'), (c) => c.query('CREATE DATABASE empty'));
+    await eventually(async () => withClient(cluster.standby.url('postgres'), async (c) => (await c.query("SELECT 1 FROM pg_database WHERE datname = 'empty'")).rowCount === 1));
+    const app = await buildApp({ config: { ...testConfig, databaseUrl: cluster.standby.url('empty') }, distDir });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const health = await fetch(url + '/health');
+      expect(health.status).toBe(503);
+      expect((await health.json()).status).toBe('degraded');
+      expect(await status(url, '/p/layla')).toBe(503);
+      expect(await status(url, '/')).toBe(200);
+      const tables = await withClient(cluster.primary.url('empty'), (c) => c.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'"));
+      expect(tables.rows[0]?.n).toBe(0);
+    } finally {
+      await app.close();
+    }
+    expect(demoData).toBeTruthy();
+  });
+});
