@@ -14,6 +14,8 @@ export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
+export type LivePageKind = 'profile' | 'card';
+
 export interface LivePage {
   path: string;
   lastmod: string;
@@ -55,8 +57,14 @@ export interface Store {
   alias(alias: string): Promise<AliasTarget | undefined>;
   /** The change log after `seq`, at most `limit` rows. */
   changesSince(seq: number, limit: number): Promise<ChangeBatch>;
-  /** Every published profile and active page-mode card, for the sitemap. */
-  livePages(): Promise<LivePage[]>;
+  /**
+   * The sitemap's live part, read in pages by key (keyset pagination: never every row at once): published profiles
+   * by slug, active page-mode cards by card id. How many there are; the first key of every `every`-th row; and up
+   * to `limit` pages from the key `start` on.
+   */
+  livePageCount(kind: LivePageKind): Promise<number>;
+  livePageStarts(kind: LivePageKind, every: number): Promise<string[]>;
+  livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]>;
   close(): Promise<void>;
 }
 

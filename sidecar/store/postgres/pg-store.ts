@@ -8,7 +8,13 @@ import type { Card, Profile } from '../../../src/lib/live-content.ts';
 import { paths } from '../../../src/lib/urls.ts';
 import { SCHEMA_VERSION } from '../migrations.ts';
 import { cardFromRow, profileFromRows, type CardRow, type LinkRow, type ProfileRow, type SocialRow } from '../rows.ts';
-import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type Store } from '../store.ts';
+import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type LivePageKind, type Store } from '../store.ts';
+
+/** The sitemap's live part by kind: its key, and the rows it lists (a WHERE clause the key filter extends). */
+const LIVE: Record<LivePageKind, { key: string; from: string }> = {
+  profile: { key: 'slug', from: 'profiles WHERE published = 1' },
+  card: { key: 'card_id', from: "cards WHERE active = 1 AND mode = 'page'" },
+};
 
 export interface PgStoreOptions {
   url: string;
@@ -113,12 +119,25 @@ export class PgStore implements Store {
     };
   }
 
-  async livePages(): Promise<LivePage[]> {
-    const [profiles, cards] = await Promise.all([
-      this.query<{ slug: string; updated_at: string }>('SELECT slug, updated_at FROM profiles WHERE published = 1 ORDER BY slug'),
-      this.query<{ card_id: string; updated_at: string }>("SELECT card_id, updated_at FROM cards WHERE active = 1 AND mode = 'page' ORDER BY card_id"),
-    ]);
-    return [...profiles.map((r) => ({ path: paths.profile(r.slug), lastmod: r.updated_at })), ...cards.map((r) => ({ path: paths.card(r.card_id), lastmod: r.updated_at }))];
+  async livePageCount(kind: LivePageKind): Promise<number> {
+    const [row] = await this.query<{ n: string }>(`SELECT count(*) AS n FROM ${LIVE[kind].from}`);
+    return Number(row?.n ?? 0);
+  }
+
+  async livePageStarts(kind: LivePageKind, every: number): Promise<string[]> {
+    const { key, from } = LIVE[kind];
+    const rows = await this.query<{ key: string }>(
+      `SELECT key FROM (SELECT ${key} AS key, row_number() OVER (ORDER BY ${key}) AS n FROM ${from}) t WHERE (n - 1) % $1 = 0 ORDER BY key`,
+      [every],
+    );
+    return rows.map((r) => r.key);
+  }
+
+  async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
+    const { key, from } = LIVE[kind];
+    const rows = await this.query<{ key: string; updated_at: string }>(`SELECT ${key} AS key, updated_at FROM ${from} AND ${key} >= $1 ORDER BY ${key} LIMIT $2`, [start, limit]);
+    const path = kind === 'profile' ? paths.profile : paths.card;
+    return rows.map((r) => ({ path: path(r.key), lastmod: r.updated_at }));
   }
 
   async close(): Promise<void> {

@@ -108,7 +108,13 @@ function prepare(db: Database.Database) {
     changes: db.prepare('SELECT kind, key FROM changes WHERE seq > ? ORDER BY seq LIMIT ?'),
     changeBounds: db.prepare('SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM changes'),
     identity: db.prepare('SELECT id FROM store_identity').pluck(),
-    sitemapProfiles: db.prepare('SELECT slug, updated_at FROM profiles WHERE published = 1 ORDER BY slug'),
-    sitemapCards: db.prepare("SELECT card_id, updated_at FROM cards WHERE active = 1 AND mode = 'page' ORDER BY card_id"),
+    profileCount: db.prepare('SELECT count(*) FROM profiles WHERE published = 1').pluck(),
+    cardCount: db.prepare("SELECT count(*) FROM cards WHERE active = 1 AND mode = 'page'").pluck(),
+    profileStarts: db.prepare('SELECT slug FROM (SELECT slug, row_number() OVER (ORDER BY slug) AS n FROM profiles WHERE published = 1) WHERE (n - 1) % ? = 0 ORDER BY slug').pluck(),
+    cardStarts: db
+      .prepare("SELECT card_id FROM (SELECT card_id, row_number() OVER (ORDER BY card_id) AS n FROM cards WHERE active = 1 AND mode = 'page') WHERE (n - 1) % ? = 0 ORDER BY card_id")
+      .pluck(),
+    profilesFrom: db.prepare('SELECT slug AS key, updated_at FROM profiles WHERE published = 1 AND slug >= ? ORDER BY slug LIMIT ?'),
+    cardsFrom: db.prepare("SELECT card_id AS key, updated_at FROM cards WHERE active = 1 AND mode = 'page' AND card_id >= ? ORDER BY card_id LIMIT ?"),
   };
 }

@@ -3,7 +3,7 @@
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
 import { paths } from '../../../src/lib/urls.ts';
 import { cardFromRow, profileFromRows, type CardRow, type LinkRow, type ProfileRow, type SocialRow } from '../rows.ts';
-import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type Store } from '../store.ts';
+import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type LivePageKind, type Store } from '../store.ts';
 import { SqliteConnection, type ConnectionOptions, type Statements } from './connection.ts';
 import { RECHECK_MS, WatchedFile } from './watched-file.ts';
 
@@ -80,15 +80,18 @@ export class SqliteStore implements Store {
     });
   }
 
-  async livePages(): Promise<LivePage[]> {
-    const rows = this.run((s) => ({
-      profiles: s.sitemapProfiles.all() as { slug: string; updated_at: string }[],
-      cards: s.sitemapCards.all() as { card_id: string; updated_at: string }[],
-    }));
-    return [
-      ...rows.profiles.map((r) => ({ path: paths.profile(r.slug), lastmod: r.updated_at })),
-      ...rows.cards.map((r) => ({ path: paths.card(r.card_id), lastmod: r.updated_at })),
-    ];
+  async livePageCount(kind: LivePageKind): Promise<number> {
+    return this.run((s) => (kind === 'profile' ? s.profileCount : s.cardCount).get() as number);
+  }
+
+  async livePageStarts(kind: LivePageKind, every: number): Promise<string[]> {
+    return this.run((s) => (kind === 'profile' ? s.profileStarts : s.cardStarts).all(every) as string[]);
+  }
+
+  async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
+    const rows = this.run((s) => (kind === 'profile' ? s.profilesFrom : s.cardsFrom).all(start, limit) as { key: string; updated_at: string }[]);
+    const path = kind === 'profile' ? paths.profile : paths.card;
+    return rows.map((r) => ({ path: path(r.key), lastmod: r.updated_at }));
   }
 
   async close(): Promise<void> {
