@@ -1,6 +1,7 @@
 // `npm run bench`: the sidecar measured against baselines in the same run (nginx serving the same files, a bare
 // Fastify route returning the same bytes), plus build time, memory and sitemap generation; writes BENCHMARKS.md.
 // `npm run bench -- --soak [--duration S]`: load across every route; fails on any 5xx or socket error.
+// `npm run bench -- --data-tier [--duration S] [--million]`: both database backends (scripts/bench/data-tier.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
@@ -11,12 +12,19 @@ import { loadConfig, type SiteConfig } from '../../src/lib/site-config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { CACHE, LANGS } from '../../src/lib/surface.ts';
 import { writeDatabase } from '../../sidecar/store/import.ts';
+import { dataTierBench } from './data-tier.ts';
 import { cycleScript, wrk, type WrkResult } from './wrk.ts';
 import { nginxBinary, runFront, runNginx } from '../front-config.ts';
 import { cleanEnv, freePort, spawnSidecar } from '../sidecar-process.ts';
 
 const { values: flags } = parseArgs({
-  options: { soak: { type: 'boolean', default: false }, duration: { type: 'string' }, quick: { type: 'boolean', default: false } },
+  options: {
+    soak: { type: 'boolean', default: false },
+    duration: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    'data-tier': { type: 'boolean', default: false },
+    million: { type: 'boolean', default: false },
+  },
 });
 const SECONDS = Number(flags.duration ?? (flags.soak ? 30 : flags.quick ? 3 : 10));
 const scratch = mkdtempSync(join(tmpdir(), 'bio-bench-'));
@@ -247,6 +255,10 @@ async function memoryRow(profiles: number) {
 
 async function main() {
   if (flags.soak) return soak();
+  if (flags['data-tier']) {
+    ensureBuild(loadConfig({}), baseEnv({}));
+    return dataTierBench({ seconds: SECONDS, sizes: flags.million ? [2000, 100_000, 1_000_000] : [2000, 100_000], scratch });
+  }
   const config = loadConfig({});
   console.log('Building the site…');
   ensureBuild(config, baseEnv({}));

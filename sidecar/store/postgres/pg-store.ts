@@ -157,7 +157,14 @@ export class PgStore implements Store {
     const health = await this.probe();
     if (!health.ok) throw new StoreUnavailableError(`database unavailable: ${health.reason}`);
     try {
-      return (await this.pool.query(text, values)).rows as T[];
+      try {
+        return (await this.pool.query(text, values)).rows as T[];
+      } catch (err) {
+        // A hot standby may cancel a read that conflicts with what it replays, and a pooled connection may have
+        // been closed under it: both pass on a second try.
+        if (!isTransient(err)) throw err;
+        return (await this.pool.query(text, values)).rows as T[];
+      }
     } catch (err) {
       // The next probe decides again; until then this request fails, and the next ones only if the probe does.
       this.health = { ...this.health, at: 0 };
@@ -213,4 +220,11 @@ export class PgStore implements Store {
       return { ok: false, reason: missing ? 'the database has no schema: run npm run db -- migrate on the primary' : `cannot reach the database: ${(err as Error).message}`, at: now };
     }
   }
+}
+
+/** Errors that a second try may not meet: a conflict with recovery, a connection that went away. */
+function isTransient(err: unknown): boolean {
+  const code = (err as { code?: string }).code ?? '';
+  const message = (err as Error).message ?? '';
+  return code === '40001' || code === '57P01' || code.startsWith('08') || /Connection terminated|ECONNRESET|conflict with recovery/i.test(message);
 }

@@ -8,14 +8,14 @@ import { MIGRATIONS, SCHEMA_VERSION } from '../migrations.ts';
 export type PgImportOutcome = { ok: true; counts: ImportCounts } | { ok: false; errors: string[] };
 
 /** Applies every migration newer than the database's, each in its own transaction, under an advisory lock. */
-export async function migratePg(client: pg.ClientBase): Promise<number[]> {
+export async function migratePg(client: pg.ClientBase, upTo = SCHEMA_VERSION): Promise<number[]> {
   await client.query('SELECT pg_advisory_lock(724301)');
   try {
     await client.query('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
     const current = Number((await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_version')).rows[0]?.v ?? 0);
     if (current > SCHEMA_VERSION) throw new Error(`the database is at schema version ${current}, newer than this code knows (${SCHEMA_VERSION})`);
     const applied: number[] = [];
-    for (const m of MIGRATIONS.filter((m) => m.version > current)) {
+    for (const m of MIGRATIONS.filter((m) => m.version > current && m.version <= upTo)) {
       await client.query('BEGIN');
       try {
         await client.query(m.postgres);

@@ -93,7 +93,6 @@ export class SqliteConnection {
 function prepare(db: Database.Database) {
   return {
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
-    journalMode: db.prepare('PRAGMA journal_mode').pluck(),
     check: db.prepare('SELECT count(*) FROM profiles WHERE id = 0').pluck(),
     profile: db.prepare('SELECT id, slug, name, bio, lang, kind, avatar_url, plan, updated_at FROM profiles WHERE slug = ? AND published = 1'),
     links: db.prepare('SELECT title, url, pinned, starts_at, ends_at FROM links WHERE profile_id = ? AND enabled = 1 ORDER BY pinned DESC, position'),

@@ -10,8 +10,8 @@ import { RECHECK_MS, WatchedFile } from './watched-file.ts';
 export class SqliteStore implements Store {
   private readonly file: WatchedFile;
   private readonly connection: SqliteConnection;
-  /** The version last read from SQLite, with the file state it was read at. */
-  private known: { fileState: string; version: string; checkedAt: number; settled: boolean } | undefined;
+  /** The version last read from SQLite, with the file's state and the folder's event count it was read at. */
+  private known: { fileState: string; events: number; version: string; checkedAt: number } | undefined;
 
   constructor(path: string, options: ConnectionOptions = {}) {
     this.file = new WatchedFile(path);
@@ -20,20 +20,20 @@ export class SqliteStore implements Store {
 
   /**
    * A token that changes whenever the data may have changed: another process committed (SQLite's data_version),
-   * or the file was replaced. Asking SQLite (a shared lock and a read of the file header) was 11% of the CPU of a
-   * cached live page. A stat answers the same question for a file in rollback-journal mode (the import CLI's): a
-   * commit writes the file, so its mtime moves. Timestamps are coarse, so the stat is trusted only once the file has
-   * been still for a second; and SQLite is still asked once a second, so a lock held by another process shows as it
-   * did. A file in WAL mode (commits go to the -wal file) is always asked.
+   * or the file was replaced. Asking SQLite (a shared lock and a read of the file header) on every request was 11%
+   * of the CPU of a cached live page, and half the throughput while a writer commits ten times a second. Any commit
+   * writes into the database's folder (the file, its journal or its WAL), which is watched: while no event came
+   * since SQLite was last asked, the answer holds. SQLite is still asked once a second, so that a lock held by
+   * another process shows as it did, and on every request when the folder cannot be watched.
    */
   async version(): Promise<string> {
-    return this.run((s, fileState, mtimeMs) => {
+    return this.run((s, fileState) => {
       const now = Date.now();
       const known = this.known;
-      if (known?.settled && known.fileState === fileState && now - known.checkedAt < RECHECK_MS) return known.version;
+      const events = this.file.events;
+      if (this.file.watching && known?.fileState === fileState && known.events === events && now - known.checkedAt < RECHECK_MS) return known.version;
       const version = `${this.connection.generation}:${s.dataVersion.get() as number}`;
-      const settled = s.journalMode.get() !== 'wal' && mtimeMs < now - RECHECK_MS;
-      this.known = { fileState, version, checkedAt: now, settled };
+      this.known = { fileState, events, version, checkedAt: now };
       return version;
     });
   }
@@ -100,7 +100,7 @@ export class SqliteStore implements Store {
   }
 
   /** Queries the file as it is now; a file that is gone or unreadable closes the connection first. */
-  private run<T>(query: (s: Statements, fileState: string, mtimeMs: number) => T): T {
+  private run<T>(query: (s: Statements, fileState: string) => T): T {
     let state;
     try {
       state = this.file.current();
@@ -109,6 +109,6 @@ export class SqliteStore implements Store {
       this.known = undefined;
       throw err;
     }
-    return this.connection.run(state.id, (s) => query(s, state.state, state.mtimeMs));
+    return this.connection.run(state.id, (s) => query(s, state.state));
   }
 }

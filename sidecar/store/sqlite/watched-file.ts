@@ -24,6 +24,8 @@ export class WatchedFile {
   private statHolds = false;
   private statAt = 0;
   private last: FileState | undefined;
+  /** Folder events seen so far: while it has not moved (and the folder is watched), nothing was written there. */
+  events = 0;
 
   constructor(path: string) {
     this.path = path;
@@ -59,6 +61,11 @@ export class WatchedFile {
     return this.last;
   }
 
+  /** Whether the folder is watched now: when it is not, `events` says nothing. */
+  get watching(): boolean {
+    return this.watcher !== undefined;
+  }
+
   close(): void {
     this.watcher?.close();
     this.watcher = undefined;
@@ -74,6 +81,7 @@ export class WatchedFile {
     try {
       const watcher = watch(dirname(this.path), { persistent: false }, () => {
         this.statHolds = false;
+        this.events++;
       });
       watcher.on('error', () => {
         watcher.close();
