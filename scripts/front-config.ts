@@ -11,7 +11,7 @@ import { homepageLinks } from '../src/lib/discovery.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { CACHE, DISCOVERY, TYPES, TYPES_BY_PATH } from '../sidecar/services/static-site.ts';
 import { loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
-import { DEFAULT_LANG, fixedFirstSegment, LANGS, ROUTES, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
+import { DEFAULT_LANG, fixedFirstSegment, LANGS, ROUTES, templatePattern, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
 
@@ -52,15 +52,17 @@ export function frontConfig(options: FrontOptions): string {
     return ['types { }', `default_type ${quote(/charset=/i.test(type) ? bare(type) : type)};`];
   };
 
-  const discovery = [...DISCOVERY]
-    .filter((path) => path !== paths.sitemap) // live: the sidecar adds the profiles and cards
-    .sort()
-    .map((path) => {
-      const isPage = !/\.[a-z]+$/.test(path) && path !== paths.apiCatalog;
-      const body = isPage
+  // Discovery documents of the build, as declared: an exact location each, a regular expression for a templated path.
+  const discovery = (Object.values(ROUTES) as RouteDeclaration[])
+    .filter((route) => route.served === 'static' && route.cache === 'discovery')
+    .sort((a, b) => (a.path < b.path ? -1 : 1))
+    .map((route) => {
+      const { path } = route;
+      const body = route.negotiated
         ? [...security, `add_header Cache-Control ${quote(CACHE.discovery)} always;`, 'add_header Vary Accept always;', `try_files ${path}$twin =404;`]
-        : [...typeOverride(path), ...security, `add_header Cache-Control ${quote(CACHE.discovery)} always;`, cors, 'try_files $uri =404;'];
-      return `    location = ${path} {\n${indent(body, 6)}\n    }`;
+        : [...typeOverride(path), ...security, `add_header Cache-Control ${quote(CACHE.discovery)} always;`, ...(route.cors ? [cors] : []), 'try_files $uri =404;'];
+      const match = path.includes('{') ? `~ ${quote(templatePattern(path).source)}` : `= ${path}`;
+      return `    location ${match} {\n${indent(body, 6)}\n    }`;
     });
   const otherTyped = Object.keys(TYPES_BY_PATH)
     .filter((path) => !DISCOVERY.has(path))

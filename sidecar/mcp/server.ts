@@ -2,7 +2,8 @@
 // tools and metadata from the one registry in src/lib/mcp-tools.ts.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { ListResourcesRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toolDescriptions } from '../../src/lib/agent-discovery.ts';
 import { z } from 'zod';
 import { articleListEntry, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
 import type { PublicConfig } from '../../src/lib/site-config.ts';
@@ -62,12 +63,18 @@ export function mcpServerFactory(deps: McpDeps): () => McpServer {
   const articles = articleList(site);
   const resources = MCP_RESOURCES.map((r) => ({ ...r, uri: absoluteUrl(config.baseUrl, r.path) }));
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
-  return () => createMcpServer(deps, { articles, resources, jsonSchemaValidator });
+  const toolList = toolDescriptions();
+  return () => createMcpServer(deps, { articles, resources, jsonSchemaValidator, toolList });
 }
 
 function createMcpServer(
   { config, site, live, reader, errors }: McpDeps,
-  { articles, resources, jsonSchemaValidator }: { articles: Article[]; resources: ((typeof MCP_RESOURCES)[number] & { uri: string })[]; jsonSchemaValidator: AjvJsonSchemaValidator },
+  {
+    articles,
+    resources,
+    jsonSchemaValidator,
+    toolList,
+  }: { articles: Article[]; resources: ((typeof MCP_RESOURCES)[number] & { uri: string })[]; jsonSchemaValidator: AjvJsonSchemaValidator; toolList: ReturnType<typeof toolDescriptions> },
 ): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER.name, title: `${config.serviceName} (read-only)`, version: MCP_SERVER.version, websiteUrl: config.baseUrl },
@@ -140,6 +147,10 @@ function createMcpServer(
       return result.ok ? text(result.text) : failure(result.message);
     }),
   );
+
+  // tools/list from the registry as the server card describes it (JSON Schema 2020-12, no extra properties, the
+  // registry's order), not the SDK's own conversion (draft-07, open objects): one description of one registry.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
 
   // Resources through the low-level handlers: the SDK's registerResource answers an unknown URI with -32602,
   // where the MCP specification says -32002.

@@ -11,7 +11,7 @@ import type { Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
 import type { LivePages } from './live-pages.ts';
 import type { Sitemap } from './sitemap.ts';
-import { CORS, type Asset, type StaticSite } from './static-site.ts';
+import { corsFor, type Asset, type StaticSite } from './static-site.ts';
 
 /** What the request asks for: decided from Accept and Accept-Language by the caller. */
 export interface ReadPreferences {
@@ -148,7 +148,7 @@ export class SiteReader {
       }
       const file = path.endsWith('.html') ? undefined : this.deps.site.files.get(path);
       // Discovery documents are public and read by agents running in browsers, on any origin.
-      if (file) return { kind: 'asset', asset: file, headers: CORS.has(path) ? { 'access-control-allow-origin': '*' } : {} };
+      if (file) return { kind: 'asset', asset: file, headers: corsFor(path) ? { 'access-control-allow-origin': '*' } : {} };
     }
     for (const route of LIVE_ROUTES) {
       const match = route.pattern.exec(path);

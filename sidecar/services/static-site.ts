@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { filesUnder } from '../../src/lib/files.ts';
-import { CACHE, ROUTES, type RouteDeclaration } from '../../src/lib/surface.ts';
+import { CACHE, ROUTES, staticRouteOf, type RouteDeclaration } from '../../src/lib/surface.ts';
+import { SERVER_CARD_TYPE } from '../../src/lib/agent-discovery.ts';
 import { paths, twinPath } from '../../src/lib/urls.ts';
 
 export { CACHE };
@@ -45,6 +46,7 @@ export const TYPES: Record<string, string> = {
 /** Files whose media type is not told by their extension. */
 export const TYPES_BY_PATH: Record<string, string> = {
   [paths.apiCatalog]: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+  [paths.mcpServerCardDraft]: SERVER_CARD_TYPE,
   [paths.rss('ar')]: 'application/rss+xml; charset=utf-8',
   [paths.rss('en')]: 'application/rss+xml; charset=utf-8',
 };
@@ -54,13 +56,17 @@ const declared: RouteDeclaration[] = Object.values(ROUTES);
 /** Files of the build whose declared cache rule is `discovery` (an hour); the live sitemap is the sidecar's. */
 export const DISCOVERY: ReadonlySet<string> = new Set(declared.filter((r) => r.served === 'static' && r.cache === 'discovery').map((r) => r.path));
 
-/** Paths readable by agents in browsers on any origin (CORS `*`), as declared. */
-export const CORS: ReadonlySet<string> = new Set(declared.filter((r) => r.cors).map((r) => r.path));
 
+/** The declared cache rule of a file of the build; fingerprinted assets for a year; anything else a page's. */
 function cacheControlFor(urlPath: string): string {
   if (urlPath.startsWith('/_astro/')) return CACHE.immutable;
-  if (DISCOVERY.has(urlPath)) return CACHE.discovery;
-  return CACHE.page;
+  const route = staticRouteOf(urlPath);
+  return route ? CACHE[route.cache] : CACHE.page;
+}
+
+/** Whether a file of the build is readable by agents in browsers on any origin (CORS `*`), as its route declares. */
+export function corsFor(urlPath: string): boolean {
+  return staticRouteOf(urlPath)?.cors ?? false;
 }
 
 export function makeAsset(body: Buffer, type: string, cacheControl: string): Asset {

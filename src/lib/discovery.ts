@@ -30,22 +30,60 @@ export function apiCatalog(config: PublicConfig) {
         'service-meta': [{ href: url(paths.authMd), type: 'text/markdown' }],
         status: [{ href: url(paths.health), type: 'application/json' }],
       },
+      {
+        // The MCP endpoint, described by its server card.
+        anchor: url(paths.mcp),
+        'service-desc': [{ href: url(paths.mcpServerCardDraft), type: 'application/mcp-server-card+json' }],
+        'service-meta': [{ href: url(paths.mcpCatalog), type: 'application/json' }],
+      },
     ],
   };
 }
 
+/** AI crawlers and assistants that scanners and operators look for by name (their own user-agent tokens). */
+export const AI_CRAWLERS = [
+  'GPTBot',
+  'OAI-SearchBot',
+  'ChatGPT-User',
+  'ClaudeBot',
+  'Claude-User',
+  'Claude-SearchBot',
+  'anthropic-ai',
+  'PerplexityBot',
+  'Perplexity-User',
+  'Google-Extended',
+  'Applebot-Extended',
+  'CCBot',
+  'Meta-ExternalAgent',
+  'Meta-ExternalFetcher',
+  'Amazonbot',
+  'Bytespider',
+  'DuckAssistBot',
+  'MistralAI-User',
+  'cohere-ai',
+] as const;
+
 export function robotsTxt(config: PublicConfig): string {
+  const rules = [
+    'Allow: /',
+    // The server card lives below /mcp, which is not a page.
+    `Allow: ${paths.mcpServerCardDraft}`,
+    // Each path exactly, with a query, and everything below it (RFC 9309 `$`), so `/auth` never hides `/auth.md`.
+    ...[...AGENT_REFUSED_SEGMENTS].map((segment) => `/${segment}`).flatMap((p) => [`Disallow: ${p}$`, `Disallow: ${p}?`, `Disallow: ${p}/`]),
+    // https://contentsignals.org: search and AI input allowed, training left to the owners of the content.
+    'Content-Signal: search=yes, ai-input=yes, ai-train=no',
+  ];
   return [
     '# Every public page may be crawled and read, by search engines and AI agents alike.',
     '# The owner app below creates accounts, sends e-mail and issues credentials: automated clients must stay out.',
     '# Send a descriptive User-Agent and keep your request rate reasonable.',
-    'User-agent: *',
-    'Allow: /',
-    // Each path exactly, with a query, and everything below it (RFC 9309 `$`), so `/auth` never hides `/auth.md`.
-    ...[...AGENT_REFUSED_SEGMENTS].map((segment) => `/${segment}`).flatMap((p) => [`Disallow: ${p}$`, `Disallow: ${p}?`, `Disallow: ${p}/`]),
     '',
-    // https://contentsignals.org: search and AI input allowed, training left to the owners of the content.
-    'Content-Signal: search=yes, ai-input=yes, ai-train=no',
+    '# AI crawlers and assistants, by name: the same rules as everyone.',
+    ...AI_CRAWLERS.map((agent) => `User-agent: ${agent}`),
+    ...rules,
+    '',
+    'User-agent: *',
+    ...rules,
     '',
     `Sitemap: ${absoluteUrl(config.baseUrl, paths.sitemap)}`,
     '',
@@ -79,7 +117,9 @@ export function llmsTxt(config: PublicConfig, articles: Record<Lang, LlmsArticle
     '## Agents',
     '',
     `- [MCP endpoint](${url(paths.mcp)}): Streamable HTTP, stateless, read-only; tools ${Object.keys(MCP_TOOLS).join(', ')}`,
-    `- [MCP server card](${url(paths.mcpServerCard)}): identity, transport, protocol versions and tools`,
+    `- [MCP server card](${url(paths.mcpServerCardDraft)}): identity, transport and protocol versions, listed by the [MCP catalog](${url(paths.mcpCatalog)}) and the [AI catalog](${url(paths.aiCatalog)})`,
+    `- [MCP server card with the tools](${url(paths.mcpServerCard)}): where the specification and scanners look for it`,
+    `- [Agent skills](${url(paths.agentSkillsIndex)}): how to read profiles and cards, the blog, and use the MCP server`,
     '',
     '## Blog',
     '',

@@ -64,6 +64,14 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
   getApiDocsMarkdown: { description: 'The Markdown version of /docs/api.' },
   getAuthMd: { description: 'Agent registration and credential policy: what needs no credentials, and how to ask for operator-provisioned access.' },
   getMcpServerCard: { description: 'Identity, Streamable HTTP endpoint, protocol versions, capabilities and tools of the MCP server.', schema: { type: 'object' } },
+  getMcpServerCardAtEndpoint: {
+    description: 'The MCP server card at the Streamable HTTP endpoint\'s /server-card (the SEP-2127 discovery draft): identity, endpoint, protocol versions and capabilities; tools are listed by the server itself.',
+    schema: { type: 'object' },
+  },
+  getMcpCatalog: { description: 'The MCP Catalog (discovery draft): one entry per MCP server of this origin, pointing at its server card.', schema: { type: 'object' } },
+  getAiCatalog: { description: 'The AI Catalog: the MCP server card and the Agent Skills index.', schema: { type: 'object' } },
+  getAgentSkillsIndex: { description: 'Agent Skills Discovery 0.2.0: each skill with its description, files and sha256 digests of their bytes.', schema: { type: 'object' } },
+  getAgentSkillFile: { description: 'A skill that teaches an agent to read this site well (SKILL.md, with name and description in its front matter).', params: { skill: 'The skill\'s name.' } },
   mcp: {
     description: `Model Context Protocol over Streamable HTTP without sessions or authentication. Methods: initialize, ping, tools/list, tools/call, resources/list, resources/read. Tools: ${Object.keys(MCP_TOOLS).join(', ')}.`,
     responses: { 200: { description: 'A JSON-RPC 2.0 response.', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcResponse' } } } } },

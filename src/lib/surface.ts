@@ -132,6 +132,11 @@ export const ROUTES = {
   getApiDocsMarkdown: { method: 'GET', path: '/docs/api.md', served: 'static', tag: 'discovery', summary: 'The API documentation as Markdown', media: [MARKDOWN], cors: true, cache: 'discovery', statuses: [200] },
   getAuthMd: { method: 'GET', path: '/auth.md', served: 'static', tag: 'discovery', summary: 'The agent access and credential policy', media: [MARKDOWN], cors: true, cache: 'discovery', statuses: [200] },
   getMcpServerCard: { method: 'GET', path: '/.well-known/mcp/server-card.json', served: 'static', tag: 'discovery', summary: 'The MCP server card', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
+  getMcpServerCardAtEndpoint: { method: 'GET', path: '/mcp/server-card', served: 'static', tag: 'discovery', summary: 'The MCP server card where the discovery draft puts it', media: ['application/mcp-server-card+json'], cors: true, cache: 'discovery', statuses: [200] },
+  getMcpCatalog: { method: 'GET', path: '/.well-known/mcp/catalog.json', served: 'static', tag: 'discovery', summary: 'The MCP Catalog listing the server card', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
+  getAiCatalog: { method: 'GET', path: '/.well-known/ai-catalog.json', served: 'static', tag: 'discovery', summary: "The AI Catalog: the MCP server card and the agent skills", media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
+  getAgentSkillsIndex: { method: 'GET', path: '/.well-known/agent-skills/index.json', served: 'static', tag: 'discovery', summary: 'The Agent Skills index (discovery 0.2.0)', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
+  getAgentSkillFile: { method: 'GET', path: '/.well-known/agent-skills/{skill}/SKILL.md', served: 'static', tag: 'discovery', summary: 'One agent skill', params: { skill: ids.slug }, media: ['text/markdown'], cors: true, cache: 'discovery', statuses: [200, 404] },
   mcp: { method: 'POST', path: '/mcp', served: 'agents', tag: 'agents', summary: 'The MCP endpoint (Streamable HTTP, stateless, read-only)', media: ['application/json'], cache: 'none', statuses: [200, 400, 403, 405, 406, 413, 415, 429] },
   getHealth: { method: 'GET', path: '/health', served: 'operations', tag: 'operations', summary: 'Whether the service and its database answer; never cached', media: ['application/json'], cache: 'none', statuses: [200, 503] },
   getProfileAlias: { method: 'GET', path: '/{alias}', served: 'live', tag: 'pages', summary: "A paid-plan owner's short path to their profile", params: { alias: aliasSchema }, media: [], cache: 'alias', statuses: [302, 404, 503] },
@@ -139,6 +144,21 @@ export const ROUTES = {
 
 export type RouteId = keyof typeof ROUTES;
 export const ROUTE_IDS = Object.keys(ROUTES) as RouteId[];
+
+/** The declared route a path of the build belongs to (exact first, then templated), for its cache rule and CORS. */
+export function staticRouteOf(path: string): RouteDeclaration | undefined {
+  return STATIC_MATCHERS.find((m) => m.pattern.test(path))?.route;
+}
+
+const STATIC_MATCHERS = (Object.values(ROUTES) as RouteDeclaration[])
+  .filter((r) => r.served === 'static')
+  .map((route) => ({ route, pattern: templatePattern(route.path), fixed: route.path.replace(/\{\w+\}/g, '').length, params: (route.path.match(/\{/g) ?? []).length }))
+  .sort((a, b) => a.params - b.params || b.fixed - a.fixed);
+
+/** A declared path as a regular expression: each `{name}` one path segment. */
+export function templatePattern(path: string): RegExp {
+  return new RegExp(`^${path.split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('')}$`);
+}
 
 /** A declared path as Fastify's router writes it: `/p/{page}` → `/p/:page`. */
 export function fastifyPath(path: string): string {

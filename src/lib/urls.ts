@@ -26,6 +26,12 @@ export const paths = {
   health: '/health',
   mcp: '/mcp',
   mcpServerCard: '/.well-known/mcp/server-card.json',
+  /** The card where the discovery draft puts it: the Streamable HTTP endpoint's /server-card. */
+  mcpServerCardDraft: '/mcp/server-card',
+  mcpCatalog: '/.well-known/mcp/catalog.json',
+  aiCatalog: '/.well-known/ai-catalog.json',
+  agentSkillsIndex: '/.well-known/agent-skills/index.json',
+  agentSkill: (name: string, file: string) => `/.well-known/agent-skills/${name}/${file}`,
   webmcpScript: '/global-scripts/webmcp.js',
   articles: '/blog/articles.json',
 } as const;

@@ -7,9 +7,10 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 interface ListedTool {
   name: string;
+  title?: string;
   description: string;
   inputSchema: unknown;
-  annotations?: { readOnlyHint?: boolean; openWorldHint?: boolean };
+  annotations?: { readOnlyHint?: boolean; openWorldHint?: boolean; untrustedContentHint?: boolean };
 }
 
 let server: TestServer;
@@ -41,6 +42,7 @@ const listTools = (page: Page) =>
     const context = (document as unknown as { modelContext: { getTools: () => Promise<ListedTool[]> } }).modelContext;
     return (await context.getTools()).map((t) => ({
       name: t.name,
+      title: t.title,
       description: t.description,
       inputSchema: typeof t.inputSchema === 'string' ? JSON.parse(t.inputSchema) : t.inputSchema,
       annotations: t.annotations,
@@ -67,6 +69,9 @@ describe('WebMCP with the browser API', () => {
       expect(tool.description.length, tool.name).toBeGreaterThan(20);
       expect((tool.inputSchema as { type: string }).type, tool.name).toBe('object');
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      expect(tool.title?.length, tool.name).toBeGreaterThan(3);
+      // Only read_page returns what owners wrote.
+      expect(tool.annotations?.untrustedContentHint ?? false, tool.name).toBe(tool.name === 'read_page');
     }
     expect((tools.find((t) => t.name === 'open_profile')?.inputSchema as { required: string[] }).required).toEqual(['page']);
     expect(errors).toEqual([]);

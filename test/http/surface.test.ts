@@ -28,6 +28,11 @@ const EXAMPLES: Record<RouteId, { path: string; init?: RequestInit }> = {
   getApiDocsMarkdown: { path: '/docs/api.md' },
   getAuthMd: { path: '/auth.md' },
   getMcpServerCard: { path: '/.well-known/mcp/server-card.json' },
+  getMcpServerCardAtEndpoint: { path: '/mcp/server-card' },
+  getMcpCatalog: { path: '/.well-known/mcp/catalog.json' },
+  getAiCatalog: { path: '/.well-known/ai-catalog.json' },
+  getAgentSkillsIndex: { path: '/.well-known/agent-skills/index.json' },
+  getAgentSkillFile: { path: '/.well-known/agent-skills/use-the-mcp-server/SKILL.md' },
   mcp: {
     path: '/mcp',
     init: {

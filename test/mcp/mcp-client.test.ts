@@ -38,7 +38,8 @@ describe('initialize', () => {
 describe('tools/list', () => {
   it('lists the five tools with titles, described schemas and read-only annotations', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_blog_article', 'get_digital_card', 'get_profile', 'list_blog_articles', 'read_page']);
+    // In the registry's fixed order.
+    expect(tools.map((t) => t.name)).toEqual(['get_profile', 'get_digital_card', 'list_blog_articles', 'get_blog_article', 'read_page']);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description?.length, tool.name).toBeGreaterThan(40);
@@ -59,8 +60,10 @@ describe('tools/list', () => {
       expect(listed.title).toBe(tool.title);
       expect(listed.description).toBe(tool.description);
       expect(listed.annotations).toEqual(tool.annotations);
-      expect(listed.inputSchema.properties).toEqual(tool.inputSchema.properties);
-      expect(listed.inputSchema.required ?? []).toEqual(tool.inputSchema.required ?? []);
+      // The same JSON Schema, to the letter: 2020-12, no additional properties.
+      expect(listed.inputSchema).toEqual(tool.inputSchema);
+      expect(tool.inputSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect(tool.inputSchema.additionalProperties).toBe(false);
     }
     expect(card.tools).toHaveLength(tools.length);
   });

@@ -1,0 +1,135 @@
+// What agents read to find this service's agent interfaces (issue 12): the MCP server card (SEP-2127 work) for the
+// endpoint's /server-card and the spec's /.well-known/mcp/server-card.json, the MCP Catalog and AI Catalog that list
+// it, and the Agent Skills index (discovery format 0.2.0) of the skills in content/agent-skills/. All generated from
+// the one tool registry and the surface's paths, so they agree with each other and with the server.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { filesUnder } from './files.ts';
+import { MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from './mcp-tools.ts';
+import type { PublicConfig } from './site-config.ts';
+import { absoluteUrl, paths } from './urls.ts';
+
+export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
+
+/**
+ * The tools as the MCP server lists them and the card describes them, in the registry's order: JSON Schema 2020-12,
+ * `additionalProperties: false`. One function, so that tools/list and the card cannot disagree.
+ */
+export function toolDescriptions() {
+  return Object.entries(MCP_TOOLS).map(([name, tool]) => ({
+    name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: z.toJSONSchema(z.object(tool.inputSchema).strict()) as { type: 'object'; [key: string]: unknown },
+    ...('outputSchema' in tool ? { outputSchema: z.toJSONSchema(z.object(tool.outputSchema)) as { type: 'object'; [key: string]: unknown } } : {}),
+    annotations: tool.annotations,
+  }));
+}
+
+/**
+ * The server card. The draft's card (at the endpoint's /server-card) no longer lists tools: clients list them from
+ * the server; the spec's /.well-known/mcp/server-card.json keeps them, for the scanners that read it there.
+ */
+export function serverCard(config: PublicConfig, { tools }: { tools: boolean }) {
+  const endpoint = absoluteUrl(config.baseUrl, paths.mcp);
+  const title = `${config.serviceName} (read-only)`;
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
+    name: MCP_SERVER.name,
+    title,
+    version: MCP_SERVER.version,
+    description:
+      'Read-only access to public link-in-bio profiles, digital business cards and a bilingual (Arabic and English) blog, as Markdown. No authentication; nothing is written.',
+    websiteUrl: config.baseUrl,
+    documentationUrl: absoluteUrl(config.baseUrl, paths.apiDocs),
+    serverInfo: { name: MCP_SERVER.name, title, version: MCP_SERVER.version },
+    protocolVersion: MCP_SERVER.protocolVersions[0],
+    supportedProtocolVersions: MCP_SERVER.protocolVersions,
+    transport: { type: 'streamable-http', endpoint },
+    endpoint,
+    remotes: [{ type: 'streamable-http', url: endpoint, supportedProtocolVersions: MCP_SERVER.protocolVersions }],
+    // As the SDK declares them at initialize.
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+    authentication: { required: false, schemes: [] },
+    ...(tools
+      ? {
+          tools: toolDescriptions(),
+          resources: MCP_RESOURCES.map((r) => ({ uri: absoluteUrl(config.baseUrl, r.path), name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
+        }
+      : {}),
+  };
+}
+
+function catalogEntries(config: PublicConfig) {
+  const domain = new URL(config.baseUrl).host;
+  return [
+    {
+      identifier: `urn:air:${domain}:${MCP_SERVER.name}`,
+      displayName: `${config.serviceName} (read-only MCP server)`,
+      type: SERVER_CARD_TYPE,
+      url: absoluteUrl(config.baseUrl, paths.mcpServerCardDraft),
+    },
+  ];
+}
+
+/** /.well-known/mcp/catalog.json: the MCP Catalog (discovery draft). */
+export function mcpCatalog(config: PublicConfig) {
+  return { specVersion: 'draft', entries: catalogEntries(config) };
+}
+
+/** /.well-known/ai-catalog.json: the same MCP entry, and the Agent Skills index beside it. */
+export function aiCatalog(config: PublicConfig) {
+  const domain = new URL(config.baseUrl).host;
+  return {
+    specVersion: 'draft',
+    entries: [
+      ...catalogEntries(config),
+      {
+        identifier: `urn:air:${domain}:agent-skills`,
+        displayName: `${config.serviceName} agent skills`,
+        type: 'application/json',
+        url: absoluteUrl(config.baseUrl, paths.agentSkillsIndex),
+      },
+    ],
+  };
+}
+
+/** The skills in content/agent-skills/{name}/: each file's bytes, served as they are at /.well-known/agent-skills/{name}/{path}. */
+export function agentSkills(root: string): { name: string; description: string; files: { path: string; body: Buffer }[] }[] {
+  const byName = new Map<string, { path: string; body: Buffer }[]>();
+  for (const file of filesUnder(root)) {
+    const [name, ...rest] = file.split('/');
+    if (!name || rest.length === 0) continue;
+    byName.set(name, [...(byName.get(name) ?? []), { path: rest.join('/'), body: readFileSync(join(root, file)) }]);
+  }
+  return [...byName].map(([name, files]) => {
+    const skill = files.find((f) => f.path === 'SKILL.md');
+    if (!skill) throw new Error(`content/agent-skills/${name} has no SKILL.md`);
+    const front = /^---\n([\s\S]*?)\n---/.exec(skill.body.toString('utf8'))?.[1] ?? '';
+    const field = (key: string) => new RegExp(`^${key}:\\s*(.+)$`, 'm').exec(front)?.[1]?.trim();
+    if (field('name') !== name) throw new Error(`content/agent-skills/${name}/SKILL.md: its name must be "${name}"`);
+    const description = field('description');
+    if (!description) throw new Error(`content/agent-skills/${name}/SKILL.md has no description`);
+    return { name, description, files };
+  });
+}
+
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+/** Agent Skills Discovery 0.2.0: per-file sha256 digests of the served bytes; a skill's over its sorted `{path}\0{hex}\n` lines. */
+export function agentSkillsIndex(skills: ReturnType<typeof agentSkills>) {
+  return {
+    version: '0.2.0',
+    skills: skills.map((skill) => {
+      const files = skill.files.map((f) => ({ path: f.path, hex: sha256(f.body) })).sort((a, b) => (a.path < b.path ? -1 : 1));
+      return {
+        name: skill.name,
+        description: skill.description,
+        digest: `sha256:${sha256(files.map((f) => `${f.path}\0${f.hex}\n`).join(''))}`,
+        files: files.map((f) => ({ path: f.path, digest: `sha256:${f.hex}` })),
+      };
+    }),
+  };
+}

@@ -1,0 +1,112 @@
+// The documents agents read now (issue 12, item 4): the server card where the discovery draft puts it, the MCP and
+// AI catalogs listing it, the Agent Skills index with digests of the bytes served, and robots.txt groups for AI
+// crawlers. Asked of a real server, checked against each other and against what the MCP server says.
+import { createHash } from 'node:crypto';
+import robotsParser from 'robots-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AI_CRAWLERS } from '../../src/lib/discovery.ts';
+import { MCP_SERVER, MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
+import { OWNER_APP_SEGMENTS } from '../../src/lib/surface.ts';
+import { testConfig } from '../helpers/env.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const base = testConfig.baseUrl;
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const get = (path: string) => fetch(server.url + path);
+const json = async (path: string) => (await get(path)).json();
+const sha256 = (bytes: ArrayBuffer | string) => createHash('sha256').update(typeof bytes === 'string' ? bytes : Buffer.from(bytes)).digest('hex');
+
+describe('the MCP server card and catalogs', () => {
+  it('/mcp/server-card is the card, as application/mcp-server-card+json, readable from any origin, cached an hour', async () => {
+    const res = await get('/mcp/server-card');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/mcp-server-card+json');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    const card = await res.json();
+    expect(card.name).toBe(MCP_SERVER.name);
+    expect(card.remotes).toEqual([{ type: 'streamable-http', url: `${base}/mcp`, supportedProtocolVersions: [...MCP_SERVER.protocolVersions] }]);
+    // The draft's card no longer lists tools; the spec's well-known card still does, for scanners.
+    expect(card.tools).toBeUndefined();
+    const wellKnown = await json('/.well-known/mcp/server-card.json');
+    expect(wellKnown.tools.map((t: { name: string }) => t.name)).toEqual(Object.keys(MCP_TOOLS));
+    expect(wellKnown.supportedProtocolVersions).toEqual(card.supportedProtocolVersions);
+    for (const tool of wellKnown.tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+  });
+
+  it('agrees with what the MCP server says at initialize', async () => {
+    const card = await json('/mcp/server-card');
+    const res = await fetch(server.url + '/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: card.protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    const { result } = await res.json();
+    expect(result.protocolVersion).toBe(card.protocolVersion);
+    expect(result.serverInfo.name).toBe(card.serverInfo.name);
+    expect(result.serverInfo.version).toBe(card.serverInfo.version);
+    expect(Object.keys(result.capabilities).sort()).toEqual(Object.keys(card.capabilities).sort());
+  });
+
+  it('the MCP Catalog and the AI Catalog list the card', async () => {
+    const entry = { identifier: `urn:air:localhost:8080:${MCP_SERVER.name}`, type: 'application/mcp-server-card+json', url: `${base}/mcp/server-card` };
+    const mcp = await json('/.well-known/mcp/catalog.json');
+    expect(mcp.specVersion).toBe('draft');
+    expect(mcp.entries).toHaveLength(1);
+    expect(mcp.entries[0]).toMatchObject(entry);
+    const ai = await json('/.well-known/ai-catalog.json');
+    expect(ai.entries[0]).toMatchObject(entry);
+    expect(ai.entries.map((e: { url: string }) => e.url)).toContain(`${base}/.well-known/agent-skills/index.json`);
+    for (const e of [...mcp.entries, ...ai.entries]) expect(e.displayName.length).toBeGreaterThan(5);
+  });
+
+  it('the API catalog and llms.txt link them', async () => {
+    const catalog = JSON.stringify(await json('/.well-known/api-catalog'));
+    expect(catalog).toContain(`${base}/mcp/server-card`);
+    const llms = await (await get('/llms.txt')).text();
+    for (const path of ['/mcp/server-card', '/.well-known/mcp/catalog.json', '/.well-known/agent-skills/index.json']) expect(llms).toContain(base + path);
+  });
+});
+
+describe('Agent Skills', () => {
+  it('the index (discovery 0.2.0) gives every file a sha256 digest of the bytes served, and each skill the digest of its files', async () => {
+    const index = await json('/.well-known/agent-skills/index.json');
+    expect(index.version).toBe('0.2.0');
+    expect(index.skills.map((s: { name: string }) => s.name).sort()).toEqual(['read-profiles-and-cards', 'read-the-blog', 'use-the-mcp-server']);
+    for (const skill of index.skills as { name: string; description: string; digest: string; files: { path: string; digest: string }[] }[]) {
+      expect(skill.description.length, skill.name).toBeGreaterThan(40);
+      const lines: string[] = [];
+      for (const file of skill.files) {
+        const res = await get(`/.well-known/agent-skills/${skill.name}/${file.path}`);
+        expect(res.status, file.path).toBe(200);
+        expect(res.headers.get('access-control-allow-origin')).toBe('*');
+        const hex = sha256(await res.arrayBuffer());
+        expect(file.digest).toBe(`sha256:${hex}`);
+        lines.push(`${file.path}\0${hex}\n`);
+      }
+      expect(skill.digest).toBe(`sha256:${sha256(lines.sort().join(''))}`);
+      const body = await (await get(`/.well-known/agent-skills/${skill.name}/SKILL.md`)).text();
+      expect(body).toMatch(new RegExp(`^---\\nname: ${skill.name}\\ndescription: `));
+    }
+  });
+});
+
+describe('robots.txt for AI crawlers', () => {
+  it('names the AI crawlers in a group of their own: every public page allowed, the owner app disallowed, with a Content-Signal', async () => {
+    const text = await (await get('/robots.txt')).text();
+    const robots = robotsParser(`${base}/robots.txt`, text);
+    for (const agent of [...AI_CRAWLERS, 'SomeOtherBot']) {
+      expect(text).toContain(agent === 'SomeOtherBot' ? 'User-agent: *' : `User-agent: ${agent}`);
+      for (const path of ['/', '/p/layla', '/c/k7f2q9', '/ar/blog', '/auth.md', '/llms.txt', '/mcp/server-card', '/.well-known/agent-skills/index.json']) {
+        expect(robots.isAllowed(`${base}${path}`, agent), `${agent} ${path}`).toBe(true);
+      }
+      for (const segment of [...OWNER_APP_SEGMENTS, 'mcp']) expect(robots.isAllowed(`${base}/${segment}`, agent), `${agent} /${segment}`).toBe(false);
+    }
+    expect(text.match(/^Content-Signal: search=yes, ai-input=yes, ai-train=no$/gm)).toHaveLength(2);
+  });
+});
