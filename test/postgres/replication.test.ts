@@ -3,7 +3,8 @@
 // or by plain SQL, shows on every sidecar; one owner's edit costs no other owner's page; the standby going away,
 // or falling behind, degrades health and live routes, and they recover by themselves.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,7 +80,7 @@ describe('reading a standby', () => {
   });
 
   it('an import by the CLI on the primary shows on both sidecars', async () => {
-    const file = join(projectRoot, 'test-results', 'pg-import.json');
+    const file = join(mkdtempSync(join(tmpdir(), 'bio-pg-import-')), 'import.json');
     writeFileSync(file, JSON.stringify({ profiles: [{ slug: 'fresh-owner', name: 'Fresh Owner', lang: 'en', bio: 'Imported on the primary.' }] }));
     const r = cli('import', file);
     expect(r.status, r.out).toBe(0);
@@ -132,6 +133,21 @@ describe('reading a standby', () => {
 });
 
 describe('a standby that falls behind', () => {
+  it('an idle primary is no lag: a standby with nothing to replay stays ok however long ago the last commit was', async () => {
+    const idle = await sidecar({ maxReplicaLagMs: 300 });
+    try {
+      await primarySql("UPDATE profiles SET bio = 'Before a quiet spell' WHERE slug = 'sam-rivera'");
+      await eventually(async () => (await text(idle.url, '/p/sam-rivera')).includes('Before a quiet spell'));
+      // Several probes (one a second), each long after the last commit.
+      for (let i = 0; i < 3; i++) {
+        await new Promise((r) => setTimeout(r, 1100));
+        expect(await status(idle.url, '/health')).toBe(200);
+      }
+    } finally {
+      await idle.app.close();
+    }
+  });
+
   it('degrades once its replay lag passes the limit while WAL is pending, and recovers when it catches up', async () => {
     const lagging = await sidecar({ maxReplicaLagMs: 300 });
     const superStandby = cluster.standby.url(DB);

@@ -194,7 +194,9 @@ export class PgStore implements Store {
       const { rows } = await this.pool.query<{ recovery: boolean; pending: boolean | null; lag_ms: number | null; replay: string | null; version: number | null }>(
         `SELECT pg_is_in_recovery() AS recovery,
                 pg_last_wal_replay_lsn()::text AS replay,
-                pg_last_wal_receive_lsn() IS DISTINCT FROM pg_last_wal_replay_lsn() AS pending,
+                -- More than a WAL page received and not replayed: when idle, the received position may rest on a page
+                -- boundary just past the last replayed record, which is nothing pending.
+                coalesce(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) > 8192, false) AS pending,
                 (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)::float8 AS lag_ms,
                 (SELECT max(version) FROM schema_version) AS version`,
       );
