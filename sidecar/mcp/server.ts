@@ -2,12 +2,20 @@
 // tools and metadata from the one registry in src/lib/mcp-tools.ts.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CompleteRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { toolDescriptions } from '../../src/lib/agent-discovery.ts';
 import { z } from 'zod';
-import { articleListEntry, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
+import { articleListEntry, MCP_RESOURCE_TEMPLATES, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
 import type { PublicConfig } from '../../src/lib/site-config.ts';
-import { DEFAULT_LANG, LANGS, type Lang } from '../../src/lib/surface.ts';
+import { DEFAULT_LANG, LANGS, ROUTES, templatePattern, type Lang } from '../../src/lib/surface.ts';
 import { escapeMarkdownText, markdownDocument, markdownLink } from '../../src/lib/markdown.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { ErrorPages } from '../error-pages.ts';
@@ -15,6 +23,7 @@ import type { LivePages } from '../services/live-pages.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 import type { StaticSite } from '../services/static-site.ts';
 import { StoreUnavailableError } from '../store/store.ts';
+import { requestPathOf } from '../send.ts';
 import { readPage } from './read-page.ts';
 
 export interface McpDeps {
@@ -64,7 +73,8 @@ export function mcpServerFactory(deps: McpDeps): () => McpServer {
   const resources = MCP_RESOURCES.map((r) => ({ ...r, uri: absoluteUrl(config.baseUrl, r.path) }));
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const toolList = toolDescriptions();
-  return () => createMcpServer(deps, { articles, resources, jsonSchemaValidator, toolList });
+  const templates = MCP_RESOURCE_TEMPLATES.map((t) => ({ ...t, uriTemplate: `${config.baseUrl}${ROUTES[t.route].path}`, pattern: templatePattern(ROUTES[t.route].path) }));
+  return () => createMcpServer(deps, { articles, resources, jsonSchemaValidator, toolList, templates });
 }
 
 function createMcpServer(
@@ -74,12 +84,19 @@ function createMcpServer(
     resources,
     jsonSchemaValidator,
     toolList,
-  }: { articles: Article[]; resources: ((typeof MCP_RESOURCES)[number] & { uri: string })[]; jsonSchemaValidator: AjvJsonSchemaValidator; toolList: ReturnType<typeof toolDescriptions> },
+    templates,
+  }: {
+    articles: Article[];
+    resources: ((typeof MCP_RESOURCES)[number] & { uri: string })[];
+    jsonSchemaValidator: AjvJsonSchemaValidator;
+    toolList: ReturnType<typeof toolDescriptions>;
+    templates: ((typeof MCP_RESOURCE_TEMPLATES)[number] & { uriTemplate: string; pattern: RegExp })[];
+  },
 ): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER.name, title: `${config.serviceName} (read-only)`, version: MCP_SERVER.version, websiteUrl: config.baseUrl },
     {
-      capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, completions: {} },
       jsonSchemaValidator,
       instructions:
         `Read-only access to ${config.serviceName}: public profiles (/p/{page}), digital business cards (/c/{cardId}) and a blog in Arabic and English. ` +
@@ -157,12 +174,50 @@ function createMcpServer(
   server.server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })),
   }));
-  server.server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    const resource = resources.find((r) => r.uri === request.params.uri);
+  server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    const resource = resources.find((r) => r.uri === uri);
     const file = resource && site.files.get(resource.path);
-    if (!resource || !file) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${request.params.uri}`, { uri: request.params.uri });
-    return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: file.body.toString('utf8') }] };
+    if (resource && file) return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: file.body.toString('utf8') }] };
+    // A page of a template: the site reader's Markdown, exactly what GET with Accept: text/markdown returns.
+    const path = uri.startsWith(`${config.baseUrl}/`) ? uri.slice(config.baseUrl.length) : undefined;
+    if (path !== undefined && templates.some((t) => t.pattern.test(path))) {
+      const resolution = await readResource(reader, path);
+      if (resolution) return { contents: [{ uri, mimeType: 'text/markdown', text: resolution }] };
+    }
+    throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  });
+  server.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: templates.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
+  }));
+  // Completion for the template arguments that are public lists: the languages and the article slugs. Profiles and
+  // cards are not enumerated (an agent that knows one can read it).
+  server.server.setRequestHandler(CompleteRequestSchema, (request) => {
+    const { argument, ref } = request.params;
+    const prefix = argument.value.toLowerCase();
+    const template = ref.type === 'ref/resource' ? templates.find((t) => t.uriTemplate === ref.uri) : undefined;
+    let values: string[] = [];
+    if (template && argument.name === 'lang') values = [...LANGS];
+    if (template?.name === 'blog-article' && argument.name === 'slug') {
+      const lang = request.params.context?.arguments?.lang;
+      values = [...new Set(articles.filter((a) => !lang || a.lang === lang).map((a) => a.slug))];
+    }
+    const matching = values.filter((v) => v.startsWith(prefix));
+    return { completion: { values: matching.slice(0, 100), total: matching.length, hasMore: matching.length > 100 } };
   });
 
   return server;
+}
+
+/** The Markdown of a public page for resources/read, or undefined when there is none (a database failure is said). */
+async function readResource(reader: SiteReader, path: string): Promise<string | undefined> {
+  const checked = requestPathOf(path);
+  if (checked === undefined) return undefined;
+  try {
+    const resolution = await reader.resolve(checked, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true });
+    return resolution.kind === 'asset' && resolution.asset.type.startsWith('text/markdown') ? resolution.asset.body.toString('utf8') : undefined;
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) throw new McpError(-32603, 'The database is temporarily unavailable; try again in a minute.');
+    throw err;
+  }
 }

@@ -159,6 +159,42 @@ describe('tools/call', () => {
   });
 });
 
+describe('resource templates and completion', () => {
+  it('lists a template for every public page kind', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([`${base}/p/{page}`, `${base}/c/{cardId}`, `${base}/{lang}/blog/{slug}`]);
+    for (const t of resourceTemplates) {
+      expect(t.mimeType).toBe('text/markdown');
+      expect(t.description?.length).toBeGreaterThan(20);
+    }
+    expect(client.getServerCapabilities()?.completions).toBeDefined();
+  });
+
+  it('reads a page of each template as the same Markdown as GET with Accept: text/markdown', async () => {
+    for (const path of ['/p/layla', '/c/k7f2q9', '/en/blog/qr-or-nfc-business-card', '/ar/blog/bitaqat-qr-am-nfc']) {
+      const { contents } = await client.readResource({ uri: base + path });
+      expect(contents).toHaveLength(1);
+      expect(contents[0]).toMatchObject({ uri: base + path, mimeType: 'text/markdown' });
+      expect((contents[0] as { text: string }).text, path).toBe(await httpMarkdown(path));
+    }
+  });
+
+  it('an unknown page of a template is resource-not-found', async () => {
+    for (const path of ['/p/nobody', '/c/r8x1', '/en/blog/missing', '/fr/blog/x']) {
+      await expect(client.readResource({ uri: base + path }), path).rejects.toThrow(/Resource not found/);
+    }
+  });
+
+  it('completes the languages and the article slugs, never profiles', async () => {
+    const lang = await client.complete({ ref: { type: 'ref/resource', uri: `${base}/{lang}/blog/{slug}` }, argument: { name: 'lang', value: 'a' } });
+    expect(lang.completion.values).toEqual(['ar']);
+    const slug = await client.complete({ ref: { type: 'ref/resource', uri: `${base}/{lang}/blog/{slug}` }, argument: { name: 'slug', value: 'qr' }, context: { arguments: { lang: 'en' } } });
+    expect(slug.completion.values).toEqual(['qr-or-nfc-business-card']);
+    const page = await client.complete({ ref: { type: 'ref/resource', uri: `${base}/p/{page}` }, argument: { name: 'page', value: 'l' } });
+    expect(page.completion.values).toEqual([]);
+  });
+});
+
 describe('resources', () => {
   it('lists the API docs, the auth policy and the OpenAPI document under their public URLs', async () => {
     const { resources } = await client.listResources();
