@@ -8,7 +8,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { PublicConfig, SiteConfig } from '../../src/lib/site-config.ts';
 import { CACHE, ROUTES } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
-import { mcpServerFactory, type McpDeps } from '../mcp/server.ts';
+import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
+import { mcpServerFactory } from '../mcp/server.ts';
 
 export const MCP_BODY_LIMIT = 1024 * 1024;
 
@@ -79,7 +80,8 @@ export async function mcpRoutes(
       });
     scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: paths.mcp, handler: notAllowed });
 
-    const newServer = mcpServerFactory(deps);
+    const handlers = mcpHandlers(deps);
+    const newServer = mcpServerFactory(handlers);
     // The hook above counts a POST once; a batch counts each of its messages (the same counter, one more per entry).
     const charge = scope.createRateLimit();
     const { mcpMaxBatch, mcpMaxResponseBytes } = deps.limits;

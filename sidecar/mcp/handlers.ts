@@ -1,0 +1,156 @@
+// What the MCP server does, whatever the protocol revision: the tools' bodies, the resources, templates and
+// completions, over the site's own services. The 2025 path (server.ts, SDK 1.x) and the 2026-07-28 path (modern.ts,
+// the SDK's v2 packages) both register these; only the envelope differs.
+import { z } from 'zod';
+import { toolDescriptions } from '../../src/lib/agent-discovery.ts';
+import { escapeMarkdownText, markdownDocument, markdownLink } from '../../src/lib/markdown.ts';
+import { articleListEntry, MCP_RESOURCE_TEMPLATES, MCP_RESOURCES, MCP_SERVER, type McpToolName } from '../../src/lib/mcp-tools.ts';
+import type { PublicConfig } from '../../src/lib/site-config.ts';
+import { DEFAULT_LANG, LANGS, ROUTES, templatePattern, type Lang } from '../../src/lib/surface.ts';
+import { absoluteUrl, paths } from '../../src/lib/urls.ts';
+import type { ErrorPages } from '../error-pages.ts';
+import { requestPathOf } from '../send.ts';
+import type { LivePages } from '../services/live-pages.ts';
+import type { SiteReader } from '../services/site-reader.ts';
+import type { StaticSite } from '../services/static-site.ts';
+import { StoreUnavailableError } from '../store/store.ts';
+import { readPage } from './read-page.ts';
+
+export interface McpDeps {
+  config: PublicConfig;
+  site: StaticSite;
+  live: LivePages;
+  reader: SiteReader;
+  errors: ErrorPages;
+}
+
+type Article = z.infer<typeof articleListEntry>;
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+}
+
+const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] });
+const failure = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
+
+/** A resource the server does not have (each revision answers it with its own error). */
+export class UnknownResource extends Error {
+  override name = 'UnknownResource';
+}
+
+export function articleList(site: StaticSite): Article[] {
+  const file = site.files.get(paths.articles);
+  return file ? (JSON.parse(file.body.toString('utf8')) as Article[]) : [];
+}
+
+/**
+ * Every tool handler goes through this, the MCP side's one error mapping: an unavailable database becomes a tool
+ * error the model can read (it may retry), not a protocol error; anything else is a defect the SDK reports.
+ */
+function guarded<A>(handler: (args: A) => ToolResult | Promise<ToolResult>): (args: A) => Promise<ToolResult> {
+  return async (args) => {
+    try {
+      return await handler(args);
+    } catch (err) {
+      if (err instanceof StoreUnavailableError) return failure('The database is temporarily unavailable; try again in a minute.');
+      throw err;
+    }
+  };
+}
+
+export type McpHandlers = ReturnType<typeof mcpHandlers>;
+
+/** Built once per process: what does not change between requests is made here. */
+export function mcpHandlers(deps: McpDeps) {
+  const { config, site, live, reader, errors } = deps;
+  const articles = articleList(site);
+  const resources = MCP_RESOURCES.map((r) => ({ ...r, uri: absoluteUrl(config.baseUrl, r.path) }));
+  const templates = MCP_RESOURCE_TEMPLATES.map((t) => ({ ...t, uriTemplate: `${config.baseUrl}${ROUTES[t.route].path}`, pattern: templatePattern(ROUTES[t.route].path) }));
+
+  const tools: { [K in McpToolName]: (args: Record<string, unknown>) => Promise<ToolResult> } = {
+    get_profile: guarded(async (args) => {
+      const page = String(args.page);
+      const found = await live.profile(page);
+      return found ? text(found.markdown.body.toString('utf8')) : failure(`No published profile "${page}".`);
+    }),
+    get_digital_card: guarded(async (args) => {
+      const cardId = String(args.cardId);
+      const found = await live.card(cardId);
+      if (!found) return failure(`No active digital card "${cardId}".`);
+      if (found.redirect) {
+        // Built with the shared converter's escaping: the target is the owner's string, even once normalised.
+        const url = absoluteUrl(config.baseUrl, paths.card(found.card.cardId));
+        return text(
+          markdownDocument(
+            { title: `Digital card ${found.card.cardId}`, description: "This card redirects to the owner's website.", url, lang: found.card.lang },
+            `# Digital card ${escapeMarkdownText(found.card.cardId)}\n\nThis card is a plain redirect: opening ${markdownLink(url, url)} leads to ${markdownLink(found.redirect, found.redirect)}.`,
+          ),
+        );
+      }
+      return found.page ? text(found.page.markdown.body.toString('utf8')) : failure(`No active digital card "${cardId}".`);
+    }),
+    list_blog_articles: guarded((args) => {
+      const lang = args.lang as Lang | undefined;
+      const list = lang ? articles.filter((a) => a.lang === lang) : articles;
+      return { content: [{ type: 'text', text: JSON.stringify(list, null, 2) }], structuredContent: { articles: list } };
+    }),
+    get_blog_article: guarded((args) => {
+      const slug = String(args.slug);
+      const lang = args.lang as Lang | undefined;
+      // Without a language, the default language first.
+      const order: Lang[] = lang ? [lang] : [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)];
+      for (const l of order) {
+        const article = articles.find((a) => a.slug === slug && a.lang === l);
+        const page = article && site.pages.get(new URL(article.url).pathname);
+        if (page) return text(page.markdown.body.toString('utf8'));
+      }
+      return failure(`No article "${slug}"${lang ? ` in ${lang}` : ''}. Use list_blog_articles to find slugs.`);
+    }),
+    read_page: guarded(async (args) => {
+      const result = await readPage(reader, errors, config, String(args.path));
+      return result.ok ? text(result.text) : failure(result.message);
+    }),
+  };
+
+  return {
+    info: { name: MCP_SERVER.name, title: `${config.serviceName} (read-only)`, version: MCP_SERVER.version, websiteUrl: config.baseUrl },
+    instructions:
+      `Read-only access to ${config.serviceName}: public profiles (/p/{page}), digital business cards (/c/{cardId}) and a blog in Arabic and English. ` +
+      'Everything is returned as Markdown. Nothing can be created or changed here.',
+    tools,
+    /** tools/list from the registry as the server card describes it (JSON Schema 2020-12, no extra properties, its order). */
+    toolList: toolDescriptions(),
+    listResources: () => resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })),
+    listTemplates: () => templates.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
+    /** A resource's contents; UnknownResource when there is none, StoreUnavailableError when it cannot be read now. */
+    readResource: async (uri: string): Promise<{ uri: string; mimeType: string; text: string }> => {
+      const resource = resources.find((r) => r.uri === uri);
+      const file = resource && site.files.get(resource.path);
+      if (resource && file) return { uri: resource.uri, mimeType: resource.mimeType, text: file.body.toString('utf8') };
+      // A page of a template: the site reader's Markdown, exactly what GET with Accept: text/markdown returns.
+      const path = uri.startsWith(`${config.baseUrl}/`) ? uri.slice(config.baseUrl.length) : undefined;
+      const checked = path !== undefined && templates.some((t) => t.pattern.test(path)) ? requestPathOf(path) : undefined;
+      if (checked !== undefined) {
+        const resolution = await reader.resolve(checked, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true });
+        if (resolution.kind === 'asset' && resolution.asset.type.startsWith('text/markdown')) return { uri, mimeType: 'text/markdown', text: resolution.asset.body.toString('utf8') };
+      }
+      throw new UnknownResource(`Resource not found: ${uri}`);
+    },
+    /** Completion for the template arguments that are public lists: the languages and the article slugs (never profiles). */
+    complete: (ref: { type: string; uri?: string }, argument: { name: string; value: string }, context?: Record<string, string>) => {
+      const prefix = argument.value.toLowerCase();
+      const template = ref.type === 'ref/resource' ? templates.find((t) => t.uriTemplate === ref.uri) : undefined;
+      let values: string[] = [];
+      if (template && argument.name === 'lang') values = [...LANGS];
+      if (template?.name === 'blog-article' && argument.name === 'slug') {
+        const lang = context?.lang;
+        values = [...new Set(articles.filter((a) => !lang || a.lang === lang).map((a) => a.slug))];
+      }
+      const matching = values.filter((v) => v.startsWith(prefix));
+      return { values: matching.slice(0, 100), total: matching.length, hasMore: matching.length > 100 };
+    },
+  };
+}
