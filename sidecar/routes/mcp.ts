@@ -9,7 +9,9 @@ import type { PublicConfig, SiteConfig } from '../../src/lib/site-config.ts';
 import { CACHE, ROUTES } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
+import { modernMcpHandler } from '../mcp/modern.ts';
 import { mcpServerFactory } from '../mcp/server.ts';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 
 export const MCP_BODY_LIMIT = 1024 * 1024;
 
@@ -82,6 +84,7 @@ export async function mcpRoutes(
 
     const handlers = mcpHandlers(deps);
     const newServer = mcpServerFactory(handlers);
+    const modern = modernMcpHandler(handlers);
     // The hook above counts a POST once; a batch counts each of its messages (the same counter, one more per entry).
     const charge = scope.createRateLimit();
     const { mcpMaxBatch, mcpMaxResponseBytes } = deps.limits;
@@ -102,6 +105,22 @@ export async function mcpRoutes(
       const batch: unknown[] = isBatch ? (message as unknown[]) : [message];
       if (batch.length === 0 || !batch.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
         return jsonRpcError(reply, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
+      }
+      // The 2026-07-28 revision (one message, the _meta envelope, no initialize): the SDK's v2 handler, as its own
+      // classifier decides. 2025-era traffic stays on the path below, unchanged.
+      if (!isBatch) {
+        const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers: headersOf(request), body: request.body as string });
+        if (!(await isLegacyRequest(webRequest, message))) {
+          const response = await modern.fetch(webRequest, { parsedBody: message });
+          const body = await response.text();
+          response.headers.forEach((value, name) => void reply.header(name, value));
+          reply.header('cache-control', CACHE[ROUTES.mcp.cache]);
+          if (Buffer.byteLength(body) > mcpMaxResponseBytes) {
+            const id = (message as { id?: string | number }).id ?? null;
+            return reply.code(200).type('application/json').send({ jsonrpc: '2.0', id, error: { code: -32000, message: `Response too large: over ${mcpMaxResponseBytes} bytes; ask for less in one request` } });
+          }
+          return reply.code(response.status).send(body);
+        }
       }
       if (batch.length > mcpMaxBatch) {
         return jsonRpcError(reply, 400, -32600, `Invalid Request: a batch may hold at most ${mcpMaxBatch} messages (this one holds ${batch.length}); send the rest in further requests`);
@@ -192,12 +211,7 @@ async function handleWithSdk(newServer: () => McpServer, request: FastifyRequest
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   try {
     await server.connect(transport);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (typeof value === 'string') headers.set(name, value);
-      else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    }
-    const response = await transport.handleRequest(new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers }), {
+    const response = await transport.handleRequest(new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers: headersOf(request) }), {
       parsedBody,
     });
     return { status: response.status, headers: response.headers, body: await response.text() };
@@ -205,4 +219,14 @@ async function handleWithSdk(newServer: () => McpServer, request: FastifyRequest
     void transport.close();
     void server.close();
   }
+}
+
+/** The request's headers as a web-standard Headers object, for the SDKs' web-standard transports. */
+function headersOf(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  return headers;
 }

@@ -51,7 +51,7 @@ export function serverCard(config: PublicConfig, { tools }: { tools: boolean }) 
     endpoint,
     remotes: [{ type: 'streamable-http', url: endpoint, supportedProtocolVersions: MCP_SERVER.protocolVersions }],
     // As the SDK declares them at initialize.
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, completions: {} },
     authentication: { required: false, schemes: [] },
     ...(tools
       ? {

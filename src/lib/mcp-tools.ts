@@ -6,8 +6,8 @@ import { ids, type RouteId } from './surface.ts';
 export const MCP_SERVER = {
   name: 'bio-cards-public',
   version: '1.0.0',
-  /** Protocol versions the SDK (1.32) negotiates, newest first. */
-  protocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'],
+  /** Protocol versions served, newest first: 2026-07-28 by the SDK's v2 packages, the 2025 ones by SDK 1.32. */
+  protocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
 } as const;
 
 const lang = ids.lang;

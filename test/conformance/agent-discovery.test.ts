@@ -39,15 +39,31 @@ describe('the MCP server card and catalogs', () => {
     for (const tool of wellKnown.tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
   });
 
-  it('agrees with what the MCP server says at initialize', async () => {
+  it('agrees with what the MCP server says at initialize (2025) and at server/discover (2026-07-28)', async () => {
     const card = await json('/mcp/server-card');
+    expect(card.protocolVersion).toBe('2026-07-28');
+    const newest2025 = (card.supportedProtocolVersions as string[]).find((v) => v.startsWith('2025'));
     const res = await fetch(server.url + '/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: card.protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: newest2025, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
     });
     const { result } = await res.json();
-    expect(result.protocolVersion).toBe(card.protocolVersion);
+    expect(result.protocolVersion).toBe(newest2025);
+    const discover = await fetch(server.url + '/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'server/discover',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } } },
+      }),
+    });
+    // server/discover speaks for its own era (the 2025 ones are negotiated by initialize); the card names them all.
+    const { result: discovered } = await discover.json();
+    expect(discovered.supportedVersions).toContain(card.protocolVersion);
+    for (const version of discovered.supportedVersions) expect(card.supportedProtocolVersions).toContain(version);
     expect(result.serverInfo.name).toBe(card.serverInfo.name);
     expect(result.serverInfo.version).toBe(card.serverInfo.version);
     expect(Object.keys(result.capabilities).sort()).toEqual(Object.keys(card.capabilities).sort());

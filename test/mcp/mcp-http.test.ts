@@ -117,15 +117,15 @@ describe('/.well-known/mcp/server-card.json', () => {
       version: '1.0.0',
       websiteUrl: 'http://localhost:8080',
       serverInfo: { name: 'bio-cards-public', version: '1.0.0' },
-      protocolVersion: '2025-11-25',
+      protocolVersion: '2026-07-28',
       transport: { type: 'streamable-http', endpoint },
       endpoint,
-      remotes: [{ type: 'streamable-http', url: endpoint, supportedProtocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'] }],
+      remotes: [{ type: 'streamable-http', url: endpoint, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] }],
       authentication: { required: false },
     });
     expect(card.title).toBeTruthy();
     expect(card.description).toBeTruthy();
-    expect(Object.keys(card.capabilities).sort()).toEqual(['resources', 'tools']);
+    expect(Object.keys(card.capabilities).sort()).toEqual(['completions', 'resources', 'tools']);
     expect(card.tools).toHaveLength(5);
     expect(card.resources).toHaveLength(3);
   });
