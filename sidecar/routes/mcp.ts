@@ -111,6 +111,15 @@ export async function mcpRoutes(
       if (!isBatch) {
         const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers: headersOf(request), body: request.body as string });
         if (!(await isLegacyRequest(webRequest, message))) {
+          // A listen stream would stay open for good: this stateless, read-only server sends no notifications.
+          if ((message as { method?: string }).method === 'subscriptions/listen') {
+            const id = (message as { id?: string | number }).id ?? null;
+            return reply.code(200).header('cache-control', CACHE[ROUTES.mcp.cache]).type('application/json').send({
+              jsonrpc: '2.0',
+              id,
+              error: { code: -32601, message: 'Method not found: this stateless, read-only server has no subscription streams; list again to see changes' },
+            });
+          }
           const response = await modern.fetch(webRequest, { parsedBody: message });
           const body = await response.text();
           response.headers.forEach((value, name) => void reply.header(name, value));

@@ -19,7 +19,18 @@ afterAll(() => server.close());
 function conformance(...args: string[]): Promise<{ status: number; out: string }> {
   const argv = ['server', '--url', `${server.url}/mcp`, '-o', mkdtempSync(join(tmpdir(), 'conformance-')), ...args];
   return new Promise((resolve) => {
-    execFile(join(projectRoot, 'node_modules/.bin/conformance'), argv, { timeout: 120_000 }, (error, stdout, stderr) => {
+    // The 0.1 suite (the 2025-11-25 revision) by its own path: the 0.2 suite's package has a bin of the same name.
+    execFile(process.execPath, [join(projectRoot, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'), ...argv], { timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? Number(error.code ?? 1) : 0, out: stdout + stderr });
+    });
+  });
+}
+
+/** The 0.2 suite (the 2026-07-28 revision), installed as @modelcontextprotocol/conformance-next. */
+function conformanceNext(...args: string[]): Promise<{ status: number; out: string }> {
+  const argv = ['server', '--url', `${server.url}/mcp`, '-o', mkdtempSync(join(tmpdir(), 'conformance-next-')), ...args];
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(projectRoot, 'node_modules/@modelcontextprotocol/conformance-next/dist/index.js'), ...argv], { timeout: 240_000 }, (error, stdout, stderr) => {
       resolve({ status: error ? Number(error.code ?? 1) : 0, out: stdout + stderr });
     });
   });
@@ -30,6 +41,14 @@ describe('MCP conformance suite', () => {
     const { status, out } = await conformance('--expected-failures', join(projectRoot, 'test/conformance/mcp-expected-failures.yml'));
     expect(status, out).toBe(0);
     for (const scenario of REQUIRED) {
+      expect(out, scenario).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
+    }
+  });
+
+  it('the 0.2 suite with --requirements 2026-07-28 passes, failing only the scenarios listed (with reasons)', async () => {
+    const { status, out } = await conformanceNext('--requirements', '2026-07-28', '--expected-failures', join(projectRoot, 'test/conformance/mcp-expected-failures-2026.yml'));
+    expect(status, out).toBe(0);
+    for (const scenario of ['tools-list', 'resources-list', 'completion-complete', 'sep-2164-resource-not-found', 'dns-rebinding-protection', 'http-header-validation']) {
       expect(out, scenario).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
     }
   });
