@@ -35,6 +35,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const restore = readOnlyDatabases && !onPostgres ? makeReadOnly(databasePath) : undefined;
   const app = await buildApp({ ...appOptions, config: merged, distDir });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  // A standby's sidecar is ready once its first probe has connected (on a loaded machine that can take a moment), as
+  // a load balancer would wait for /health before sending traffic.
+  if (onPostgres) {
+    for (let i = 0; i < 100 && (await fetch(`${address}/health`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  }
   return {
     url: address,
     app,

@@ -219,7 +219,9 @@ export class PgStore implements Store {
       return { ok: true, reason: '', at: now };
     } catch (err) {
       const missing = /relation "schema_version" does not exist/.test((err as Error).message);
-      return { ok: false, reason: missing ? 'the database has no schema: run npm run db -- migrate on the primary' : `cannot reach the database: ${(err as Error).message}`, at: now };
+      if (missing) return { ok: false, reason: 'the database has no schema: run npm run db -- migrate on the primary', at: now };
+      // Unreachable, or too slow to answer: asked again soon rather than after a whole probe interval.
+      return { ok: false, reason: `cannot reach the database: ${(err as Error).message}`, at: now - (this.options.probeMs ?? 1000) + 200 };
     }
   }
 }
