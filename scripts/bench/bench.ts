@@ -24,6 +24,7 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     'data-tier': { type: 'boolean', default: false },
     million: { type: 'boolean', default: false },
+    mcp: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(flags.duration ?? (flags.soak ? 30 : flags.quick ? 3 : 10));
@@ -253,8 +254,72 @@ async function memoryRow(profiles: number) {
   return { profiles, idle, after, anon, load, sitemapMs, sitemapUrls: (sitemap.match(/<loc>/g) ?? []).length, sitemapIsIndex: sitemap.includes('<sitemapindex') };
 }
 
+/** The 2026-07-28 envelope for a tools/call: the _meta keys in the body, and the headers that must agree with it. */
+const MODERN = '2026-07-28';
+const modernCall = (name: string, args: Record<string, unknown>) => ({
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name },
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' } } },
+  }),
+});
+
+/**
+ * `npm run bench -- --mcp`: tools/call on both protocol generations against a bare Fastify route answering the same
+ * bytes, at 50 connections (throughput) and 10 (latency). Writes BENCHMARKS.mcp.md.
+ */
+async function mcpBench() {
+  ensureBuild(loadConfig({}), baseEnv({}));
+  const db = database(join(scratch, 'mcp.db'), JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')));
+  const sidecar = await startSidecar(db);
+  const calls = [
+    { name: 'get_profile', args: { page: 'layla' } },
+    { name: 'list_blog_articles', args: {} },
+  ];
+  const requests = calls.flatMap((c) => [
+    { label: `${c.name}, 2025-11-25`, headers: MCP_HEADERS as Record<string, string>, body: mcpBody(c.name, c.args) },
+    { label: `${c.name}, 2026-07-28`, ...modernCall(c.name, c.args) },
+  ]);
+  const routes: Parameters<typeof startBaseline>[0] = {};
+  for (const [i, r] of requests.entries()) {
+    const res = await fetch(sidecar.url + '/mcp', { method: 'POST', headers: r.headers, body: r.body });
+    const headers = Object.fromEntries([...res.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)));
+    const body = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200 || body.includes('"error"')) throw new Error(`${r.label}: ${res.status} ${body.toString('utf8').slice(0, 300)}`);
+    routes[`/same-${i}`] = { type: res.headers.get('content-type') ?? '', body, headers, method: 'POST' };
+  }
+  const baseline = await startBaseline(routes);
+  const measure = async (url: string, path: string, r: { headers: Record<string, string>; body: string }, connections: number) => {
+    const script = cycleScript([{ method: 'POST', path, headers: r.headers, body: r.body }]);
+    await wrk(url, { connections, seconds: 2, script }, scratch);
+    return wrk(url, { connections, seconds: SECONDS, script }, scratch);
+  };
+  const lines = [
+    '# Benchmarks: MCP tools/call, both protocol generations',
+    '',
+    `Written by \`npm run bench -- --mcp\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, ${SECONDS} s per run after a 2 s warm-up, Node ${process.versions.node}. The baseline is a bare Fastify route answering the same bytes (body and headers).`,
+    '',
+    '| tools/call | req/s at 50 connections | bare route req/s | ratio (goal ≥ 0.25) | p50 / p99 ms at 10 connections (goal p99 ≤ 20) |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const [i, r] of requests.entries()) {
+    const ours = await measure(sidecar.url + '/', '/mcp', r, 50);
+    const bare = await measure(baseline + '/', `/same-${i}`, { headers: r.headers, body: '{}' }, 50);
+    const latency = await measure(sidecar.url + '/', '/mcp', r, 10);
+    lines.push(`| ${r.label} | ${fmt(ours.rps)} | ${fmt(bare.rps)} | ${fmt(ours.rps / bare.rps, 2)}× | ${fmt(latency.p50, 1)} / ${fmt(latency.p99, 1)} |`);
+    console.log(lines.at(-1));
+  }
+  lines.push('');
+  writeFileSync(join(projectRoot, 'BENCHMARKS.mcp.md'), lines.join('\n'));
+  console.log(lines.join('\n'));
+  process.exit(0);
+}
+
 async function main() {
   if (flags.soak) return soak();
+  if (flags.mcp) return mcpBench();
   if (flags['data-tier']) {
     ensureBuild(loadConfig({}), baseEnv({}));
     return dataTierBench({ seconds: SECONDS, sizes: flags.million ? [2000, 100_000, 1_000_000] : [2000, 100_000], scratch });
