@@ -5,7 +5,7 @@ import { createMcpHandler, McpServer, ProtocolError, ResourceNotFoundError, type
 import { MCP_TOOLS, type McpToolName } from '../../src/lib/mcp-tools.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { StoreUnavailableError } from '../store/store.ts';
-import { UnknownResource, type McpHandlers } from './handlers.ts';
+import { TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
 
 /** ttlMs from the pages' own cache rules: discovery documents an hour, live pages none (they revalidate). */
 const SECONDS = (rule: string) => Number(/max-age=(\d+)/.exec(rule)?.[1] ?? 0) * 1000;
@@ -26,7 +26,7 @@ export function modernMcpHandler(handlers: McpHandlers): McpHttpHandler {
       },
     });
     for (const name of Object.keys(MCP_TOOLS) as McpToolName[]) {
-      server.registerTool(name, MCP_TOOLS[name] as never, ((args: Record<string, unknown>) => handlers.tools[name](args)) as never);
+      server.registerTool(name, TOOL_DEFINITIONS[name] as never, ((args: Record<string, unknown>) => handlers.tools[name](args)) as never);
     }
     server.server.setRequestHandler('tools/list' as never, (() => ({ tools: handlers.toolList })) as never);
     server.server.setRequestHandler('resources/list' as never, (() => ({ resources: handlers.listResources() })) as never);

@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_TOOLS, type McpToolName } from '../../src/lib/mcp-tools.ts';
 import { StoreUnavailableError } from '../store/store.ts';
-import { UnknownResource, type McpHandlers } from './handlers.ts';
+import { TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
 
 export type { McpDeps } from './handlers.ts';
 
@@ -36,7 +36,7 @@ function createMcpServer(handlers: McpHandlers, jsonSchemaValidator: AjvJsonSche
     instructions: handlers.instructions,
   });
   for (const name of Object.keys(MCP_TOOLS) as McpToolName[]) {
-    server.registerTool(name, MCP_TOOLS[name] as never, ((args: Record<string, unknown>) => handlers.tools[name](args) as Promise<CallToolResult>) as never);
+    server.registerTool(name, TOOL_DEFINITIONS[name] as never, ((args: Record<string, unknown>) => handlers.tools[name](args) as Promise<CallToolResult>) as never);
   }
   // tools/list from the registry as the server card describes it, not the SDK's own conversion (draft-07, open
   // objects): one description of one registry.
