@@ -49,6 +49,7 @@ export function modernMcpHandler(handlers: McpHandlers): McpHttpHandler {
     return server;
   };
   // 2025-era requests never reach this handler: the route serves them on the 2025 path with SDK 1.32, whose
-  // behaviour the 2025 tests and the 0.1 conformance suite pin down. So it is strict.
-  return createMcpHandler(factory, { legacy: 'reject', responseMode: 'json' });
+  // behaviour the 2025 tests and the 0.1 conformance suite pin down. So it is strict. The response mode is the
+  // default ('auto'): a single JSON body, since no handler here sends anything before its result.
+  return createMcpHandler(factory, { legacy: 'reject' });
 }
