@@ -1,61 +1,121 @@
-// The 2025 protocol revisions (2025-11-25, 2025-06-18, 2025-03-26): a stateless MCP server per request on SDK 1.x
-// (its stateless pattern), over the shared handlers (handlers.ts). The 2026-07-28 revision is modern.ts.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+// The MCP server on the SDK's v2 packages, for every protocol revision this endpoint speaks: one factory
+// (`McpServerFactory`) over the shared handlers (handlers.ts) builds the server for both eras, so the 2026-07-28
+// revision and the 2025 revisions (2025-11-25, 2025-06-18, 2025-03-26) can never drift apart. The route
+// (routes/mcp.ts) sends each request to one of the two legs below, as the SDK's own classifier decides.
 import {
-  CompleteRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+  createMcpHandler,
+  McpServer,
+  ProtocolError,
+  ResourceNotFoundError,
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
 import { MCP_TOOLS, type McpToolName } from '../../src/lib/mcp-tools.ts';
+import { CACHE } from '../../src/lib/surface.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 import { TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
 
 export type { McpDeps } from './handlers.ts';
 
-/** JSON-RPC code for an unknown resource (MCP specification 2025, resources). */
-export const RESOURCE_NOT_FOUND = -32002;
+/** JSON-RPC code for an unknown resource in the 2025 revisions (2026-07-28 says -32602). */
+export const RESOURCE_NOT_FOUND_2025 = -32002;
 
 /**
- * Returns a function making a new McpServer per request. The JSON Schema validator is made once (the SDK otherwise
- * builds an Ajv instance per server, which was 15% of the CPU of a tools/call; see BENCHMARKS.md).
+ * The SDK's stateless transport, saying -32002 for an unknown resource as the 2025 revisions do: the v2 SDK sends
+ * -32602 (with the URI in `data`) on every revision, and rewrites a handler's -32002 to it.
  */
-export function mcpServerFactory(handlers: McpHandlers): () => McpServer {
-  const jsonSchemaValidator = new AjvJsonSchemaValidator();
-  return () => createMcpServer(handlers, jsonSchemaValidator);
+class Transport2025 extends WebStandardStreamableHTTPServerTransport {
+  override send(message: JSONRPCMessage, options?: { relatedRequestId?: string | number }): Promise<void> {
+    const error = 'error' in message ? (message.error as { code: number; data?: { uri?: unknown } }) : undefined;
+    if (error?.code === -32602 && typeof error.data?.uri === 'string') message = { ...message, error: { ...error, code: RESOURCE_NOT_FOUND_2025 } } as JSONRPCMessage;
+    return super.send(message, options);
+  }
 }
 
-function createMcpServer(handlers: McpHandlers, jsonSchemaValidator: AjvJsonSchemaValidator): McpServer {
-  const server = new McpServer(handlers.info, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, completions: {} },
-    jsonSchemaValidator,
-    instructions: handlers.instructions,
-  });
-  for (const name of Object.keys(MCP_TOOLS) as McpToolName[]) {
-    server.registerTool(name, TOOL_DEFINITIONS[name] as never, ((args: Record<string, unknown>) => handlers.tools[name](args) as Promise<CallToolResult>) as never);
-  }
-  // tools/list from the registry as the server card describes it, not the SDK's own conversion (draft-07, open
-  // objects): one description of one registry.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: handlers.toolList }));
-  // Resources through the low-level handlers: the SDK's registerResource answers an unknown URI with -32602,
-  // where the 2025 specification says -32002.
-  server.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: handlers.listResources() }));
-  server.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: handlers.listTemplates() }));
-  server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    try {
-      return { contents: [await handlers.readResource(request.params.uri)] };
-    } catch (err) {
-      if (err instanceof UnknownResource) throw new McpError(RESOURCE_NOT_FOUND, err.message, { uri: request.params.uri });
-      if (err instanceof StoreUnavailableError) throw new McpError(-32603, 'The database is temporarily unavailable; try again in a minute.');
-      throw err;
+/** ttlMs from the pages' own cache rules: discovery documents an hour, live pages none (they revalidate). */
+const SECONDS = (rule: string) => Number(/max-age=(\d+)/.exec(rule)?.[1] ?? 0) * 1000;
+const LISTS = { ttlMs: SECONDS(CACHE.discovery), cacheScope: 'public' as const };
+const UNAVAILABLE = 'The database is temporarily unavailable; try again in a minute.';
+
+/**
+ * The server for one request of either era. Only the envelope differs: the SDK adds what 2026-07-28 asks for
+ * (resultType, _meta, the cache hints, which never reach a 2025 answer), and an unknown resource is -32002 in the
+ * 2025 revisions, -32602 in 2026-07-28.
+ */
+export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext) => McpServer {
+  return ({ era }) => {
+    const server = new McpServer(handlers.info, {
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, completions: {} },
+      instructions: handlers.instructions,
+      // Public content: shared caches may keep what every client would get.
+      cacheHints: {
+        'tools/list': LISTS,
+        'resources/list': LISTS,
+        'resources/templates/list': LISTS,
+        'server/discover': LISTS,
+        'resources/read': { ttlMs: 0, cacheScope: 'public' },
+      },
+    });
+    for (const name of Object.keys(MCP_TOOLS) as McpToolName[]) {
+      server.registerTool(name, TOOL_DEFINITIONS[name] as never, ((args: Record<string, unknown>) => handlers.tools[name](args)) as never);
     }
-  });
-  server.server.setRequestHandler(CompleteRequestSchema, (request) => ({
-    completion: handlers.complete(request.params.ref, request.params.argument, request.params.context?.arguments),
-  }));
-  return server;
+    const low = server.server;
+    // tools/list from the registry as the server card describes it (JSON Schema 2020-12, closed objects), not the
+    // SDK's own conversion: one description of one registry.
+    low.setRequestHandler('tools/list', () => ({ tools: handlers.toolList }) as never);
+    // Resources through the low-level handlers: the SDK's registerResource cannot answer -32002 for the 2025 era.
+    low.setRequestHandler('resources/list', () => ({ resources: handlers.listResources() }));
+    low.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: handlers.listTemplates() }));
+    low.setRequestHandler('resources/read', async (request) => {
+      const uri = request.params.uri;
+      try {
+        const contents = await handlers.readResource(uri);
+        if (era === 'legacy') return { contents: [contents] };
+        // The documents (API docs, auth.md, OpenAPI) for an hour; a page of a template revalidates, as live pages do.
+        const ttlMs = contents.uri.endsWith('.md') || contents.uri.endsWith('.json') ? SECONDS(CACHE.discovery) : 0;
+        return { contents: [contents], ttlMs, cacheScope: 'public' } as never;
+      } catch (err) {
+        if (err instanceof UnknownResource) {
+          throw new ResourceNotFoundError(uri, err.message);
+        }
+        if (err instanceof StoreUnavailableError) throw new ProtocolError(-32603, UNAVAILABLE);
+        throw err;
+      }
+    });
+    low.setRequestHandler('completion/complete', (request) => {
+      const { ref, argument, context } = request.params as { ref: { type: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } };
+      return { completion: handlers.complete(ref, argument, context?.arguments) };
+    });
+    return server;
+  };
+}
+
+/** The two legs of POST /mcp, one factory behind both. */
+export function mcpEndpoints(handlers: McpHandlers) {
+  const factory = mcpServerFactory(handlers);
+  return {
+    // 2026-07-28: the SDK's handler, strict (the route sends it only what the SDK's classifier calls modern). Its
+    // response mode is the default ('auto'): a single JSON body, since no handler here sends anything before its
+    // result.
+    modern: createMcpHandler(factory, { legacy: 'reject' }),
+    /**
+     * The 2025 revisions: a server from the same factory on the SDK's stateless transport, answering JSON. This is
+     * the SDK's own stateless legacy leg with one difference, `enableJsonResponse`: that leg answers every request
+     * with an SSE stream, which 2025 clients accept but is not what this endpoint has always answered (a JSON body,
+     * which caches, proxies and curl users read as it is), and it measured slower (docs/architecture.md).
+     */
+    legacy: async (request: Request, parsedBody: unknown): Promise<Response> => {
+      const server = factory({ era: 'legacy', requestInfo: request });
+      // No sessionIdGenerator: stateless, no Mcp-Session-Id.
+      const transport = new Transport2025({ enableJsonResponse: true });
+      try {
+        await server.connect(transport);
+        return await transport.handleRequest(request, { parsedBody });
+      } finally {
+        void transport.close();
+        void server.close();
+      }
+    },
+  };
 }

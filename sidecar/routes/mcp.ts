@@ -1,17 +1,14 @@
 // POST /mcp: Streamable HTTP, stateless, JSON responses. This module answers what must be answered before the SDK
 // sees a request (foreign hosts, Accept, content type, size, malformed JSON) with JSON-RPC errors; the SDK does the rest.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 import rateLimit from '@fastify/rate-limit';
 import type { PublicConfig, SiteConfig } from '../../src/lib/site-config.ts';
 import { CACHE, ROUTES } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
-import { modernMcpHandler } from '../mcp/modern.ts';
-import { mcpServerFactory } from '../mcp/server.ts';
-import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { mcpEndpoints } from '../mcp/server.ts';
 
 export const MCP_BODY_LIMIT = 1024 * 1024;
 
@@ -82,9 +79,7 @@ export async function mcpRoutes(
       });
     scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: paths.mcp, handler: notAllowed });
 
-    const handlers = mcpHandlers(deps);
-    const newServer = mcpServerFactory(handlers);
-    const modern = modernMcpHandler(handlers);
+    const { modern, legacy } = mcpEndpoints(mcpHandlers(deps));
     // The hook above counts a POST once; a batch counts each of its messages (the same counter, one more per entry).
     const charge = scope.createRateLimit();
     const { mcpMaxBatch, mcpMaxResponseBytes } = deps.limits;
@@ -106,10 +101,10 @@ export async function mcpRoutes(
       if (batch.length === 0 || !batch.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
         return jsonRpcError(reply, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
       }
-      // The 2026-07-28 revision (one message, the _meta envelope, no initialize): the SDK's v2 handler, as its own
-      // classifier decides. 2025-era traffic stays on the path below, unchanged.
+      // The 2026-07-28 revision (one message, the _meta envelope, no initialize) goes to the SDK's modern handler, as
+      // its own classifier decides; 2025-era traffic (batches included) to the legacy leg below.
+      const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers: headersOf(request) });
       if (!isBatch) {
-        const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers: headersOf(request), body: request.body as string });
         if (!(await isLegacyRequest(webRequest, message))) {
           // A listen stream would stay open for good: this stateless, read-only server sends no notifications.
           if ((message as { method?: string }).method === 'subscriptions/listen') {
@@ -154,7 +149,8 @@ export async function mcpRoutes(
       let answers: unknown[] = refused;
       const sdkHeaders = new Headers();
       if (forSdk.length > 0) {
-        const answer = await handleWithSdk(newServer, request, isBatch ? forSdk : forSdk[0]);
+        const response = await legacy(webRequest, isBatch ? forSdk : forSdk[0]);
+        const answer = { status: response.status, headers: response.headers, body: await response.text() };
         answer.headers.forEach((value, name) => sdkHeaders.set(name, value));
         if (refused.length === 0) {
           status = answer.status;
@@ -209,25 +205,6 @@ function requestIds(batch: unknown[]): (string | number)[] {
     const id = (m as { id?: string | number; method?: string }).id;
     return id !== undefined && (m as { method?: string }).method !== undefined ? [id] : [];
   });
-}
-
-async function handleWithSdk(newServer: () => McpServer, request: FastifyRequest, parsedBody: unknown): Promise<{ status: number; headers: Headers; body: string }> {
-  const server = newServer();
-  // No sessionIdGenerator: stateless, no Mcp-Session-Id.
-  // The SDK's Web-standard transport, answered through Fastify: the Node adapter (a Web Request and Response
-  // bridged onto Node's by @hono/node-server, the response streamed by the SDK itself) was a tenth of the CPU of
-  // a tools/call and gave it a long latency tail (p99 410 ms at p50 20 ms; see BENCHMARKS.md).
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-  try {
-    await server.connect(transport);
-    const response = await transport.handleRequest(new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers: headersOf(request) }), {
-      parsedBody,
-    });
-    return { status: response.status, headers: response.headers, body: await response.text() };
-  } finally {
-    void transport.close();
-    void server.close();
-  }
 }
 
 /** The request's headers as a web-standard Headers object, for the SDKs' web-standard transports. */

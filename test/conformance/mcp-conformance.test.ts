@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const REQUIRED = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'tools-call-error', 'dns-rebinding-protection'];
+const REQUIRED = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'completion-complete', 'dns-rebinding-protection'];
 
 let server: TestServer;
 beforeAll(async () => {

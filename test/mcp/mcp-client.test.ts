@@ -153,9 +153,8 @@ describe('tools/call', () => {
     }
   });
 
-  it('answers an unknown tool with a tool error', async () => {
-    const result = await call('delete_everything', {});
-    expect(result.isError).toBe(true);
+  it('answers an unknown tool with the protocol error -32602 naming it, as the specification lists it', async () => {
+    await expect(call('delete_everything', {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('delete_everything') });
   });
 });
 
