@@ -1,4 +1,5 @@
-// WebMCP in a real Chromium: with the testing flag the site's six tools register and work; without it, nothing breaks.
+// WebMCP in a real Chromium: with the feature flag (WebMCP, what a user turns on) and with the testing flag
+// (WebMCPTesting) the site's six tools register and work; without either, nothing breaks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
@@ -14,15 +15,15 @@ interface ListedTool {
 }
 
 let server: TestServer;
-let webmcp: Browser;
+const browsers: Record<string, Browser> = {};
 let plain: Browser;
 beforeAll(async () => {
   server = await startTestServer();
-  webmcp = await launchChromium(['--enable-features=WebMCPTesting']);
+  for (const feature of ['WebMCP', 'WebMCPTesting']) browsers[feature] = await launchChromium([`--enable-features=${feature}`]);
   plain = await launchChromium();
 });
 afterAll(async () => {
-  await webmcp?.close();
+  for (const browser of Object.values(browsers)) await browser.close();
   await plain?.close();
   await server?.close();
 });
@@ -59,7 +60,12 @@ const execute = (page: Page, name: string, input: Record<string, unknown>) =>
     [name, input] as const,
   );
 
-describe('WebMCP with the browser API', () => {
+describe.each(['WebMCP', 'WebMCPTesting'])('WebMCP with the browser API (--enable-features=%s)', (feature) => {
+  let webmcp: Browser;
+  beforeAll(() => {
+    webmcp = browsers[feature]!;
+  });
+
   it('registers the six tools with descriptions, object schemas and read-only annotations', async () => {
     const { page, errors } = await open(webmcp, '/');
     await page.waitForFunction(async () => (await (document as unknown as { modelContext: { getTools: () => Promise<unknown[]> } }).modelContext.getTools()).length === 6);
@@ -74,6 +80,24 @@ describe('WebMCP with the browser API', () => {
       expect(tool.annotations?.untrustedContentHint ?? false, tool.name).toBe(tool.name === 'read_page');
     }
     expect((tools.find((t) => t.name === 'open_profile')?.inputSchema as { required: string[] }).required).toEqual(['page']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a name another script took first is refused by the browser; the other tools still register, and nothing is thrown', async () => {
+    const page = await webmcp.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.addInitScript(() => {
+      const context = (document as unknown as { modelContext: { registerTool: (tool: unknown) => Promise<void> } }).modelContext;
+      void context.registerTool({ name: 'read_page', description: 'Another script on the page took this name first.', inputSchema: { type: 'object' }, execute: () => 'theirs' });
+    });
+    await page.goto(server.url + '/');
+    await page.waitForFunction(async () => (await (document as unknown as { modelContext: { getTools: () => Promise<unknown[]> } }).modelContext.getTools()).length === 6);
+    const tools = await listTools(page);
+    expect(tools.find((t) => t.name === 'read_page')?.description).toBe('Another script on the page took this name first.');
+    expect(tools.map((t) => t.name).sort()).toEqual(['list_blog_articles', 'navigate', 'open_digital_card', 'open_profile', 'read_page', 'switch_language']);
     expect(errors).toEqual([]);
     await page.close();
   });
