@@ -8,8 +8,11 @@ import {
   ProtocolError,
   ResourceNotFoundError,
   WebStandardStreamableHTTPServerTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type McpRequestContext,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import { MCP_TOOLS, type McpToolName } from '../../src/lib/mcp-tools.ts';
 import { CACHE } from '../../src/lib/surface.ts';
@@ -21,15 +24,17 @@ export type { McpDeps } from './handlers.ts';
 /** JSON-RPC code for an unknown resource in the 2025 revisions (2026-07-28 says -32602). */
 export const RESOURCE_NOT_FOUND_2025 = -32002;
 
-/**
- * The SDK's stateless transport, saying -32002 for an unknown resource as the 2025 revisions do: the v2 SDK sends
- * -32602 (with the URI in `data`) on every revision, and rewrites a handler's -32002 to it.
- */
+/** An answer as the 2025 revisions give it: the v2 SDK says -32602 (the URI in `data`) for an unknown resource on
+ * every revision, and rewrites a handler's -32002 to it; the 2025 revisions say -32002. */
+function as2025(message: JSONRPCMessage): JSONRPCMessage {
+  const error = 'error' in message ? (message.error as { code: number; data?: { uri?: unknown } }) : undefined;
+  return error?.code === -32602 && typeof error.data?.uri === 'string' ? ({ ...message, error: { ...error, code: RESOURCE_NOT_FOUND_2025 } } as JSONRPCMessage) : message;
+}
+
+/** The SDK's stateless transport, answering as the 2025 revisions do. */
 class Transport2025 extends WebStandardStreamableHTTPServerTransport {
   override send(message: JSONRPCMessage, options?: { relatedRequestId?: string | number }): Promise<void> {
-    const error = 'error' in message ? (message.error as { code: number; data?: { uri?: unknown } }) : undefined;
-    if (error?.code === -32602 && typeof error.data?.uri === 'string') message = { ...message, error: { ...error, code: RESOURCE_NOT_FOUND_2025 } } as JSONRPCMessage;
-    return super.send(message, options);
+    return super.send(as2025(message), options);
   }
 }
 
@@ -92,8 +97,72 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
 }
 
 /** The two legs of POST /mcp, one factory behind both. */
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** The 2025 methods whose answer depends on nothing an earlier request set: no initialize, no logging level. */
+const STATELESS_METHODS = new Set(['tools/call', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'completion/complete', 'ping']);
+
+/**
+ * One long-lived server for the 2025 revisions' stateless requests. A fresh server per request (the SDK's stateless
+ * idiom) costs more than the rest of the request together; but a stateless server's answer to these methods depends
+ * on nothing but the request: a server that never sees `initialize` is in the same state before every request, the
+ * state a fresh one starts in. So these requests share one server over this in-process transport, which gives every
+ * message an id of its own (clients all count from 1: the server must not see two requests with one id, or let one
+ * client cancel another's) and hands each answer back with the client's id. Everything else (initialize,
+ * notifications, batches, unknown methods, a protocol version header the SDK must refuse) goes to a fresh server.
+ */
+class SharedLegacyServer implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  #next = 0;
+  readonly #waiting = new Map<number, { id: string | number; answered: (message: JSONRPCMessage) => void }>();
+
+  constructor(server: McpServer) {
+    void server.connect(this);
+  }
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // Only answers come back: these handlers send no notifications and no requests of their own.
+    const id = 'id' in message && typeof message.id === 'number' ? message.id : undefined;
+    const waiting = id === undefined ? undefined : this.#waiting.get(id);
+    if (!waiting) return;
+    this.#waiting.delete(id!);
+    waiting.answered(as2025({ ...message, id: waiting.id } as JSONRPCMessage));
+  }
+
+  /** Whether this request is one the shared server answers exactly as a fresh one would. */
+  takes(request: Request, message: unknown): message is JSONRPCRequest {
+    const m = message as { id?: unknown; method?: unknown } | null;
+    if (!m || typeof m !== 'object' || Array.isArray(m) || m.id === undefined || typeof m.method !== 'string' || !STATELESS_METHODS.has(m.method)) return false;
+    const version = request.headers.get('mcp-protocol-version');
+    return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+  }
+
+  answer(message: JSONRPCRequest, request: Request): Promise<JSONRPCMessage> {
+    const id = ++this.#next;
+    return new Promise((answered) => {
+      this.#waiting.set(id, { id: message.id, answered });
+      this.onmessage?.({ ...message, id }, { request });
+    });
+  }
+}
+
 export function mcpEndpoints(handlers: McpHandlers) {
   const factory = mcpServerFactory(handlers);
+  const shared = new SharedLegacyServer(factory({ era: 'legacy' }));
   return {
     // 2026-07-28: the SDK's handler, strict (the route sends it only what the SDK's classifier calls modern). Its
     // response mode is the default ('auto'): a single JSON body, since no handler here sends anything before its
@@ -105,13 +174,18 @@ export function mcpEndpoints(handlers: McpHandlers) {
      * with an SSE stream, which 2025 clients accept but is not what this endpoint has always answered (a JSON body,
      * which caches, proxies and curl users read as it is), and it measured slower (docs/architecture.md).
      */
-    legacy: async (request: Request, parsedBody: unknown): Promise<Response> => {
+    legacy: async (request: Request, parsedBody: unknown): Promise<HttpAnswer> => {
+      if (shared.takes(request, parsedBody)) {
+        const answer = await shared.answer(parsedBody, request);
+        return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(answer) };
+      }
       const server = factory({ era: 'legacy', requestInfo: request });
       // No sessionIdGenerator: stateless, no Mcp-Session-Id.
       const transport = new Transport2025({ enableJsonResponse: true });
       try {
         await server.connect(transport);
-        return await transport.handleRequest(request, { parsedBody });
+        const response = await transport.handleRequest(request, { parsedBody });
+        return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
       } finally {
         void transport.close();
         void server.close();

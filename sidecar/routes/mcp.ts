@@ -149,9 +149,8 @@ export async function mcpRoutes(
       let answers: unknown[] = refused;
       const sdkHeaders = new Headers();
       if (forSdk.length > 0) {
-        const response = await legacy(webRequest, isBatch ? forSdk : forSdk[0]);
-        const answer = { status: response.status, headers: response.headers, body: await response.text() };
-        answer.headers.forEach((value, name) => sdkHeaders.set(name, value));
+        const answer = await legacy(webRequest, isBatch ? forSdk : forSdk[0]);
+        for (const [name, value] of Object.entries(answer.headers)) sdkHeaders.set(name, value);
         if (refused.length === 0) {
           status = answer.status;
           answers = answer.body === '' ? [] : [answer.body];

@@ -103,6 +103,30 @@ describe('POST /mcp errors', () => {
   });
 });
 
+describe('many 2025-era clients at once', () => {
+  const call = (id: number | string, name: string, args: Record<string, unknown>, version = '2025-11-25') =>
+    post(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': version });
+
+  it('each gets the answer to its own request, under its own id, though all count from 1', async () => {
+    // Clients all number their requests from 1: requests with one id from different clients, in flight together,
+    // must not be mixed up (one server answering them all would, if it saw their ids).
+    const pages = ['layla', 'sam-rivera', 'nobody-here', 'layla', 'sam-rivera'];
+    const asked = Array.from({ length: 40 }, (_, i) => ({ id: i % 2 === 0 ? 1 : 'one', page: pages[i % pages.length]! }));
+    const answers = await Promise.all(asked.map(async ({ id, page }) => (await call(id, 'get_profile', { page })).json()));
+    answers.forEach((answer, i) => {
+      const { id, page } = asked[i]!;
+      expect(answer.id, `request ${i}`).toBe(id);
+      const text = answer.result.content[0].text as string;
+      if (page === 'nobody-here') {
+        expect(answer.result.isError).toBe(true);
+        expect(text).toContain('nobody-here');
+      } else {
+        expect(text, `request ${i} (${page})`).toContain(`/p/${page}`);
+      }
+    });
+  });
+});
+
 describe('/.well-known/mcp/server-card.json', () => {
   it('carries the SEP-1649 and SEP-2127 keys, with the absolute endpoint, CORS and caching', async () => {
     const res = await fetch(server.url + '/.well-known/mcp/server-card.json');
