@@ -44,12 +44,12 @@ async function time(label: string, fn: () => Promise<unknown> | unknown, n = 400
 
 const only = process.env.ONLY;
 if (only === 'modern') { await time('modern', async () => (await modern.fetch(request(modernHeaders), { parsedBody: modernBody })).text(), 40000); process.exit(0); }
-if (only === 'legacy') { await time('legacy', async () => (await legacy(request(headers), legacyBody)).body, 40000); process.exit(0); }
+if (only === 'legacy') { await time('legacy', async () => (await legacy({ protocolVersion: undefined, webRequest: () => request(headers) }, legacyBody)).body, 40000); process.exit(0); }
 await time('handler only (get_profile body)', () => handlers.tools.get_profile({ page: 'layla' }));
 await time('new Request', () => request(headers));
 await time('isLegacyRequest', () => isLegacyRequest(request(headers), legacyBody));
 await time('factory (new McpServer, 5 tools)', () => factory({ era: 'legacy' }));
-await time('legacy leg, whole (2025-11-25)', async () => (await legacy(request(headers), legacyBody)).body);
+await time('legacy leg, whole (2025-11-25)', async () => (await legacy({ protocolVersion: undefined, webRequest: () => request(headers) }, legacyBody)).body);
 await time('modern leg, whole (2026-07-28)', async () => (await modern.fetch(request(modernHeaders), { parsedBody: modernBody })).text());
 
 /** The lightest transport there is: hands the parsed message in, takes the answer out. */

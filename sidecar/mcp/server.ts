@@ -97,6 +97,13 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
 }
 
 /** The two legs of POST /mcp, one factory behind both. */
+/** What the legacy leg reads of a request: its protocol version header, and the request itself when the SDK's
+ * transport must see it (made only then). */
+export interface Incoming {
+  protocolVersion: string | undefined;
+  webRequest: () => Request;
+}
+
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;
@@ -144,18 +151,17 @@ class SharedLegacyServer implements Transport {
   }
 
   /** Whether this request is one the shared server answers exactly as a fresh one would. */
-  takes(request: Request, message: unknown): message is JSONRPCRequest {
+  takes(incoming: Incoming, message: unknown): message is JSONRPCRequest {
     const m = message as { id?: unknown; method?: unknown } | null;
     if (!m || typeof m !== 'object' || Array.isArray(m) || m.id === undefined || typeof m.method !== 'string' || !STATELESS_METHODS.has(m.method)) return false;
-    const version = request.headers.get('mcp-protocol-version');
-    return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+    return incoming.protocolVersion === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(incoming.protocolVersion);
   }
 
-  answer(message: JSONRPCRequest, request: Request): Promise<JSONRPCMessage> {
+  answer(message: JSONRPCRequest): Promise<JSONRPCMessage> {
     const id = ++this.#next;
     return new Promise((answered) => {
       this.#waiting.set(id, { id: message.id, answered });
-      this.onmessage?.({ ...message, id }, { request });
+      this.onmessage?.({ ...message, id });
     });
   }
 }
@@ -174,11 +180,12 @@ export function mcpEndpoints(handlers: McpHandlers) {
      * with an SSE stream, which 2025 clients accept but is not what this endpoint has always answered (a JSON body,
      * which caches, proxies and curl users read as it is), and it measured slower (docs/architecture.md).
      */
-    legacy: async (request: Request, parsedBody: unknown): Promise<HttpAnswer> => {
-      if (shared.takes(request, parsedBody)) {
-        const answer = await shared.answer(parsedBody, request);
+    legacy: async (incoming: Incoming, parsedBody: unknown): Promise<HttpAnswer> => {
+      if (shared.takes(incoming, parsedBody)) {
+        const answer = await shared.answer(parsedBody);
         return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(answer) };
       }
+      const request = incoming.webRequest();
       const server = factory({ era: 'legacy', requestInfo: request });
       // No sessionIdGenerator: stateless, no Mcp-Session-Id.
       const transport = new Transport2025({ enableJsonResponse: true });

@@ -2,7 +2,7 @@
 // sees a request (foreign hosts, Accept, content type, size, malformed JSON) with JSON-RPC errors; the SDK does the rest.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/core';
-import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import rateLimit from '@fastify/rate-limit';
 import type { PublicConfig, SiteConfig } from '../../src/lib/site-config.ts';
 import { CACHE, ROUTES } from '../../src/lib/surface.ts';
@@ -103,9 +103,18 @@ export async function mcpRoutes(
       }
       // The 2026-07-28 revision (one message, the _meta envelope, no initialize) goes to the SDK's modern handler, as
       // its own classifier decides; 2025-era traffic (batches included) to the legacy leg below.
-      const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers: headersOf(request) });
+      // The classifier is the one behind the SDK's isLegacyRequest, given the three headers it reads instead of a
+      // Web Request: one is made only for the requests that go through the SDK's HTTP faces.
+      const incoming = { protocolVersion: headerOf(request, 'mcp-protocol-version'), webRequest: () => webRequestOf(request) };
       if (!isBatch) {
-        if (!(await isLegacyRequest(webRequest, message))) {
+        const era = classifyInboundRequest({
+          httpMethod: 'POST',
+          protocolVersionHeader: incoming.protocolVersion,
+          mcpMethodHeader: headerOf(request, 'mcp-method'),
+          mcpNameHeader: headerOf(request, 'mcp-name'),
+          body: message,
+        } as Parameters<typeof classifyInboundRequest>[0]);
+        if (era.kind !== 'legacy') {
           // A listen stream would stay open for good: this stateless, read-only server sends no notifications.
           if ((message as { method?: string }).method === 'subscriptions/listen') {
             const id = (message as { id?: string | number }).id ?? null;
@@ -115,7 +124,7 @@ export async function mcpRoutes(
               error: { code: -32601, message: 'Method not found: this stateless, read-only server has no subscription streams; list again to see changes' },
             });
           }
-          const response = await modern.fetch(webRequest, { parsedBody: message });
+          const response = await modern.fetch(incoming.webRequest(), { parsedBody: message });
           const body = await response.text();
           response.headers.forEach((value, name) => void reply.header(name, value));
           reply.header('cache-control', CACHE[ROUTES.mcp.cache]);
@@ -149,7 +158,7 @@ export async function mcpRoutes(
       let answers: unknown[] = refused;
       const sdkHeaders = new Headers();
       if (forSdk.length > 0) {
-        const answer = await legacy(webRequest, isBatch ? forSdk : forSdk[0]);
+        const answer = await legacy(incoming, isBatch ? forSdk : forSdk[0]);
         for (const [name, value] of Object.entries(answer.headers)) sdkHeaders.set(name, value);
         if (refused.length === 0) {
           status = answer.status;
@@ -206,12 +215,18 @@ function requestIds(batch: unknown[]): (string | number)[] {
   });
 }
 
-/** The request's headers as a web-standard Headers object, for the SDKs' web-standard transports. */
-function headersOf(request: FastifyRequest): Headers {
+/** A header as the Web Headers API reads it (repeated values joined), or undefined. */
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The request as a Web Request (headers only: the body is handed over parsed), for the SDK's HTTP faces. */
+function webRequestOf(request: FastifyRequest): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
-  return headers;
+  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers });
 }
