@@ -32,7 +32,8 @@ export interface AppOptions {
   sitemapLimit?: number;
 }
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+/** The services every route stands on, over one store (also used alone, by the in-process MCP bench). */
+export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const { config, distDir } = options;
   const site = new StaticSite(join(distDir, 'client'));
   const store = openStore(config);
@@ -41,7 +42,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
   const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, freshness, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
   const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store, homepageLinks: homepageLinks(config) });
-  const errors = new ErrorPages(site);
+  return { site, store, live, sitemap, reader, errors: new ErrorPages(site) };
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const { site, store, live, reader, errors } = await openServices(options);
 
   const headers = securityHeaders(config);
   const app = Fastify({
