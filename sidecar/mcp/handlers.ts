@@ -1,6 +1,6 @@
 // What the MCP server does, whatever the protocol revision: the tools' bodies, the resources, templates and
-// completions, over the site's own services. The 2025 path (server.ts, SDK 1.x) and the 2026-07-28 path (modern.ts,
-// the SDK's v2 packages) both register these; only the envelope differs.
+// completions, over the site's own services. server.ts's one factory registers these for both protocol eras; only
+// the envelope differs.
 import { z } from 'zod';
 import { toolDescriptions } from '../../src/lib/agent-discovery.ts';
 import { escapeMarkdownText, markdownDocument, markdownLink } from '../../src/lib/markdown.ts';
