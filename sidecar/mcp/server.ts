@@ -159,9 +159,16 @@ class SharedLegacyServer implements Transport {
 
   answer(message: JSONRPCRequest): Promise<JSONRPCMessage> {
     const id = ++this.#next;
-    return new Promise((answered) => {
+    const deliver = this.onmessage;
+    if (!deliver) return Promise.reject(new Error('The shared MCP server is not connected'));
+    return new Promise((answered, failed) => {
       this.#waiting.set(id, { id: message.id, answered });
-      this.onmessage?.({ ...message, id });
+      try {
+        deliver({ ...message, id });
+      } catch (err) {
+        this.#waiting.delete(id);
+        failed(err);
+      }
     });
   }
 }
