@@ -96,7 +96,6 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
   };
 }
 
-/** The two legs of POST /mcp, one factory behind both. */
 /** What the legacy leg reads of a request: its protocol version header, and the request itself when the SDK's
  * transport must see it (made only then). */
 export interface Incoming {
@@ -173,6 +172,7 @@ class SharedLegacyServer implements Transport {
   }
 }
 
+/** The two legs of POST /mcp, one factory behind both. */
 export function mcpEndpoints(handlers: McpHandlers) {
   const factory = mcpServerFactory(handlers);
   const shared = new SharedLegacyServer(factory({ era: 'legacy' }));
@@ -182,10 +182,12 @@ export function mcpEndpoints(handlers: McpHandlers) {
     // result.
     modern: createMcpHandler(factory, { legacy: 'reject' }),
     /**
-     * The 2025 revisions: a server from the same factory on the SDK's stateless transport, answering JSON. This is
-     * the SDK's own stateless legacy leg with one difference, `enableJsonResponse`: that leg answers every request
-     * with an SSE stream, which 2025 clients accept but is not what this endpoint has always answered (a JSON body,
-     * which caches, proxies and curl users read as it is), and it measured slower (docs/architecture.md).
+     * The 2025 revisions: the shared server for stateless requests, else a server from the same factory on the SDK's
+     * stateless transport, answering JSON. The latter is the SDK's own stateless legacy leg (`legacy: 'stateless'`)
+     * with one difference, `enableJsonResponse`: that leg answers every request with an SSE stream, which 2025
+     * clients accept but is not what this endpoint has always answered (a JSON body, which caches, proxies and curl
+     * users read as it is), and it measured slower: tools/call get_profile in process, 127-146 us against 102-117 us
+     * (and 22 us on the shared server).
      */
     legacy: async (incoming: Incoming, parsedBody: unknown): Promise<HttpAnswer> => {
       if (shared.takes(incoming, parsedBody)) {
