@@ -11,129 +11,80 @@ export interface Migration {
   postgres: string;
 }
 
+/** Version 1's tables, written once: the backends differ only in the type of a key and of a reference to one. */
+function tablesV1(types: { key: string; ref: string }): string {
+  const { key, ref } = types;
+  return `
+      CREATE TABLE profiles (
+        id ${key},
+        slug TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        bio TEXT NOT NULL DEFAULT '',
+        lang TEXT NOT NULL CHECK (lang IN ('ar', 'en')),
+        kind TEXT NOT NULL DEFAULT 'person' CHECK (kind IN ('person', 'organization')),
+        avatar_url TEXT,
+        plan TEXT NOT NULL DEFAULT 'free' CHECK (plan IN ('free', 'paid')),
+        published INTEGER NOT NULL DEFAULT 1 CHECK (published IN (0, 1)),
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE links (
+        id ${key},
+        profile_id ${ref} NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        url TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
+        pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+        starts_at TEXT,
+        ends_at TEXT,
+        UNIQUE (profile_id, position)
+      );
+      CREATE TABLE socials (
+        id ${key},
+        profile_id ${ref} NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        network TEXT NOT NULL,
+        url TEXT NOT NULL,
+        UNIQUE (profile_id, position)
+      );
+      CREATE TABLE cards (
+        id ${key},
+        card_id TEXT NOT NULL UNIQUE,
+        mode TEXT NOT NULL CHECK (mode IN ('page', 'redirect')),
+        redirect_url TEXT,
+        lang TEXT NOT NULL DEFAULT 'en' CHECK (lang IN ('ar', 'en')),
+        name TEXT,
+        job_title TEXT,
+        organization TEXT,
+        phones TEXT NOT NULL DEFAULT '[]',
+        emails TEXT NOT NULL DEFAULT '[]',
+        website TEXT,
+        address TEXT,
+        photo_url TEXT,
+        profile_id ${ref} REFERENCES profiles(id) ON DELETE SET NULL,
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+        updated_at TEXT NOT NULL,
+        CHECK (mode = 'page' OR redirect_url IS NOT NULL)
+      );
+      CREATE TABLE aliases (
+        alias TEXT PRIMARY KEY,
+        profile_id ${ref} NOT NULL REFERENCES profiles(id) ON DELETE CASCADE
+      );
+      CREATE INDEX links_by_profile ON links (profile_id, position);
+      CREATE INDEX socials_by_profile ON socials (profile_id, position);
+`;
+}
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
     description: 'profiles, links, socials, cards, aliases',
-    sql: `
-      CREATE TABLE profiles (
-        id INTEGER PRIMARY KEY,
-        slug TEXT NOT NULL UNIQUE,
-        name TEXT NOT NULL,
-        bio TEXT NOT NULL DEFAULT '',
-        lang TEXT NOT NULL CHECK (lang IN ('ar', 'en')),
-        kind TEXT NOT NULL DEFAULT 'person' CHECK (kind IN ('person', 'organization')),
-        avatar_url TEXT,
-        plan TEXT NOT NULL DEFAULT 'free' CHECK (plan IN ('free', 'paid')),
-        published INTEGER NOT NULL DEFAULT 1 CHECK (published IN (0, 1)),
-        updated_at TEXT NOT NULL
-      );
-      CREATE TABLE links (
-        id INTEGER PRIMARY KEY,
-        profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-        position INTEGER NOT NULL,
-        title TEXT NOT NULL,
-        url TEXT NOT NULL,
-        enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
-        pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
-        starts_at TEXT,
-        ends_at TEXT,
-        UNIQUE (profile_id, position)
-      );
-      CREATE TABLE socials (
-        id INTEGER PRIMARY KEY,
-        profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-        position INTEGER NOT NULL,
-        network TEXT NOT NULL,
-        url TEXT NOT NULL,
-        UNIQUE (profile_id, position)
-      );
-      CREATE TABLE cards (
-        id INTEGER PRIMARY KEY,
-        card_id TEXT NOT NULL UNIQUE,
-        mode TEXT NOT NULL CHECK (mode IN ('page', 'redirect')),
-        redirect_url TEXT,
-        lang TEXT NOT NULL DEFAULT 'en' CHECK (lang IN ('ar', 'en')),
-        name TEXT,
-        job_title TEXT,
-        organization TEXT,
-        phones TEXT NOT NULL DEFAULT '[]',
-        emails TEXT NOT NULL DEFAULT '[]',
-        website TEXT,
-        address TEXT,
-        photo_url TEXT,
-        profile_id INTEGER REFERENCES profiles(id) ON DELETE SET NULL,
-        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
-        updated_at TEXT NOT NULL,
-        CHECK (mode = 'page' OR redirect_url IS NOT NULL)
-      );
-      CREATE TABLE aliases (
-        alias TEXT PRIMARY KEY,
-        profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE
-      );
-      CREATE INDEX links_by_profile ON links (profile_id, position);
-      CREATE INDEX socials_by_profile ON socials (profile_id, position);
-    `,
+    sql: tablesV1({ key: 'INTEGER PRIMARY KEY', ref: 'INTEGER' }),
     // The same columns as SQLite's, 0/1 flags and ISO 8601 text included, so that one row mapping serves both.
-    postgres: `
-      CREATE TABLE profiles (
-        id BIGSERIAL PRIMARY KEY,
-        slug TEXT NOT NULL UNIQUE,
-        name TEXT NOT NULL,
-        bio TEXT NOT NULL DEFAULT '',
-        lang TEXT NOT NULL CHECK (lang IN ('ar', 'en')),
-        kind TEXT NOT NULL DEFAULT 'person' CHECK (kind IN ('person', 'organization')),
-        avatar_url TEXT,
-        plan TEXT NOT NULL DEFAULT 'free' CHECK (plan IN ('free', 'paid')),
-        published INTEGER NOT NULL DEFAULT 1 CHECK (published IN (0, 1)),
-        updated_at TEXT NOT NULL
-      );
-      CREATE TABLE links (
-        id BIGSERIAL PRIMARY KEY,
-        profile_id BIGINT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-        position INTEGER NOT NULL,
-        title TEXT NOT NULL,
-        url TEXT NOT NULL,
-        enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
-        pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
-        starts_at TEXT,
-        ends_at TEXT,
-        UNIQUE (profile_id, position)
-      );
-      CREATE TABLE socials (
-        id BIGSERIAL PRIMARY KEY,
-        profile_id BIGINT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-        position INTEGER NOT NULL,
-        network TEXT NOT NULL,
-        url TEXT NOT NULL,
-        UNIQUE (profile_id, position)
-      );
-      CREATE TABLE cards (
-        id BIGSERIAL PRIMARY KEY,
-        card_id TEXT NOT NULL UNIQUE,
-        mode TEXT NOT NULL CHECK (mode IN ('page', 'redirect')),
-        redirect_url TEXT,
-        lang TEXT NOT NULL DEFAULT 'en' CHECK (lang IN ('ar', 'en')),
-        name TEXT,
-        job_title TEXT,
-        organization TEXT,
-        phones TEXT NOT NULL DEFAULT '[]',
-        emails TEXT NOT NULL DEFAULT '[]',
-        website TEXT,
-        address TEXT,
-        photo_url TEXT,
-        profile_id BIGINT REFERENCES profiles(id) ON DELETE SET NULL,
-        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
-        updated_at TEXT NOT NULL,
-        CHECK (mode = 'page' OR redirect_url IS NOT NULL)
-      );
-      CREATE TABLE aliases (
-        alias TEXT PRIMARY KEY,
-        profile_id BIGINT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE
-      );
-      CREATE INDEX links_by_profile ON links (profile_id, position);
-      CREATE INDEX socials_by_profile ON socials (profile_id, position);
-      CREATE INDEX cards_by_profile ON cards (profile_id);
+    // PostgreSQL does not index a foreign key by itself: deleting a profile would scan cards and aliases.
+    postgres:
+      tablesV1({ key: 'BIGSERIAL PRIMARY KEY', ref: 'BIGINT' }) +
+      `      CREATE INDEX cards_by_profile ON cards (profile_id);
       CREATE INDEX aliases_by_profile ON aliases (profile_id);
     `,
   },
