@@ -136,18 +136,8 @@ export const MIGRATIONS: Migration[] = [
         IF TG_OP <> 'DELETE' THEN INSERT INTO changes (kind, key) SELECT 'profile', slug FROM profiles WHERE id = NEW.profile_id; END IF;
         RETURN NULL;
       END $$;
-      CREATE FUNCTION cards_changes() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP <> 'INSERT' THEN INSERT INTO changes (kind, key) VALUES ('card', OLD.card_id); END IF;
-        IF TG_OP <> 'DELETE' THEN INSERT INTO changes (kind, key) VALUES ('card', NEW.card_id); END IF;
-        RETURN NULL;
-      END $$;
-      CREATE FUNCTION aliases_changes() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP <> 'INSERT' THEN INSERT INTO changes (kind, key) VALUES ('alias', OLD.alias); END IF;
-        IF TG_OP <> 'DELETE' THEN INSERT INTO changes (kind, key) VALUES ('alias', NEW.alias); END IF;
-        RETURN NULL;
-      END $$;
+      ${pgRowChanges('cards', 'card', 'card_id')}
+      ${pgRowChanges('aliases', 'alias', 'alias')}
       CREATE TRIGGER profiles_changes AFTER INSERT OR UPDATE OR DELETE ON profiles FOR EACH ROW EXECUTE FUNCTION profiles_changes();
       CREATE TRIGGER links_changes AFTER INSERT OR UPDATE OR DELETE ON links FOR EACH ROW EXECUTE FUNCTION profile_child_changes();
       CREATE TRIGGER socials_changes AFTER INSERT OR UPDATE OR DELETE ON socials FOR EACH ROW EXECUTE FUNCTION profile_child_changes();
@@ -188,6 +178,16 @@ function rowTrigger(table: string, op: string, kind: string, column: string): st
     .map((row) => `INSERT INTO changes (kind, key) VALUES ('${kind}', ${row}.${column});`)
     .join(' ');
   return `CREATE TRIGGER ${table}_${op.toLowerCase()}_changes AFTER ${op} ON ${table} BEGIN ${body} END;`;
+}
+
+/** PostgreSQL: the trigger function of a table whose rows are cached by a key of their own (a card, an alias). */
+function pgRowChanges(table: string, kind: string, column: string): string {
+  return `CREATE FUNCTION ${table}_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN INSERT INTO changes (kind, key) VALUES ('${kind}', OLD.${column}); END IF;
+        IF TG_OP <> 'DELETE' THEN INSERT INTO changes (kind, key) VALUES ('${kind}', NEW.${column}); END IF;
+        RETURN NULL;
+      END $$;`;
 }
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
