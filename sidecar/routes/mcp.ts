@@ -156,10 +156,10 @@ export async function mcpRoutes(
       });
       let status = 200;
       let answers: unknown[] = refused;
-      const sdkHeaders = new Headers();
+      let sdkHeaders: Record<string, string> = {};
       if (forSdk.length > 0) {
         const answer = await legacy(incoming, isBatch ? forSdk : forSdk[0]);
-        for (const [name, value] of Object.entries(answer.headers)) sdkHeaders.set(name, value);
+        sdkHeaders = answer.headers;
         if (refused.length === 0) {
           status = answer.status;
           answers = answer.body === '' ? [] : [answer.body];
@@ -168,7 +168,7 @@ export async function mcpRoutes(
         }
       }
       const body = refused.length === 0 ? (answers[0] as string | undefined) ?? '' : JSON.stringify(isBatch ? answers : answers[0]);
-      sdkHeaders.forEach((value, name) => void reply.header(name, value));
+      reply.headers(sdkHeaders);
       // Answers depend on the live database and are per request: never kept by a cache.
       reply.header('cache-control', CACHE[ROUTES.mcp.cache]);
       if (Buffer.byteLength(body) > mcpMaxResponseBytes) {
