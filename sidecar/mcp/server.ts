@@ -14,7 +14,7 @@ import {
   type McpRequestContext,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { MCP_TOOLS, type McpToolName } from '../../src/lib/mcp-tools.ts';
+import { MCP_SERVER, MCP_TOOLS, type McpToolName } from '../../src/lib/mcp-tools.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 import { TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
@@ -51,7 +51,7 @@ const UNAVAILABLE = 'The database is temporarily unavailable; try again in a min
 export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext) => McpServer {
   return ({ era }) => {
     const server = new McpServer(handlers.info, {
-      capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, completions: {} },
+      capabilities: MCP_SERVER.capabilities,
       instructions: handlers.instructions,
       // Public content: shared caches may keep what every client would get.
       cacheHints: {

@@ -50,8 +50,8 @@ export function serverCard(config: PublicConfig, { tools }: { tools: boolean }) 
     transport: { type: 'streamable-http', endpoint },
     endpoint,
     remotes: [{ type: 'streamable-http', url: endpoint, supportedProtocolVersions: MCP_SERVER.protocolVersions }],
-    // As the SDK declares them at initialize.
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, completions: {} },
+    // As the server declares them at initialize and server/discover.
+    capabilities: MCP_SERVER.capabilities,
     authentication: { required: false, schemes: [] },
     ...(tools
       ? {

@@ -6,8 +6,17 @@ import { ids, type RouteId } from './surface.ts';
 export const MCP_SERVER = {
   name: 'bio-cards-public',
   version: '1.0.0',
-  /** Protocol versions served, newest first: 2026-07-28 by the SDK's v2 packages, the 2025 ones by SDK 1.32. */
+  /** Protocol versions served, newest first, all by the SDK's v2 packages (sidecar/mcp/server.ts). */
   protocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
+  /**
+   * What the server declares at initialize and server/discover, and the server card repeats: only what it serves. No
+   * `listChanged`: the tools, resources and templates are fixed by the build (a new list comes with a new deploy, and
+   * the lists' ttlMs tells clients how long to keep them), so there is nothing to notify. No `subscribe`: a stateless
+   * sidecar holds no listener streams, and live pages change behind an edge cache that the change log already purges
+   * (resources/read says ttlMs 0: read again when you need it fresh). Said as `false` rather than left out: the
+   * SDK's registerTool would otherwise declare `tools.listChanged: true` on its own.
+   */
+  capabilities: { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false }, completions: {} },
 } as const;
 
 const lang = ids.lang;
