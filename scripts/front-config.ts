@@ -129,6 +129,7 @@ export function frontConfig(options: FrontOptions): string {
     PROXY: proxy('error timeout http_502 http_503'),
     LIVE_LOCATIONS: liveLocations.join('\n'),
     ALIAS_PATTERN: SLUG_PATTERN.source.replace(/^\^/, '^/'),
+    MCP_PATH: paths.mcp,
     SECURITY_HEADERS_INDENTED: indent(security, 6),
     CACHE_IMMUTABLE: CACHE.immutable,
     CACHE_PAGE: CACHE.page,

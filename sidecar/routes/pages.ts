@@ -1,6 +1,7 @@
 // Every GET of the surface but /mcp: the site reader resolves the path, and this translates its answer into HTTP
 // (negotiation in, status, headers and body out). A database failure is thrown on to the app's one error mapping.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CACHE } from '../../src/lib/surface.ts';
 import type { ErrorPages } from '../error-pages.ts';
 import { preferredLang, prefersMarkdown } from '../negotiation.ts';
 import { sendAsset } from '../send.ts';
@@ -29,5 +30,20 @@ export function pageRoutes(app: FastifyInstance, { reader, errors, staticFiles }
     if (resolution.route) request.surfaceRoute = resolution.route;
     return sendResolution(request, reply, resolution, errors);
   });
-  app.setNotFoundHandler((request, reply) => errors.send(request, reply, 404, request.sitePath || '/'));
+  // Any other method: a resource that exists takes only GET and HEAD (RFC 9110: 405 with Allow; OPTIONS says so with
+  // 204). A path that names nothing stays a 404, whatever the method. Whether it exists does not depend on who serves
+  // the build's files: a front sends every such request here (deploy/nginx.conf).
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.sitePath) {
+      const resolution = await reader.resolve(request.sitePath, preferencesOf(request), { staticFiles: true, rawUrl: request.raw.url ?? '/' });
+      if (resolution.kind !== 'not-found') {
+        reply.header('allow', ALLOW).header('cache-control', CACHE.none);
+        if (request.method === 'OPTIONS') return reply.code(204).send();
+        return reply.code(405).type('text/plain; charset=utf-8').send(`Method not allowed: ${request.method} is not taken here; this resource answers ${ALLOW}.\n`);
+      }
+    }
+    return errors.send(request, reply, 404, request.sitePath || '/');
+  });
 }
+
+const ALLOW = 'GET, HEAD';

@@ -79,6 +79,31 @@ describe('paths', () => {
     expect((await raw('/p/' + 'a'.repeat(3000))).status).toBe(404);
   });
 
+  // RFC 9110 §15.5.6: a resource that exists but does not take the method is 405 with Allow; OPTIONS answers Allow.
+  it.each(['/p/layla', '/c/k7f2q9', '/', '/en/blog', '/en/blog/qr-or-nfc-business-card', '/robots.txt', '/c/k7f2q9.vcf', '/sitemap.xml'])(
+    'other methods on %s (which exists) answer 405 with Allow: GET, HEAD; OPTIONS answers 204 with Allow',
+    async (path) => {
+      for (const method of ['PUT', 'DELETE', 'PATCH', 'POST']) {
+        const res = await raw(path, { method, headers: { 'content-type': 'text/plain', 'content-length': '1' }, body: 'x' });
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.allow, `${method} ${path}`).toBe('GET, HEAD');
+        expect(res.headers['content-security-policy'], `${method} ${path}`).toBeTruthy();
+      }
+      const options = await raw(path, { method: 'OPTIONS' });
+      expect(options.status, `OPTIONS ${path}`).toBe(204);
+      expect(options.headers.allow, `OPTIONS ${path}`).toBe('GET, HEAD');
+      expect(options.body).toBe('');
+      // The page itself is unchanged.
+      expect((await raw(path)).status).toBe(200);
+    },
+  );
+
+  it('other methods on a path that names nothing stay 404', async () => {
+    for (const method of ['PUT', 'DELETE', 'OPTIONS']) {
+      for (const path of ['/p/nobody-here', '/en/blog/missing', '/missing/deep/path']) expect((await raw(path, { method })).status, `${method} ${path}`).toBe(404);
+    }
+  });
+
   it('unknown and unsupported methods are refused with 4xx', async () => {
     for (const method of ['PUT', 'DELETE', 'PATCH', 'PROPFIND', 'TRACE']) {
       const res = await raw('/', { method });
