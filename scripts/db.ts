@@ -1,6 +1,7 @@
 // `npm run db -- migrate | import FILE.json | seed-demo`: the only writer of the database.
 import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
+import { parseImportText } from '../sidecar/store/import-format.ts';
 import { openWriter } from '../sidecar/store/writer.ts';
 
 const USAGE = `Usage:
@@ -15,11 +16,15 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+function problems(label: string, errors: string[]): string {
+  return `${label}: nothing was written; ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n  - ${errors.join('\n  - ')}`;
+}
+
 async function importJson(json: unknown, label: string) {
   const writer = await openWriter(config);
   try {
     const outcome = await writer.importData(json);
-    if (!outcome.ok) fail(`${label}: nothing was written; ${outcome.errors.length} problem${outcome.errors.length === 1 ? '' : 's'}:\n  - ${outcome.errors.join('\n  - ')}`);
+    if (!outcome.ok) fail(problems(label, outcome.errors));
     const { counts } = outcome;
     console.log(`Imported ${label} into ${writer.target}: ${counts.profiles} profiles, ${counts.cards} cards, ${counts.aliases} aliases.`);
   } finally {
@@ -34,11 +39,9 @@ function readJson(file: string): unknown {
   } catch (err) {
     fail(`Cannot read ${file}: ${(err as Error).message}`);
   }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    fail(`${file} is not valid JSON: ${(err as Error).message}; nothing was written.`);
-  }
+  const { json, errors } = parseImportText(text);
+  if (errors.length > 0) fail(problems(file, errors));
+  return json;
 }
 
 let config: SiteConfig;

@@ -1,4 +1,5 @@
 // The import file format and its validation: every record and field checked before anything is written.
+import { visit } from 'jsonc-parser';
 import { z } from 'zod';
 import { EMAIL_TYPES, PHONE_TYPES } from '../../src/lib/live-content.ts';
 import { LINK_SCHEMES, normalizeUrl, textProblem, WEB_SCHEMES, type UrlScheme } from '../../src/lib/owner-input.ts';
@@ -150,6 +151,35 @@ export function validateImport(input: unknown, existingSlugs: (slug: string) => 
     if (!known(a.page)) errors.push(`aliases[${i}] (alias "${a.alias}").page: no profile "${a.page}" in this file or the database`);
   });
   return errors.length > 0 ? { errors } : { data, errors };
+}
+
+/**
+ * The import file's text as JSON, or every reason it is not one: a byte-order mark at the start is ignored (RFC 8259
+ * §8.1 allows it, and Windows editors write it); a key given twice in one object is refused, naming the record, the
+ * key and its line, since JSON.parse would silently keep the last value. jsonc-parser walks the text for that: it
+ * gives each property's path and line, which JSON.parse hides.
+ */
+export function parseImportText(text: string): { json?: unknown; errors: string[] } {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch (err) {
+    return { errors: [`the file is not valid JSON: ${(err as Error).message}`] };
+  }
+  const errors: string[] = [];
+  const keys: Set<string>[] = [];
+  visit(body, {
+    onObjectBegin: () => void keys.push(new Set()),
+    onObjectEnd: () => void keys.pop(),
+    onObjectProperty: (property, _offset, _length, line, _character, pathSupplier) => {
+      const seen = keys.at(-1);
+      if (!seen) return;
+      if (seen.has(property)) errors.push(`${describePath(json, [...pathSupplier(), property])}: the key "${property}" is given twice (line ${line + 1}); give each key once`);
+      seen.add(property);
+    },
+  });
+  return errors.length > 0 ? { errors } : { json, errors };
 }
 
 /**

@@ -40,6 +40,35 @@ describe('npm run db', () => {
     expect(sha(path)).toBe(before);
   });
 
+  function importText(databasePath: string, text: string) {
+    const file = join(dirname(databasePath), `import-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(file, text);
+    return cli(databasePath, 'import', file);
+  }
+
+  it('takes a file that starts with a UTF-8 byte-order mark, as Windows editors save it (RFC 8259 §8.1)', () => {
+    const path = createDatabase();
+    const r = importText(path, '\uFEFF' + JSON.stringify({ profiles: [{ slug: 'bom-saved', name: 'محفوظ بعلامة', lang: 'ar' }] }));
+    expect(r.status, r.out).toBe(0);
+    expect(new Database(path, { readonly: true }).prepare('SELECT name FROM profiles WHERE slug = ?').pluck().get('bom-saved')).toBe('محفوظ بعلامة');
+  });
+
+  it('refuses a record that gives a key twice, naming the record and the key, and writes nothing', () => {
+    const path = createDatabase();
+    const before = sha(path);
+    const text = `{"profiles": [
+      {"slug": "twice-a", "name": "First", "lang": "en"},
+      {"slug": "twice-b", "name": "Second", "lang": "en", "slug": "twice-c", "links": [{"title": "t", "url": "https://a.example/", "url": "https://b.example/"}]}
+    ], "cards": [], "cards": []}`;
+    const r = importText(path, text);
+    expect(r.status, r.out).toBe(1);
+    expect(r.out).toContain('nothing was written');
+    expect(r.out).toContain('profiles[1] (slug "twice-c").slug: the key "slug" is given twice (line 3)');
+    expect(r.out).toContain('profiles[1] (slug "twice-c").links[0].url: the key "url" is given twice (line 3)');
+    expect(r.out).toContain('cards: the key "cards" is given twice (line 4)');
+    expect(sha(path)).toBe(before);
+  });
+
   it('rejects a file with bad records, names each record and field, and writes nothing', () => {
     const path = createDatabase();
     const before = sha(path);
