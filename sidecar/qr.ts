@@ -3,10 +3,18 @@
 // UTF-8 bytes, so Arabic names in a contact code arrive intact.
 import QRCode from 'qrcode';
 
+const LEVEL = 'M';
+const segments = (text: string) => [{ data: new TextEncoder().encode(text), mode: 'byte' as const }];
+
+/** The QR version (size: 17 + 4 × version modules a side) that `text` needs at our error correction level. */
+export function qrVersion(text: string): number {
+  return QRCode.create(segments(text), { errorCorrectionLevel: LEVEL }).version;
+}
+
 export async function qrSvg(text: string): Promise<string> {
-  const svg = await QRCode.toString([{ data: new TextEncoder().encode(text), mode: 'byte' }], {
+  const svg = await QRCode.toString(segments(text), {
     type: 'svg',
-    errorCorrectionLevel: 'M',
+    errorCorrectionLevel: LEVEL,
     margin: 4,
     color: { dark: '#000000', light: '#ffffff' },
   });

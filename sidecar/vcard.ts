@@ -52,13 +52,13 @@ export interface CardUrls {
  * and the profile as URLs, the card page as SOURCE. `compact` is the offline contact code's payload: only N, FN,
  * TEL, EMAIL, ORG, TITLE and one URL, so that the QR code stays small enough to scan from a phone screen.
  */
-export function cardToVcard(card: Card, urls: CardUrls, { compact = false }: { compact?: boolean } = {}): string {
+export function cardToVcard(card: Card, urls: CardUrls, { compact = false, structuredName = true }: { compact?: boolean; structuredName?: boolean } = {}): string {
   const lines: string[] = ['BEGIN:VCARD', 'VERSION:3.0'];
   const add = (name: string, value: string | null | undefined, raw = false) => {
     if (value && value.trim()) lines.push(`${name}:${raw ? value : escapeText(value.trim())}`);
   };
   const fn = card.name ?? card.organization ?? card.cardId;
-  if (card.name) {
+  if (card.name && structuredName) {
     const { family, given } = splitName(card.name);
     lines.push(`N:${escapeText(family)};${escapeText(given)};;;`);
   } else {
@@ -72,6 +72,7 @@ export function cardToVcard(card: Card, urls: CardUrls, { compact = false }: { c
   // URIs are emitted normalised (all ASCII, no whitespace): a stored value with a line break cannot add a property.
   const website = safeHref(card.website, WEB_SCHEMES);
   if (compact) {
+    // The essentials (no website) carry the card itself: everything else is one tap away.
     add('URL', website ?? urls.card, true);
   } else {
     add('URL', website, true);
@@ -83,6 +84,39 @@ export function cardToVcard(card: Card, urls: CardUrls, { compact = false }: { c
   }
   lines.push('END:VCARD');
   return lines.map(foldLine).join(CRLF) + CRLF;
+}
+
+/**
+ * The largest offline contact code: version 15 is 77 modules a side (85 with the quiet zone). Shown at the page's
+ * 240 CSS pixels that is 2.8 a module, about 8 device pixels on a phone; printed 2.5 cm wide, 0.29 mm a module, above
+ * the quarter millimetre phone cameras read at arm's length. A full card (five phones, five e-mails, long title,
+ * organisation and address) needs version 27 or more: 1.8 CSS pixels a module, too fine to scan from a screen.
+ */
+export const MAX_CONTACT_QR_VERSION = 15;
+
+/**
+ * What the offline contact code holds: the compact vCard when it fits in MAX_CONTACT_QR_VERSION, else the essentials
+ * (the name, the first phone and e-mail, the card's URL, so the rest is one tap away), dropping the structured name,
+ * then the e-mail, then the phone until it fits; `short` says it is not the whole compact vCard. Whatever the owner
+ * wrote, the last candidate fits (a name of at most 80 characters and our own URL).
+ */
+export function contactCode(card: Card, urls: CardUrls, fits: (text: string) => boolean): { text: string; short: boolean } {
+  const full = cardToVcard(card, urls, { compact: true });
+  if (fits(full)) return { text: full, short: false };
+  const phone = card.phones.slice(0, 1);
+  const email = card.emails.slice(0, 1);
+  const essentials: Card[] = [
+    { ...card, jobTitle: null, organization: null, website: null, phones: phone, emails: email },
+    { ...card, jobTitle: null, organization: null, website: null, phones: phone, emails: [] },
+    { ...card, jobTitle: null, organization: null, website: null, phones: [], emails: [] },
+  ];
+  for (const candidate of essentials) {
+    for (const structuredName of [true, false]) {
+      const text = cardToVcard(candidate, urls, { compact: true, structuredName });
+      if (fits(text)) return { text, short: true };
+    }
+  }
+  return { text: urls.card, short: true };
 }
 
 /** The ASCII fallback file name of a card's vCard. */

@@ -10,8 +10,8 @@ import type { AstroRenderer } from '../astro-renderer.ts';
 import type { LiveCache } from '../live-cache.ts';
 import type { Change, Store } from '../store/store.ts';
 import type { Freshness, FreshnessEvent } from './freshness.ts';
-import { qrSvg } from '../qr.ts';
-import { cardToVcard, type CardUrls } from '../vcard.ts';
+import { qrSvg, qrVersion } from '../qr.ts';
+import { cardToVcard, contactCode, MAX_CONTACT_QR_VERSION, type CardUrls } from '../vcard.ts';
 import { makeAsset, type Asset, type Page } from './static-site.ts';
 
 export interface LiveDeps {
@@ -31,6 +31,8 @@ export interface AliasFound {
 export interface CardFound {
   page?: Page;
   vcard?: Asset;
+  /** What the offline contact code holds (a page-mode card). */
+  contact?: string;
   redirect?: string;
   card: Card;
 }
@@ -86,9 +88,11 @@ export class LivePages {
       const card = await this.deps.store.card(cardId);
       if (!card) return undefined;
       if (card.mode === 'page') {
-        const page = await this.render(paths.card(cardId), { card, now: new Date(now).toISOString() });
-        const vcard = makeAsset(Buffer.from(cardToVcard(card, this.cardUrls(card))), VCARD, CACHE.live);
-        return [{ page, vcard, card }];
+        const urls = this.cardUrls(card);
+        const contact = contactCode(card, urls, (text) => qrVersion(text) <= MAX_CONTACT_QR_VERSION);
+        const page = await this.render(paths.card(cardId), { card, contactCodeShort: contact.short, now: new Date(now).toISOString() });
+        const vcard = makeAsset(Buffer.from(cardToVcard(card, urls)), VCARD, CACHE.live);
+        return [{ page, vcard, contact: contact.text, card }];
       }
       const target = safeHref(card.redirectUrl, WEB_SCHEMES);
       return target ? [{ redirect: target, card }] : undefined;
@@ -105,11 +109,11 @@ export class LivePages {
     return this.lookup<Asset>(`cq:${cardId}`, now, async () => ((await this.card(cardId, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.card(cardId)))] : undefined));
   }
 
-  /** The offline contact code of a page-mode card: the compact vCard itself, so a phone saves it with no network. */
+  /** The offline contact code of a page-mode card: a vCard itself, so a phone saves it with no network. */
   contactQr(cardId: string, now = Date.now()): Promise<Asset | undefined> {
     return this.lookup<Asset>(`vq:${cardId}`, now, async () => {
       const found = await this.card(cardId, now);
-      return found?.page ? [await this.qr(cardToVcard(found.card, this.cardUrls(found.card), { compact: true }))] : undefined;
+      return found?.contact ? [await this.qr(found.contact)] : undefined;
     });
   }
 

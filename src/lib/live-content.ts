@@ -57,6 +57,8 @@ export interface Card {
 export interface LiveLocals {
   profile?: Profile;
   card?: Card;
+  /** The card's offline contact code holds the essentials only (sidecar/vcard.ts contactCode): the page says so. */
+  contactCodeShort?: boolean;
   /** The instant the page is rendered for, ISO 8601: link time windows are judged against it. */
   now?: string;
 }

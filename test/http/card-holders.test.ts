@@ -33,10 +33,25 @@ const arabicCard = {
   profile: 'layla',
 };
 const inactiveCard = { cardId: 'gone-1', mode: 'page', name: 'Gone', active: false };
+/** As much as the import allows on a card: five phones, five e-mails, long title, organisation and address. */
+const fullCard = {
+  cardId: 'full-card',
+  mode: 'page',
+  lang: 'ar',
+  name: 'عبدالرحمن بن محمد بن عبدالعزيز آل سعود الشمري القحطاني',
+  title: 'المدير التنفيذي للعمليات والتحول الرقمي وتطوير الأعمال في منطقة الشرق الأوسط وشمال أفريقيا',
+  organization: 'مجموعة الواحة القابضة للاستثمار والتطوير العقاري والتجاري والصناعي المحدودة',
+  phones: ['+966 50 111 2222', '+966 50 333 4444', '+966 11 555 6666', '+966 11 777 8888', '+966 12 999 0000'].map((number, i) => ({ number, type: i < 2 ? 'cell' : 'work' })),
+  emails: ['abdulrahman.alqahtani@example.com', 'ceo.office@example.com', 'operations@example.com', 'digital@example.com', 'home.mail@example.com'],
+  website: 'https://example.com/leadership/abdulrahman-alqahtani',
+  address: 'برج الواحة، الطابق الثاني والعشرون، طريق الملك فهد، حي العليا، الرياض ١٢٢١٤، المملكة العربية السعودية',
+};
+/** Version of a QR code in our SVG: its width in modules, less the quiet zone of four on each side (ISO/IEC 18004). */
+const qrVersion = (svg: string) => (Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)?.[1]) - 8 - 17) / 4;
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ databasePath: createDatabase({ ...demoData, cards: [...(demoData.cards as unknown[]), arabicCard, inactiveCard] }) });
+  server = await startTestServer({ databasePath: createDatabase({ ...demoData, cards: [...(demoData.cards as unknown[]), arabicCard, inactiveCard, fullCard] }) });
 });
 afterAll(() => server.close());
 
@@ -114,6 +129,31 @@ describe('QR codes', () => {
     expect(values('url').map((u) => u.value)).toEqual(['https://example.com/noura']);
     // Compact: nothing a contact does not need offline.
     for (const absent of ['photo', 'adr', 'source', 'rev']) expect(values(absent), absent).toEqual([]);
+  });
+});
+
+describe('the offline contact code stays scannable', () => {
+  it('is at most version 15 for a card as full as the import allows, and then holds the essentials and the card link', async () => {
+    const svg = await (await get('/c/full-card/contact-qr.svg')).text();
+    expect(qrVersion(svg)).toBeLessThanOrEqual(15);
+    const text = decodeQr(svg);
+    expect(text).toBeDefined();
+    const { values, first } = parseVcard(text!);
+    expect(first('fn')).toBe(fullCard.name);
+    expect(values('tel').map((t) => t.value)).toEqual([fullCard.phones[0]!.number]);
+    expect(values('email').map((e) => e.value)).toEqual([fullCard.emails[0]]);
+    expect(values('url').map((u) => u.value)).toEqual([`${base}/c/full-card`]);
+  });
+
+  it('the page says when the code holds a short version, and not otherwise', async () => {
+    const short = createDocument(await (await get('/c/full-card')).text());
+    expect(short.querySelector('.codes')?.textContent).toContain('نسخة مختصرة');
+    for (const path of ['/c/noura-1', '/c/k7f2q9']) {
+      const full = createDocument(await (await get(path)).text());
+      expect(full.querySelector('.codes')?.textContent, path).not.toMatch(/نسخة مختصرة|short version/);
+    }
+    // The demo card's and the Arabic card's codes hold their whole compact vCard, as before.
+    expect(qrVersion(await (await get('/c/k7f2q9/contact-qr.svg')).text())).toBeLessThanOrEqual(15);
   });
 });
 
