@@ -1,5 +1,6 @@
 // The surface is declared once (src/lib/surface.ts): every artifact derived from it agrees with it, and no module
 // keeps a copy of a rule of its own.
+import { runInNewContext } from 'node:vm';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { globSync } from 'node:fs';
@@ -104,7 +105,9 @@ describe('derived artifacts agree with the declaration', () => {
 
   it('the WebMCP script carries the declared languages, refusals and route templates', () => {
     const script = readBuilt('/global-scripts/webmcp.js');
-    const constants = JSON.parse(/\/\* surface \*\/ (\{[^\n]*\});/.exec(script)?.[1] ?? '{}');
+    // The script is minified: its constants are an object literal (keys unquoted), read back as JavaScript.
+    const literal = /\{langs:\[.*?articles:"[^"]*"\}/.exec(script)?.[0] ?? '{}';
+    const constants = runInNewContext(`(${literal})`) as unknown;
     expect(constants).toEqual({
       langs: [...LANGS],
       refused: [...AGENT_REFUSED_SEGMENTS],
