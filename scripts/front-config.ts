@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { homepageLinks } from '../src/lib/discovery.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
+import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { CACHE, DISCOVERY, TYPES, TYPES_BY_PATH } from '../sidecar/services/static-site.ts';
 import { loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
 import { DEFAULT_LANG, fixedFirstSegment, LANGS, ROUTES, templatePattern, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
@@ -36,7 +37,7 @@ const indent = (lines: string[], spaces: number) => lines.map((l) => ' '.repeat(
 export function frontConfig(options: FrontOptions): string {
   const { config } = options;
   const dist = options.dist ?? join(projectRoot, 'dist', 'client');
-  const security = Object.entries(securityHeaders(config)).map(([name, value]) => `add_header ${name} ${quote(value)} always;`);
+  const security = Object.entries(securityHeaders(config, buildStyleHashes(join(dist, '..')))).map(([name, value]) => `add_header ${name} ${quote(value)} always;`);
   const cors = 'add_header Access-Control-Allow-Origin "*" always;';
   const bare = (type: string) => type.split(';')[0]?.trim() ?? type;
 

@@ -2,7 +2,7 @@
 // (HTTP in and out) over services (site reader, live pages, sitemap, static site) over the store.
 import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { STATIC_SITEMAP_FILE } from '../src/lib/build-manifest.ts';
+import { buildStyleHashes, STATIC_SITEMAP_FILE } from '../src/lib/build-manifest.ts';
 import { CACHE } from '../src/lib/surface.ts';
 import { homepageLinks } from '../src/lib/discovery.ts';
 import type { SiteConfig } from '../src/lib/site-config.ts';
@@ -49,7 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const { site, store, live, reader, errors } = await openServices(options);
 
-  const headers = securityHeaders(config);
+  const headers = securityHeaders(config, buildStyleHashes(options.distDir));
   const app = Fastify({
     logger: options.logger ?? false,
     // Long enough for any real URL, short enough that a hostile one is refused early.

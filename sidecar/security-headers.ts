@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { PublicConfig } from '../src/lib/site-config.ts';
 
-export function securityHeaders(config: Pick<PublicConfig, 'baseUrl'>): Record<string, string> {
+/** `styleHashes`: the build's inline styles (dist/build-manifest.json), allowed by hash and nothing else inline. */
+export function securityHeaders(config: Pick<PublicConfig, 'baseUrl'>, styleHashes: readonly string[]): Record<string, string> {
   const https = config.baseUrl.startsWith('https:');
   const middleware = helmet({
     contentSecurityPolicy: {
@@ -14,7 +15,7 @@ export function securityHeaders(config: Pick<PublicConfig, 'baseUrl'>): Record<s
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
+        styleSrc: ["'self'", ...styleHashes],
         imgSrc: ["'self'", 'https:', 'data:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],

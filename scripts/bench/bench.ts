@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { loadConfig, type SiteConfig } from '../../src/lib/site-config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
+import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { CACHE, LANGS } from '../../src/lib/surface.ts';
 import { writeDatabase } from '../../sidecar/store/import.ts';
 import { dataTierBench } from './data-tier.ts';
@@ -91,7 +92,7 @@ http {
     location / {
       # The same headers as the sidecar's page responses, so that both send the same bytes (a location that adds
       # a header inherits none from its server block, so all are here).
-${Object.entries(securityHeaders(config))
+${Object.entries(securityHeaders(config, buildStyleHashes(join(root, '..'))))
   .map(([name, value]) => `      add_header ${name} "${value}";`)
   .join('\n')}
       add_header Cache-Control "${CACHE.page}";

@@ -1,4 +1,5 @@
-// Build step: a Markdown twin beside every HTML page, the static sitemap, and the build manifest the sidecar checks at start.
+// Build step: a Markdown twin beside every HTML page, the static sitemap, and the build manifest the sidecar checks at
+// start (with the hashes of the pages' inline styles, which the Content-Security-Policy allows).
 import type { AstroIntegration } from 'astro';
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -16,7 +17,7 @@ import { buildFingerprint, MANIFEST_FILE, STATIC_SITEMAP_FILE, type BuildManifes
  * at 2,000 articles per language (see BENCHMARKS.md). Returns the pages' sitemap entries; throws naming the
  * first page that failed.
  */
-async function twinsInWorkers(workerFile: string, root: string, files: string[]): Promise<SitemapEntry[]> {
+async function twinsInWorkers(workerFile: string, root: string, files: string[]): Promise<{ sitemap: SitemapEntry[]; styleHashes: string[] }> {
   const workers = Math.max(1, Math.min(availableParallelism(), Math.ceil(files.length / 50)));
   const shares = Array.from({ length: workers }, (_, i) => files.filter((_, k) => k % workers === i));
   const results = await Promise.all(
@@ -31,11 +32,13 @@ async function twinsInWorkers(workerFile: string, root: string, files: string[])
     ),
   );
   const entries: SitemapEntry[] = [];
+  const styleHashes = new Set<string>();
   for (const result of results) {
     if (!result.ok) throw new Error(`Markdown twin of ${relative(root, result.file)} failed: ${result.message}`);
     entries.push(...result.entries);
+    for (const hash of result.styleHashes) styleHashes.add(hash);
   }
-  return entries;
+  return { sitemap: entries, styleHashes: [...styleHashes].sort() };
 }
 
 export default function markdownTwins(config: SiteConfig): AstroIntegration {
@@ -51,7 +54,7 @@ export default function markdownTwins(config: SiteConfig): AstroIntegration {
         const started = performance.now();
         const files: string[] = [];
         for (const file of filesUnder(root)) if (file.endsWith('.html')) files.push(join(root, file));
-        const sitemap = await twinsInWorkers(join(projectRoot, 'src/integrations/twin-worker.ts'), root, files);
+        const { sitemap, styleHashes } = await twinsInWorkers(join(projectRoot, 'src/integrations/twin-worker.ts'), root, files);
         const count = files.length;
         logger.info(`${count} Markdown twins in ${Math.round(performance.now() - started)} ms for ${config.baseUrl}`);
 
@@ -66,6 +69,8 @@ export default function markdownTwins(config: SiteConfig): AstroIntegration {
           serviceName: config.serviceName,
           contactEmail: config.contactEmail,
           fingerprint: buildFingerprint(projectRoot, config),
+          // Live pages use the same layout, so the same styles: test/http/site.test.ts checks every page kind.
+          styleHashes,
           builtAt: new Date().toISOString(),
         };
         await writeFile(join(root, '..', MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');

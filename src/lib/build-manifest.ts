@@ -11,6 +11,8 @@ export interface BuildManifest {
   contactEmail: string;
   /** Hash of every build input and of the configuration the pages embed. */
   fingerprint: string;
+  /** CSP sources (`'sha256-…'`) of every inline style element of the pages, for style-src. */
+  styleHashes: string[];
   builtAt: string;
 }
 
@@ -38,12 +40,22 @@ export function buildFingerprint(projectRoot: string, config: SiteConfig): strin
   return hash.digest('hex');
 }
 
+/** The CSP source that allows an inline style element whose text is `css` (CSP 3, hash-source). */
+export function styleHash(css: string): string {
+  return `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
+}
+
 export function readManifest(distDir: string): BuildManifest | undefined {
   try {
     return JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8')) as BuildManifest;
   } catch {
     return undefined;
   }
+}
+
+/** The CSP sources of the build's inline styles (none for a build without a manifest: its pages then fail the CSP). */
+export function buildStyleHashes(distDir: string): string[] {
+  return readManifest(distDir)?.styleHashes ?? [];
 }
 
 /** A reason the build in distDir cannot be served with this configuration, or undefined when it can. */

@@ -1,6 +1,11 @@
 // The pure parts the HTTP suites reach only through sockets: vCard folding and escaping, the live cache, and the
 // judgement of request paths.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { StaticSite } from '../../sidecar/services/static-site.ts';
+import { CACHE } from '../../src/lib/surface.ts';
 import { LiveCache } from '../../sidecar/live-cache.ts';
 import { requestPathOf } from '../../sidecar/send.ts';
 import { cardToVcard, escapeText, foldLine, vcardFileName } from '../../sidecar/vcard.ts';
@@ -25,6 +30,22 @@ const card: Card = {
   profileSlug: 'layla',
   updatedAt: '2026-11-01T00:00:00Z',
 };
+
+describe('the static site in memory', () => {
+  it('keeps fingerprinted assets for a year, pages five minutes, and a page with its twin', () => {
+    const root = mkdtempSync(join(tmpdir(), 'static-site-'));
+    mkdirSync(join(root, '_astro'));
+    mkdirSync(join(root, 'en'));
+    writeFileSync(join(root, '_astro', 'picture.Ab12Cd34.webp'), Buffer.from([0x52, 0x49, 0x46, 0x46]));
+    writeFileSync(join(root, 'en', 'x.html'), '<!doctype html><title>x</title>');
+    writeFileSync(join(root, 'en', 'x.md'), '---\ntitle: x\n---\n');
+    const site = new StaticSite(root);
+    expect(site.files.get('/_astro/picture.Ab12Cd34.webp')?.cacheControl).toBe(CACHE.immutable);
+    expect(site.files.get('/_astro/picture.Ab12Cd34.webp')?.type).toBe('image/webp');
+    expect(site.pages.get('/en/x')?.html.cacheControl).toBe(CACHE.page);
+    expect(site.pages.get('/en/x')?.markdown.body.toString()).toContain('title: x');
+  });
+});
 
 describe('vCard', () => {
   it('escapes backslash, comma, semicolon and line breaks in text values', () => {

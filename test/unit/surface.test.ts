@@ -101,6 +101,8 @@ describe('derived artifacts agree with the declaration', () => {
     }
     expect(conf).toContain(`"${SLUG_PATTERN.source.replace('^', '^/')}"`);
     expect(conf).not.toMatch(/\{\{[A-Z_]+\}\}/);
+    // Fingerprinted assets (the pages inline their CSS; images and the like from Astro's pipeline) for a year.
+    expect(conf).toMatch(new RegExp(`location /_astro/ \\{[^}]*Cache-Control "${CACHE.immutable}"`));
   });
 
   it('the WebMCP script carries the declared languages, refusals and route templates', () => {
