@@ -15,7 +15,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'read-only database',
-          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/mcp/*.test.ts'],
+          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts'],
           env: { BIO_TEST_READONLY_DB: '1' },
         },
       },
@@ -25,7 +25,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres standby',
-          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/mcp/*.test.ts'],
+          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts'],
           env: { BIO_TEST_POSTGRES: '1' },
         },
       },
@@ -35,7 +35,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'through the front',
-          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/mcp/*.test.ts', 'test/front/*.test.ts'],
+          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts', 'test/front/*.test.ts'],
           env: { BIO_TEST_FRONT: '1' },
         },
       },

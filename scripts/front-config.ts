@@ -10,9 +10,9 @@ import { parseArgs } from 'node:util';
 import { homepageLinks } from '../src/lib/discovery.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
-import { CACHE, DISCOVERY, TYPES, TYPES_BY_PATH } from '../sidecar/services/static-site.ts';
+import { TYPES, TYPES_BY_PATH } from '../src/lib/media-types.ts';
 import { loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
-import { DEFAULT_LANG, fixedFirstSegment, LANGS, ROUTES, templatePattern, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
+import { CACHE, DEFAULT_LANG, fixedFirstSegment, LANGS, ROUTES, templatePattern, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
 
@@ -54,8 +54,9 @@ export function frontConfig(options: FrontOptions): string {
   };
 
   // Discovery documents of the build, as declared: an exact location each, a regular expression for a templated path.
-  const discovery = (Object.values(ROUTES) as RouteDeclaration[])
-    .filter((route) => route.served === 'static' && route.cache === 'discovery')
+  const discoveryRoutes = (Object.values(ROUTES) as RouteDeclaration[]).filter((route) => route.served === 'static' && route.cache === 'discovery');
+  const discoveryPaths = new Set(discoveryRoutes.map((route) => route.path));
+  const discovery = discoveryRoutes
     .sort((a, b) => (a.path < b.path ? -1 : 1))
     .map((route) => {
       const { path } = route;
@@ -66,7 +67,7 @@ export function frontConfig(options: FrontOptions): string {
       return `    location ${match} {\n${indent(body, 6)}\n    }`;
     });
   const otherTyped = Object.keys(TYPES_BY_PATH)
-    .filter((path) => !DISCOVERY.has(path))
+    .filter((path) => !discoveryPaths.has(path))
     .map((path) => `    location = ${path} {\n${indent([...typeOverride(path), ...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'try_files $uri =404;'], 6)}\n    }`);
 
   const link = homepageLinks(config);

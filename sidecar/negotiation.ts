@@ -1,5 +1,6 @@
 // Which representation and language a request asks for, decided by the negotiator library (RFC 9110 q-values).
 import Negotiator from 'negotiator';
+import { ENCODINGS, type Encoding } from '../src/lib/compression.ts';
 import { DEFAULT_LANG, LANGS, type Lang } from '../src/lib/site-config.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -45,4 +46,20 @@ export function preferredLang(headers: Headers): Lang {
   const acceptLanguage = headers['accept-language'];
   if (!acceptLanguage) return DEFAULT_LANG;
   return langFor(String(acceptLanguage));
+}
+
+const OFFERED = [...ENCODINGS, 'identity'];
+// Brotli first on a tie (`gzip, br`, `*`): it is the smaller. `identity` is what a client gets when it accepts neither.
+const encodingFor = memo((acceptEncoding) => {
+  // negotiator 1.x takes `preferred` (its types do not say so yet).
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as unknown as { encoding(available: string[], options: { preferred: string[] }): string | undefined };
+  const chosen = negotiator.encoding(OFFERED, { preferred: OFFERED });
+  return (ENCODINGS as readonly string[]).includes(chosen ?? '') ? (chosen as Encoding) : null;
+});
+
+/** The content coding to send (RFC 9110 §12.5.3, q-values honoured), or undefined for the body as it is. */
+export function preferredEncoding(headers: Headers): Encoding | undefined {
+  const acceptEncoding = headers['accept-encoding'];
+  if (!acceptEncoding) return undefined;
+  return encodingFor(String(acceptEncoding)) ?? undefined;
 }

@@ -1,18 +1,32 @@
-// Sending a prepared asset: content type, ETag, Cache-Control, and 304 for a matching If-None-Match.
+// Sending a prepared asset: the content coding the client takes, content type, ETag, Cache-Control, and 304 for a
+// matching If-None-Match.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CACHE } from '../src/lib/surface.ts';
+import { preferredEncoding } from './negotiation.ts';
 import type { Asset } from './services/static-site.ts';
 
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, status = 200) {
-  reply.header('content-type', asset.type).header('etag', asset.etag);
+  let { body, etag } = asset;
+  if (asset.compressible) {
+    // Whichever coding is sent, the answer depends on Accept-Encoding: caches must know (RFC 9110 §12.5.5).
+    const vary = reply.getHeader('vary');
+    reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+    const encoding = preferredEncoding(request.headers);
+    const encoded = encoding && asset.encoded(encoding);
+    if (encoded) {
+      ({ body, etag } = encoded);
+      reply.header('content-encoding', encoding);
+    }
+  }
+  reply.header('content-type', asset.type).header('etag', etag);
   if (status === 200) {
     reply.header('cache-control', asset.cacheControl);
-    if (isFresh(request, asset.etag)) return reply.code(304).send();
+    if (isFresh(request, etag)) return reply.code(304).send();
   } else {
     // An error page must not be cached in place of the page that may exist a moment later.
     reply.header('cache-control', CACHE.error);
   }
-  return reply.code(status).send(asset.body);
+  return reply.code(status).send(body);
 }
 
 function isFresh(request: FastifyRequest, etag: string): boolean {

@@ -51,7 +51,7 @@ describe('/p/{page}', () => {
     const res = await get('/p/layla');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(HTML);
-    expect(res.headers.get('vary')).toBe('Accept');
+    expect(res.headers.get('vary')).toBe('Accept, Accept-Encoding');
     expect(res.headers.get('cache-control')).toBe('public, no-cache');
     const doc = createDocument(await res.text(), true);
     expect(doc.documentElement.getAttribute('lang')).toBe('ar');

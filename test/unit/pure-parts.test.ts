@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StaticSite } from '../../sidecar/services/static-site.ts';
+import { makeAsset, StaticSite } from '../../sidecar/services/static-site.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { LiveCache } from '../../sidecar/live-cache.ts';
 import { requestPathOf } from '../../sidecar/send.ts';
@@ -44,6 +44,21 @@ describe('the static site in memory', () => {
     expect(site.files.get('/_astro/picture.Ab12Cd34.webp')?.type).toBe('image/webp');
     expect(site.pages.get('/en/x')?.html.cacheControl).toBe(CACHE.page);
     expect(site.pages.get('/en/x')?.markdown.body.toString()).toContain('title: x');
+  });
+});
+
+describe('what a live asset offers compressed', () => {
+  it('text over 1 KiB, once; never images, fonts or tiny bodies', () => {
+    const page = makeAsset(Buffer.from('<p>hello</p>'.repeat(200)), 'text/html; charset=utf-8', CACHE.live);
+    expect(page.compressible).toBe(true);
+    const br = page.encoded('br');
+    expect(br?.etag).toBe(page.etag.replace(/"$/, '-br"'));
+    expect(page.encoded('br')).toBe(br);
+    for (const [type, bytes] of [['image/png', 5000], ['image/webp', 5000], ['font/woff2', 5000], ['text/vcard; charset=utf-8', 300]] as const) {
+      const asset = makeAsset(Buffer.alloc(bytes, 1), type, CACHE.live);
+      expect(asset.compressible, type).toBe(false);
+      expect(asset.encoded('gzip'), type).toBeUndefined();
+    }
   });
 });
 

@@ -1,0 +1,41 @@
+// Media types of the build's files: by extension, or by path where the extension does not tell. The static site
+// (sidecar/services/static-site.ts), the front's nginx.conf (scripts/front-config.ts) and the build's precompression
+// all read this one table.
+import { SERVER_CARD_TYPE } from './agent-discovery.ts';
+import { paths } from './urls.ts';
+import { LANGS } from './surface.ts';
+
+/** Media types by extension (the front's nginx.conf is generated from this too). */
+export const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.xml': 'application/xml',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Files whose media type is not told by their extension. */
+export const TYPES_BY_PATH: Record<string, string> = {
+  [paths.apiCatalog]: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+  [paths.mcpServerCardDraft]: SERVER_CARD_TYPE,
+  ...Object.fromEntries(LANGS.map((lang) => [paths.rss(lang), 'application/rss+xml; charset=utf-8'])),
+};
+
+/** The media type of a file of the build at `urlPath`. */
+export function typeOf(urlPath: string): string {
+  const dot = urlPath.lastIndexOf('.');
+  const ext = dot > urlPath.lastIndexOf('/') ? urlPath.slice(dot) : '';
+  return TYPES_BY_PATH[urlPath] ?? TYPES[ext] ?? 'application/octet-stream';
+}
