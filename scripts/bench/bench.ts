@@ -2,6 +2,8 @@
 // Fastify route returning the same bytes), plus build time, memory and sitemap generation; writes BENCHMARKS.md.
 // `npm run bench -- --soak [--duration S]`: load across every route; fails on any 5xx or socket error.
 // `npm run bench -- --data-tier [--duration S] [--million]`: both database backends (scripts/bench/data-tier.ts).
+// `npm run bench -- --compression [--duration S]`: the cached rows with and without Accept-Encoding, and the bytes saved.
+// `npm run bench -- --lighthouse`: Lighthouse (mobile) in Debian's Chromium on every page kind (scripts/bench/lighthouse.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { writeDatabase } from '../../sidecar/store/import.ts';
 import { dataTierBench } from './data-tier.ts';
 import { cycleScript, wrk, type WrkResult } from './wrk.ts';
 import { mcpInProcess } from './mcp-in-process.ts';
+import { lighthouseBench } from './lighthouse.ts';
 import { nginxBinary, runFront, runNginx } from '../front-config.ts';
 import { cleanEnv, freePort, spawnSidecar } from '../sidecar-process.ts';
 
@@ -27,6 +30,8 @@ const { values: flags } = parseArgs({
     'data-tier': { type: 'boolean', default: false },
     million: { type: 'boolean', default: false },
     mcp: { type: 'boolean', default: false },
+    compression: { type: 'boolean', default: false },
+    lighthouse: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(flags.duration ?? (flags.soak ? 30 : flags.quick ? 3 : 10));
@@ -330,9 +335,79 @@ async function mcpBench() {
   process.exit(0);
 }
 
+/**
+ * What compression costs and saves on the cached rows: each row with no Accept-Encoding (as the other rows run), with
+ * a browser's (`gzip, deflate, br, zstd`: brotli) and with gzip alone; the bytes of one answer in each coding.
+ */
+async function compressionBench() {
+  const config = loadConfig({});
+  ensureBuild(config, baseEnv({}));
+  const demoDb = database(join(scratch, 'demo.db'), JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')));
+  const sidecar = await startSidecar(demoDb);
+  const article = '/en/blog/qr-or-nfc-business-card';
+  const cases: [string, string, Record<string, string>][] = [
+    ['Static HTML page', article, {}],
+    ['Its Markdown twin', article, { accept: 'text/markdown' }],
+    ['Live profile, cached', '/p/layla', {}],
+    ['Live card, cached', '/c/k7f2q9', {}],
+    ['Live QR code, cached', '/c/k7f2q9/qr.svg', {}],
+  ];
+  const codings: [string, Record<string, string>][] = [
+    ['none', {}],
+    ['browser (br)', { 'accept-encoding': 'gzip, deflate, br, zstd' }],
+    ['gzip', { 'accept-encoding': 'gzip' }],
+  ];
+  const bytes = async (path: string, headers: Record<string, string>) => {
+    const { request } = await import('node:http');
+    const url = new URL(sidecar.url + path);
+    return new Promise<number>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path, headers }, (res) => {
+        let n = 0;
+        res.on('data', (c: Buffer) => (n += c.length));
+        res.on('end', () => resolve(n));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  };
+  const lines = [
+    '# Compression',
+    '',
+    `Produced by \`npm run bench -- --compression --duration ${SECONDS}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, wrk -t2 -c50 -d${SECONDS}s. One sidecar (\`npm run serve\`), cached answers: static files from the build's brotli and gzip copies, live pages compressed once when first asked for in a coding and kept with the page in the live cache.`,
+    '',
+    '| Row | Accept-Encoding | req/s | p99 ms | bytes per answer | saved | rate against no Accept-Encoding |',
+    '|---|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const [name, path, headers] of cases) {
+    const results: { coding: string; result: WrkResult; size: number }[] = [];
+    for (const [coding, extra] of codings) {
+      const all = { ...headers, ...extra };
+      await wrk(sidecar.url + path, { headers: all, seconds: 2 }, scratch);
+      results.push({ coding, result: await wrk(sidecar.url + path, { headers: all, seconds: SECONDS }, scratch), size: await bytes(path, all) });
+    }
+    const plain = results[0]!;
+    for (const { coding, result, size } of results) {
+      lines.push(`| ${name} | ${coding} | ${fmt(result.rps)} | ${fmt(result.p99, 2)} | ${fmt(size)} | ${fmt((1 - size / plain.size) * 100)}% | ${fmt(result.rps / plain.result.rps, 2)}× |`);
+      console.log(`${name}, ${coding}: ${fmt(result.rps)} req/s, ${fmt(size)} bytes`);
+    }
+  }
+  writeFileSync(join(projectRoot, 'BENCHMARKS.compression.md'), lines.join('\n') + '\n');
+  console.log('\n' + lines.join('\n'));
+  process.exit(0);
+}
+
 async function main() {
   if (flags.soak) return soak();
   if (flags.mcp) return mcpBench();
+  if (flags.compression) return compressionBench();
+  if (flags.lighthouse) {
+    const config = loadConfig({});
+    ensureBuild(config, baseEnv({}));
+    const demoDb = database(join(scratch, 'demo.db'), JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')));
+    const sidecar = await startSidecar(demoDb);
+    await lighthouseBench(sidecar.url, scratch);
+    process.exit(0);
+  }
   if (flags['data-tier']) {
     ensureBuild(loadConfig({}), baseEnv({}));
     return dataTierBench({ seconds: SECONDS, sizes: flags.million ? [2000, 100_000, 1_000_000] : [2000, 100_000], scratch });
@@ -351,7 +426,8 @@ async function main() {
   // The baseline answers with the same bytes: the same body and the same response headers (security headers,
   // ETag, Cache-Control, Vary…), less those Node adds itself. One more route sends the body alone, for scale.
   const same = async (url: string, init?: RequestInit) => {
-    const res = await fetch(url, init);
+    // The bytes wrk gets: it sends no Accept-Encoding (fetch would ask for brotli and decode it).
+    const res = await fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), 'accept-encoding': 'identity' } });
     const headers = Object.fromEntries([...res.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)));
     return { type: res.headers.get('content-type') ?? '', body: Buffer.from(await res.arrayBuffer()), headers };
   };
