@@ -44,6 +44,19 @@ describe('a client pinned to 2026-07-28', () => {
   it('an unknown resource is -32602 on this revision', async () => {
     await expect(client.readResource({ uri: `${base}/p/nobody` })).rejects.toMatchObject({ code: -32602 });
   });
+
+  // Held up in issue 21's probe, kept so: hostile template URIs and completions get clean answers.
+  it.each([`${base}/p/%2e%2e%2fpackage.json`, `${base}/p/..%2F..%2Fetc%2Fpasswd`, `${base}/login`, `${base}/en/blog/%2e%2e`, `${base}/c/%00`, 'file:///etc/passwd', `${base}/mcp`])(
+    'reading %s is a clean -32602, never a file',
+    async (uri) => {
+      await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602 });
+    },
+  );
+
+  it('a 5,000-character completion prefix gets an empty answer', async () => {
+    const result = await client.complete({ ref: { type: 'ref/resource', uri: `${base}/{lang}/blog/{slug}` }, argument: { name: 'slug', value: 'q'.repeat(5000) }, context: { arguments: { lang: 'en' } } });
+    expect(result.completion.values).toEqual([]);
+  });
 });
 
 describe('raw requests on 2026-07-28', () => {
