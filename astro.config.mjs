@@ -1,11 +1,12 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
-import { loadConfig, publicConfig } from './src/lib/site-config.ts';
+import { loadPublicConfig } from './src/lib/site-config.ts';
 import markdownTwins from './src/integrations/markdown-twins.ts';
 import precompress from './src/integrations/precompress.ts';
 
-const config = loadConfig();
+// The build reads only what pages embed; the server's own settings are sidecar/config.ts's.
+const config = loadPublicConfig();
 
 export default defineConfig({
   site: config.baseUrl,
@@ -23,7 +24,7 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   vite: {
     build: { assetsInlineLimit: 0 },
-    define: { __SITE_CONFIG__: JSON.stringify(publicConfig(config)) },
+    define: { __SITE_CONFIG__: JSON.stringify(config) },
   },
   // In this order: the twins are written before they are compressed.
   integrations: [markdownTwins(config), precompress()],

@@ -1,6 +1,6 @@
 // `npm run db -- migrate | import FILE.json | seed-demo`: the only writer of the database.
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
+import { ConfigError, loadConfig, type ServerConfig } from '../sidecar/config.ts';
 import { parseImportText } from '../sidecar/store/import-format.ts';
 import { openWriter } from '../sidecar/store/writer.ts';
 
@@ -44,7 +44,7 @@ function readJson(file: string): unknown {
   return json;
 }
 
-let config: SiteConfig;
+let config: ServerConfig;
 try {
   config = loadConfig();
 } catch (err) {

@@ -3,12 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFingerprint, readManifest } from '../src/lib/build-manifest.ts';
-import type { SiteConfig } from '../src/lib/site-config.ts';
+import type { PublicConfig } from '../src/lib/site-config.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** Returns true when it had to build. Throws when the build fails. */
-export function ensureBuild(config: SiteConfig, env: NodeJS.ProcessEnv = process.env): boolean {
+export function ensureBuild(config: PublicConfig, env: NodeJS.ProcessEnv = process.env): boolean {
   const manifest = readManifest(join(projectRoot, 'dist'));
   if (manifest?.fingerprint === buildFingerprint(projectRoot, config)) return false;
   console.log(manifest ? 'Sources or configuration changed since the last build: rebuilding…' : 'No build yet: building…');

@@ -11,13 +11,13 @@ import { homepageLinks } from '../src/lib/discovery.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { TYPES, TYPES_BY_PATH } from '../src/lib/media-types.ts';
-import { loadConfig, type SiteConfig } from '../src/lib/site-config.ts';
+import { loadConfig, type ServerConfig } from '../sidecar/config.ts';
 import { CACHE, DEFAULT_LANG, fixedFirstSegment, LANGS, ROUTES, templatePattern, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
 
 export interface FrontOptions {
-  config: SiteConfig;
+  config: ServerConfig;
   /** host:port the front listens on. */
   listen: string;
   /** host:port of each sidecar (run with STATIC_FILES=front). */
@@ -185,7 +185,7 @@ export async function runNginx(prefix: string, conf: string, url: string): Promi
  * The front on loopback, as the tests and the bench run it: deploy/nginx.conf filled for `sidecars`, one worker, no
  * access log, nginx's own files under `prefix`; resolves once it answers.
  */
-export async function runFront(options: { config: SiteConfig; sidecars: string[]; prefix: string; port: number }): Promise<{ url: string; nginx: ChildProcess }> {
+export async function runFront(options: { config: ServerConfig; sidecars: string[]; prefix: string; port: number }): Promise<{ url: string; nginx: ChildProcess }> {
   const url = `http://127.0.0.1:${options.port}`;
   const conf = frontConfig({ config: options.config, listen: `127.0.0.1:${options.port}`, sidecars: options.sidecars, prefix: options.prefix, workers: 1, accessLog: 'off' });
   return { url, nginx: await runNginx(options.prefix, conf, url) };

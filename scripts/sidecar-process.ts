@@ -4,12 +4,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { CONFIG_VARIABLES } from '../sidecar/config.ts';
 import { projectRoot } from './ensure-build.ts';
 
-/** The variables the configuration reads: a spawned sidecar gets only what the caller gives it. */
-const CONFIG_VARIABLES = ['PORT', 'HOST', 'BASE_URL', 'SERVICE_NAME', 'CONTACT_EMAIL', 'DATABASE_PATH', 'LOG_LEVEL', 'LIVE_CACHE_SIZE', 'STATIC_FILES', 'TRUST_PROXY'];
-
-/** The process environment without the configuration's variables, with `extra` on top. */
+/** The process environment without the configuration's variables (every one: a spawned sidecar gets only what the
+ * caller gives it), with `extra` on top. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of CONFIG_VARIABLES) delete env[key];

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuild, projectRoot } from './ensure-build.ts';
-import { ConfigError, loadConfig } from '../src/lib/site-config.ts';
+import { ConfigError, loadConfig } from '../sidecar/config.ts';
 
 let config;
 try {

@@ -5,7 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { buildStyleHashes, STATIC_SITEMAP_FILE } from '../src/lib/build-manifest.ts';
 import { CACHE } from '../src/lib/surface.ts';
 import { homepageLinks } from '../src/lib/discovery.ts';
-import type { SiteConfig } from '../src/lib/site-config.ts';
+import type { ServerConfig } from './config.ts';
 import { loadAstroRenderer } from './astro-renderer.ts';
 import { ErrorPages } from './error-pages.ts';
 import { LiveCache } from './live-cache.ts';
@@ -19,10 +19,11 @@ import { LivePages } from './services/live-pages.ts';
 import { SiteReader } from './services/site-reader.ts';
 import { Sitemap } from './services/sitemap.ts';
 import { StaticSite } from './services/static-site.ts';
-import { defaultChangePollMs, openStore, StoreUnavailableError } from './store/store.ts';
+import { openStore } from './store/open-store.ts';
+import { StoreUnavailableError } from './store/store.ts';
 
 export interface AppOptions {
-  config: SiteConfig;
+  config: ServerConfig;
   /** dist/ of a build made for config.baseUrl (client/, server/, sitemap-static.json). */
   distDir: string;
   logger?: FastifyServerOptions['logger'];
@@ -38,7 +39,7 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const site = new StaticSite(join(distDir, 'client'));
   const store = openStore(config);
   const renderer = await loadAstroRenderer(join(distDir, 'server', 'entry.mjs'));
-  const freshness = new Freshness(store, config.changePollMs ?? defaultChangePollMs(config));
+  const freshness = new Freshness(store, config.changePollMs);
   const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
   const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, freshness, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
   const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store, homepageLinks: homepageLinks(config) });

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { Server } from 'node:net';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../src/lib/site-config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { manifestMismatch, readManifest } from '../src/lib/build-manifest.ts';
 import { buildApp } from './app.ts';
 
@@ -46,7 +46,7 @@ export async function startServer(): Promise<void> {
     if (draining) reply.raw.setHeader('connection', 'close');
     done();
   });
-  const drainMs = Number(process.env.SHUTDOWN_DRAIN_MS ?? 1000);
+  const drainMs = config.shutdownDrainMs;
   const shutdown = async (signal: string) => {
     if (draining) return;
     draining = true;

@@ -10,11 +10,11 @@ import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
-import { loadConfig, type SiteConfig } from '../../src/lib/site-config.ts';
+import { loadConfig, type ServerConfig } from '../../sidecar/config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { CACHE, LANGS } from '../../src/lib/surface.ts';
-import { writeDatabase } from '../../sidecar/store/import.ts';
+import { writeDatabase } from '../../sidecar/store/sqlite/sqlite-writer.ts';
 import { dataTierBench } from './data-tier.ts';
 import { cycleScript, wrk, type WrkResult } from './wrk.ts';
 import { mcpInProcess } from './mcp-in-process.ts';
@@ -66,7 +66,7 @@ async function startSidecar(databasePath: string, extra: Record<string, string> 
   return { url: sidecar.url, pid: sidecar.child.pid ?? 0, child: sidecar.child };
 }
 
-async function startNginx(root: string, config: SiteConfig) {
+async function startNginx(root: string, config: ServerConfig) {
   const binary = nginxBinary();
   if (!binary) return undefined;
   const p = await port();
@@ -115,7 +115,7 @@ ${Object.entries(securityHeaders(config, buildStyleHashes(join(root, '..'))))
 }
 
 /** nginx filled from deploy/nginx.conf over two sidecar processes, or undefined when nginx is missing. */
-async function startFront(databasePath: string, config: SiteConfig) {
+async function startFront(databasePath: string, config: ServerConfig) {
   if (!nginxBinary()) return undefined;
   const sidecars = [
     await startSidecar(databasePath, { STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' }),

@@ -4,7 +4,7 @@
 // migration), so the load leaves no log behind. Every profile is published, on the paid plan, with six links.
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { migrate } from '../../sidecar/store/migrations.ts';
+import { migrate } from '../../sidecar/store/sqlite/sqlite-writer.ts';
 import { migratePg } from '../../sidecar/store/postgres/pg-writer.ts';
 
 const LINKS = 6;

@@ -2,7 +2,7 @@
 // in a loop in this process. `npm run bench -- --mcp` prints and records these beside the HTTP measurements.
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/lib/site-config.ts';
+import { loadConfig } from '../../sidecar/config.ts';
 import { openServices } from '../../sidecar/app.ts';
 import { mcpHandlers } from '../../sidecar/mcp/handlers.ts';
 import { mcpEndpoints, mcpServerFactory } from '../../sidecar/mcp/server.ts';

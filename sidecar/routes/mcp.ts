@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import rateLimit from '@fastify/rate-limit';
-import type { PublicConfig, SiteConfig } from '../../src/lib/site-config.ts';
+import type { PublicConfig } from '../../src/lib/site-config.ts';
+import type { ServerConfig } from '../config.ts';
 import { CACHE, ROUTES } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
@@ -42,7 +43,7 @@ function acceptsBoth(request: FastifyRequest): boolean {
 
 export async function mcpRoutes(
   app: FastifyInstance,
-  deps: McpDeps & { limits: Pick<SiteConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes'> },
+  deps: McpDeps & { limits: Pick<ServerConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes'> },
 ) {
   await app.register(async (scope) => {
     // Per client address; only /mcp is limited: it is the one route that does work per request.

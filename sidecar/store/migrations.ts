@@ -1,5 +1,5 @@
-// Versioned schema migrations, applied in order by the CLI (never by the server, which only reads).
-import type Database from 'better-sqlite3';
+// Versioned schema migrations for both backends, the rule for which version a writer may migrate and a server may
+// read. Applied in order by the writers (the CLI), never by the server, which only reads.
 
 /** One version of the schema, written for each backend: the same tables, columns, checks and triggers. */
 export interface Migration {
@@ -193,21 +193,20 @@ function pgRowChanges(table: string, kind: string, column: string): string {
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
 /**
- * Applies every migration newer than the database's user_version (up to `upTo`: the bench's bulk path loads rows
- * before the change log's triggers exist), each in its own transaction.
+ * The migrations a writer applies to a database at `current`, in order, up to `upTo` (the bench's bulk path loads
+ * rows before the change log's triggers exist). A database newer than this code is refused: a writer must not write
+ * rows an older schema describes. Each backend applies each one in its own transaction.
  */
-export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number[] {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(`the database is at schema version ${current}, newer than this code knows (${SCHEMA_VERSION})`);
-  }
-  const applied: number[] = [];
-  for (const m of MIGRATIONS.filter((m) => m.version > current && m.version <= upTo)) {
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    })();
-    applied.push(m.version);
-  }
-  return applied;
+export function pendingMigrations(current: number, upTo = SCHEMA_VERSION): Migration[] {
+  if (current > SCHEMA_VERSION) throw new Error(`the database is at schema version ${current}, newer than this code knows (${SCHEMA_VERSION})`);
+  return MIGRATIONS.filter((m) => m.version > current && m.version <= upTo);
+}
+
+/**
+ * Why the server cannot read a database at schema `version`, or undefined when it can. The rule, for both backends:
+ * at least this code's version. Migrations only add (a column, a table, a trigger), so a server reads a newer schema:
+ * a deploy migrates the database first, then replaces the sidecars one by one, and the old ones keep serving.
+ */
+export function schemaProblem(version: number): string | undefined {
+  return version < SCHEMA_VERSION ? `database schema is at version ${version}, this server needs ${SCHEMA_VERSION}: run npm run db -- migrate` : undefined;
 }

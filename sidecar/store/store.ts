@@ -1,10 +1,8 @@
 // The store: what the server reads from the database, behind one interface whose queries are async, so that the
-// embedded SQLite file (sqlite/) and a networked database answer alike. Every database failure is a
-// StoreUnavailableError (a 503 that recovers); a row that breaks the schema is a CorruptRowError (rows.ts).
+// embedded SQLite file (sqlite/) and PostgreSQL (postgres/) answer alike. Every database failure is a
+// StoreUnavailableError (a 503 that recovers); a row that breaks the schema is a CorruptRowError (rows.ts). This
+// module stands alone: open-store.ts opens a backend, and the backends import their errors from here.
 import type { Card, Profile } from '../../src/lib/live-content.ts';
-import type { SiteConfig } from '../../src/lib/site-config.ts';
-import { PgStore } from './postgres/pg-store.ts';
-import { SqliteStore } from './sqlite/sqlite-store.ts';
 
 export type { Card, Profile };
 export { CorruptRowError } from './rows.ts';
@@ -14,7 +12,8 @@ export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
-export type LivePageKind = 'profile' | 'card';
+export const LIVE_PAGE_KINDS = ['profile', 'card'] as const;
+export type LivePageKind = (typeof LIVE_PAGE_KINDS)[number];
 
 export interface LivePage {
   path: string;
@@ -66,17 +65,4 @@ export interface Store {
   livePageStarts(kind: LivePageKind, every: number): Promise<string[]>;
   livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]>;
   close(): Promise<void>;
-}
-
-/** The store for the configured database: PostgreSQL at `databaseUrl`, else the SQLite file at `databasePath`. */
-export function openStore(config: Pick<SiteConfig, 'databasePath' | 'databaseUrl' | 'pgPoolSize' | 'pgStatementTimeoutMs' | 'maxReplicaLagMs'>): Store {
-  if (config.databaseUrl) {
-    return new PgStore({ url: config.databaseUrl, poolSize: config.pgPoolSize, statementTimeoutMs: config.pgStatementTimeoutMs, maxReplicaLagMs: config.maxReplicaLagMs });
-  }
-  return new SqliteStore(config.databasePath);
-}
-
-/** How often a sidecar reads the change log once the cheap check moves: a local read for SQLite, a round trip for PostgreSQL. */
-export function defaultChangePollMs(config: Pick<SiteConfig, 'databaseUrl'>): number {
-  return config.databaseUrl ? 250 : 0;
 }

@@ -1,8 +1,12 @@
 // The one way to write the database, whichever backend the configuration names: the CLI, the tests and the bench
-// migrate and import through this. SQLite: the file at DATABASE_PATH. PostgreSQL: DATABASE_URL, the primary.
+// migrate and import through this. SQLite: the file at DATABASE_PATH. PostgreSQL: DATABASE_URL, the primary. The
+// only module that opens a backend's writer; the server never imports it.
 import pg from 'pg';
-import { CHANGE_LOG_KEEP, importInto, openForWriting, type ImportOutcome } from './import.ts';
+import { CHANGE_LOG_KEEP, type ImportOutcome } from './import-plan.ts';
 import { importPg, migratePg } from './postgres/pg-writer.ts';
+import { importInto, openForWriting } from './sqlite/sqlite-writer.ts';
+
+export type { ImportOutcome };
 
 export interface StoreWriter {
   /** Where it writes, for messages (a file path, or the URL without its password). */
@@ -34,7 +38,7 @@ export async function openWriter(config: { databasePath: string; databaseUrl?: s
   return {
     target: config.databasePath,
     migrate: async () => migrated,
-    importData: async (json) => importInto(db, json),
+    importData: async (json) => importInto(db, json, CHANGE_LOG_KEEP),
     close: async () => {
       db.close();
     },

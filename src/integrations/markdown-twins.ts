@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { sitemapXml, type SitemapEntry } from '../lib/sitemap.ts';
 import type { TwinJob, TwinResult } from './twin-worker.ts';
 import { filesUnder } from '../lib/files.ts';
-import type { SiteConfig } from '../lib/site-config.ts';
+import type { PublicConfig } from '../lib/site-config.ts';
 import { buildFingerprint, MANIFEST_FILE, STATIC_SITEMAP_FILE, type BuildManifest } from '../lib/build-manifest.ts';
 
 /**
@@ -41,7 +41,7 @@ async function twinsInWorkers(workerFile: string, root: string, files: string[])
   return { sitemap: entries, styleHashes: [...styleHashes].sort() };
 }
 
-export default function markdownTwins(config: SiteConfig): AstroIntegration {
+export default function markdownTwins(config: PublicConfig): AstroIntegration {
   let projectRoot = process.cwd();
   return {
     name: 'markdown-twins',

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { filesUnder } from './files.ts';
 import { join, relative } from 'node:path';
-import type { SiteConfig } from './site-config.ts';
+import type { PublicConfig } from './site-config.ts';
 
 export interface BuildManifest {
   baseUrl: string;
@@ -28,7 +28,7 @@ function files(root: string, input: string): string[] {
   return statSync(full).isFile() ? [input] : filesUnder(full).map((file) => join(input, file));
 }
 
-export function buildFingerprint(projectRoot: string, config: SiteConfig): string {
+export function buildFingerprint(projectRoot: string, config: PublicConfig): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify([config.baseUrl, config.serviceName, config.contactEmail]));
   for (const input of INPUTS) {
@@ -59,7 +59,7 @@ export function buildStyleHashes(distDir: string): string[] {
 }
 
 /** A reason the build in distDir cannot be served with this configuration, or undefined when it can. */
-export function manifestMismatch(manifest: BuildManifest | undefined, config: SiteConfig): string | undefined {
+export function manifestMismatch(manifest: BuildManifest | undefined, config: PublicConfig): string | undefined {
   if (!manifest) return 'there is no build (dist/build-manifest.json is missing)';
   for (const key of ['baseUrl', 'serviceName', 'contactEmail'] as const) {
     if (manifest[key] !== config[key]) {

@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeDatabase } from '../../sidecar/store/import.ts';
+import { writeDatabase } from '../../sidecar/store/sqlite/sqlite-writer.ts';
 import { projectRoot } from './env.ts';
 
 export const demoData = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as Record<string, unknown>;

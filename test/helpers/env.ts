@@ -1,6 +1,6 @@
 // The configuration every test builds and serves with: the defaults, whatever the caller's environment says.
 import { join } from 'node:path';
-import { loadConfig } from '../../src/lib/site-config.ts';
+import { loadConfig } from '../../sidecar/config.ts';
 import { projectRoot } from '../../scripts/ensure-build.ts';
 
 export const testConfig = { ...loadConfig({}), port: 0 };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../sidecar/app.ts';
 import { runFront } from '../../scripts/front-config.ts';
-import type { SiteConfig } from '../../src/lib/site-config.ts';
+import type { ServerConfig } from '../../sidecar/config.ts';
 import { distDir } from './env.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
 
@@ -19,14 +19,14 @@ export interface Front {
   close: () => Promise<void>;
 }
 
-export async function startSidecar(config: SiteConfig, port = 0): Promise<{ url: string; app: FastifyInstance }> {
+export async function startSidecar(config: ServerConfig, port = 0): Promise<{ url: string; app: FastifyInstance }> {
   const app = await buildApp({ config: { ...config, staticFiles: 'front', trustProxy: '127.0.0.1' }, distDir });
   const url = await app.listen({ port, host: '127.0.0.1' });
   return { url, app };
 }
 
 /** Starts nginx, filled from deploy/nginx.conf, over the given sidecar addresses (host:port). */
-export async function startNginx(config: SiteConfig, sidecars: string[]): Promise<{ url: string; nginx: ChildProcess; prefix: string }> {
+export async function startNginx(config: ServerConfig, sidecars: string[]): Promise<{ url: string; nginx: ChildProcess; prefix: string }> {
   const prefix = mkdtempSync(join(tmpdir(), 'bio-front-'));
   const { url, nginx } = await runFront({ config, sidecars, prefix, port: await freePort() });
   return { url, nginx, prefix };
@@ -40,7 +40,7 @@ export function stopNginx(nginx: ChildProcess): Promise<void> {
   });
 }
 
-export async function startFront(config: SiteConfig): Promise<Front> {
+export async function startFront(config: ServerConfig): Promise<Front> {
   const sidecars = [await startSidecar(config), await startSidecar(config)];
   const { url, nginx, prefix } = await startNginx(
     config,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { loadConfig } from '../../sidecar/config.ts';
 import { migratePg } from '../../sidecar/store/postgres/pg-writer.ts';
 import { projectRoot } from './env.ts';
 
@@ -68,10 +69,13 @@ export async function databaseFromSqlite(sqlitePath: string): Promise<{ name: st
   return { name, primary: url(primary, name), standby: url(standby, name, 'bio_reader') };
 }
 
-/** Waits until the standby has replayed everything the primary has written so far. */
+/**
+ * Waits until the standby has replayed everything the primary has written so far. The insert position, not the
+ * write position: the test primary commits asynchronously, so a commit may still be in WAL buffers when it returns.
+ */
 export async function replayed(): Promise<void> {
   const { primary, standby } = ports();
-  const lsn = await withClient(url(primary, 'postgres'), async (c) => (await c.query<{ lsn: string }>('SELECT pg_current_wal_lsn() AS lsn')).rows[0]!.lsn);
+  const lsn = await withClient(url(primary, 'postgres'), async (c) => (await c.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn() AS lsn')).rows[0]!.lsn);
   await withClient(url(standby, 'postgres'), async (c) => {
     for (let i = 0; i < 200; i++) {
       const { rows } = await c.query<{ done: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [lsn]);
@@ -81,3 +85,6 @@ export async function replayed(): Promise<void> {
     throw new Error('the standby did not replay the primary within 5 s');
   });
 }
+
+/** The change-log poll interval loadConfig gives a sidecar on PostgreSQL (CHANGE_POLL_MS unset). */
+export const POSTGRES_CHANGE_POLL_MS = loadConfig({ DATABASE_URL: 'postgres://reader@127.0.0.1/bio' }).changePollMs;

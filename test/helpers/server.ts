@@ -1,12 +1,12 @@
 // A real sidecar listening on 127.0.0.1 with a free port, serving the test build and a real database file.
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../sidecar/app.ts';
-import type { SiteConfig } from '../../src/lib/site-config.ts';
+import type { ServerConfig } from '../../sidecar/config.ts';
 import { createDatabase } from './database.ts';
 import { distDir, testConfig } from './env.ts';
 import { makeReadOnly, readOnlyDatabases } from './read-only.ts';
 import { startFront, throughFront } from './front.ts';
-import { databaseFromSqlite, onPostgres } from './postgres.ts';
+import { databaseFromSqlite, onPostgres, POSTGRES_CHANGE_POLL_MS } from './postgres.ts';
 
 export interface TestServer {
   url: string;
@@ -17,7 +17,7 @@ export interface TestServer {
 
 export interface TestServerOptions extends Partial<Omit<AppOptions, 'config' | 'distDir'>> {
   databasePath?: string;
-  config?: Partial<SiteConfig>;
+  config?: Partial<ServerConfig>;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -27,6 +27,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (onPostgres) {
     // The same rows, in a database of their own on the primary, read from the standby with the read-only role.
     merged.databaseUrl = (await databaseFromSqlite(databasePath)).standby;
+    // PostgreSQL's own default poll interval, as loadConfig gives it when DATABASE_URL is set.
+    merged.changePollMs = config?.changePollMs ?? POSTGRES_CHANGE_POLL_MS;
   }
   if (throughFront) {
     const front = await startFront(merged);

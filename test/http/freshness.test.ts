@@ -4,7 +4,7 @@
 import { copyFileSync, renameSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { importInto, openForWriting } from '../../sidecar/store/import.ts';
+import { openWriter } from '../../sidecar/store/writer.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -99,9 +99,9 @@ describe('an edit evicts exactly what it changes', () => {
     await get('/c/k7f2q9');
     await get('/p/layla');
     expect(renders()).toBe(before + 1);
-    const { db } = openForWriting(server.databasePath);
-    const outcome = importInto(db, { cards: [{ cardId: 'fresh-card', mode: 'page', name: 'Fresh' }] });
-    db.close();
+    const writer = await openWriter({ databasePath: server.databasePath });
+    const outcome = await writer.importData({ cards: [{ cardId: 'fresh-card', mode: 'page', name: 'Fresh' }] });
+    await writer.close();
     expect(outcome.ok).toBe(true);
     expect((await get('/sitemap.xml')).text).toContain('/c/fresh-card');
   });

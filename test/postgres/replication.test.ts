@@ -13,7 +13,7 @@ import { startCluster, type Cluster } from '../../scripts/postgres-cluster.ts';
 import { cleanEnv } from '../../scripts/sidecar-process.ts';
 import { demoData } from '../helpers/database.ts';
 import { distDir, projectRoot, testConfig } from '../helpers/env.ts';
-import { withClient } from '../helpers/postgres.ts';
+import { POSTGRES_CHANGE_POLL_MS, withClient } from '../helpers/postgres.ts';
 
 let cluster: Cluster;
 const DB = 'bio';
@@ -31,7 +31,7 @@ const primarySql = (text: string, values: unknown[] = []) => withClient(cluster.
 
 async function sidecar(config: Partial<typeof testConfig> = {}): Promise<{ url: string; app: FastifyInstance }> {
   const app = await buildApp({
-    config: { ...testConfig, databaseUrl: cluster.standby.url(DB, 'bio_reader'), maxReplicaLagMs: 30_000, ...config },
+    config: { ...testConfig, databaseUrl: cluster.standby.url(DB, 'bio_reader'), changePollMs: POSTGRES_CHANGE_POLL_MS, maxReplicaLagMs: 30_000, ...config },
     distDir,
   });
   return { url: await app.listen({ port: 0, host: '127.0.0.1' }), app };
@@ -182,7 +182,7 @@ describe('a database without the schema', () => {
   it('the server starts, says why in health, and never creates anything', async () => {
     await withClient(cluster.primary.url('postgres'), (c) => c.query('CREATE DATABASE empty'));
     await eventually(async () => withClient(cluster.standby.url('postgres'), async (c) => (await c.query("SELECT 1 FROM pg_database WHERE datname = 'empty'")).rowCount === 1));
-    const app = await buildApp({ config: { ...testConfig, databaseUrl: cluster.standby.url('empty') }, distDir });
+    const app = await buildApp({ config: { ...testConfig, databaseUrl: cluster.standby.url('empty'), changePollMs: POSTGRES_CHANGE_POLL_MS }, distDir });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const health = await fetch(url + '/health');

@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/lib/site-config.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../sidecar/config.ts';
+import { projectRoot } from '../helpers/env.ts';
 
 describe('loadConfig', () => {
   it('has defaults that work locally', () => {
@@ -25,7 +28,38 @@ describe('loadConfig', () => {
       trustProxy: '',
       requestTimeoutMs: 30_000,
       idleTimeoutMs: 75_000,
+      changePollMs: 0,
+      shutdownDrainMs: 1000,
     });
+  });
+
+  it('takes the change-log poll interval from the backend unless it is set', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://reader@127.0.0.1/bio' }).changePollMs).toBe(250);
+    expect(loadConfig({ DATABASE_URL: 'postgres://reader@127.0.0.1/bio', CHANGE_POLL_MS: '40' }).changePollMs).toBe(40);
+    expect(loadConfig({ CHANGE_POLL_MS: '0' }).changePollMs).toBe(0);
+  });
+
+  // SHUTDOWN_DRAIN_MS=abc was read raw: NaN, a 1 ms timer, no drain (issue 22).
+  it.each([
+    ['SHUTDOWN_DRAIN_MS', 'abc'],
+    ['SHUTDOWN_DRAIN_MS', '-5'],
+    ['CHANGE_POLL_MS', '1.5'],
+    ['LIVE_CACHE_SIZE', 'many'],
+    ['LOG_LEVEL', 'loud'],
+    ['STATIC_FILES', 'cdn'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['SERVICE_NAME', 'x'.repeat(61)],
+  ])('refuses %s=%s, naming the variable and the value', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(`(got "${value}")`);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`- ${name} `));
+  });
+
+  it('every variable the README documents is in the schema, and every variable of the schema is documented', () => {
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('| Variable | Default | Meaning |'), readme.indexOf('\n\n', readme.indexOf('| Variable | Default | Meaning |')));
+    const documented = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]).sort();
+    expect(documented).toEqual([...CONFIG_VARIABLES].sort());
   });
 
   it('derives the default BASE_URL from PORT and normalises a trailing slash away', () => {

@@ -6,15 +6,15 @@
 import pg from 'pg';
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
 import { paths } from '../../../src/lib/urls.ts';
-import { SCHEMA_VERSION } from '../migrations.ts';
+import { schemaProblem } from '../migrations.ts';
+import { numbered, READS } from '../sql.ts';
 import { cardFromRow, profileFromRows, type CardRow, type LinkRow, type ProfileRow, type SocialRow } from '../rows.ts';
 import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type LivePageKind, type Store } from '../store.ts';
 
-/** The sitemap's live part by kind: its key, and the rows it lists (a WHERE clause the key filter extends). */
-const LIVE: Record<LivePageKind, { key: string; from: string }> = {
-  profile: { key: 'slug', from: 'profiles WHERE published = 1' },
-  card: { key: 'card_id', from: "cards WHERE active = 1 AND mode = 'page'" },
-};
+/** The shared queries (sql.ts) with PostgreSQL's numbered placeholders, made once. */
+const Q = Object.fromEntries(
+  Object.entries(READS).map(([name, sql]) => [name, typeof sql === 'string' ? numbered(sql) : (kind: LivePageKind) => numbered(sql(kind))]),
+) as { [K in keyof typeof READS]: (typeof READS)[K] extends string ? string : (kind: LivePageKind) => string };
 
 export interface PgStoreOptions {
   url: string;
@@ -69,47 +69,26 @@ export class PgStore implements Store {
     return (await this.probe()).ok;
   }
 
-  /** Why the store cannot be read now, or undefined when it can (for health and logs). */
-  async problem(): Promise<string | undefined> {
-    const health = await this.probe();
-    return health.ok ? undefined : health.reason;
-  }
-
   async profile(slug: string): Promise<Profile | undefined> {
-    const [row] = await this.query<ProfileRow>(
-      'SELECT id, slug, name, bio, lang, kind, avatar_url, plan, updated_at FROM profiles WHERE slug = $1 AND published = 1',
-      [slug],
-    );
+    const [row] = await this.query<ProfileRow>(Q.profile, [slug]);
     if (!row) return undefined;
-    const [links, socials] = await Promise.all([
-      this.query<LinkRow>('SELECT title, url, pinned, starts_at, ends_at FROM links WHERE profile_id = $1 AND enabled = 1 ORDER BY pinned DESC, position', [row.id]),
-      this.query<SocialRow>('SELECT network, url FROM socials WHERE profile_id = $1 ORDER BY position', [row.id]),
-    ]);
+    const [links, socials] = await Promise.all([this.query<LinkRow>(Q.links, [row.id]), this.query<SocialRow>(Q.socials, [row.id])]);
     return profileFromRows(row, links, socials);
   }
 
   async card(cardId: string): Promise<Card | undefined> {
-    const [row] = await this.query<CardRow>(
-      `SELECT c.card_id, c.mode, c.redirect_url, c.lang, c.name, c.job_title, c.organization, c.phones, c.emails, c.website,
-              c.address, c.photo_url, c.updated_at, CASE WHEN p.published = 1 THEN p.slug END AS profile_slug
-       FROM cards c LEFT JOIN profiles p ON p.id = c.profile_id
-       WHERE c.card_id = $1 AND c.active = 1`,
-      [cardId],
-    );
+    const [row] = await this.query<CardRow>(Q.card, [cardId]);
     return row && cardFromRow(row);
   }
 
   async alias(alias: string): Promise<AliasTarget | undefined> {
-    const [row] = await this.query<{ slug: string; plan: 'free' | 'paid'; published: number }>(
-      'SELECT p.slug, p.plan, p.published FROM aliases a JOIN profiles p ON p.id = a.profile_id WHERE a.alias = $1',
-      [alias],
-    );
+    const [row] = await this.query<{ slug: string; plan: 'free' | 'paid'; published: number }>(Q.alias, [alias]);
     return row && { slug: row.slug, plan: row.plan, published: row.published === 1 };
   }
 
   async changesSince(seq: number, limit: number): Promise<ChangeBatch> {
-    const [bounds] = await this.query<{ first: string; last: string }>('SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM changes');
-    const rows = await this.query<Change>('SELECT kind, key FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [seq, limit + 1]);
+    const [bounds] = await this.query<{ first: string; last: string }>(Q.changeBounds);
+    const rows = await this.query<Change>(Q.changes, [seq, limit + 1]);
     return {
       epoch: await this.identityOf(),
       first: Number(bounds?.first ?? 0),
@@ -120,22 +99,17 @@ export class PgStore implements Store {
   }
 
   async livePageCount(kind: LivePageKind): Promise<number> {
-    const [row] = await this.query<{ n: string }>(`SELECT count(*) AS n FROM ${LIVE[kind].from}`);
+    const [row] = await this.query<{ n: string }>(Q.liveCount(kind));
     return Number(row?.n ?? 0);
   }
 
   async livePageStarts(kind: LivePageKind, every: number): Promise<string[]> {
-    const { key, from } = LIVE[kind];
-    const rows = await this.query<{ key: string }>(
-      `SELECT key FROM (SELECT ${key} AS key, row_number() OVER (ORDER BY ${key}) AS n FROM ${from}) t WHERE (n - 1) % $1 = 0 ORDER BY key`,
-      [every],
-    );
+    const rows = await this.query<{ key: string }>(Q.liveStarts(kind), [every]);
     return rows.map((r) => r.key);
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
-    const { key, from } = LIVE[kind];
-    const rows = await this.query<{ key: string; updated_at: string }>(`SELECT ${key} AS key, updated_at FROM ${from} AND ${key} >= $1 ORDER BY ${key} LIMIT $2`, [start, limit]);
+    const rows = await this.query<{ key: string; updated_at: string }>(Q.liveFrom(kind), [start, limit]);
     const path = kind === 'profile' ? paths.profile : paths.card;
     return rows.map((r) => ({ path: path(r.key), lastmod: r.updated_at }));
   }
@@ -146,7 +120,7 @@ export class PgStore implements Store {
 
   private async identityOf(): Promise<string> {
     if (!this.identity) {
-      const [row] = await this.query<{ id: string }>('SELECT id FROM store_identity');
+      const [row] = await this.query<{ id: string }>(Q.identity);
       this.identity = row?.id ?? 'none';
     }
     return this.identity;
@@ -201,9 +175,8 @@ export class PgStore implements Store {
                 (SELECT max(version) FROM schema_version) AS version`,
       );
       const row = rows[0]!;
-      if (row.version === null || row.version < SCHEMA_VERSION) {
-        return { ok: false, reason: `database schema is at version ${row.version ?? 0}, this server needs ${SCHEMA_VERSION}: run npm run db -- migrate on the primary`, at: now };
-      }
+      const problem = schemaProblem(row.version ?? 0);
+      if (problem) return { ok: false, reason: `${problem} on the primary`, at: now };
       // The lag while WAL is pending: since the last replayed commit was made on the primary, or since replay last
       // moved (after a standby restart nothing may have been replayed yet, and the first measure is unknown).
       if (row.recovery && row.pending && row.replay) {

@@ -2,8 +2,9 @@
 // file at the path is another one, closed on any driver failure, and failing fast for a while after a lock timeout
 // (better-sqlite3 waits synchronously, and a wait stalls every request).
 import Database from 'better-sqlite3';
-import { SCHEMA_VERSION } from '../migrations.ts';
-import { StoreUnavailableError } from '../store.ts';
+import { schemaProblem } from '../migrations.ts';
+import { READS } from '../sql.ts';
+import { LIVE_PAGE_KINDS, StoreUnavailableError, type LivePageKind } from '../store.ts';
 
 export type Statements = ReturnType<typeof prepare>;
 
@@ -68,10 +69,8 @@ export class SqliteConnection {
     let db: Database.Database | undefined;
     try {
       db = new Database(this.path, { readonly: true, fileMustExist: true, timeout: this.busyTimeoutMs });
-      const version = db.pragma('user_version', { simple: true }) as number;
-      if (version !== SCHEMA_VERSION) {
-        throw new StoreUnavailableError(`database schema is at version ${version}, this server needs ${SCHEMA_VERSION}: run npm run db -- migrate`);
-      }
+      const problem = schemaProblem(db.pragma('user_version', { simple: true }) as number);
+      if (problem) throw new StoreUnavailableError(problem);
       this.statements = prepare(db);
     } catch (err) {
       db?.close();
@@ -90,30 +89,15 @@ export class SqliteConnection {
   }
 }
 
+/** The shared queries (sql.ts), prepared once per connection; SQLite's commit counter is its own. */
 function prepare(db: Database.Database) {
-  return {
-    dataVersion: db.prepare('PRAGMA data_version').pluck(),
-    check: db.prepare('SELECT count(*) FROM profiles WHERE id = 0').pluck(),
-    profile: db.prepare('SELECT id, slug, name, bio, lang, kind, avatar_url, plan, updated_at FROM profiles WHERE slug = ? AND published = 1'),
-    links: db.prepare('SELECT title, url, pinned, starts_at, ends_at FROM links WHERE profile_id = ? AND enabled = 1 ORDER BY pinned DESC, position'),
-    socials: db.prepare('SELECT network, url FROM socials WHERE profile_id = ? ORDER BY position'),
-    card: db.prepare(
-      `SELECT c.card_id, c.mode, c.redirect_url, c.lang, c.name, c.job_title, c.organization, c.phones, c.emails, c.website,
-              c.address, c.photo_url, c.updated_at, CASE WHEN p.published = 1 THEN p.slug END AS profile_slug
-       FROM cards c LEFT JOIN profiles p ON p.id = c.profile_id
-       WHERE c.card_id = ? AND c.active = 1`,
+  const statements = Object.fromEntries(
+    Object.entries(READS).flatMap(([name, sql]) =>
+      typeof sql === 'string' ? [[name, db.prepare(sql)]] : LIVE_PAGE_KINDS.map((kind) => [`${name}:${kind}`, db.prepare(sql(kind))]),
     ),
-    alias: db.prepare('SELECT p.slug, p.plan, p.published FROM aliases a JOIN profiles p ON p.id = a.profile_id WHERE a.alias = ?'),
-    changes: db.prepare('SELECT kind, key FROM changes WHERE seq > ? ORDER BY seq LIMIT ?'),
-    changeBounds: db.prepare('SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM changes'),
-    identity: db.prepare('SELECT id FROM store_identity').pluck(),
-    profileCount: db.prepare('SELECT count(*) FROM profiles WHERE published = 1').pluck(),
-    cardCount: db.prepare("SELECT count(*) FROM cards WHERE active = 1 AND mode = 'page'").pluck(),
-    profileStarts: db.prepare('SELECT slug FROM (SELECT slug, row_number() OVER (ORDER BY slug) AS n FROM profiles WHERE published = 1) WHERE (n - 1) % ? = 0 ORDER BY slug').pluck(),
-    cardStarts: db
-      .prepare("SELECT card_id FROM (SELECT card_id, row_number() OVER (ORDER BY card_id) AS n FROM cards WHERE active = 1 AND mode = 'page') WHERE (n - 1) % ? = 0 ORDER BY card_id")
-      .pluck(),
-    profilesFrom: db.prepare('SELECT slug AS key, updated_at FROM profiles WHERE published = 1 AND slug >= ? ORDER BY slug LIMIT ?'),
-    cardsFrom: db.prepare("SELECT card_id AS key, updated_at FROM cards WHERE active = 1 AND mode = 'page' AND card_id >= ? ORDER BY card_id LIMIT ?"),
-  };
+  ) as Record<PlainRead | `${LiveRead}:${LivePageKind}`, Database.Statement>;
+  return { ...statements, dataVersion: db.prepare('PRAGMA data_version').pluck() };
 }
+
+type PlainRead = { [K in keyof typeof READS]: (typeof READS)[K] extends string ? K : never }[keyof typeof READS];
+type LiveRead = Exclude<keyof typeof READS, PlainRead>;

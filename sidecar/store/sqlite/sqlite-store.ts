@@ -71,7 +71,7 @@ export class SqliteStore implements Store {
       const bounds = s.changeBounds.get() as { first: number; last: number };
       const rows = s.changes.all(seq, limit + 1) as Change[];
       return {
-        epoch: `${fileState.split(':').slice(0, 2).join(':')}:${s.identity.get() as string}`,
+        epoch: `${fileState.split(':').slice(0, 2).join(':')}:${(s.identity.get() as { id: string }).id}`,
         first: bounds.first,
         last: bounds.last,
         changes: rows.slice(0, limit),
@@ -81,15 +81,15 @@ export class SqliteStore implements Store {
   }
 
   async livePageCount(kind: LivePageKind): Promise<number> {
-    return this.run((s) => (kind === 'profile' ? s.profileCount : s.cardCount).get() as number);
+    return this.run((s) => (s[`liveCount:${kind}`].get() as { n: number }).n);
   }
 
   async livePageStarts(kind: LivePageKind, every: number): Promise<string[]> {
-    return this.run((s) => (kind === 'profile' ? s.profileStarts : s.cardStarts).all(every) as string[]);
+    return this.run((s) => (s[`liveStarts:${kind}`].all(every) as { key: string }[]).map((r) => r.key));
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
-    const rows = this.run((s) => (kind === 'profile' ? s.profilesFrom : s.cardsFrom).all(start, limit) as { key: string; updated_at: string }[]);
+    const rows = this.run((s) => s[`liveFrom:${kind}`].all(start, limit) as { key: string; updated_at: string }[]);
     const path = kind === 'profile' ? paths.profile : paths.card;
     return rows.map((r) => ({ path: path(r.key), lastmod: r.updated_at }));
   }

@@ -1,0 +1,151 @@
+// The server's configuration: every variable the sidecar, the CLI and the scripts read, in one schema (zod) with its
+// default, its bounds and the message that names it. The Astro build reads only what pages embed
+// (src/lib/site-config.ts), which this extends.
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ConfigError, publicConfigSchema, type PublicConfig } from '../src/lib/site-config.ts';
+
+export { ConfigError, type PublicConfig };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+type Env = Record<string, string | undefined>;
+
+/** A whole number from `min` to `max`, `fallback` when unset or blank. */
+const whole = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .default(String(fallback))
+    .transform((raw) => raw || String(fallback))
+    .pipe(z.string().regex(/^\d+$/, `must be a whole number from ${min} to ${max}`).transform(Number).pipe(z.number().min(min, `must be a whole number from ${min} to ${max}`).max(max, `must be a whole number from ${min} to ${max}`)));
+
+/** One of `values` (case-insensitive), `fallback` when unset or blank. */
+const oneOf = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default(fallback)
+    .transform((raw) => raw || fallback)
+    .pipe(z.enum(values, { error: `must be one of ${values.join(', ')}` }));
+
+const text = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .default(fallback)
+    .transform((raw) => raw || fallback);
+
+/** The server-only variables, by name, each with its default (the README's table lists the same). */
+const serverSchema = z.object({
+  PORT: whole(8080, 1, 65535),
+  HOST: text('127.0.0.1'),
+  DATABASE_PATH: text('data/bio.db').transform((path) => resolve(path)),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw) => raw || undefined)
+    .pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL (leave it unset for the SQLite file at DATABASE_PATH)').optional()),
+  PG_POOL_SIZE: whole(10, 1, 1000),
+  PG_STATEMENT_TIMEOUT_MS: whole(2000, 10, 600_000),
+  MAX_REPLICA_LAG_MS: whole(30_000, 1, 86_400_000),
+  MCP_RATE_LIMIT: whole(120, 1, 1_000_000),
+  MCP_RATE_WINDOW_SECONDS: whole(60, 1, 86_400),
+  MCP_MAX_BATCH: whole(10, 1, 1000),
+  MCP_MAX_RESPONSE_BYTES: whole(4 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+  /** Unset: the backend's default (0 for SQLite, whose log is a local read; 250 for PostgreSQL, a round trip). */
+  CHANGE_POLL_MS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw) => raw || undefined)
+    .pipe(whole(0, 0, 60_000).optional()),
+  LIVE_CACHE_SIZE: whole(5000, 0, 10_000_000),
+  LOG_LEVEL: oneOf(LOG_LEVELS, 'warn'),
+  STATIC_FILES: oneOf(['serve', 'front'], 'serve'),
+  TRUST_PROXY: text(''),
+  REQUEST_TIMEOUT_MS: whole(30_000, 100, 3_600_000),
+  IDLE_TIMEOUT_MS: whole(75_000, 100, 3_600_000),
+  SHUTDOWN_DRAIN_MS: whole(1000, 0, 600_000),
+});
+
+/** Every variable read, by name (the README's configuration table lists exactly these: a test checks it). */
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(publicConfigSchema.in.shape), ...Object.keys(serverSchema.shape)];
+
+export interface ServerConfig extends PublicConfig {
+  port: number;
+  host: string;
+  /** SQLite file of profiles, cards and aliases (the embedded default); the server only reads it. */
+  databasePath: string;
+  /** postgres://… : PostgreSQL instead of the SQLite file (for the server, a standby; for the CLI, the primary). */
+  databaseUrl: string | undefined;
+  /** PostgreSQL: connections per sidecar, the longest a statement may run, and the replay lag that degrades. */
+  pgPoolSize: number;
+  pgStatementTimeoutMs: number;
+  maxReplicaLagMs: number;
+  /** Requests to /mcp allowed per client address in each window. */
+  mcpRateLimit: number;
+  mcpRateWindowSeconds: number;
+  /** JSON-RPC messages in one /mcp batch at most; each counts against the rate limit. */
+  mcpMaxBatch: number;
+  /** Bytes of one /mcp response at most: a larger answer is replaced by an error asking for less at once. */
+  mcpMaxResponseBytes: number;
+  /** How often, at most, a sidecar reads the database's change log once the cheap check says something changed. */
+  changePollMs: number;
+  /** Rendered live pages kept in memory; 0 renders every request (for measuring). */
+  liveCacheSize: number;
+  /** pino level: `info` logs one line per request, `warn` only problems (the default: see BENCHMARKS.md). */
+  logLevel: LogLevel;
+  /**
+   * `serve`: the sidecar answers static pages and files too (one process, the default). `front`: a front (nginx,
+   * a CDN) serves dist/client, and the sidecar answers only live routes; static paths sent to it are 404s.
+   */
+  staticFiles: 'serve' | 'front';
+  /** Addresses or CIDRs of fronts whose X-Forwarded-For is believed (Fastify's trustProxy), comma-separated; empty: none. */
+  trustProxy: string;
+  /** The whole request (headers and body) must arrive within this; else 408 and the connection is closed. */
+  requestTimeoutMs: number;
+  /** A connection with no traffic for this long is closed (longer than a front's 60 s keep-alive to upstreams). */
+  idleTimeoutMs: number;
+  /** On SIGTERM, how long to keep answering (with Connection: close) before closing. */
+  shutdownDrainMs: number;
+}
+
+/** Reads and validates the whole configuration; throws ConfigError naming every bad variable, with its value. */
+export function loadConfig(env: Env = process.env): ServerConfig {
+  // The default BASE_URL follows PORT: http://localhost:$PORT.
+  const server = serverSchema.safeParse(env);
+  const port = server.success ? server.data.PORT : 8080;
+  const site = publicConfigSchema.safeParse({ ...env, BASE_URL: env.BASE_URL?.trim() || `http://localhost:${env.PORT?.trim() || port}` });
+  const problems = [...(server.success ? [] : server.error.issues), ...(site.success ? [] : site.error.issues)].map((issue) => {
+    const name = String(issue.path[0]);
+    return `${name} ${issue.message} (got "${env[name] ?? ''}")`;
+  });
+  if (!server.success || !site.success) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  const s = server.data;
+  return {
+    ...site.data,
+    port: s.PORT,
+    host: s.HOST,
+    databasePath: s.DATABASE_PATH,
+    databaseUrl: s.DATABASE_URL,
+    pgPoolSize: s.PG_POOL_SIZE,
+    pgStatementTimeoutMs: s.PG_STATEMENT_TIMEOUT_MS,
+    maxReplicaLagMs: s.MAX_REPLICA_LAG_MS,
+    mcpRateLimit: s.MCP_RATE_LIMIT,
+    mcpRateWindowSeconds: s.MCP_RATE_WINDOW_SECONDS,
+    mcpMaxBatch: s.MCP_MAX_BATCH,
+    mcpMaxResponseBytes: s.MCP_MAX_RESPONSE_BYTES,
+    changePollMs: s.CHANGE_POLL_MS ?? (s.DATABASE_URL ? 250 : 0),
+    liveCacheSize: s.LIVE_CACHE_SIZE,
+    logLevel: s.LOG_LEVEL,
+    staticFiles: s.STATIC_FILES,
+    trustProxy: s.TRUST_PROXY,
+    requestTimeoutMs: s.REQUEST_TIMEOUT_MS,
+    idleTimeoutMs: s.IDLE_TIMEOUT_MS,
+    shutdownDrainMs: s.SHUTDOWN_DRAIN_MS,
+  };
+}
