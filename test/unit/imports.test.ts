@@ -1,0 +1,43 @@
+// The module graph (dpdm, reading the TypeScript as the compiler does): no import circle anywhere, and the server
+// never loads the database's write path. Type-only imports are left out: they vanish at run time.
+import { parseCircular, parseDependencyTree, shortenTree, type DependencyTree } from 'dpdm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../helpers/env.ts';
+
+let tree: DependencyTree;
+beforeAll(async () => {
+  const full = await parseDependencyTree(['sidecar/**/*.ts', 'src/**/*.ts', 'scripts/**/*.ts'], { context: projectRoot, cwd: projectRoot, transform: true, skipDynamicImports: false });
+  tree = shortenTree(projectRoot, full);
+}, 60_000);
+
+/** Every module of ours that `entry` loads, directly or not. */
+function reachableFrom(entry: string): Set<string> {
+  const seen = new Set<string>([entry]);
+  for (const file of seen) for (const dep of tree[file] ?? []) if (dep.id && !dep.id.startsWith('node_modules') && !seen.has(dep.id)) seen.add(dep.id);
+  return seen;
+}
+
+describe('the module graph', () => {
+  it('reads every source module', () => {
+    const ours = Object.keys(tree).filter((file) => /^(sidecar|src|scripts)\//.test(file));
+    expect(ours.length).toBeGreaterThan(80);
+    expect(ours).toContain('sidecar/store/store.ts');
+  });
+
+  it('has no import circle', () => {
+    expect(parseCircular(tree).map((circle) => circle.join(' -> '))).toEqual([]);
+  });
+
+  it('the server never loads the write path (the writers, the import format and plan)', () => {
+    const server = reachableFrom('sidecar/server.ts');
+    expect(server).toContain('sidecar/store/open-store.ts');
+    expect(server).toContain('sidecar/store/sqlite/sqlite-store.ts');
+    for (const file of server) expect(file, file).not.toMatch(/store\/(writer|import-format|import-plan)\.ts$|-writer\.ts$/);
+  });
+
+  it('only open-store.ts opens the backends’ readers', () => {
+    const importers = (target: string) => Object.entries(tree).filter(([, deps]) => deps?.some((d) => d.id === target)).map(([file]) => file).filter((f) => !f.startsWith('sidecar/store/sqlite/') && !f.startsWith('sidecar/store/postgres/'));
+    expect(importers('sidecar/store/sqlite/sqlite-store.ts')).toEqual(['sidecar/store/open-store.ts']);
+    expect(importers('sidecar/store/postgres/pg-store.ts')).toEqual(['sidecar/store/open-store.ts']);
+  });
+});
