@@ -13,7 +13,7 @@ import { RequestLog } from './logging.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
-import { requestPath } from './send.ts';
+import { requestPath } from './request-path.ts';
 import { Freshness } from './services/freshness.ts';
 import { LivePages } from './services/live-pages.ts';
 import { SiteReader } from './services/site-reader.ts';

@@ -1,7 +1,7 @@
 // Error pages (404, 500, 503) from the build, in the language of the path or of Accept-Language, negotiated like pages.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CACHE, isLang, LANGS, type Lang } from '../src/lib/surface.ts';
-import { ERROR_STATUSES, paths, twinPath, type ErrorStatus } from '../src/lib/urls.ts';
+import { CACHE, isLang, type Lang } from '../src/lib/surface.ts';
+import { paths, type ErrorStatus } from '../src/lib/urls.ts';
 import { preferredLang, prefersMarkdown } from './negotiation.ts';
 import { sendAsset } from './send.ts';
 import type { Asset, StaticSite } from './services/static-site.ts';
@@ -33,13 +33,4 @@ export class ErrorPages {
     reply.header('vary', isLang(first) ? 'Accept' : 'Accept, Accept-Language');
     return sendAsset(request, reply, asset, status);
   }
-}
-
-/** The error pages' own URLs and their twins' (/en/404, /en/404.md): not addressable themselves. */
-const ERROR_PAGE_PATHS: ReadonlySet<string> = new Set(
-  LANGS.flatMap((lang) => ERROR_STATUSES.flatMap((status) => [paths.errorPage(lang, status), twinPath(paths.errorPage(lang, status))])),
-);
-
-export function isErrorPagePath(path: string): boolean {
-  return ERROR_PAGE_PATHS.has(path);
 }

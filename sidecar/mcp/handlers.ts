@@ -9,7 +9,7 @@ import type { PublicConfig } from '../../src/lib/site-config.ts';
 import { DEFAULT_LANG, LANGS, ROUTES, templatePattern, type Lang } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { ErrorPages } from '../error-pages.ts';
-import { requestPathOf } from '../send.ts';
+import { requestPathOf } from '../request-path.ts';
 import type { LivePages } from '../services/live-pages.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 import type { StaticSite } from '../services/static-site.ts';

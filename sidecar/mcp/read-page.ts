@@ -3,7 +3,7 @@
 import type { PublicConfig } from '../../src/lib/site-config.ts';
 import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, firstSegmentOf, isLang } from '../../src/lib/surface.ts';
 import type { ErrorPages } from '../error-pages.ts';
-import { requestPathOf } from '../send.ts';
+import { requestPathOf } from '../request-path.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 
 export type PageResult = { ok: true; text: string; path: string } | { ok: false; message: string };
@@ -22,15 +22,9 @@ export function resolveSitePath(input: string, config: PublicConfig): { path: st
   }
   if (SCHEME.test(raw) && target.origin !== config.baseUrl) return { refused: `only pages of ${config.baseUrl} can be read, not ${target.origin}` };
   if (!SCHEME.test(raw) && !raw.startsWith('/')) return { refused: 'a path must start with "/"' };
-  // Judge the path as written: URL parsing would silently resolve the dot segments away.
-  const written = raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '';
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(written);
-  } catch {
-    return { refused: `"${input}" is not valid percent-encoding` };
-  }
-  if (decoded.split(/[/\\]/).some((segment) => segment === '..' || segment === '.')) return { refused: 'paths with "." or ".." segments are refused' };
+  // Judge the path as written, as the HTTP router does: URL parsing would silently resolve the dot segments away.
+  const decoded = requestPathOf(raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '');
+  if (decoded === undefined) return { refused: `"${input}" is not a valid path (broken percent-encoding, NUL, backslash, "." or ".." segments)` };
   // Judged decoded (/%6Cogin is /login), and by its first non-empty segment (//login is /login to most servers).
   if (AGENT_REFUSED_SEGMENTS.has(firstSegmentOf(decoded))) {
     return { refused: `${target.pathname} belongs to the account owners' app or the MCP endpoint and is not readable by agents` };
@@ -49,12 +43,10 @@ export async function readPage(reader: SiteReader, errors: ErrorPages, config: P
     if (path === undefined) return { ok: false, message: `Refused: ${url} is not a valid path.` };
     const resolution = await reader.resolve(path, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true, rawUrl: url });
     switch (resolution.kind) {
-      case 'redirect': {
-        const location = new URL(resolution.location, config.baseUrl + '/');
-        if (location.origin !== config.baseUrl) return { ok: false, message: `${path} redirects to another site: ${location.href}` };
-        url = location.pathname + location.search;
+      case 'redirect':
+        if (resolution.sitePath === undefined) return { ok: false, message: `${path} redirects to another site: ${resolution.location}` };
+        url = resolution.sitePath;
         continue;
-      }
       case 'not-found': {
         const first = path.split('/')[1];
         const page = errors.page(404, isLang(first) ? first : DEFAULT_LANG, true);

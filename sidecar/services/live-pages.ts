@@ -42,7 +42,6 @@ const MARKDOWN = 'text/markdown; charset=utf-8';
 const VCARD = 'text/vcard; charset=utf-8';
 const SVG = 'image/svg+xml';
 
-/** A live page as HTML and Markdown, from the cache or rendered now; undefined when the content does not exist. */
 /** The cache keys a change names: a profile's page and code, a card's page, vCard and codes, an alias. */
 const KEYS: Record<Change['kind'], (key: string) => string[]> = {
   profile: (slug) => [`p:${slug}`, `pq:${slug}`],

@@ -5,8 +5,7 @@
 // database cannot be read; each caller maps that in one place.
 import { create as contentDisposition } from 'content-disposition';
 import { CACHE, ROUTES, type Lang, type RouteDeclaration, type RouteId } from '../../src/lib/surface.ts';
-import { absoluteUrl, paths } from '../../src/lib/urls.ts';
-import { isErrorPagePath } from '../error-pages.ts';
+import { absoluteUrl, isErrorPagePath, paths } from '../../src/lib/urls.ts';
 import type { Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
 import type { LivePages } from './live-pages.ts';
@@ -21,7 +20,8 @@ export interface ReadPreferences {
 
 export type Resolution = (
   | { kind: 'asset'; asset: Asset; headers: Record<string, string> }
-  | { kind: 'redirect'; status: 301 | 302; location: string; headers: Record<string, string> }
+  /** `location` is absolute; `sitePath` is its path and query when it is on this site (read_page follows those). */
+  | { kind: 'redirect'; status: 301 | 302; location: string; sitePath?: string; headers: Record<string, string> }
   /** Computed per request and never cached (health). */
   | { kind: 'document'; status: number; type: string; body: string; headers: Record<string, string> }
   | { kind: 'not-found' }
@@ -114,12 +114,7 @@ export class SiteReader {
       getProfileQr: async ({ page }) => asset(await live.profileQr(page!)),
       getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId!)),
       getDigitalCardContactQr: async ({ cardId }) => asset(await live.contactQr(cardId!)),
-      getBlogForPreferredLanguage: async (_params, prefs) => ({
-        kind: 'redirect',
-        status: 302,
-        location: absoluteUrl(baseUrl, paths.blogIndex(prefs.lang)),
-        headers: { vary: 'Accept-Language', 'cache-control': CACHE.languageRedirect },
-      }),
+      getBlogForPreferredLanguage: async (_params, prefs) => siteRedirect(baseUrl, 302, paths.blogIndex(prefs.lang), { vary: 'Accept-Language', 'cache-control': CACHE.languageRedirect }),
       getSitemap: async () => ({ kind: 'asset', asset: await sitemap.index(), headers: {} }),
       getSitemapPart: async ({ n }) => {
         const part = await sitemap.part(Number(n));
@@ -128,7 +123,7 @@ export class SiteReader {
       getHealth: async () => this.health(),
       getProfileAlias: async ({ alias }) => {
         const target = await live.alias(alias!);
-        return target ? { kind: 'redirect', status: 302, location: absoluteUrl(baseUrl, paths.profile(target.slug)), headers: { 'cache-control': CACHE.alias } } : { kind: 'not-found' };
+        return target ? siteRedirect(baseUrl, 302, paths.profile(target.slug), { 'cache-control': CACHE.alias }) : { kind: 'not-found' };
       },
     };
   }
@@ -136,7 +131,8 @@ export class SiteReader {
   /** What `path` (decoded and checked: no dot segments, NUL or backslash) resolves to for these preferences. */
   async resolve(path: string, prefs: ReadPreferences, options: ReadOptions): Promise<Resolution> {
     if (path.length > 1 && path.endsWith('/')) {
-      return { kind: 'redirect', status: 301, location: withoutTrailingSlash(this.deps.baseUrl, options.rawUrl ?? path), headers: {} };
+      const canonical = withoutTrailingSlash(this.deps.baseUrl, options.rawUrl ?? path);
+      return { kind: 'redirect', status: 301, location: canonical.href, sitePath: canonical.pathname + canonical.search, headers: {} };
     }
     // Error pages are answered with their status, never addressed themselves (/en/404, /en/404.md).
     if (isErrorPagePath(path)) return { kind: 'not-found' };
@@ -177,10 +173,15 @@ export class SiteReader {
  * percent-encoded), set as the path of our own origin. Never a path-relative Location: `//evil.example/` would
  * be read as another host.
  */
-export function withoutTrailingSlash(baseUrl: string, rawUrl: string): string {
+export function withoutTrailingSlash(baseUrl: string, rawUrl: string): URL {
   const q = rawUrl.indexOf('?');
   const url = new URL(baseUrl);
   url.pathname = (q === -1 ? rawUrl : rawUrl.slice(0, q)).replace(/\/+$/, '') || '/';
   if (q !== -1) url.search = rawUrl.slice(q);
-  return url.href;
+  return url;
+}
+
+/** A redirect to a page of this site: absolute for HTTP, with its site path for read_page. */
+function siteRedirect(baseUrl: string, status: 301 | 302, sitePath: string, headers: Record<string, string>): Resolution {
+  return { kind: 'redirect', status, location: absoluteUrl(baseUrl, sitePath), sitePath, headers };
 }

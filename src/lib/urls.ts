@@ -1,5 +1,5 @@
 // URL building shared by pages, twins, discovery documents and the sidecar.
-import type { Lang } from './surface.ts';
+import { LANGS, type Lang } from './surface.ts';
 
 export const paths = {
   home: (lang: Lang) => (lang === 'en' ? '/' : '/ar'),
@@ -48,4 +48,13 @@ export function absoluteUrl(baseUrl: string, path: string): string {
 export function twinPath(pagePath: string): string {
   const clean = pagePath.replace(/\/+$/, '');
   return clean === '' ? '/index.md' : `${clean}.md`;
+}
+
+/** The error pages' own URLs and their twins' (/en/404, /en/404.md): answered with their status, never addressed. */
+const ERROR_PAGE_PATHS: ReadonlySet<string> = new Set(
+  LANGS.flatMap((lang) => ERROR_STATUSES.flatMap((status) => [paths.errorPage(lang, status), twinPath(paths.errorPage(lang, status))])),
+);
+
+export function isErrorPagePath(path: string): boolean {
+  return ERROR_PAGE_PATHS.has(path);
 }

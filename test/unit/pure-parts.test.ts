@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { makeAsset, StaticSite } from '../../sidecar/services/static-site.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { LiveCache } from '../../sidecar/live-cache.ts';
-import { requestPathOf } from '../../sidecar/send.ts';
+import { requestPathOf } from '../../sidecar/request-path.ts';
 import { cardToVcard, escapeText, foldLine, vcardFileName } from '../../sidecar/vcard.ts';
 import type { Card } from '../../src/lib/live-content.ts';
 
