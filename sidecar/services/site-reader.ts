@@ -4,7 +4,7 @@
 // one handler each (the compiler refuses a declared live route without one). Throws StoreUnavailableError when the
 // database cannot be read; each caller maps that in one place.
 import { create as contentDisposition } from 'content-disposition';
-import { CACHE, ROUTES, type Lang, type RouteDeclaration, type RouteId } from '../../src/lib/surface.ts';
+import { CACHE, LANGS, ROUTES, type Lang, type RouteDeclaration, type RouteId } from '../../src/lib/surface.ts';
 import { absoluteUrl, isErrorPagePath, paths } from '../../src/lib/urls.ts';
 import type { Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
@@ -93,7 +93,7 @@ export class SiteReader {
   constructor(deps: SiteReaderDeps) {
     this.deps = deps;
     const { baseUrl, live, sitemap } = deps;
-    this.homepages = new Set([paths.home('en'), paths.home('ar')]);
+    this.homepages = new Set(LANGS.map(paths.home));
     const negotiated = (page: { html: Asset; markdown: Asset }, prefs: ReadPreferences): Resolution => ({ kind: 'asset', asset: prefs.markdown ? page.markdown : page.html, headers: VARY_ACCEPT });
     this.handlers = {
       getProfilePage: async ({ page }, prefs) => {

@@ -3,7 +3,7 @@ import { visit } from 'jsonc-parser';
 import { z } from 'zod';
 import { EMAIL_TYPES, PHONE_TYPES } from '../../src/lib/live-content.ts';
 import { LINK_SCHEMES, normalizeUrl, textProblem, WEB_SCHEMES, type UrlScheme } from '../../src/lib/owner-input.ts';
-import { aliasSchema, ids } from '../../src/lib/surface.ts';
+import { aliasSchema, DEFAULT_LANG, ids } from '../../src/lib/surface.ts';
 import { NETWORK_ID_PATTERN } from '../../src/lib/social-networks.ts';
 
 /** Owner text: trimmed, bounded, without the invisible characters that disguise it (see owner-input.ts). */
@@ -79,7 +79,7 @@ const pageCard = z
   .object({
     cardId: ids.cardId,
     mode: z.literal('page'),
-    lang: ids.lang.default('en'),
+    lang: ids.lang.default(DEFAULT_LANG),
     name: line(80).min(1),
     title: line(100).optional(),
     organization: line(100).optional(),
@@ -98,7 +98,7 @@ const redirectCard = z
     cardId: ids.cardId,
     mode: z.literal('redirect'),
     redirectUrl: webUrl,
-    lang: ids.lang.default('en'),
+    lang: ids.lang.default(DEFAULT_LANG),
     active: z.boolean().default(true),
   })
   .strict();

@@ -1,5 +1,6 @@
 // Versioned schema migrations for both backends, the rule for which version a writer may migrate and a server may
 // read. Applied in order by the writers (the CLI), never by the server, which only reads.
+import { DEFAULT_LANG, LANGS } from '../../src/lib/locales.ts';
 
 /** One version of the schema, written for each backend: the same tables, columns, checks and triggers. */
 export interface Migration {
@@ -14,13 +15,16 @@ export interface Migration {
 /** Version 1's tables, written once: the backends differ only in the type of a key and of a reference to one. */
 function tablesV1(types: { key: string; ref: string }): string {
   const { key, ref } = types;
+  // The languages of the locale table. A language added to an existing database needs a migration that widens these
+  // checks (docs/architecture.md, "Adding a language"); a new database gets them from here.
+  const langs = LANGS.map((lang) => `'${lang}'`).join(', ');
   return `
       CREATE TABLE profiles (
         id ${key},
         slug TEXT NOT NULL UNIQUE,
         name TEXT NOT NULL,
         bio TEXT NOT NULL DEFAULT '',
-        lang TEXT NOT NULL CHECK (lang IN ('ar', 'en')),
+        lang TEXT NOT NULL CHECK (lang IN (${langs})),
         kind TEXT NOT NULL DEFAULT 'person' CHECK (kind IN ('person', 'organization')),
         avatar_url TEXT,
         plan TEXT NOT NULL DEFAULT 'free' CHECK (plan IN ('free', 'paid')),
@@ -52,7 +56,7 @@ function tablesV1(types: { key: string; ref: string }): string {
         card_id TEXT NOT NULL UNIQUE,
         mode TEXT NOT NULL CHECK (mode IN ('page', 'redirect')),
         redirect_url TEXT,
-        lang TEXT NOT NULL DEFAULT 'en' CHECK (lang IN ('ar', 'en')),
+        lang TEXT NOT NULL DEFAULT '${DEFAULT_LANG}' CHECK (lang IN (${langs})),
         name TEXT,
         job_title TEXT,
         organization TEXT,

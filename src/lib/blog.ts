@@ -1,6 +1,6 @@
 // Published articles from the content layer, with their language, slug and translations resolved once.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { LANGS, SLUG_PATTERN, type Lang } from './surface.ts';
+import { isLang, LANGS, SLUG_PATTERN, type Lang } from './surface.ts';
 import { paths } from './urls.ts';
 
 export interface Article {
@@ -8,8 +8,8 @@ export interface Article {
   slug: string;
   path: string;
   entry: CollectionEntry<'blog'>;
-  /** The same article in the other language, when a translation shares its translationKey. */
-  translation?: { lang: Lang; slug: string; path: string };
+  /** The same article in the other languages that have it: the articles that share its translationKey. */
+  translations: { lang: Lang; slug: string; path: string }[];
 }
 
 
@@ -25,13 +25,13 @@ async function load(): Promise<Article[]> {
   const entries = await getCollection('blog', (e) => !e.data.draft);
   const articles: Article[] = entries.map((entry) => {
     const [lang, slug, ...rest] = entry.id.split('/');
-    if (!lang || !(LANGS as readonly string[]).includes(lang) || !slug || rest.length > 0) {
-      throw new Error(`content/blog/${entry.id}: articles live in content/blog/ar/ or content/blog/en/`);
+    if (!isLang(lang) || !slug || rest.length > 0) {
+      throw new Error(`content/blog/${entry.id}: articles live in ${LANGS.map((l) => `content/blog/${l}/`).join(', ')}`);
     }
     if (!SLUG_PATTERN.test(slug)) {
       throw new Error(`content/blog/${entry.id}.md: the file name must be a slug of lowercase letters, digits and hyphens`);
     }
-    return { lang: lang as Lang, slug, path: paths.article(lang as Lang, slug), entry };
+    return { lang: lang as Lang, slug, path: paths.article(lang as Lang, slug), entry, translations: [] };
   });
 
   const byKey = new Map<string, Article>();
@@ -48,8 +48,10 @@ async function load(): Promise<Article[]> {
   for (const a of articles) {
     const key = a.entry.data.translationKey;
     if (!key) continue;
-    const other = byKey.get(`${a.lang === 'ar' ? 'en' : 'ar'}:${key}`);
-    if (other) a.translation = { lang: other.lang, slug: other.slug, path: other.path };
+    for (const lang of LANGS) {
+      const other = lang === a.lang ? undefined : byKey.get(`${lang}:${key}`);
+      if (other) a.translations.push({ lang: other.lang, slug: other.slug, path: other.path });
+    }
   }
 
   return articles.sort((a, b) => b.entry.data.date.getTime() - a.entry.data.date.getTime() || a.slug.localeCompare(b.slug));

@@ -1,10 +1,14 @@
 // The small discovery documents: the RFC 9727 API catalog, robots.txt and llms.txt.
+import { t } from './i18n.ts';
 import type { PublicConfig } from './site-config.ts';
 import { MCP_TOOLS } from './mcp-tools.ts';
 import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, LANGS, type Lang } from './surface.ts';
 import { absoluteUrl, paths, twinPath } from './urls.ts';
 
 /** RFC 8288 links from the homepages to the discovery documents (rule L of the spec). */
+/** The languages, the default first. */
+const byDefaultFirst = LANGS.toSorted((a, b) => (a === DEFAULT_LANG ? -1 : b === DEFAULT_LANG ? 1 : 0));
+
 export function homepageLinks(config: PublicConfig): string {
   const link = (path: string, rel: string, type: string) => `<${absoluteUrl(config.baseUrl, path)}>; rel="${rel}"; type="${type}"`;
   return [
@@ -123,9 +127,8 @@ export function llmsTxt(config: PublicConfig, articles: Record<Lang, LlmsArticle
     '',
     '## Blog',
     '',
-    `- [English blog](${url(twinPath(paths.blogIndex('en')))})`,
-    `- [المدونة العربية](${url(twinPath(paths.blogIndex('ar')))})`,
-    ...LANGS.toSorted((a, b) => (a === DEFAULT_LANG ? -1 : b === DEFAULT_LANG ? 1 : 0)).flatMap((lang) => list(articles[lang])),
+    ...byDefaultFirst.map((lang) => `- [${t(lang).readBlog}](${url(twinPath(paths.blogIndex(lang)))})`),
+    ...byDefaultFirst.flatMap((lang) => list(articles[lang])),
     '',
     '## Optional',
     '',

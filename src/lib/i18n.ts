@@ -1,13 +1,8 @@
-// The typed UI dictionary: every string a page shows outside of content, in both languages.
-import { LANGS, type Lang } from './surface.ts';
+// The typed UI dictionary: every string a page shows outside of content, one dictionary per language of the locale
+// table (locales.ts), in that language. The compiler refuses a language without its dictionary.
+import { LOCALES, type Lang } from './locales.ts';
 
 const en = {
-  languageName: 'English',
-  /** Open Graph locale. */
-  ogLocale: 'en_US',
-  /** How dates are written (Intl locale). */
-  dateLocale: 'en-GB',
-  switchTo: 'العربية',
   skipToContent: 'Skip to content',
   homeTitle: 'Link-in-bio pages and digital business cards',
   homeDescription:
@@ -23,7 +18,6 @@ const en = {
   featuresHeading: 'What you get',
   blogHeading: 'From the blog',
   readBlog: 'Read the English blog',
-  readOtherBlog: 'اقرأ المدونة العربية',
   agentsHeading: 'For developers and AI agents',
   agentsText: 'Everything public here can be read without an account. Start with the API documentation, the API catalog or the Markdown version of any page.',
   apiDocs: 'API documentation',
@@ -32,7 +26,7 @@ const en = {
   published: 'Published',
   updated: 'Updated',
   rss: 'RSS feed',
-  readInOther: 'اقرأ هذا المقال بالعربية',
+  readThisArticle: 'Read this article in English',
   backToBlog: 'All articles',
   notFoundTitle: 'Page not found',
   notFoundText: 'We could not find this page. It may have moved, or the link may be mistyped.',
@@ -75,11 +69,6 @@ type Dictionary = {
 };
 
 const ar: Dictionary = {
-  languageName: 'العربية',
-  ogLocale: 'ar_AR',
-  // Arabic month names with Latin digits, as most Arabic web writing uses them.
-  dateLocale: 'ar-u-ca-gregory-nu-latn',
-  switchTo: 'English',
   skipToContent: 'انتقل إلى المحتوى',
   homeTitle: 'صفحات الروابط وبطاقات الأعمال الرقمية',
   homeDescription:
@@ -95,7 +84,6 @@ const ar: Dictionary = {
   featuresHeading: 'ماذا تحصل عليه',
   blogHeading: 'من المدونة',
   readBlog: 'اقرأ المدونة العربية',
-  readOtherBlog: 'Read the English blog',
   agentsHeading: 'للمطورين ووكلاء الذكاء الاصطناعي',
   agentsText: 'كل ما هو عام هنا يمكن قراءته دون حساب. ابدأ بتوثيق الواجهة البرمجية أو فهرس الواجهات أو نسخة Markdown من أي صفحة.',
   apiDocs: 'توثيق الواجهة البرمجية',
@@ -104,7 +92,7 @@ const ar: Dictionary = {
   published: 'نُشر في',
   updated: 'حُدّث في',
   rss: 'موجز RSS',
-  readInOther: 'Read this article in English',
+  readThisArticle: 'اقرأ هذا المقال بالعربية',
   backToBlog: 'كل المقالات',
   notFoundTitle: 'الصفحة غير موجودة',
   notFoundText: 'لم نجد هذه الصفحة. ربما نُقلت، أو أن في الرابط خطأً.',
@@ -148,13 +136,10 @@ export function t(lang: Lang): Dictionary {
   return dictionaries[lang];
 }
 
-export function otherLang(lang: Lang): Lang {
-  return LANGS.find((l) => l !== lang) ?? lang;
-}
 
 /** Dates in the page's language. */
 export function formatDate(date: Date, lang: Lang): string {
-  return new Intl.DateTimeFormat(t(lang).dateLocale, {
+  return new Intl.DateTimeFormat(LOCALES[lang].dateLocale, {
     year: 'numeric',
     month: 'long',
     day: 'numeric',

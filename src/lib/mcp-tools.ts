@@ -1,6 +1,7 @@
 // The one registry of MCP tools (name, title, description, input and output schemas, annotations), read by the
 // MCP server (which adds the handlers), the server card and the API documentation.
 import { z } from 'zod';
+import { describeLangs } from './locales.ts';
 import { ids, type RouteId } from './surface.ts';
 
 export const MCP_SERVER = {
@@ -55,7 +56,7 @@ export const MCP_TOOLS = {
     description:
       'Lists published blog articles, newest first, with slug, title, date (ISO 8601), URL and language. Without lang, lists both Arabic and English articles.',
     inputSchema: {
-      lang: lang.optional().describe('Only articles in this language: "ar" (Arabic) or "en" (English). Omit for both.'),
+      lang: lang.optional().describe(`Only articles in this language: ${describeLangs()}. Omit for all.`),
     },
     outputSchema: { articles: z.array(articleListEntry) },
     annotations: { ...annotations, title: 'List blog articles' },
@@ -66,7 +67,7 @@ export const MCP_TOOLS = {
       'Returns one blog article as Markdown. Without lang, finds the slug in whichever language has it (English when both do). Get slugs from list_blog_articles.',
     inputSchema: {
       slug: z.string().min(1).max(64).describe('The article slug, e.g. "qr-or-nfc-business-card".'),
-      lang: lang.optional().describe('The article language, "ar" or "en"; omit to search both.'),
+      lang: lang.optional().describe(`The article language, ${describeLangs()}; omit to search all.`),
     },
     annotations: { ...annotations, title: 'Get a blog article' },
   },

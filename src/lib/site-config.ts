@@ -2,10 +2,9 @@
 // environment by the Astro build and, as part of its own configuration, by the sidecar (sidecar/config.ts), which
 // refuses to serve a build made for other values. Validated by one schema, each error naming its variable.
 import { z } from 'zod';
-import type { Lang } from './surface.ts';
 
-// The languages are declared with the rest of the surface; re-exported for the pages and i18n that read them here.
-export { DEFAULT_LANG, isLang, LANGS, type Lang } from './surface.ts';
+// The languages are declared in locales.ts; re-exported for the pages that read them here.
+export { DEFAULT_LANG, dirOf, isLang, LANGS, type Lang } from './locales.ts';
 
 export interface PublicConfig {
   /** Public origin without a trailing slash, e.g. https://example.com */
@@ -67,8 +66,4 @@ export function loadPublicConfig(env: Env = process.env): PublicConfig {
 
 export function publicConfig(config: PublicConfig): PublicConfig {
   return { baseUrl: config.baseUrl, serviceName: config.serviceName, contactEmail: config.contactEmail };
-}
-
-export function dirOf(lang: Lang): 'rtl' | 'ltr' {
-  return lang === 'ar' ? 'rtl' : 'ltr';
 }

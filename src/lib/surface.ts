@@ -5,13 +5,10 @@
 // proves they agree). Adding a route or an owner-app path is one edit in this file.
 import { z } from 'zod';
 
-export const LANGS = ['ar', 'en'] as const;
-export type Lang = (typeof LANGS)[number];
-export const DEFAULT_LANG: Lang = 'en';
+import { LANGS } from './locales.ts';
 
-export function isLang(value: string | undefined): value is Lang {
-  return (LANGS as readonly (string | undefined)[]).includes(value);
-}
+// The languages are declared in locales.ts; re-exported with the rest of the surface.
+export { DEFAULT_LANG, isLang, LANGS, type Lang } from './locales.ts';
 
 /** Profiles, aliases and articles: lowercase words of letters and digits joined by single hyphens, at most 64. */
 export const SLUG_PATTERN = /^(?=[a-z0-9-]{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -1,8 +1,8 @@
 // URL building shared by pages, twins, discovery documents and the sidecar.
-import { LANGS, type Lang } from './surface.ts';
+import { DEFAULT_LANG, LANGS, type Lang } from './locales.ts';
 
 export const paths = {
-  home: (lang: Lang) => (lang === 'en' ? '/' : '/ar'),
+  home: (lang: Lang) => (lang === DEFAULT_LANG ? '/' : `/${lang}`),
   profile: (slug: string) => `/p/${slug}`,
   card: (cardId: string) => `/c/${cardId}`,
   vcard: (cardId: string) => `/c/${cardId}.vcf`,

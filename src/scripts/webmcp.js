@@ -5,7 +5,7 @@
   'use strict';
   // Filled at build from src/lib/surface.ts (src/pages/global-scripts/webmcp.js.ts): languages, route templates and
   // the path segments agents must not open.
-  const SURFACE = /* surface */ { langs: [], refused: [], profile: '', card: '', blogIndex: '', articles: '' };
+  const SURFACE = /* surface */ { langs: [], langNames: '', refused: [], profile: '', card: '', blogIndex: '', articles: '' };
   const context = (typeof document !== 'undefined' && document.modelContext) || (typeof navigator !== 'undefined' && navigator.modelContext);
   if (!context || typeof context.registerTool !== 'function') return;
 
@@ -117,8 +117,8 @@
     {
       name: 'switch_language',
       title: 'Switch language',
-      description: 'Switches to the same page in another language (Arabic or English), or to that language\'s blog when the page has no translation.',
-      inputSchema: { type: 'object', properties: { lang: { ...lang, description: '"ar" for Arabic, "en" for English.' } }, required: ['lang'] },
+      description: `Switches to the same page in another language (${SURFACE.langNames}), or to that language's blog when the page has no translation.`,
+      inputSchema: { type: 'object', properties: { lang: { ...lang, description: `The language: ${SURFACE.langNames}.` } }, required: ['lang'] },
       execute: ({ lang: target }) => {
         if (!SURFACE.langs.includes(target)) return { error: `lang must be one of ${SURFACE.langs.join(', ')}.` };
         if (document.documentElement.lang === target) return { navigated: false, url: location.href };

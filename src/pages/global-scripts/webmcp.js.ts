@@ -3,11 +3,13 @@
 import type { APIRoute } from 'astro';
 import { transform } from 'esbuild';
 import source from '../../scripts/webmcp.js?raw';
+import { describeLangs } from '../../lib/locales.ts';
 import { AGENT_REFUSED_SEGMENTS, LANGS, ROUTES } from '../../lib/surface.ts';
 import { paths } from '../../lib/urls.ts';
 
 const SURFACE = {
   langs: LANGS,
+  langNames: describeLangs(),
   refused: [...AGENT_REFUSED_SEGMENTS],
   profile: ROUTES.getProfilePage.path,
   card: ROUTES.getDigitalCard.path,
