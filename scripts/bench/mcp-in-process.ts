@@ -40,7 +40,7 @@ export async function mcpInProcess(databasePath: string, legacy2025: McpCall, mo
     ['a new McpServer with the five tools (what per-request serving builds each time)', await perCall(() => factory({ era: 'legacy' }))],
     ['2025-11-25 leg: the shared server (this endpoint)', await perCall(async () => (await endpoints.legacy(incoming, legacyBody)).body)],
     ["2025-11-25 leg: a fresh server on the SDK's stateless transport (a batch of one)", await perCall(async () => (await endpoints.legacy(incoming, [legacyBody])).body)],
-    ["2026-07-28 leg: the SDK's createMcpHandler (a fresh server per request)", await perCall(async () => (await endpoints.modern.fetch(webRequest(modern2026.headers)(), { parsedBody: modernBody })).text())],
+    ["2026-07-28 leg: the SDK's createMcpHandler (a fresh server per request)", await perCall(async () => (await endpoints.modern(webRequest(modern2026.headers)(), modernBody)).body)],
   ];
   services.store.close();
   return rows;

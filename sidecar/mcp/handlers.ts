@@ -13,7 +13,7 @@ import { requestPathOf } from '../request-path.ts';
 import type { LivePages } from '../services/live-pages.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 import type { StaticSite } from '../services/static-site.ts';
-import { StoreUnavailableError } from '../store/store.ts';
+import { clientMessageOf } from './jsonrpc.ts';
 import { readPage } from './read-page.ts';
 
 export interface McpDeps {
@@ -55,7 +55,8 @@ function guarded<A>(handler: (args: A) => ToolResult | Promise<ToolResult>): (ar
     try {
       return await handler(args);
     } catch (err) {
-      if (err instanceof StoreUnavailableError) return failure('The database is temporarily unavailable; try again in a minute.');
+      const message = clientMessageOf(err);
+      if (message) return failure(message);
       throw err;
     }
   };

@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { MCP_SERVER, MCP_TOOLS, type McpToolName } from '../../src/lib/mcp-tools.ts';
 import { CACHE } from '../../src/lib/surface.ts';
-import { StoreUnavailableError } from '../store/store.ts';
+import { clientMessageOf, CODES } from './jsonrpc.ts';
 import { TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
 
 export type { McpDeps } from './handlers.ts';
@@ -41,7 +41,6 @@ class Transport2025 extends WebStandardStreamableHTTPServerTransport {
 /** ttlMs from the pages' own cache rules: discovery documents an hour, live pages none (they revalidate). */
 const SECONDS = (rule: string) => Number(/max-age=(\d+)/.exec(rule)?.[1] ?? 0) * 1000;
 const LISTS = { ttlMs: SECONDS(CACHE.discovery), cacheScope: 'public' as const };
-const UNAVAILABLE = 'The database is temporarily unavailable; try again in a minute.';
 
 /**
  * The server for one request of either era. Only the envelope differs: the SDK adds what 2026-07-28 asks for
@@ -84,7 +83,8 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
         if (err instanceof UnknownResource) {
           throw new ResourceNotFoundError(uri, err.message);
         }
-        if (err instanceof StoreUnavailableError) throw new ProtocolError(-32603, UNAVAILABLE);
+        const message = clientMessageOf(err);
+        if (message) throw new ProtocolError(CODES.internalError, message);
         throw err;
       }
     });
@@ -103,13 +103,22 @@ export interface Incoming {
   webRequest: () => Request;
 }
 
-export interface HttpAnswer {
+/** A leg's answer: the HTTP status and headers the SDK chose, and the JSON-RPC message(s), not yet serialised
+ * (undefined: nothing to send, as for notifications). The route merges, bounds and serialises it once. */
+export interface LegAnswer {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  body: unknown;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
+/** What the SDK's HTTP face answered, as a leg's answer (its body read back into messages). */
+async function answerOf(response: Response): Promise<LegAnswer> {
+  const text = await response.text();
+  const headers = Object.fromEntries(response.headers);
+  // The route sets the length of what it sends.
+  delete headers['content-length'];
+  return { status: response.status, headers, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}
 
 /** The 2025 methods whose answer depends on nothing an earlier request set: no initialize, no logging level. */
 const STATELESS_METHODS = new Set(['tools/call', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'completion/complete', 'ping']);
@@ -176,11 +185,12 @@ class SharedLegacyServer implements Transport {
 export function mcpEndpoints(handlers: McpHandlers) {
   const factory = mcpServerFactory(handlers);
   const shared = new SharedLegacyServer(factory({ era: 'legacy' }));
+  const modernHandler = createMcpHandler(factory, { legacy: 'reject' });
   return {
     // 2026-07-28: the SDK's handler, strict (the route sends it only what the SDK's classifier calls modern). Its
     // response mode is the default ('auto'): a single JSON body, since no handler here sends anything before its
     // result.
-    modern: createMcpHandler(factory, { legacy: 'reject' }),
+    modern: (request: Request, parsedBody: unknown): Promise<LegAnswer> => modernHandler.fetch(request, { parsedBody }).then(answerOf),
     /**
      * The 2025 revisions: the shared server for stateless requests, else a server from the same factory on the SDK's
      * stateless transport, answering JSON. The latter is the SDK's own stateless legacy leg (`legacy: 'stateless'`)
@@ -189,19 +199,15 @@ export function mcpEndpoints(handlers: McpHandlers) {
      * users read as it is), and it measured slower: tools/call get_profile in process, 127-146 us against 102-117 us
      * (and 22 us on the shared server).
      */
-    legacy: async (incoming: Incoming, parsedBody: unknown): Promise<HttpAnswer> => {
-      if (shared.takes(incoming, parsedBody)) {
-        const answer = await shared.answer(parsedBody);
-        return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(answer) };
-      }
+    legacy: async (incoming: Incoming, parsedBody: unknown): Promise<LegAnswer> => {
+      if (shared.takes(incoming, parsedBody)) return { status: 200, headers: {}, body: await shared.answer(parsedBody) };
       const request = incoming.webRequest();
       const server = factory({ era: 'legacy', requestInfo: request });
       // No sessionIdGenerator: stateless, no Mcp-Session-Id.
       const transport = new Transport2025({ enableJsonResponse: true });
       try {
         await server.connect(transport);
-        const response = await transport.handleRequest(request, { parsedBody });
-        return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+        return await answerOf(await transport.handleRequest(request, { parsedBody }));
       } finally {
         void transport.close();
         void server.close();
