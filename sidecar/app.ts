@@ -31,7 +31,11 @@ export interface AppOptions {
   liveCacheSize?: number;
   /** URLs per sitemap file before /sitemap.xml becomes an index (50,000 by the sitemaps.org protocol). */
   sitemapLimit?: number;
+  /** Services already opened (openServices) by a caller that reads them too, such as a test counting renders. */
+  services?: Services;
 }
+
+export type Services = Awaited<ReturnType<typeof openServices>>;
 
 /** The services every route stands on, over one store (also used alone, by the in-process MCP bench). */
 export async function openServices(options: Omit<AppOptions, 'logger'>) {
@@ -48,7 +52,7 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const { site, store, live, reader, errors } = await openServices(options);
+  const { site, store, live, reader, errors } = options.services ?? (await openServices(options));
 
   const headers = securityHeaders(config, buildStyleHashes(options.distDir));
   const app = Fastify({
@@ -111,7 +115,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onClose', async () => store.close());
-  app.decorate('liveRenders', () => live.renders);
   await mcpRoutes(app, { config, reader, live, site, errors, limits: config });
   pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve' });
   return app;
@@ -126,10 +129,6 @@ function sendBadRequest(reply: FastifyReply) {
 }
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** Live pages rendered since start: what the cache did not save (the freshness tests count it). */
-    liveRenders: () => number;
-  }
   interface FastifyRequest {
     /** The decoded path, checked by the onRequest hook (no dot segment, NUL, backslash or broken encoding). */
     sitePath: string;

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../sidecar/app.ts';
+import { buildApp, openServices } from '../../sidecar/app.ts';
 import { runFront } from '../../scripts/front-config.ts';
 import type { ServerConfig } from '../../sidecar/config.ts';
 import { distDir } from './env.ts';
@@ -13,16 +13,18 @@ import { freePort } from '../../scripts/sidecar-process.ts';
 
 export interface Front {
   url: string;
-  sidecars: { url: string; app: FastifyInstance }[];
+  sidecars: { url: string; app: FastifyInstance; renders: () => number }[];
   nginx: ChildProcess;
   prefix: string;
   close: () => Promise<void>;
 }
 
-export async function startSidecar(config: ServerConfig, port = 0): Promise<{ url: string; app: FastifyInstance }> {
-  const app = await buildApp({ config: { ...config, staticFiles: 'front', trustProxy: '127.0.0.1' }, distDir });
+export async function startSidecar(config: ServerConfig, port = 0): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
+  const options = { config: { ...config, staticFiles: 'front' as const, trustProxy: '127.0.0.1' }, distDir };
+  const services = await openServices(options);
+  const app = await buildApp({ ...options, services });
   const url = await app.listen({ port, host: '127.0.0.1' });
-  return { url, app };
+  return { url, app, renders: () => services.live.renders };
 }
 
 /** Starts nginx, filled from deploy/nginx.conf, over the given sidecar addresses (host:port). */

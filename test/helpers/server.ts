@@ -1,6 +1,6 @@
 // A real sidecar listening on 127.0.0.1 with a free port, serving the test build and a real database file.
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppOptions } from '../../sidecar/app.ts';
+import { buildApp, openServices, type AppOptions } from '../../sidecar/app.ts';
 import type { ServerConfig } from '../../sidecar/config.ts';
 import { createDatabase } from './database.ts';
 import { distDir, testConfig } from './env.ts';
@@ -11,6 +11,8 @@ import { databaseFromSqlite, onPostgres, POSTGRES_CHANGE_POLL_MS } from './postg
 export interface TestServer {
   url: string;
   app: FastifyInstance;
+  /** Live pages the server rendered since it started (what its cache did not save). */
+  renders: () => number;
   databasePath: string;
   close: () => Promise<void>;
 }
@@ -32,10 +34,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   }
   if (throughFront) {
     const front = await startFront(merged);
-    return { url: front.url, app: front.sidecars[0]!.app, databasePath, close: front.close };
+    return { url: front.url, app: front.sidecars[0]!.app, renders: front.sidecars[0]!.renders, databasePath, close: front.close };
   }
   const restore = readOnlyDatabases && !onPostgres ? makeReadOnly(databasePath) : undefined;
-  const app = await buildApp({ ...appOptions, config: merged, distDir });
+  const services = await openServices({ ...appOptions, config: merged, distDir });
+  const app = await buildApp({ ...appOptions, config: merged, distDir, services });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   // A standby's sidecar is ready once its first probe has connected (on a loaded machine that can take a moment), as
   // a load balancer would wait for /health before sending traffic.
@@ -45,6 +48,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url: address,
     app,
+    renders: () => services.live.renders,
     databasePath,
     close: async () => {
       await app.close();

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const renders = () => server.app.liveRenders();
+const renders = () => server.renders();
 const get = async (path: string) => {
   const res = await fetch(server.url + path, { redirect: 'manual' });
   return { status: res.status, text: await res.text(), location: res.headers.get('location') };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../sidecar/app.ts';
+import { buildApp, openServices } from '../../sidecar/app.ts';
 import { startCluster, type Cluster } from '../../scripts/postgres-cluster.ts';
 import { cleanEnv } from '../../scripts/sidecar-process.ts';
 import { demoData } from '../helpers/database.ts';
@@ -29,12 +29,11 @@ function cli(...args: string[]) {
 
 const primarySql = (text: string, values: unknown[] = []) => withClient(cluster.primary.url(DB), (c) => c.query(text, values));
 
-async function sidecar(config: Partial<typeof testConfig> = {}): Promise<{ url: string; app: FastifyInstance }> {
-  const app = await buildApp({
-    config: { ...testConfig, databaseUrl: cluster.standby.url(DB, 'bio_reader'), changePollMs: POSTGRES_CHANGE_POLL_MS, maxReplicaLagMs: 30_000, ...config },
-    distDir,
-  });
-  return { url: await app.listen({ port: 0, host: '127.0.0.1' }), app };
+async function sidecar(config: Partial<typeof testConfig> = {}): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
+  const options = { config: { ...testConfig, databaseUrl: cluster.standby.url(DB, 'bio_reader'), changePollMs: POSTGRES_CHANGE_POLL_MS, maxReplicaLagMs: 30_000, ...config }, distDir };
+  const services = await openServices(options);
+  const app = await buildApp({ ...options, services });
+  return { url: await app.listen({ port: 0, host: '127.0.0.1' }), app, renders: () => services.live.renders };
 }
 
 /** Polls until `check` holds (replication and the sidecar's probe are asynchronous), at most `ms`. */
@@ -61,8 +60,8 @@ beforeAll(async () => {
 afterAll(() => cluster?.stop());
 
 describe('reading a standby', () => {
-  let a: { url: string; app: FastifyInstance };
-  let b: { url: string; app: FastifyInstance };
+  let a: Awaited<ReturnType<typeof sidecar>>;
+  let b: Awaited<ReturnType<typeof sidecar>>;
   beforeAll(async () => {
     a = await sidecar();
     b = await sidecar();
@@ -89,11 +88,11 @@ describe('reading a standby', () => {
 
   it('a write by plain SQL on the primary is seen, and an unrelated edit renders no other page again', async () => {
     for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9', '/p/qahwat-alnakheel']) expect(await status(a.url, path)).toBe(200);
-    const before = a.app.liveRenders();
+    const before = a.renders();
     await primarySql("UPDATE profiles SET bio = 'Edited by SQL' WHERE slug = 'qahwat-alnakheel'");
     await eventually(async () => (await text(a.url, '/p/qahwat-alnakheel')).includes('Edited by SQL'));
     for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9']) await status(a.url, path);
-    expect(a.app.liveRenders()).toBe(before + 1);
+    expect(a.renders()).toBe(before + 1);
     // A related edit (a link of layla's) evicts her page.
     await primarySql("UPDATE links SET title = 'Edited link' WHERE profile_id = (SELECT id FROM profiles WHERE slug = 'layla') AND position = 0");
     await eventually(async () => (await text(a.url, '/p/layla')).includes('Edited link'));
