@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the system programs the tests drive are present: Chromium (browser tests), xmllint (sitemap XSD),
 # Java (the Nu HTML Checker), wrk (benchmarks), nginx with its njs and brotli modules (the front, and the
-# benchmarks' baseline) and PostgreSQL's server binaries (the data tier). Installs them with apt-get when running as root on Debian; otherwise says what to install.
+# benchmarks' baseline), Varnish with varnish-modules (the edge) and PostgreSQL's server binaries (the data tier). Installs them with apt-get when running as root on Debian; otherwise says what to install.
 set -euo pipefail
 
 missing=()
@@ -14,6 +14,9 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-li
 # The front (deploy/nginx.conf) negotiates with njs and serves the build's .br files.
 [ -f /usr/lib/nginx/modules/ngx_http_js_module.so ] || missing+=(libnginx-mod-http-js)
 [ -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] || missing+=(libnginx-mod-http-brotli-static)
+# The edge (deploy/edge.vcl): Varnish with the xkey module; the tests run their own varnishd on loopback.
+command -v varnishd >/dev/null 2>&1 || [ -x /usr/sbin/varnishd ] || missing+=(varnish)
+compgen -G '/usr/lib/*/varnish/vmods/libvmod_xkey.so' >/dev/null || missing+=(varnish-modules)
 # A PostgreSQL primary and standby for the data-tier suites (the tests start their own; no server is left running).
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql-15)
 

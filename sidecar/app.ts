@@ -116,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => store.close());
   await mcpRoutes(app, { config, reader, live, site, errors, limits: config });
-  pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve' });
+  pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve', edge: { header: config.edgeTagHeader } });
   return app;
 }
 

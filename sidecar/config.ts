@@ -70,6 +70,15 @@ const serverSchema = z.object({
   REQUEST_TIMEOUT_MS: whole(30_000, 100, 3_600_000),
   IDLE_TIMEOUT_MS: whole(75_000, 100, 3_600_000),
   SHUTDOWN_DRAIN_MS: whole(1000, 0, 600_000),
+  /** The header live answers name their entity in, for edges: Varnish's xkey, Fastly's Surrogate-Key, Cloudflare's Cache-Tag. */
+  EDGE_TAG_HEADER: z
+    .string()
+    .trim()
+    .default('xkey')
+    .transform((raw) => raw || 'xkey')
+    .pipe(z.enum(['xkey', 'Surrogate-Key', 'Cache-Tag', 'none'], { error: 'must be one of xkey, Surrogate-Key, Cache-Tag, none' })),
+  /** Edges the purger purges (comma-separated base URLs); the sidecars do not read it. */
+  PURGE_URLS: text('').pipe(z.string().regex(/^(https?:\/\/[^\s,]+)?(,https?:\/\/[^\s,]+)*$/, 'must be http(s) URLs separated by commas')),
 });
 
 /** Every variable read, by name (the README's configuration table lists exactly these: a test checks it). */
@@ -112,6 +121,10 @@ export interface ServerConfig extends PublicConfig {
   idleTimeoutMs: number;
   /** On SIGTERM, how long to keep answering (with Connection: close) before closing. */
   shutdownDrainMs: number;
+  /** The header live answers name their entity in (undefined: none). */
+  edgeTagHeader: 'xkey' | 'Surrogate-Key' | 'Cache-Tag' | undefined;
+  /** The edges the purger purges. */
+  purgeUrls: string[];
 }
 
 /** Reads and validates the whole configuration; throws ConfigError naming every bad variable, with its value. */
@@ -147,5 +160,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     requestTimeoutMs: s.REQUEST_TIMEOUT_MS,
     idleTimeoutMs: s.IDLE_TIMEOUT_MS,
     shutdownDrainMs: s.SHUTDOWN_DRAIN_MS,
+    edgeTagHeader: s.EDGE_TAG_HEADER === 'none' ? undefined : s.EDGE_TAG_HEADER,
+    purgeUrls: s.PURGE_URLS ? s.PURGE_URLS.split(',') : [],
   };
 }

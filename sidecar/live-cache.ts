@@ -1,14 +1,17 @@
 // Rendered live pages (and what a card or alias resolves to) held in memory: bounded (least recently used goes
-// first), each entry evicted when the change log names it (services/freshness.ts) or when its content would change
-// by the clock (a link window).
+// first), each entry tagged with the entity it was built from (services/entities.ts) and evicted when the change
+// log names that entity (services/freshness.ts), or when its content would change by the clock (a link window).
 interface Entry<V> {
   value: V;
   expiresAt: number;
+  tag: string | undefined;
 }
 
 export class LiveCache<V> {
   private readonly max: number;
   private readonly entries = new Map<string, Entry<V>>();
+  /** The keys of the entries built from each entity. */
+  private readonly byTag = new Map<string, Set<string>>();
 
   constructor(max = 5000) {
     this.max = max;
@@ -18,7 +21,7 @@ export class LiveCache<V> {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= now) {
-      this.entries.delete(key);
+      this.delete(key);
       return undefined;
     }
     // Map keeps insertion order: re-inserting marks the entry as most recently used.
@@ -27,22 +30,39 @@ export class LiveCache<V> {
     return entry.value;
   }
 
-  set(key: string, value: V, expiresAt = Infinity): void {
+  set(key: string, value: V, expiresAt = Infinity, tag?: string): void {
     if (this.max === 0) return;
-    this.entries.delete(key);
+    this.delete(key);
     if (this.entries.size >= this.max) {
       const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+      if (oldest !== undefined) this.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt });
+    this.entries.set(key, { value, expiresAt, tag });
+    if (tag !== undefined) {
+      const keys = this.byTag.get(tag) ?? new Set<string>();
+      keys.add(key);
+      this.byTag.set(tag, keys);
+    }
   }
 
   delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
     this.entries.delete(key);
+    if (entry.tag === undefined) return;
+    const keys = this.byTag.get(entry.tag);
+    keys?.delete(key);
+    if (keys?.size === 0) this.byTag.delete(entry.tag);
+  }
+
+  /** Evicts every entry built from the entity `tag` names. */
+  deleteTagged(tag: string): void {
+    for (const key of [...(this.byTag.get(tag) ?? [])]) this.delete(key);
   }
 
   clear(): void {
     this.entries.clear();
+    this.byTag.clear();
   }
 
   get size(): number {

@@ -5,13 +5,24 @@ import { CACHE } from '../../src/lib/surface.ts';
 import type { ErrorPages } from '../error-pages.ts';
 import { preferredLang, prefersMarkdown } from '../negotiation.ts';
 import { sendAsset } from '../send.ts';
+import { ALL_LIVE, entityTag } from '../services/entities.ts';
 import type { ReadPreferences, Resolution, SiteReader } from '../services/site-reader.ts';
 
 export function preferencesOf(request: FastifyRequest): ReadPreferences {
   return { markdown: prefersMarkdown(request.headers), lang: preferredLang(request.headers) };
 }
 
-export function sendResolution(request: FastifyRequest, reply: FastifyReply, resolution: Resolution, errors: ErrorPages) {
+/** How live answers name their entity to edges: the header (xkey, Surrogate-Key, Cache-Tag) and its list separator. */
+export interface EdgeTags {
+  header: string | undefined;
+}
+
+export function sendResolution(request: FastifyRequest, reply: FastifyReply, resolution: Resolution, errors: ErrorPages, edge: EdgeTags) {
+  if (resolution.entity) {
+    // An edge keeps a live answer until the purger names its entity; browsers revalidate as Cache-Control says.
+    reply.header('cdn-cache-control', CACHE.edgeLive);
+    if (edge.header) reply.header(edge.header, [entityTag(resolution.entity), ALL_LIVE].join(edge.header.toLowerCase() === 'cache-tag' ? ',' : ' '));
+  }
   switch (resolution.kind) {
     case 'asset':
       return sendAsset(request, reply.headers(resolution.headers), resolution.asset);
@@ -24,11 +35,11 @@ export function sendResolution(request: FastifyRequest, reply: FastifyReply, res
   }
 }
 
-export function pageRoutes(app: FastifyInstance, { reader, errors, staticFiles }: { reader: SiteReader; errors: ErrorPages; staticFiles: boolean }) {
+export function pageRoutes(app: FastifyInstance, { reader, errors, staticFiles, edge }: { reader: SiteReader; errors: ErrorPages; staticFiles: boolean; edge: EdgeTags }) {
   app.get('/*', async (request, reply) => {
     const resolution = await reader.resolve(request.sitePath, preferencesOf(request), { staticFiles, rawUrl: request.raw.url ?? '/' });
     if (resolution.route) request.surfaceRoute = resolution.route;
-    return sendResolution(request, reply, resolution, errors);
+    return sendResolution(request, reply, resolution, errors, edge);
   });
   // Any other method: a resource that exists takes only GET and HEAD (RFC 9110: 405 with Allow; OPTIONS says so with
   // 204). A path that names nothing stays a 404, whatever the method. Whether it exists does not depend on who serves

@@ -9,6 +9,7 @@ import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { AstroRenderer } from '../astro-renderer.ts';
 import type { LiveCache } from '../live-cache.ts';
 import type { Change, Store } from '../store/store.ts';
+import { entityTag } from './entities.ts';
 import type { Freshness, FreshnessEvent } from './freshness.ts';
 import { qrSvg, qrVersion } from '../qr.ts';
 import { cardToVcard, contactCode, MAX_CONTACT_QR_VERSION, type CardUrls } from '../vcard.ts';
@@ -42,12 +43,6 @@ const MARKDOWN = 'text/markdown; charset=utf-8';
 const VCARD = 'text/vcard; charset=utf-8';
 const SVG = 'image/svg+xml';
 
-/** The cache keys a change names: a profile's page and code, a card's page, vCard and codes, an alias. */
-const KEYS: Record<Change['kind'], (key: string) => string[]> = {
-  profile: (slug) => [`p:${slug}`, `pq:${slug}`],
-  card: (cardId) => [`c:${cardId}`, `cq:${cardId}`, `vq:${cardId}`],
-  alias: (alias) => [`a:${alias}`],
-};
 
 export class LivePages {
   private readonly deps: LiveDeps;
@@ -66,13 +61,13 @@ export class LivePages {
   private evict(event: FreshnessEvent): void {
     this.evictions++;
     if (event.reset) return this.deps.cache.clear();
-    for (const change of event.changes) for (const key of KEYS[change.kind](change.key)) this.deps.cache.delete(key);
+    for (const change of event.changes) this.deps.cache.deleteTagged(entityTag(change));
   }
 
   /** Throws StoreUnavailableError when the database cannot be read (as do card and alias). */
   profile(slug: string, now = Date.now()): Promise<Page | undefined> {
     if (!SLUG_PATTERN.test(slug)) return Promise.resolve(undefined);
-    return this.lookup<Page>(`p:${slug}`, now, async () => {
+    return this.lookup<Page>(`p:${slug}`, { kind: 'profile', key: slug }, now, async () => {
       const profile = await this.deps.store.profile(slug);
       if (!profile) return undefined;
       // Kept until a link's time window opens or closes.
@@ -83,7 +78,7 @@ export class LivePages {
   /** The card's page, or its redirect target; undefined when there is no active card of that id. */
   card(cardId: string, now = Date.now()): Promise<CardFound | undefined> {
     if (!CARD_ID_PATTERN.test(cardId)) return Promise.resolve(undefined);
-    return this.lookup<CardFound>(`c:${cardId}`, now, async () => {
+    return this.lookup<CardFound>(`c:${cardId}`, { kind: 'card', key: cardId }, now, async () => {
       const card = await this.deps.store.card(cardId);
       if (!card) return undefined;
       if (card.mode === 'page') {
@@ -100,17 +95,17 @@ export class LivePages {
 
   /** The QR code of a published profile's page (for print, or for showing on a screen). */
   profileQr(slug: string, now = Date.now()): Promise<Asset | undefined> {
-    return this.lookup<Asset>(`pq:${slug}`, now, async () => ((await this.profile(slug, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.profile(slug)))] : undefined));
+    return this.lookup<Asset>(`pq:${slug}`, { kind: 'profile', key: slug }, now, async () => ((await this.profile(slug, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.profile(slug)))] : undefined));
   }
 
   /** The QR code of an active card's page: our /c/{cardId}, also for a redirect-mode card (which redirects from there). */
   cardQr(cardId: string, now = Date.now()): Promise<Asset | undefined> {
-    return this.lookup<Asset>(`cq:${cardId}`, now, async () => ((await this.card(cardId, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.card(cardId)))] : undefined));
+    return this.lookup<Asset>(`cq:${cardId}`, { kind: 'card', key: cardId }, now, async () => ((await this.card(cardId, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.card(cardId)))] : undefined));
   }
 
   /** The offline contact code of a page-mode card: a vCard itself, so a phone saves it with no network. */
   contactQr(cardId: string, now = Date.now()): Promise<Asset | undefined> {
-    return this.lookup<Asset>(`vq:${cardId}`, now, async () => {
+    return this.lookup<Asset>(`vq:${cardId}`, { kind: 'card', key: cardId }, now, async () => {
       const found = await this.card(cardId, now);
       return found?.contact ? [await this.qr(found.contact)] : undefined;
     });
@@ -118,7 +113,7 @@ export class LivePages {
 
   /** The profile an alias leads to, when its owner is on the paid plan and published (the route checked the alias). */
   alias(alias: string, now = Date.now()): Promise<AliasFound | undefined> {
-    return this.lookup<AliasFound>(`a:${alias}`, now, async () => {
+    return this.lookup<AliasFound>(`a:${alias}`, { kind: 'alias', key: alias }, now, async () => {
       const target = await this.deps.store.alias(alias);
       return target && target.plan === 'paid' && target.published ? [{ slug: target.slug }] : undefined;
     });
@@ -126,10 +121,10 @@ export class LivePages {
 
   /**
    * The entry cached under `key`, once the cache knows every change in the database, or what `find` makes of the
-   * database, cached when found (until `expiresAt`). What is not found is not cached: unknown paths cannot fill the
-   * cache.
+   * database, cached when found (until `expiresAt`) and tagged with the entity it shows, whose change evicts it.
+   * What is not found is not cached: unknown paths cannot fill the cache.
    */
-  private async lookup<T extends Page | CardFound | AliasFound | Asset>(key: string, now: number, find: () => Promise<[value: T, expiresAt?: number] | undefined>): Promise<T | undefined> {
+  private async lookup<T extends Page | CardFound | AliasFound | Asset>(key: string, entity: Change, now: number, find: () => Promise<[value: T, expiresAt?: number] | undefined>): Promise<T | undefined> {
     const { freshness, cache } = this.deps;
     await freshness.sync(now);
     const cached = cache.get(key, now);
@@ -140,7 +135,7 @@ export class LivePages {
     const lookup = find()
       .then((found) => {
         if (!found) return undefined;
-        if (evictions === this.evictions) cache.set(key, found[0], found[1]);
+        if (evictions === this.evictions) cache.set(key, found[0], found[1], entityTag(entity));
         return found[0];
       })
       .finally(() => this.inflight.delete(key));

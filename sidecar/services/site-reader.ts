@@ -6,7 +6,7 @@
 import { create as contentDisposition } from 'content-disposition';
 import { CACHE, LANGS, ROUTES, type Lang, type RouteDeclaration, type RouteId } from '../../src/lib/surface.ts';
 import { absoluteUrl, isErrorPagePath, paths } from '../../src/lib/urls.ts';
-import type { Store } from '../store/store.ts';
+import type { Change, Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
 import type { LivePages } from './live-pages.ts';
 import type { Sitemap } from './sitemap.ts';
@@ -28,6 +28,8 @@ export type Resolution = (
 ) & {
   /** The declared path of the live route that answered (`/p/{page}`), for the request log. */
   route?: string;
+  /** The entity a live answer was built from (services/entities.ts): edges keep it until the change log names it. */
+  entity?: Change | undefined;
 };
 
 export interface ReadOptions {
@@ -82,7 +84,7 @@ export interface SiteReaderDeps {
   homepageLinks: string;
 }
 const VARY_ACCEPT = { vary: 'Accept' };
-const asset = (found: Asset | undefined): Resolution => (found ? { kind: 'asset', asset: found, headers: {} } : { kind: 'not-found' });
+const asset = (found: Asset | undefined, entity?: Change): Resolution => (found ? { kind: 'asset', asset: found, headers: {}, entity } : { kind: 'not-found' });
 
 export class SiteReader {
   private readonly handlers: Record<LiveRouteId, Handler>;
@@ -98,22 +100,23 @@ export class SiteReader {
     this.handlers = {
       getProfilePage: async ({ page }, prefs) => {
         const found = await live.profile(page!);
-        return found ? negotiated(found, prefs) : { kind: 'not-found' };
+        return found ? { ...negotiated(found, prefs), entity: { kind: 'profile', key: page! } } : { kind: 'not-found' };
       },
       getDigitalCard: async ({ cardId }, prefs) => {
         const found = await live.card(cardId!);
-        if (found?.redirect) return { kind: 'redirect', status: 302, location: found.redirect, headers: { 'cache-control': CACHE.cardRedirect } };
-        return found?.page ? negotiated(found.page, prefs) : { kind: 'not-found' };
+        const entity: Change = { kind: 'card', key: cardId! };
+        if (found?.redirect) return { kind: 'redirect', status: 302, location: found.redirect, headers: { 'cache-control': CACHE.cardRedirect }, entity };
+        return found?.page ? { ...negotiated(found.page, prefs), entity } : { kind: 'not-found' };
       },
       getDigitalCardVcard: async ({ cardId }) => {
         const found = await live.card(cardId!);
         if (!found?.vcard) return { kind: 'not-found' };
         const name = found.card.name ?? found.card.cardId;
-        return { kind: 'asset', asset: found.vcard, headers: { 'content-disposition': contentDisposition(`${name}.vcf`, { fallback: vcardFileName(found.card) }) } };
+        return { kind: 'asset', asset: found.vcard, headers: { 'content-disposition': contentDisposition(`${name}.vcf`, { fallback: vcardFileName(found.card) }) }, entity: { kind: 'card', key: cardId! } };
       },
-      getProfileQr: async ({ page }) => asset(await live.profileQr(page!)),
-      getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId!)),
-      getDigitalCardContactQr: async ({ cardId }) => asset(await live.contactQr(cardId!)),
+      getProfileQr: async ({ page }) => asset(await live.profileQr(page!), { kind: 'profile', key: page! }),
+      getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId!), { kind: 'card', key: cardId! }),
+      getDigitalCardContactQr: async ({ cardId }) => asset(await live.contactQr(cardId!), { kind: 'card', key: cardId! }),
       getBlogForPreferredLanguage: async (_params, prefs) => siteRedirect(baseUrl, 302, paths.blogIndex(prefs.lang), { vary: 'Accept-Language', 'cache-control': CACHE.languageRedirect }),
       getSitemap: async () => ({ kind: 'asset', asset: await sitemap.index(), headers: {} }),
       getSitemapPart: async ({ n }) => {
@@ -123,7 +126,7 @@ export class SiteReader {
       getHealth: async () => this.health(),
       getProfileAlias: async ({ alias }) => {
         const target = await live.alias(alias!);
-        return target ? siteRedirect(baseUrl, 302, paths.profile(target.slug), { 'cache-control': CACHE.alias }) : { kind: 'not-found' };
+        return target ? { ...siteRedirect(baseUrl, 302, paths.profile(target.slug), { 'cache-control': CACHE.alias }), entity: { kind: 'alias', key: alias! } } : { kind: 'not-found' };
       },
     };
   }

@@ -66,6 +66,12 @@ export const CACHE = {
   alias: 'public, max-age=300',
   /** /blog to the visitor's language, varying on Accept-Language. */
   languageRedirect: 'public, max-age=3600',
+  /**
+   * What an edge (Varnish, a CDN) may do with a live answer (RFC 9213 CDN-Cache-Control): keep it a day, since the
+   * purger forgets it the moment the change log names it, and serve it for a week more while the origin fails.
+   * Browsers still revalidate (`live`).
+   */
+  edgeLive: 'public, max-age=86400, stale-if-error=604800',
   /** Error pages: not kept in place of the page that may exist a moment later. */
   error: 'no-cache',
   none: 'no-store',

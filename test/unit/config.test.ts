@@ -30,6 +30,8 @@ describe('loadConfig', () => {
       idleTimeoutMs: 75_000,
       changePollMs: 0,
       shutdownDrainMs: 1000,
+      edgeTagHeader: 'xkey',
+      purgeUrls: [],
     });
   });
 

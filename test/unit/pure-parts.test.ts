@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { makeAsset, StaticSite } from '../../sidecar/services/static-site.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { LiveCache } from '../../sidecar/live-cache.ts';
+import { entityTag, purgeTags } from '../../sidecar/services/entities.ts';
 import { requestPathOf } from '../../sidecar/request-path.ts';
 import { cardToVcard, escapeText, foldLine, vcardFileName } from '../../sidecar/vcard.ts';
 import type { Card } from '../../src/lib/live-content.ts';
@@ -98,6 +99,36 @@ describe('vCard', () => {
   it('names the file in ASCII, falling back to the card id', () => {
     expect(vcardFileName({ ...card, name: 'Dana Ortiz' })).toBe('dana-ortiz.vcf');
     expect(vcardFileName(card)).toBe('k7f2q9.vcf');
+  });
+});
+
+describe('entity tags', () => {
+  it('a change names one entity; keys no page can have are never purged (nor reach a header)', () => {
+    expect(entityTag({ kind: 'profile', key: 'layla' })).toBe('profile:layla');
+    expect(purgeTags([
+      { kind: 'profile', key: 'layla' },
+      { kind: 'card', key: 'k7f2q9' },
+      { kind: 'profile', key: 'layla' },
+      { kind: 'alias', key: 'bad key\r\nx-evil: 1' },
+      { kind: 'card', key: 'ok_ID-1' },
+    ])).toEqual(['profile:layla', 'card:k7f2q9', 'card:ok_ID-1']);
+  });
+
+  it('the live cache evicts every entry built from an entity, and only those', () => {
+    const cache = new LiveCache<string>(10);
+    cache.set('p:layla', 'page', Infinity, 'profile:layla');
+    cache.set('pq:layla', 'code', Infinity, 'profile:layla');
+    cache.set('p:sam', 'page', Infinity, 'profile:sam');
+    cache.deleteTagged('profile:layla');
+    expect(cache.get('p:layla', 0)).toBeUndefined();
+    expect(cache.get('pq:layla', 0)).toBeUndefined();
+    expect(cache.get('p:sam', 0)).toBe('page');
+    // An entry pushed out by the bound leaves the index too: a later purge of its entity finds nothing to remove.
+    const small = new LiveCache<string>(1);
+    small.set('a', '1', Infinity, 'alias:a');
+    small.set('b', '2', Infinity, 'alias:b');
+    small.deleteTagged('alias:a');
+    expect(small.get('b', 0)).toBe('2');
   });
 });
 

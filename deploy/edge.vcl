@@ -1,0 +1,102 @@
+vcl 4.1;
+# The edge: Varnish in front of a sidecar or the nginx front (README, "The edge"). A template: `npm run edge` fills
+# the {{…}} (the backend, who may purge, the 503 page). Needs varnish and varnish-modules (xkey) from Debian.
+#
+# What it keeps, and for how long, is the origin's to say, so this file needs no route list:
+# - live answers (profiles, cards, vCards, codes, aliases) carry CDN-Cache-Control (RFC 9213; src/lib/surface.ts
+#   CACHE.edgeLive) and name the entity they were built from in an `xkey` header (EDGE_TAG_HEADER): kept for
+#   max-age, served stale-if-error longer while the origin fails, and forgotten as soon as the purger sends
+#   `PURGE` with `xkey-purge: profile:layla` (or `live`, every live page);
+# - static files follow Cache-Control (Varnish's built-in rules); answers marked no-cache or no-store without
+#   CDN-Cache-Control (error pages, /health, /mcp) are not kept.
+# Before a response leaves the edge, the tags and CDN-Cache-Control are removed; Cache-Control, ETag, Vary and the
+# security headers go out as the origin sent them, so browsers revalidate live pages exactly as without an edge.
+
+import xkey;
+import std;
+
+backend origin {
+  .host = "{{BACKEND_HOST}}";
+  .port = "{{BACKEND_PORT}}";
+  .connect_timeout = 2s;
+  .first_byte_timeout = 30s;
+  .probe = {
+    .url = "/health";
+    .interval = 1s;
+    .timeout = 1s;
+    .window = 3;
+    .threshold = 2;
+  }
+}
+
+acl purgers {
+{{PURGERS}}
+}
+
+sub vcl_recv {
+  if (req.method == "PURGE") {
+    if (client.ip !~ purgers) {
+      return (synth(403, "Forbidden"));
+    }
+    if (!req.http.xkey-purge) {
+      return (synth(400, "PURGE needs an xkey-purge header naming the tags"));
+    }
+    set req.http.x-purged = xkey.purge(req.http.xkey-purge);
+    return (synth(200, "Purged " + req.http.x-purged));
+  }
+  if (req.method != "GET" && req.method != "HEAD") {
+    return (pass);
+  }
+  # The answers vary on Accept and Accept-Encoding: keep one copy per representation, not per browser's header.
+  # The origin answers Markdown only when text/markdown is asked for; brotli before gzip, as the sidecar does.
+  if (req.http.Accept !~ "text/markdown") {
+    set req.http.Accept = "text/html";
+  }
+  if (req.http.Accept-Encoding ~ "\bbr\b") {
+    set req.http.Accept-Encoding = "br";
+  } elsif (req.http.Accept-Encoding ~ "\bgzip\b") {
+    set req.http.Accept-Encoding = "gzip";
+  } else {
+    unset req.http.Accept-Encoding;
+  }
+  # Nothing on this surface depends on a cookie or credentials; the owner app lives elsewhere.
+  unset req.http.Cookie;
+  if (req.http.Authorization) {
+    return (pass);
+  }
+  return (hash);
+}
+
+sub vcl_backend_response {
+  if (beresp.http.CDN-Cache-Control ~ "max-age=[0-9]+") {
+    set beresp.ttl = std.duration(regsub(beresp.http.CDN-Cache-Control, "^.*max-age=([0-9]+).*$", "\1") + "s", 0s);
+    if (beresp.http.CDN-Cache-Control ~ "stale-if-error=[0-9]+") {
+      set beresp.grace = std.duration(regsub(beresp.http.CDN-Cache-Control, "^.*stale-if-error=([0-9]+).*$", "\1") + "s", 0s);
+    }
+    # Cache-Control: no-cache is for browsers here; the built-in rules would refuse to keep it.
+    return (deliver);
+  }
+}
+
+sub vcl_backend_error {
+  # The origin cannot be reached and nothing is kept for this URL: the site's own 503 page.
+  set beresp.http.Content-Type = "text/html; charset=utf-8";
+  set beresp.http.Cache-Control = "no-cache";
+  set beresp.http.Retry-After = "30";
+{{SECURITY_HEADERS}}
+  synthetic(std.fileread("{{UNAVAILABLE_PAGE}}"));
+  set beresp.ttl = 0s;
+  return (deliver);
+}
+
+sub vcl_deliver {
+  if (obj.hits > 0) {
+    set resp.http.X-Cache = "HIT";
+  } else {
+    set resp.http.X-Cache = "MISS";
+  }
+  unset resp.http.xkey;
+  unset resp.http.CDN-Cache-Control;
+  unset resp.http.Via;
+  unset resp.http.X-Varnish;
+}

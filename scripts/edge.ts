@@ -1,0 +1,120 @@
+// `npm run edge -- --listen HOST:PORT --backend HOST:PORT [--purger ADDR …] [--prefix DIR]`: Varnish with the
+// project's VCL (deploy/edge.vcl) in front of a sidecar or the nginx front, in the foreground, as `npm run front`
+// runs nginx. `npm run edge -- config …` prints the filled VCL instead. The tests and the bench start it through
+// runEdge. Needs Debian's varnish and varnish-modules (xkey).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../sidecar/config.ts';
+import { securityHeaders } from '../sidecar/security-headers.ts';
+import { buildStyleHashes } from '../src/lib/build-manifest.ts';
+import { DEFAULT_LANG } from '../src/lib/locales.ts';
+import { paths } from '../src/lib/urls.ts';
+import { projectRoot } from './ensure-build.ts';
+
+export interface EdgeOptions {
+  /** host:port of the origin: a sidecar, or the nginx front. */
+  backend: string;
+  /** Addresses (or CIDRs) allowed to PURGE, besides loopback. */
+  purgers?: string[];
+  /** dist/client of the build whose 503 page the edge answers when the origin is down and nothing is kept. */
+  dist?: string;
+  /** The origin's security headers (sidecar/security-headers.ts), for that page. */
+  headers: Record<string, string>;
+}
+
+const VARNISHD = ['/usr/sbin/varnishd', '/usr/local/sbin/varnishd'];
+
+export function varnishBinary(): string | undefined {
+  return VARNISHD.find((path) => existsSync(path));
+}
+
+/** deploy/edge.vcl, filled. */
+export function edgeConfig(options: EdgeOptions): string {
+  const [host, port] = splitAddress(options.backend);
+  const acl = ['"127.0.0.1"', '"::1"', ...(options.purgers ?? []).map((p) => (p.includes('/') ? `"${p.split('/')[0]}"/${p.split('/')[1]}` : `"${p}"`))];
+  const dist = options.dist ?? join(projectRoot, 'dist', 'client');
+  const values: Record<string, string> = {
+    BACKEND_HOST: host,
+    BACKEND_PORT: port,
+    PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),
+    UNAVAILABLE_PAGE: join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
+    SECURITY_HEADERS: Object.entries(options.headers)
+      .map(([name, value]) => `  set beresp.http.${name} = {"${value}"};`)
+      .join('\n'),
+  };
+  const vcl = readFileSync(join(projectRoot, 'deploy', 'edge.vcl'), 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`deploy/edge.vcl names {{${name}}}, which nothing fills`);
+    return value;
+  });
+  return vcl;
+}
+
+function splitAddress(address: string): [string, string] {
+  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(address);
+  if (!match) throw new Error(`"${address}" is not HOST:PORT`);
+  return [match[1]!, match[2]!];
+}
+
+/**
+ * Varnish on `listen` in front of `backend`, in the foreground (a child process), its files under `prefix`; resolves
+ * once it answers. Run as root it skips the jail (`-j none`): its workers then reach a build in a mode-700 folder.
+ */
+export async function runEdge(options: EdgeOptions & { listen: string; prefix?: string }): Promise<{ url: string; varnish: ChildProcess }> {
+  const binary = varnishBinary();
+  if (!binary) throw new Error('Varnish is not installed (Debian: apt-get install varnish varnish-modules)');
+  const prefix = options.prefix ?? mkdtempSync(join(tmpdir(), 'bio-edge-'));
+  mkdirSync(prefix, { recursive: true });
+  const file = join(prefix, 'edge.vcl');
+  writeFileSync(file, edgeConfig(options));
+  const args = ['-F', '-a', options.listen, '-f', file, '-n', join(prefix, 'varnish'), '-s', 'malloc,64m', '-p', 'http_gzip_support=off', '-p', 'default_grace=0'];
+  if (process.getuid?.() === 0) args.unshift('-j', 'none');
+  const varnish = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  varnish.stdout?.on('data', (d) => (output += d));
+  varnish.stderr?.on('data', (d) => (output += d));
+  const [host, port] = splitAddress(options.listen);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (varnish.exitCode !== null) throw new Error(`varnishd exited: ${output}`);
+    try {
+      await fetch(url + '/robots.txt', { method: 'HEAD' });
+      return { url, varnish };
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  varnish.kill();
+  throw new Error(`Varnish did not answer on ${url}: ${output}`);
+}
+
+if (import.meta.main) {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      listen: { type: 'string', default: '127.0.0.1:6081' },
+      backend: { type: 'string', default: '127.0.0.1:8080' },
+      purger: { type: 'string', multiple: true, default: [] },
+      prefix: { type: 'string' },
+      dist: { type: 'string' },
+    },
+  });
+  const dist = values.dist ?? join(projectRoot, 'dist', 'client');
+  const options = { backend: values.backend, purgers: values.purger, dist, headers: securityHeaders(loadConfig(), buildStyleHashes(join(dist, '..'))) };
+  if (positionals[0] === 'config') {
+    process.stdout.write(edgeConfig(options));
+  } else if (positionals.length > 0) {
+    console.error('Usage: npm run edge -- [config] [--listen HOST:PORT] [--backend HOST:PORT] [--purger ADDR ...] [--dist DIR] [--prefix DIR]');
+    process.exit(2);
+  } else {
+    const { url, varnish } = await runEdge({ ...options, listen: values.listen, ...(values.prefix ? { prefix: values.prefix } : {}) });
+    console.log(`Edge (Varnish) on ${url} in front of ${values.backend}; Ctrl-C stops it.`);
+    const stop = () => varnish.kill('SIGTERM');
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    varnish.on('exit', (code) => process.exit(code ?? 0));
+  }
+}

@@ -1,0 +1,198 @@
+// The edge, real: Varnish (deploy/edge.vcl, started like `npm run edge`) in front of a sidecar on 127.0.0.1, and the
+// purger (`npm run purger`) as a process of its own following the same SQLite file. Live pages are kept at the edge
+// by the entity they show, forgotten when the change log names it, and served while the origin is down.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runEdge } from '../../scripts/edge.ts';
+import { buildApp, openServices } from '../../sidecar/app.ts';
+import { securityHeaders } from '../../sidecar/security-headers.ts';
+import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
+import { createDatabase } from '../helpers/database.ts';
+import { cleanEnv, clientDir, distDir, projectRoot, testConfig } from '../helpers/env.ts';
+import { freePort } from '../../scripts/sidecar-process.ts';
+
+let databasePath: string;
+let sidecar: { app: FastifyInstance; url: string; renders: () => number; port: number } | undefined;
+let edge: { url: string; varnish: ChildProcess };
+let purger: ChildProcess | undefined;
+/** What the purger printed (JSON lines), for a failing test's message. */
+let purgerLog = '';
+
+async function startSidecar(port = 0) {
+  const options = { config: { ...testConfig, databasePath }, distDir };
+  const services = await openServices(options);
+  const app = await buildApp({ ...options, services });
+  const url = await app.listen({ port, host: '127.0.0.1' });
+  return { app, url, renders: () => services.live.renders, port: Number(new URL(url).port) };
+}
+
+function startPurger(): ChildProcess {
+  const child = spawn(process.execPath, [join(projectRoot, 'scripts/purger.ts')], {
+    env: cleanEnv({ DATABASE_PATH: databasePath, PURGE_URLS: edge.url, CHANGE_POLL_MS: '50' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (purgerLog += d));
+  child.stderr?.on('data', (d: Buffer) => (purgerLog += d));
+  return child;
+}
+
+function stopPurger(): Promise<void> {
+  const child = purger;
+  purger = undefined;
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+/** A write by plain SQL, as the owner app or an operator's console would make it. */
+function sql(statement: string, ...params: unknown[]) {
+  const db = new Database(databasePath);
+  try {
+    db.prepare(statement).run(...params);
+  } finally {
+    db.close();
+  }
+}
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(edge.url + path, { headers, redirect: 'manual' });
+const cacheOf = async (path: string, headers: Record<string, string> = {}) => {
+  const res = await get(path, headers);
+  await res.arrayBuffer();
+  return res.headers.get('x-cache');
+};
+
+/** Polls until `check` holds (the purger and the edge are other processes), at most `ms`. */
+async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  databasePath = createDatabase();
+  sidecar = await startSidecar();
+  edge = await runEdge({ listen: `127.0.0.1:${await freePort()}`, backend: `127.0.0.1:${sidecar.port}`, dist: clientDir, headers: securityHeaders(testConfig, buildStyleHashes(distDir)) });
+  purger = startPurger();
+  // The purger's first act is to forget every live page (it cannot know what it missed): wait until it has done so.
+  await eventually(async () => purgerLog.includes('"msg":"purged"'));
+}, 60_000);
+
+afterAll(async () => {
+  await stopPurger();
+  edge?.varnish.kill('SIGKILL');
+  await sidecar?.app.close();
+});
+
+describe('live pages at the edge', () => {
+  it.each([
+    ['a profile', '/p/sam-rivera', {}],
+    ['its Markdown twin, apart from the HTML', '/p/sam-rivera', { accept: 'text/markdown' }],
+    ['a card', '/c/n0rth1', {}],
+    ['a vCard', '/c/n0rth1.vcf', {}],
+    ['a QR code', '/c/n0rth1/qr.svg', {}],
+    ['the offline contact code', '/c/n0rth1/contact-qr.svg', {}],
+    ['an alias', '/layla', {}],
+  ])('%s (%s): the first request a miss, the second a hit', async (_what, path, headers) => {
+    expect(await cacheOf(path, headers)).toBe('MISS');
+    expect(await cacheOf(path, headers)).toBe('HIT');
+  });
+
+  it('answers through the edge as the origin does: the same body, ETag, Cache-Control, Vary and security headers; no tags or edge headers leave it', async () => {
+    const direct = await fetch(sidecar!.url + '/p/layla', { headers: { 'accept-encoding': 'br' } });
+    expect(direct.headers.get('xkey')).toBe('profile:layla live');
+    expect(direct.headers.get('cdn-cache-control')).toMatch(/max-age=\d+/);
+    const through = await get('/p/layla', { 'accept-encoding': 'br' });
+    for (const name of ['etag', 'cache-control', 'vary', 'content-type', 'content-encoding', 'content-security-policy', 'x-content-type-options']) {
+      expect(through.headers.get(name), name).toBe(direct.headers.get(name));
+    }
+    expect(await through.text()).toBe(await direct.text());
+    expect(through.headers.get('xkey')).toBeNull();
+    expect(through.headers.get('cdn-cache-control')).toBeNull();
+    // A browser still revalidates, and the edge answers its conditional request itself.
+    const etag = through.headers.get('etag') ?? '';
+    const revalidated = await get('/p/layla', { 'accept-encoding': 'br', 'if-none-match': etag });
+    expect(revalidated.status).toBe(304);
+  });
+
+  it('an edit by plain SQL purges exactly the pages it touches: the profile, its card and its alias; an unrelated page stays a hit', async () => {
+    for (const path of ['/p/layla', '/c/k7f2q9', '/layla', '/p/sam-rivera', '/c/n0rth1']) await cacheOf(path);
+    for (const path of ['/p/layla', '/c/k7f2q9', '/layla', '/p/sam-rivera', '/c/n0rth1']) expect(await cacheOf(path), path).toBe('HIT');
+    const renders = sidecar!.renders();
+    sql("UPDATE profiles SET bio = 'Edited by SQL at the edge' WHERE slug = 'layla'");
+    await eventually(async () => (await (await get('/p/layla')).text()).includes('Edited by SQL at the edge'));
+    expect(await cacheOf('/c/k7f2q9')).toBe('MISS');
+    expect(await cacheOf('/p/sam-rivera'), purgerLog).toBe('HIT');
+    expect(await cacheOf('/c/n0rth1')).toBe('HIT');
+    // The sidecar rendered the profile and the card again, and nothing else.
+    expect(sidecar!.renders()).toBe(renders + 2);
+  });
+
+  it('an import by the CLI purges what it names', async () => {
+    await cacheOf('/p/northwind-studio');
+    expect(await cacheOf('/p/northwind-studio')).toBe('HIT');
+    const file = join(projectRoot, 'scripts/demo-data.json');
+    const data = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as { profiles: { slug: string; bio?: string }[] };
+    const northwind = data.profiles.find((p) => p.slug === 'northwind-studio')!;
+    const importFile = join(databasePath, '..', 'edge-import.json');
+    (await import('node:fs')).writeFileSync(importFile, JSON.stringify({ profiles: [{ ...northwind, bio: 'Imported through the CLI at the edge.' }] }));
+    const r = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'import', importFile], { env: cleanEnv({ DATABASE_PATH: databasePath }), encoding: 'utf8' });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    await eventually(async () => (await (await get('/p/northwind-studio')).text()).includes('Imported through the CLI at the edge.'));
+    expect(await cacheOf('/p/sam-rivera')).toBe('HIT');
+  });
+
+  it('the purger killed, an edit made, the purger started: nothing stale remains', async () => {
+    await cacheOf('/p/qahwat-alnakheel');
+    expect(await cacheOf('/p/qahwat-alnakheel')).toBe('HIT');
+    await stopPurger();
+    sql("UPDATE profiles SET bio = 'Edited while the purger was down' WHERE slug = 'qahwat-alnakheel'");
+    // Nobody told the edge: it still holds the old page.
+    expect(await (await get('/p/qahwat-alnakheel')).text()).not.toContain('Edited while the purger was down');
+    purger = startPurger();
+    await eventually(async () => (await (await get('/p/qahwat-alnakheel')).text()).includes('Edited while the purger was down'));
+  });
+
+  it('the database unreadable: cached live pages still 200 from the edge; an uncached one gets the 503 page', async () => {
+    await cacheOf('/p/sam-rivera');
+    expect(await cacheOf('/p/sam-rivera')).toBe('HIT');
+    const aside = `${databasePath}.aside`;
+    renameSync(databasePath, aside);
+    try {
+      const cached = await get('/p/sam-rivera');
+      expect(cached.status).toBe(200);
+      expect(cached.headers.get('x-cache')).toBe('HIT');
+      const uncached = await get('/c/k7f2q9/qr.svg');
+      expect(uncached.status).toBe(503);
+    } finally {
+      renameSync(aside, databasePath);
+    }
+  });
+
+  it('the sidecar stopped: cached live pages still 200 from the edge; an uncached one gets the site’s 503 page', async () => {
+    await cacheOf('/p/sam-rivera');
+    expect(await cacheOf('/p/sam-rivera')).toBe('HIT');
+    await sidecar!.app.close();
+    const port = sidecar!.port;
+    sidecar = undefined;
+    try {
+      const cached = await get('/p/sam-rivera');
+      expect(cached.status).toBe(200);
+      expect(await cached.text()).toContain('Sam Rivera');
+      const uncached = await get('/p/no-such-page-cached');
+      expect(uncached.status).toBe(503);
+      expect(uncached.headers.get('retry-after')).toBe('30');
+      expect(uncached.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(await uncached.text()).toContain('<html lang="en"');
+    } finally {
+      sidecar = await startSidecar(port);
+    }
+  });
+});
