@@ -4,6 +4,7 @@
 // know what it missed (its first start, a restart, the log pruned past its position, another database, a sequence
 // that went backwards), it purges every live page (`live`). It writes nothing: the same read-only store as the server.
 import { loadConfig, ConfigError, type ServerConfig } from '../sidecar/config.ts';
+import { purgerMetrics, serveMetrics, type PurgerMetrics } from '../sidecar/metrics.ts';
 import { ALL_LIVE, purgeTags } from '../sidecar/services/entities.ts';
 import { Freshness, type FreshnessEvent } from '../sidecar/services/freshness.ts';
 import { openStore } from '../sidecar/store/open-store.ts';
@@ -20,9 +21,11 @@ class EdgeQueue {
   private readonly pending = new Set<string>();
   private running: Promise<void> | undefined;
   private readonly url: string;
+  private readonly metrics: PurgerMetrics;
 
-  constructor(url: string) {
+  constructor(url: string, metrics: PurgerMetrics) {
     this.url = url;
+    this.metrics = metrics;
   }
 
   add(tags: string[]): void {
@@ -40,11 +43,13 @@ class EdgeQueue {
         const res = await fetch(this.url + '/', { method: 'PURGE', headers: { 'xkey-purge': tags.join(' ') }, signal: AbortSignal.timeout(5000) });
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        this.metrics.sent(this.url, (performance.now() - started) / 1000);
         log({ msg: 'purged', edge: this.url, tags: tags.length > 10 ? `${tags.length} tags` : tags.join(' '), ms: Math.round(performance.now() - started) });
         wait = BACKOFF_MS.first;
       } catch (err) {
         // Kept for the next try, with whatever came in meanwhile.
         for (const tag of tags) this.pending.add(tag);
+        this.metrics.failed(this.url);
         log({ msg: 'purge failed; retrying', edge: this.url, error: (err as Error).message, retryInMs: wait });
         await new Promise((r) => setTimeout(r, wait));
         wait = Math.min(wait * 2, BACKOFF_MS.max);
@@ -57,7 +62,9 @@ export async function runPurger(config: ServerConfig): Promise<{ stop: () => Pro
   const store = openStore(config);
   // The purger asks as often as its own loop runs; the loop is the poll interval.
   const freshness = new Freshness(store, 0);
-  const edges = config.purgeUrls.map((url) => new EdgeQueue(url.replace(/\/+$/, '')));
+  const metrics = purgerMetrics(freshness);
+  const metricsServer = config.metricsListen ? await serveMetrics(metrics.registry, config.metricsListen) : undefined;
+  const edges = config.purgeUrls.map((url) => new EdgeQueue(url.replace(/\/+$/, ''), metrics));
   freshness.listen((event: FreshnessEvent) => {
     const tags = event.reset ? [ALL_LIVE] : purgeTags(event.changes);
     if (tags.length > 0) for (const edge of edges) edge.add(tags);
@@ -83,6 +90,7 @@ export async function runPurger(config: ServerConfig): Promise<{ stop: () => Pro
   return {
     stop: async () => {
       stopped = true;
+      metricsServer?.close();
       await loop;
       await store.close();
     },

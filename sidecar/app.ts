@@ -47,7 +47,7 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
   const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, freshness, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
   const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store, homepageLinks: homepageLinks(config) });
-  return { site, store, live, sitemap, reader, errors: new ErrorPages(site) };
+  return { site, store, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

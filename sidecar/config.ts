@@ -78,6 +78,8 @@ const serverSchema = z.object({
     .transform((raw) => raw || 'xkey')
     .pipe(z.enum(['xkey', 'Surrogate-Key', 'Cache-Tag', 'none'], { error: 'must be one of xkey, Surrogate-Key, Cache-Tag, none' })),
   /** Edges the purger purges (comma-separated base URLs); the sidecars do not read it. */
+  /** Where Prometheus metrics are served (HOST:PORT, an internal address, never the public port); empty: nowhere. */
+  METRICS_LISTEN: text('').pipe(z.string().regex(/^(\[?[\w.:-]+\]?:\d+)?$/, 'must be HOST:PORT, e.g. 127.0.0.1:9464')),
   PURGE_URLS: text('').pipe(z.string().regex(/^(https?:\/\/[^\s,]+)?(,https?:\/\/[^\s,]+)*$/, 'must be http(s) URLs separated by commas')),
 });
 
@@ -125,6 +127,8 @@ export interface ServerConfig extends PublicConfig {
   edgeTagHeader: 'xkey' | 'Surrogate-Key' | 'Cache-Tag' | undefined;
   /** The edges the purger purges. */
   purgeUrls: string[];
+  /** HOST:PORT where metrics are served; empty: none. */
+  metricsListen: string;
 }
 
 /** Reads and validates the whole configuration; throws ConfigError naming every bad variable, with its value. */
@@ -162,5 +166,6 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     shutdownDrainMs: s.SHUTDOWN_DRAIN_MS,
     edgeTagHeader: s.EDGE_TAG_HEADER === 'none' ? undefined : s.EDGE_TAG_HEADER,
     purgeUrls: s.PURGE_URLS ? s.PURGE_URLS.split(',') : [],
+    metricsListen: s.METRICS_LISTEN,
   };
 }

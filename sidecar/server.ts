@@ -4,7 +4,20 @@ import { Server } from 'node:net';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { manifestMismatch, readManifest } from '../src/lib/build-manifest.ts';
-import { buildApp } from './app.ts';
+import { buildApp, openServices, type Services } from './app.ts';
+import { serveMetrics, sidecarMetrics } from './metrics.ts';
+import type { FastifyInstance } from 'fastify';
+
+/** Counts every answer by its declared route (`/p/{page}`), `/mcp`, or `static`, and serves the metrics. */
+async function startMetrics(app: FastifyInstance, services: Services, listen: string) {
+  const metrics = sidecarMetrics(services);
+  app.addHook('onResponse', (request, reply, done) => {
+    const url = request.routeOptions.url;
+    metrics.request(request.surfaceRoute ?? (url === '/*' ? 'static' : (url ?? 'not-found')), reply.statusCode);
+    done();
+  });
+  return serveMetrics(metrics.registry, listen);
+}
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -31,11 +44,10 @@ export async function startServer(): Promise<void> {
     process.exit(1);
   }
 
-  const app = await buildApp({
-    config,
-    distDir,
-    logger: { level: config.logLevel },
-  });
+  const services = await openServices({ config, distDir });
+  const app = await buildApp({ config, distDir, logger: { level: config.logLevel }, services });
+  // Metrics for operators, on an internal address of their own (never the public port), only when asked for.
+  const metricsServer = config.metricsListen ? await startMetrics(app, services, config.metricsListen) : undefined;
 
   // Graceful shutdown. http.Server#close would also close idle keep-alive sockets that a client may be reusing at
   // that very moment (a reset mid-request). So: stop accepting at the TCP level only (net.Server#close: new
@@ -58,6 +70,7 @@ export async function startServer(): Promise<void> {
     for (let waited = 0; waited < 5000 && (await openConnections(app.server)) > 0; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    metricsServer?.close();
     try {
       await app.close();
     } catch (err) {

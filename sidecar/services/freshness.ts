@@ -16,6 +16,8 @@ export class Freshness {
   private readonly listeners: ((event: FreshnessEvent) => void)[] = [];
   private epoch: string | undefined;
   private lastSeq = 0;
+  /** When the change log was last read to its end (metrics: how far behind the log this reader may be). */
+  syncedAt = 0;
   private seenVersion: string | undefined;
   private checkedAt = -Infinity;
   private pending: Promise<void> | undefined;
@@ -51,8 +53,14 @@ export class Freshness {
     return this.pending;
   }
 
+  /** The change log's sequence this reader has seen up to. */
+  get position(): number {
+    return this.lastSeq;
+  }
+
   private async check(): Promise<void> {
     const version = await this.store.version();
+    this.syncedAt = Date.now();
     if (version === this.seenVersion) return;
     const batch = await this.store.changesSince(this.lastSeq, BATCH);
     const reset =

@@ -50,8 +50,10 @@ export class LivePages {
   private readonly inflight = new Map<string, Promise<unknown>>();
   /** Bumped by every eviction: a lookup that read the database before it must not cache what it read. */
   private evictions = 0;
-  /** Pages rendered since start (a measure of what the cache saves; the tests read it). */
+  /** Pages rendered since start, and lookups the cache answered or did not (metrics read them). */
   renders = 0;
+  hits = 0;
+  misses = 0;
 
   constructor(deps: LiveDeps) {
     this.deps = deps;
@@ -128,7 +130,11 @@ export class LivePages {
     const { freshness, cache } = this.deps;
     await freshness.sync(now);
     const cached = cache.get(key, now);
-    if (cached) return cached as T;
+    if (cached) {
+      this.hits++;
+      return cached as T;
+    }
+    this.misses++;
     const running = this.inflight.get(key);
     if (running) return running as Promise<T | undefined>;
     const evictions = this.evictions;

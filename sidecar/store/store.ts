@@ -65,4 +65,6 @@ export interface Store {
   livePageStarts(kind: LivePageKind, every: number): Promise<string[]>;
   livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]>;
   close(): Promise<void>;
+  /** What an operator watches of a networked database: the standby's replay lag and the pool (PostgreSQL only). */
+  stats?(): { replicaLagMs: number; poolTotal: number; poolIdle: number; poolWaiting: number };
 }

@@ -14,6 +14,7 @@ import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, clientDir, distDir, projectRoot, testConfig } from '../helpers/env.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
+import { parseMetrics, valueOf } from '../helpers/metrics.ts';
 
 let databasePath: string;
 let sidecar: { app: FastifyInstance; url: string; renders: () => number; port: number } | undefined;
@@ -21,6 +22,7 @@ let edge: { url: string; varnish: ChildProcess };
 let purger: ChildProcess | undefined;
 /** What the purger printed (JSON lines), for a failing test's message. */
 let purgerLog = '';
+let purgerMetricsPort: number;
 
 async function startSidecar(port = 0) {
   const options = { config: { ...testConfig, databasePath }, distDir };
@@ -32,7 +34,7 @@ async function startSidecar(port = 0) {
 
 function startPurger(): ChildProcess {
   const child = spawn(process.execPath, [join(projectRoot, 'scripts/purger.ts')], {
-    env: cleanEnv({ DATABASE_PATH: databasePath, PURGE_URLS: edge.url, CHANGE_POLL_MS: '50' }),
+    env: cleanEnv({ DATABASE_PATH: databasePath, PURGE_URLS: edge.url, CHANGE_POLL_MS: '50', METRICS_LISTEN: `127.0.0.1:${purgerMetricsPort}` }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => (purgerLog += d));
@@ -80,6 +82,7 @@ beforeAll(async () => {
   databasePath = createDatabase();
   sidecar = await startSidecar();
   edge = await runEdge({ listen: `127.0.0.1:${await freePort()}`, backend: `127.0.0.1:${sidecar.port}`, dist: clientDir, headers: securityHeaders(testConfig, buildStyleHashes(distDir)) });
+  purgerMetricsPort = await freePort();
   purger = startPurger();
   // The purger's first act is to forget every live page (it cannot know what it missed): wait until it has done so.
   await eventually(async () => purgerLog.includes('"msg":"purged"'));
@@ -147,6 +150,14 @@ describe('live pages at the edge', () => {
     expect(r.status, r.stdout + r.stderr).toBe(0);
     await eventually(async () => (await (await get('/p/northwind-studio')).text()).includes('Imported through the CLI at the edge.'));
     expect(await cacheOf('/p/sam-rivera')).toBe('HIT');
+  });
+
+  it('the purger counts its purges, per edge, in its metrics', async () => {
+    const metrics = parseMetrics(await (await fetch(`http://127.0.0.1:${purgerMetricsPort}/metrics`)).text());
+    expect(valueOf(metrics, 'bio_purges_sent_total', { edge: edge.url })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(metrics, 'bio_purge_duration_seconds_count', { edge: edge.url })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(metrics, 'bio_purges_failed_total', { edge: edge.url })).toBe(0);
+    expect(valueOf(metrics, 'bio_change_log_position')).toBeGreaterThan(0);
   });
 
   it('the purger killed, an edit made, the purger started: nothing stale remains', async () => {

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       shutdownDrainMs: 1000,
       edgeTagHeader: 'xkey',
       purgeUrls: [],
+      metricsListen: '',
     });
   });
 

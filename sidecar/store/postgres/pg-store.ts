@@ -40,6 +40,8 @@ export class PgStore implements Store {
   private identity: string | undefined;
   /** Probes in a row that found the replay behind the limit with WAL pending: one alone may be a commit in flight. */
   private behind = 0;
+  /** The replay lag the last probe measured while WAL was pending (0 when none was). */
+  private lagMs = 0;
   /** Where replay stood when WAL was first seen pending there: replay that does not move is lag too. */
   private stall: { lsn: string; since: number } | undefined;
 
@@ -118,6 +120,10 @@ export class PgStore implements Store {
     await this.pool.end();
   }
 
+  stats() {
+    return { replicaLagMs: this.lagMs, poolTotal: this.pool.totalCount, poolIdle: this.pool.idleCount, poolWaiting: this.pool.waitingCount };
+  }
+
   private async identityOf(): Promise<string> {
     if (!this.identity) {
       const [row] = await this.query<{ id: string }>(Q.identity);
@@ -185,6 +191,7 @@ export class PgStore implements Store {
         this.stall = undefined;
       }
       const lag = row.recovery && row.pending ? Math.max(row.lag_ms ?? 0, this.stall ? now - this.stall.since : 0) : 0;
+      this.lagMs = lag;
       this.behind = lag > this.options.maxReplicaLagMs ? this.behind + 1 : 0;
       if (this.behind >= 2) {
         return { ok: false, reason: `the standby's replay is ${Math.round(lag)} ms behind (limit ${this.options.maxReplicaLagMs})`, at: now };

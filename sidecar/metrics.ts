@@ -1,0 +1,110 @@
+// Prometheus metrics (prom-client) for operators, on an internal address of their own (METRICS_LISTEN), never the
+// public port: what the sidecar and the purger do. Values the services keep as plain counters are read when scraped,
+// so the request path pays only for the request counter, and only when metrics are on.
+import { createServer, type Server } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Services } from './app.ts';
+import type { Freshness } from './services/freshness.ts';
+
+/** A counter whose total another object keeps: read at each scrape. */
+function counterOf(registry: Registry, name: string, help: string, read: () => number): void {
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
+/** How far the change log has been followed: its position, and how long since it was last read to its end. */
+function changeLogMetrics(registry: Registry, freshness: Freshness): void {
+  new Gauge({ name: 'bio_change_log_position', help: 'The change log sequence this process has seen up to.', registers: [registry], collect() { this.set(freshness.position); } });
+  new Gauge({
+    name: 'bio_change_log_lag_seconds',
+    help: 'Seconds since the change log was last read to its end (how stale what this process knows may be).',
+    registers: [registry],
+    collect() {
+      this.set(freshness.syncedAt ? (Date.now() - freshness.syncedAt) / 1000 : 0);
+    },
+  });
+}
+
+export interface SidecarMetrics {
+  registry: Registry;
+  /** One answered request, by its declared route (or `static`, `mcp`, `other`) and status. */
+  request(route: string, status: number): void;
+}
+
+export function sidecarMetrics(services: Pick<Services, 'live' | 'freshness' | 'store'>): SidecarMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'bio_http_requests_total', help: 'Requests answered, by route and status.', labelNames: ['route', 'status'], registers: [registry] });
+  const { live, freshness, store } = services;
+  counterOf(registry, 'bio_live_cache_hits_total', 'Live lookups answered from the live cache.', () => live.hits);
+  counterOf(registry, 'bio_live_cache_misses_total', 'Live lookups the live cache did not answer.', () => live.misses);
+  counterOf(registry, 'bio_live_renders_total', 'Live pages rendered.', () => live.renders);
+  changeLogMetrics(registry, freshness);
+  if (store.stats) {
+    const stats = () => store.stats!();
+    new Gauge({ name: 'bio_pg_replica_lag_seconds', help: "The standby's replay lag while WAL is pending, at the last probe.", registers: [registry], collect() { this.set(stats().replicaLagMs / 1000); } });
+    new Gauge({
+      name: 'bio_pg_pool_connections',
+      help: 'PostgreSQL pool connections, by state.',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const s = stats();
+        this.set({ state: 'total' }, s.poolTotal);
+        this.set({ state: 'idle' }, s.poolIdle);
+        this.set({ state: 'waiting' }, s.poolWaiting);
+      },
+    });
+  }
+  return { registry, request: (route, status) => requests.inc({ route, status: String(status) }) };
+}
+
+export interface PurgerMetrics {
+  registry: Registry;
+  sent(edge: string, seconds: number): void;
+  failed(edge: string): void;
+}
+
+export function purgerMetrics(freshness: Freshness): PurgerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const sent = new Counter({ name: 'bio_purges_sent_total', help: 'Purges an edge took.', labelNames: ['edge'], registers: [registry] });
+  const failed = new Counter({ name: 'bio_purges_failed_total', help: 'Purges that failed (each is sent again).', labelNames: ['edge'], registers: [registry] });
+  const latency = new Histogram({ name: 'bio_purge_duration_seconds', help: 'Time an edge took to answer a purge.', labelNames: ['edge'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [registry] });
+  changeLogMetrics(registry, freshness);
+  return {
+    registry,
+    sent: (edge, seconds) => {
+      sent.inc({ edge });
+      latency.observe({ edge }, seconds);
+    },
+    failed: (edge) => failed.inc({ edge }),
+  };
+}
+
+/** Serves `registry` at /metrics on `listen` (HOST:PORT); resolves once listening. */
+export function serveMetrics(registry: Registry, listen: string): Promise<Server> {
+  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(listen);
+  if (!match) throw new Error(`METRICS_LISTEN "${listen}" is not HOST:PORT`);
+  const server = createServer((request, response) => {
+    if (request.url !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at /metrics\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' }).end(text),
+      (err: unknown) => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${(err as Error).message}\n`),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(Number(match[2]), match[1], () => resolve(server));
+  });
+}

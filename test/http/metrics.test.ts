@@ -1,0 +1,60 @@
+// Operators see it (issue 20): a sidecar process serves Prometheus metrics on its internal METRICS_LISTEN address,
+// never on the public port; a scrape parses, and the counters move with what the sidecar did.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, spawnSidecar, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { createDatabase } from '../helpers/database.ts';
+import { parseMetrics, valueOf } from '../helpers/metrics.ts';
+import { databaseFromSqlite } from '../helpers/postgres.ts';
+
+let sidecar: SidecarProcess;
+let metricsUrl: string;
+beforeAll(async () => {
+  const port = await freePort();
+  metricsUrl = `http://127.0.0.1:${port}/metrics`;
+  sidecar = await spawnSidecar({ DATABASE_PATH: createDatabase(), METRICS_LISTEN: `127.0.0.1:${port}` });
+});
+afterAll(() => void sidecar?.child.kill('SIGKILL'));
+
+const scrape = async (url = metricsUrl) => {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/plain');
+  return parseMetrics(await res.text());
+};
+const value = valueOf;
+
+describe('metrics', () => {
+  it('counts requests by route and status, live cache hits, misses and renders, and the change log', async () => {
+    const before = await scrape();
+    for (const path of ['/p/layla', '/p/layla', '/p/layla', '/c/k7f2q9', '/en/blog', '/p/nobody-here']) await (await fetch(sidecar.url + path)).arrayBuffer();
+    const after = await scrape();
+    expect(value(after, 'bio_http_requests_total', { route: '/p/{page}', status: '200' }) - value(before, 'bio_http_requests_total', { route: '/p/{page}', status: '200' })).toBe(3);
+    expect(value(after, 'bio_http_requests_total', { route: '/p/{page}', status: '404' }) - value(before, 'bio_http_requests_total', { route: '/p/{page}', status: '404' })).toBe(1);
+    expect(value(after, 'bio_http_requests_total', { route: 'static', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(value(after, 'bio_live_renders_total') - value(before, 'bio_live_renders_total')).toBe(2);
+    expect(value(after, 'bio_live_cache_hits_total') - value(before, 'bio_live_cache_hits_total')).toBeGreaterThanOrEqual(2);
+    expect(value(after, 'bio_live_cache_misses_total')).toBeGreaterThanOrEqual(2);
+    expect(value(after, 'bio_change_log_position')).toBeGreaterThan(0);
+    expect(after.some((m) => m.name === 'bio_change_log_lag_seconds')).toBe(true);
+    expect(value(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  it('are not on the public port', async () => {
+    expect((await fetch(sidecar.url + '/metrics')).status).toBe(404);
+  });
+
+  it('on a PostgreSQL standby, include the replica lag and the pool', async () => {
+    const port = await freePort();
+    const pg = await spawnSidecar({ DATABASE_URL: (await databaseFromSqlite(createDatabase())).standby, METRICS_LISTEN: `127.0.0.1:${port}` });
+    try {
+      for (let i = 0; i < 100 && (await fetch(pg.url + '/health')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+      expect((await fetch(pg.url + '/p/layla')).status).toBe(200);
+      const metrics = await scrape(`http://127.0.0.1:${port}/metrics`);
+      expect(metrics.some((m) => m.name === 'bio_pg_replica_lag_seconds')).toBe(true);
+      expect(value(metrics, 'bio_pg_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
+      expect(value(metrics, 'bio_live_renders_total')).toBe(1);
+    } finally {
+      pg.child.kill('SIGKILL');
+    }
+  });
+});
