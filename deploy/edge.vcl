@@ -20,11 +20,13 @@ backend origin {
   .port = "{{BACKEND_PORT}}";
   .connect_timeout = 2s;
   .first_byte_timeout = 30s;
+  # Sick after 4 of 5 probes fail (a loaded origin may answer one slowly): then nothing waits on it, and what is kept
+  # is served until it comes back.
   .probe = {
     .url = "/health";
     .interval = 1s;
-    .timeout = 1s;
-    .window = 3;
+    .timeout = 2s;
+    .window = 5;
     .threshold = 2;
   }
 }

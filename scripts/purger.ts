@@ -13,6 +13,8 @@ import { StoreUnavailableError } from '../sidecar/store/store.ts';
 /** Past this many tags in one go, purging everything live is cheaper than a header that long. */
 const MAX_TAGS = 200;
 const BACKOFF_MS = { first: 100, max: 5000 };
+/** Past the sidecars' poll interval, how long until every sidecar has surely evicted what a change names. */
+const SETTLE_MARGIN_MS = 200;
 
 const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
 
@@ -65,11 +67,19 @@ export async function runPurger(config: ServerConfig): Promise<{ stop: () => Pro
   const metrics = purgerMetrics(freshness);
   const metricsServer = config.metricsListen ? await serveMetrics(metrics.registry, config.metricsListen) : undefined;
   const edges = config.purgeUrls.map((url) => new EdgeQueue(url.replace(/\/+$/, ''), metrics));
+  const pollMs = Math.max(config.changePollMs, 50);
+  // The sidecars learn of a change on their own clock (CHANGE_POLL_MS; SQLite's through a file-system event): an edge
+  // that refetches a page the moment it is purged may get it from a sidecar that has not evicted it yet, and keep it.
+  // So each purge is sent again once every sidecar has surely seen the change: now for speed, then for certainty.
+  const settleMs = config.changePollMs + SETTLE_MARGIN_MS;
   freshness.listen((event: FreshnessEvent) => {
     const tags = event.reset ? [ALL_LIVE] : purgeTags(event.changes);
-    if (tags.length > 0) for (const edge of edges) edge.add(tags);
+    if (tags.length === 0) return;
+    for (const edge of edges) edge.add(tags);
+    setTimeout(() => {
+      for (const edge of edges) edge.add(tags);
+    }, settleMs).unref();
   });
-  const pollMs = Math.max(config.changePollMs, 50);
   let stopped = false;
   let unavailable = false;
   const loop = (async () => {

@@ -3,6 +3,7 @@
 // `npm run bench -- --soak [--duration S]`: load across every route; fails on any 5xx or socket error.
 // `npm run bench -- --data-tier [--duration S] [--million]`: both database backends (scripts/bench/data-tier.ts).
 // `npm run bench -- --compression [--duration S]`: the cached rows with and without Accept-Encoding, and the bytes saved.
+// `npm run bench -- --edge [--duration S]`: live pages through Varnish and the purger, on both backends (scripts/bench/edge.ts).
 // `npm run bench -- --lighthouse`: Lighthouse (mobile) in Debian's Chromium on every page kind (scripts/bench/lighthouse.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { dataTierBench } from './data-tier.ts';
 import { cycleScript, wrk, type WrkResult } from './wrk.ts';
 import { mcpInProcess } from './mcp-in-process.ts';
 import { lighthouseBench } from './lighthouse.ts';
+import { edgeBench } from './edge.ts';
 import { nginxBinary, runFront, runNginx } from '../front-config.ts';
 import { cleanEnv, freePort, spawnSidecar } from '../sidecar-process.ts';
 
@@ -32,6 +34,7 @@ const { values: flags } = parseArgs({
     mcp: { type: 'boolean', default: false },
     compression: { type: 'boolean', default: false },
     lighthouse: { type: 'boolean', default: false },
+    edge: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(flags.duration ?? (flags.soak ? 30 : flags.quick ? 3 : 10));
@@ -400,6 +403,23 @@ async function main() {
   if (flags.soak) return soak();
   if (flags.mcp) return mcpBench();
   if (flags.compression) return compressionBench();
+  if (flags.edge) {
+    const config = loadConfig({});
+    ensureBuild(config, baseEnv({}));
+    const nginx = await startNginx(join(projectRoot, 'dist/client'), config);
+    const article = '/en/blog/qr-or-nfc-business-card';
+    await edgeBench({
+      seconds: SECONDS,
+      scratch,
+      nginxVersion: nginx?.version,
+      staticBaseline: async () => {
+        if (!nginx) return undefined;
+        await wrk(nginx.url + article, { seconds: 2 }, scratch);
+        return wrk(nginx.url + article, { seconds: SECONDS }, scratch);
+      },
+    });
+    process.exit(0);
+  }
   if (flags.lighthouse) {
     const config = loadConfig({});
     ensureBuild(config, baseEnv({}));

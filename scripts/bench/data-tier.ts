@@ -21,7 +21,7 @@ export interface DataTierOptions {
   scratch: string;
 }
 
-interface Backend {
+export interface Backend {
   name: string;
   /** Makes a database of `profiles` and returns the sidecar's environment and a writer's SQL runner. */
   prepare(profiles: number): Promise<{ env: Record<string, string>; write: (sql: string, values: unknown[]) => Promise<void>; close: () => Promise<void> }>;
@@ -30,10 +30,10 @@ interface Backend {
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? NaN;
-const randomScript = (n: number) => `request = function() return wrk.format("GET", "/p/bench-" .. math.random(1, ${n})) end\n`;
+export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? NaN;
+export const randomScript = (n: number) => `request = function() return wrk.format("GET", "/p/bench-" .. math.random(1, ${n})) end\n`;
 
-function sqliteBackend(scratch: string): Backend {
+export function sqliteBackend(scratch: string): Backend {
   return {
     name: 'SQLite (embedded file)',
     prepare: async (profiles) => {
@@ -50,7 +50,7 @@ function sqliteBackend(scratch: string): Backend {
   };
 }
 
-async function postgresBackend(): Promise<Backend> {
+export async function postgresBackend(): Promise<Backend> {
   const cluster: Cluster = await startCluster();
   let n = 0;
   return {
@@ -82,7 +82,7 @@ async function postgresBackend(): Promise<Backend> {
 }
 
 /** Edits `perSecond` random profiles out of `profiles` every second until stopped. */
-function writer(write: (sql: string, values: unknown[]) => Promise<void>, profiles: number, perSecond: number) {
+export function writer(write: (sql: string, values: unknown[]) => Promise<void>, profiles: number, perSecond: number) {
   let edits = 0;
   const timer = setInterval(() => {
     void write('UPDATE profiles SET bio = $1 WHERE slug = $2', [`Edited ${++edits}`, `bench-${1 + Math.floor(Math.random() * profiles)}`]);
@@ -91,7 +91,7 @@ function writer(write: (sql: string, values: unknown[]) => Promise<void>, profil
 }
 
 /** Time from a commit on the writer's side to the first response of the sidecar showing it, `samples` times. */
-async function commitToPage(sidecar: SidecarProcess, write: (sql: string, values: unknown[]) => Promise<void>, profiles: number, samples: number): Promise<number[]> {
+export async function commitToPage(sidecar: Pick<SidecarProcess, 'url'>, write: (sql: string, values: unknown[]) => Promise<void>, profiles: number, samples: number): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
     const slug = `bench-${1 + Math.floor(Math.random() * profiles)}`;
