@@ -3,6 +3,7 @@
 // so the request path pays only for the request counter, and only when metrics are on.
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { CACHE } from '../src/lib/surface.ts';
 import type { Services } from './app.ts';
 import type { Freshness } from './services/freshness.ts';
 
@@ -99,7 +100,7 @@ export function serveMetrics(registry: Registry, listen: string): Promise<Server
       return;
     }
     registry.metrics().then(
-      (text) => response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' }).end(text),
+      (text) => response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': CACHE.none }).end(text),
       (err: unknown) => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${(err as Error).message}\n`),
     );
   });
