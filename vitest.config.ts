@@ -39,6 +39,24 @@ export default defineConfig({
           env: { BIO_TEST_FRONT: '1' },
         },
       },
+      {
+        // The HTTP and MCP suites again, unchanged, through the edge: Varnish (deploy/edge.vcl) in front of a sidecar,
+        // with the purger following the database, on a SQLite file and on a PostgreSQL standby.
+        extends: true,
+        test: {
+          name: 'through the edge',
+          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts'],
+          env: { BIO_TEST_EDGE: '1' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'through the edge on PostgreSQL',
+          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts'],
+          env: { BIO_TEST_EDGE: '1', BIO_TEST_POSTGRES: '1' },
+        },
+      },
     ],
   },
 });

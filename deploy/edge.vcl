@@ -47,6 +47,11 @@ sub vcl_recv {
     return (synth(200, "Purged " + req.http.x-purged));
   }
   if (req.method != "GET" && req.method != "HEAD") {
+    # The MCP endpoint's body limit, answered here as the sidecar answers it: forwarding the body would only have the
+    # origin refuse it half-read.
+    if (std.integer(req.http.Content-Length, 0) > {{MAX_BODY_BYTES}}) {
+      return (synth(413, "Payload Too Large"));
+    }
     return (pass);
   }
   # The answers vary on Accept and Accept-Encoding: keep one copy per representation, not per browser's header.
@@ -54,9 +59,9 @@ sub vcl_recv {
   if (req.http.Accept !~ "text/markdown") {
     set req.http.Accept = "text/html";
   }
-  if (req.http.Accept-Encoding ~ "\bbr\b") {
+  if (req.http.Accept-Encoding ~ "\bbr\b" && req.http.Accept-Encoding !~ "\bbr\s*;\s*q=0(\.0*)?\s*(,|$)") {
     set req.http.Accept-Encoding = "br";
-  } elsif (req.http.Accept-Encoding ~ "\bgzip\b") {
+  } elsif (req.http.Accept-Encoding ~ "\bgzip\b" && req.http.Accept-Encoding !~ "\bgzip\s*;\s*q=0(\.0*)?\s*(,|$)") {
     set req.http.Accept-Encoding = "gzip";
   } else {
     unset req.http.Accept-Encoding;
@@ -89,6 +94,15 @@ sub vcl_backend_error {
   synthetic(std.fileread("{{UNAVAILABLE_PAGE}}"));
   set beresp.ttl = 0s;
   return (deliver);
+}
+
+sub vcl_synth {
+  if (resp.status == 413) {
+    set resp.http.Content-Type = "application/json";
+    set resp.http.Cache-Control = "no-store";
+    synthetic("""{{BODY_TOO_LARGE}}""");
+    return (deliver);
+  }
 }
 
 sub vcl_deliver {

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../sidecar/config.ts';
+import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
+import { MCP_BODY_LIMIT } from '../sidecar/routes/mcp.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { DEFAULT_LANG } from '../src/lib/locales.ts';
@@ -41,6 +43,8 @@ export function edgeConfig(options: EdgeOptions): string {
     BACKEND_PORT: port,
     PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),
     UNAVAILABLE_PAGE: join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
+    MAX_BODY_BYTES: String(MCP_BODY_LIMIT),
+    BODY_TOO_LARGE: JSON.stringify(bodyTooLarge(MCP_BODY_LIMIT)),
     SECURITY_HEADERS: Object.entries(options.headers)
       .map(([name, value]) => `  set beresp.http.${name} = {"${value}"};`)
       .join('\n'),

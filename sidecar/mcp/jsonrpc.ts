@@ -20,6 +20,11 @@ export function errorResponse(id: Id, code: number, message: string): ErrorRespo
   return { jsonrpc: '2.0', id, error: { code, message } };
 }
 
+/** The answer to a request body over `limit` bytes (the route's, and the edge's before it forwards anything). */
+export function bodyTooLarge(limit: number): ErrorResponse {
+  return errorResponse(null, CODES.invalidRequest, `Request body is larger than ${limit} bytes`);
+}
+
 /** What a tool or resource says when the database cannot be read now: it may retry. */
 export const STORE_UNAVAILABLE = 'The database is temporarily unavailable; try again in a minute.';
 

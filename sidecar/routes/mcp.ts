@@ -9,7 +9,7 @@ import type { ServerConfig } from '../config.ts';
 import { CACHE, ROUTES } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
-import { boundedBody, CODES, errorResponse, mergeAnswers, parseMessages, splitInvalidParams } from '../mcp/jsonrpc.ts';
+import { bodyTooLarge, boundedBody, CODES, errorResponse, mergeAnswers, parseMessages, splitInvalidParams } from '../mcp/jsonrpc.ts';
 import { mcpEndpoints, type LegAnswer } from '../mcp/server.ts';
 
 export const MCP_BODY_LIMIT = 1024 * 1024;
@@ -66,7 +66,7 @@ export async function mcpRoutes(
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
     scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-      if (error.statusCode === 413) return jsonRpcError(reply, 413, CODES.invalidRequest, `Request body is larger than ${MCP_BODY_LIMIT} bytes`);
+      if (error.statusCode === 413) return sendJson(reply, 413, bodyTooLarge(MCP_BODY_LIMIT));
       if (error.statusCode === 429) return jsonRpcError(reply, 429, CODES.serverError, error.message);
       if (error.statusCode && error.statusCode < 500) return jsonRpcError(reply, error.statusCode, CODES.invalidRequest, error.message);
       request.log.error({ err: error }, 'mcp request failed');

@@ -5,6 +5,7 @@ import type { ServerConfig } from '../../sidecar/config.ts';
 import { createDatabase } from './database.ts';
 import { distDir, testConfig } from './env.ts';
 import { makeReadOnly, readOnlyDatabases } from './read-only.ts';
+import { startEdge, throughEdge } from './edge.ts';
 import { startFront, throughFront } from './front.ts';
 import { databaseFromSqlite, onPostgres, POSTGRES_CHANGE_POLL_MS } from './postgres.ts';
 
@@ -31,6 +32,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     merged.databaseUrl = (await databaseFromSqlite(databasePath)).standby;
     // PostgreSQL's own default poll interval, as loadConfig gives it when DATABASE_URL is set.
     merged.changePollMs = config?.changePollMs ?? POSTGRES_CHANGE_POLL_MS;
+  }
+  if (throughEdge) {
+    const edge = await startEdge(merged);
+    return { url: edge.url, app: edge.app, renders: edge.renders, databasePath, close: edge.close };
   }
   if (throughFront) {
     const front = await startFront(merged);
