@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** The suites that ask a served site: run again, unchanged, on each backend and deployment shape below. */
+const SERVED_SUITES = ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts'];
+
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
@@ -15,7 +18,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'read-only database',
-          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts'],
+          include: SERVED_SUITES,
           env: { BIO_TEST_READONLY_DB: '1' },
         },
       },
@@ -25,7 +28,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres standby',
-          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts'],
+          include: SERVED_SUITES,
           env: { BIO_TEST_POSTGRES: '1' },
         },
       },
@@ -35,7 +38,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'through the front',
-          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts', 'test/front/*.test.ts'],
+          include: [...SERVED_SUITES, 'test/front/*.test.ts'],
           env: { BIO_TEST_FRONT: '1' },
         },
       },
@@ -45,7 +48,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'through the edge',
-          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts'],
+          include: SERVED_SUITES,
           env: { BIO_TEST_EDGE: '1' },
         },
       },
@@ -53,7 +56,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'through the edge on PostgreSQL',
-          include: ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts'],
+          include: SERVED_SUITES,
           env: { BIO_TEST_EDGE: '1', BIO_TEST_POSTGRES: '1' },
         },
       },

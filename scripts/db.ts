@@ -1,6 +1,6 @@
 // `npm run db -- migrate | import FILE.json | seed-demo`: the only writer of the database.
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig, type ServerConfig } from '../sidecar/config.ts';
+import { loadConfigOrExit } from '../sidecar/config.ts';
 import { parseImportText } from '../sidecar/store/import-format.ts';
 import { openWriter } from '../sidecar/store/writer.ts';
 
@@ -44,13 +44,7 @@ function readJson(file: string): unknown {
   return json;
 }
 
-let config: ServerConfig;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  fail(err.message);
-}
+const config = loadConfigOrExit();
 
 const [command, arg] = process.argv.slice(2);
 switch (command) {

@@ -3,7 +3,7 @@
 // CHANGE_POLL_MS. At least once: a purge an edge did not take is sent again with back-off, and logged. When it cannot
 // know what it missed (its first start, a restart, the log pruned past its position, another database, a sequence
 // that went backwards), it purges every live page (`live`). It writes nothing: the same read-only store as the server.
-import { loadConfig, ConfigError, type ServerConfig } from '../sidecar/config.ts';
+import { loadConfigOrExit, type ServerConfig } from '../sidecar/config.ts';
 import { purgerMetrics, serveMetrics, type PurgerMetrics } from '../sidecar/metrics.ts';
 import { ALL_LIVE, purgeTags } from '../sidecar/services/entities.ts';
 import { Freshness, type FreshnessEvent } from '../sidecar/services/freshness.ts';
@@ -108,14 +108,7 @@ export async function runPurger(config: ServerConfig): Promise<{ stop: () => Pro
 }
 
 if (import.meta.main) {
-  let config: ServerConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(err.message);
-    process.exit(1);
-  }
+  const config = loadConfigOrExit();
   if (config.purgeUrls.length === 0) {
     console.error('PURGE_URLS names no edge: set it to the edges to purge, e.g. PURGE_URLS=http://127.0.0.1:6081');
     process.exit(1);

@@ -3,16 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuild, projectRoot } from './ensure-build.ts';
-import { ConfigError, loadConfig } from '../sidecar/config.ts';
+import { loadConfigOrExit } from '../sidecar/config.ts';
 
-let config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  console.error(err.message);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 
 try {
   ensureBuild(config);

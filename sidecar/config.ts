@@ -131,6 +131,17 @@ export interface ServerConfig extends PublicConfig {
   metricsListen: string;
 }
 
+/** For a command's start: the configuration, or its problems on standard error and exit code 1. */
+export function loadConfigOrExit(env: Env = process.env): ServerConfig {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+}
+
 /** Reads and validates the whole configuration; throws ConfigError naming every bad variable, with its value. */
 export function loadConfig(env: Env = process.env): ServerConfig {
   // The default BASE_URL follows PORT: http://localhost:$PORT.

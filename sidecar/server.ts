@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { Server } from 'node:net';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { manifestMismatch, readManifest } from '../src/lib/build-manifest.ts';
 import { buildApp, openServices, type Services } from './app.ts';
 import { serveMetrics, sidecarMetrics } from './metrics.ts';
@@ -26,16 +26,7 @@ function openConnections(server: Server): Promise<number> {
 }
 
 export async function startServer(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
 
   const distDir = join(projectRoot, 'dist');
   const problem = manifestMismatch(readManifest(distDir), config);
