@@ -21,13 +21,14 @@ backend origin {
   .connect_timeout = 2s;
   .first_byte_timeout = 30s;
   # Sick after 4 of 5 probes fail (a loaded origin may answer one slowly): then nothing waits on it, and what is kept
-  # is served until it comes back.
+  # is served until it comes back. Healthy from the start: the first requests need not wait for a probe.
   .probe = {
     .url = "/health";
     .interval = 1s;
     .timeout = 2s;
     .window = 5;
     .threshold = 2;
+    .initial = 2;
   }
 }
 

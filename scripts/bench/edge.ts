@@ -54,7 +54,8 @@ async function measure(backend: Backend, seconds: number, scratch: string): Prom
     children.push(purger);
     let purgerLog = '';
     purger.stdout?.on('data', (d: Buffer) => (purgerLog += d));
-    for (let i = 0; i < 200 && !purgerLog.includes('"msg":"purged"'); i++) await new Promise((r) => setTimeout(r, 50));
+    // Its first purge (everything live), sent twice like every purge: the warm-up must come after both.
+    for (let i = 0; i < 200 && (purgerLog.match(/"msg":"purged"/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
     // Every profile once through the edge: the rows below measure cached pages.
     for (let i = 1; i <= PROFILES; i++) await (await fetch(`${edge.url}/p/bench-${i}`)).arrayBuffer();
     const script = randomScript(PROFILES);

@@ -84,8 +84,9 @@ beforeAll(async () => {
   edge = await runEdge({ listen: `127.0.0.1:${await freePort()}`, backend: `127.0.0.1:${sidecar.port}`, dist: clientDir, headers: securityHeaders(testConfig, buildStyleHashes(distDir)) });
   purgerMetricsPort = await freePort();
   purger = startPurger();
-  // The purger's first act is to forget every live page (it cannot know what it missed): wait until it has done so.
-  await eventually(async () => purgerLog.includes('"msg":"purged"'));
+  // The purger's first act is to forget every live page (it cannot know what it missed), sent twice like every purge
+  // (now, and once every sidecar has surely seen the change): wait until it has done both.
+  await eventually(async () => (purgerLog.match(/"msg":"purged"/g) ?? []).length >= 2);
 }, 60_000);
 
 afterAll(async () => {
