@@ -1,0 +1,33 @@
+// The preview's live pages (src/middleware.ts, dev server only): a profile or card from the local database, through
+// the same store, configuration and contact-code rule as the sidecar. Never part of a build.
+import type { LiveLocals } from './live-content.ts';
+import { absoluteUrl, paths } from './urls.ts';
+import { loadConfig } from '../../sidecar/config.ts';
+import { qrVersion } from '../../sidecar/qr.ts';
+import { openStore } from '../../sidecar/store/open-store.ts';
+import type { Store } from '../../sidecar/store/store.ts';
+import { contactCode, MAX_CONTACT_QR_VERSION } from '../../sidecar/vcard.ts';
+import { CARD_ID_PATTERN, SLUG_PATTERN } from './surface.ts';
+
+let store: Store | undefined;
+const config = loadConfig();
+
+/** The locals of the live page at `path` (a profile or a page-mode card), or none. */
+export async function previewLocals(path: string): Promise<LiveLocals> {
+  const [, kind, key, rest] = path.split('/');
+  if (rest !== undefined || !key) return {};
+  const now = new Date().toISOString();
+  if (kind === 'p' && SLUG_PATTERN.test(key)) {
+    store ??= openStore(config);
+    const profile = await store.profile(key);
+    return profile ? { profile, now } : {};
+  }
+  if (kind === 'c' && CARD_ID_PATTERN.test(key)) {
+    store ??= openStore(config);
+    const card = await store.card(key);
+    if (!card || card.mode !== 'page') return {};
+    const urls = { card: absoluteUrl(config.baseUrl, paths.card(key)), profile: card.profileSlug ? absoluteUrl(config.baseUrl, paths.profile(card.profileSlug)) : undefined };
+    return { card, now, contactCodeShort: contactCode(card, urls, (text) => qrVersion(text) <= MAX_CONTACT_QR_VERSION).short };
+  }
+  return {};
+}
