@@ -1,13 +1,13 @@
 // The preview's live pages (src/middleware.ts, dev server only): a profile or card from the local database, through
 // the same store, configuration and contact-code rule as the sidecar. Never part of a build.
-import type { LiveLocals } from './live-content.ts';
-import { absoluteUrl, paths } from './urls.ts';
-import { loadConfig } from '../../sidecar/config.ts';
-import { qrVersion } from '../../sidecar/qr.ts';
-import { openStore } from '../../sidecar/store/open-store.ts';
-import type { Store } from '../../sidecar/store/store.ts';
-import { contactCode, MAX_CONTACT_QR_VERSION } from '../../sidecar/vcard.ts';
-import { CARD_ID_PATTERN, SLUG_PATTERN } from './surface.ts';
+import type { LiveLocals } from '../src/lib/live-content.ts';
+import { CARD_ID_PATTERN, SLUG_PATTERN } from '../src/lib/surface.ts';
+import { absoluteUrl, paths } from '../src/lib/urls.ts';
+import { loadConfig } from '../sidecar/config.ts';
+import { qrVersion } from '../sidecar/qr.ts';
+import { openStore } from '../sidecar/store/open-store.ts';
+import type { Store } from '../sidecar/store/store.ts';
+import { contactCode, MAX_CONTACT_QR_VERSION } from '../sidecar/vcard.ts';
 
 let store: Store | undefined;
 const config = loadConfig();
