@@ -4,6 +4,7 @@ import node from '@astrojs/node';
 import { loadPublicConfig } from './src/lib/site-config.ts';
 import markdownTwins from './src/integrations/markdown-twins.ts';
 import precompress from './src/integrations/precompress.ts';
+import contentChecks from './src/integrations/content-checks.ts';
 
 // The build reads only what pages embed; the server's own settings are sidecar/config.ts's.
 const config = loadPublicConfig();
@@ -27,5 +28,5 @@ export default defineConfig({
     define: { __SITE_CONFIG__: JSON.stringify(config) },
   },
   // In this order: the twins are written before they are compressed.
-  integrations: [markdownTwins(config), precompress()],
+  integrations: [contentChecks(), markdownTwins(config), precompress()],
 });

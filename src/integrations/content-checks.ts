@@ -1,0 +1,22 @@
+// Build step before anything is built: the content checks (src/lib/content-checks.ts); any problem fails the build,
+// every one listed with its file and line.
+import type { AstroIntegration } from 'astro';
+import { fileURLToPath } from 'node:url';
+import { checkContent } from '../lib/content-checks.ts';
+
+export default function contentChecks(): AstroIntegration {
+  let root = process.cwd();
+  return {
+    name: 'content-checks',
+    hooks: {
+      'astro:config:done': ({ config }) => {
+        root = fileURLToPath(config.root);
+      },
+      'astro:build:start': ({ logger }) => {
+        const problems = checkContent(root);
+        if (problems.length > 0) throw new Error(`The content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`);
+        logger.info('content checks: no problem');
+      },
+    },
+  };
+}

@@ -1,0 +1,136 @@
+// The content checks (`npm run check:content`, and the build before it starts): every mistake in content/blog, all
+// at once, each with its file, its line where it has one, the value and what is expected. Front matter (the
+// collection's own schema), file names, translation pairs, internal links (articles, anchors, images) and the syntax
+// of external links. External links are not fetched.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import GithubSlugger from 'github-slugger';
+import matter from 'gray-matter';
+import { articleSchema } from './article-schema.ts';
+import { isLang, LANGS, SLUG_PATTERN } from './surface.ts';
+
+interface Article {
+  file: string;
+  lang: string;
+  slug: string;
+  lines: string[];
+  /** Line number (1-based) of the first body line. */
+  bodyStart: number;
+  data: Record<string, unknown>;
+  draft: boolean;
+  translationKey: string | undefined;
+  anchors: Set<string>;
+}
+
+const LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+const SCHEMES = /^(https?|mailto|tel):/i;
+
+/** Every problem of the articles under `root` (the project), as `file:line: message` lines; none when all is well. */
+export function checkContent(root: string): string[] {
+  const base = join(root, 'content', 'blog');
+  const problems: string[] = [];
+  const say = (file: string, line: number | undefined, message: string) => problems.push(`${relative(root, file)}${line ? `:${line}` : ''}: ${message}`);
+  const articles: Article[] = [];
+
+  for (const folder of existsSync(base) ? readdirSync(base) : []) {
+    const dir = join(base, folder);
+    if (!statSync(dir).isDirectory() || folder === 'images') continue;
+    if (!isLang(folder)) {
+      say(dir, undefined, `"${folder}" is not a language of the site (${LANGS.join(', ')}): articles live in content/blog/{${LANGS.join(',')}}/`);
+      continue;
+    }
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.md')).sort()) {
+      const file = join(dir, name);
+      const text = readFileSync(file, 'utf8');
+      const lines = text.split('\n');
+      const slug = name.slice(0, -'.md'.length);
+      if (!SLUG_PATTERN.test(slug)) say(file, undefined, `the file name "${slug}" must be a slug: lowercase letters and digits in words joined by single hyphens`);
+      let parsed: matter.GrayMatterFile<string>;
+      try {
+        parsed = matter(text);
+      } catch (err) {
+        say(file, 1, `the front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+        continue;
+      }
+      const frontLines = text.startsWith('---') ? lines.indexOf('---', 1) + 1 : 0;
+      const lineOf = (key: string) => {
+        const at = lines.slice(0, frontLines).findIndex((l) => l.startsWith(`${key}:`));
+        return at === -1 ? 1 : at + 1;
+      };
+      const result = articleSchema.safeParse(parsed.data);
+      if (!result.success) {
+        for (const issue of result.error.issues) {
+          const key = String(issue.path[0] ?? '');
+          const value = key && key in parsed.data ? ` (got ${JSON.stringify(parsed.data[key] instanceof Date ? (parsed.data[key] as Date).toISOString().slice(0, 10) : parsed.data[key])})` : '';
+          say(file, key ? lineOf(key) : 1, `${key || 'front matter'}: ${issue.message}${value}`);
+        }
+      }
+      const slugger = new GithubSlugger();
+      const anchors = new Set<string>();
+      for (const line of lines.slice(frontLines)) {
+        const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+        if (heading) anchors.add(slugger.slug(heading[1]!.replace(/[*_`]/g, '')));
+      }
+      const data = parsed.data as Record<string, unknown>;
+      articles.push({ file, lang: folder, slug, lines, bodyStart: frontLines + 1, data, draft: data.draft === true, translationKey: typeof data.translationKey === 'string' ? data.translationKey : undefined, anchors });
+    }
+  }
+
+  // Translations: a key pairs articles of different languages; two in one language, or one alone, is a mistake.
+  const byKey = new Map<string, Article[]>();
+  for (const a of articles) if (a.translationKey && !a.draft) byKey.set(a.translationKey, [...(byKey.get(a.translationKey) ?? []), a]);
+  for (const [key, group] of byKey) {
+    for (const lang of LANGS) {
+      const same = group.filter((a) => a.lang === lang);
+      if (same.length > 1) for (const a of same.slice(1)) say(a.file, lineOf(a, 'translationKey'), `translationKey "${key}" is also used by ${relative(root, same[0]!.file)} in the same language: one article per language`);
+    }
+    if (new Set(group.map((a) => a.lang)).size < 2) say(group[0]!.file, lineOf(group[0]!, 'translationKey'), `translationKey "${key}" pairs no translation: no published article in another language (${LANGS.filter((l) => l !== group[0]!.lang).join(', ')}) has it`);
+  }
+
+  // Links and images in the bodies.
+  const published = new Map(articles.filter((a) => !a.draft).map((a) => [`/${a.lang}/blog/${a.slug}`, a]));
+  for (const a of articles) {
+    a.lines.forEach((line, i) => {
+      if (i < a.bodyStart - 1) return;
+      for (const match of line.matchAll(LINK)) {
+        const [, bang, label, target] = match as unknown as [string, string, string, string];
+        const at = i + 1;
+        if (bang && !label.trim()) say(a.file, at, `an image without alt text: ![](${target}) — describe what it shows`);
+        if (SCHEMES.test(target)) {
+          try {
+            new URL(target);
+          } catch {
+            say(a.file, at, `"${target}" is not a valid URL`);
+          }
+          continue;
+        }
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
+          say(a.file, at, `"${target}": only https, http, mailto and tel links are allowed`);
+          continue;
+        }
+        const [path = '', anchor] = target.split('#');
+        if (!path) {
+          if (anchor && !a.anchors.has(anchor)) say(a.file, at, `"#${anchor}": no heading of this article has that anchor (${[...a.anchors].slice(0, 5).join(', ') || 'it has no headings'})`);
+          continue;
+        }
+        if (!path.startsWith('/')) {
+          // Relative: an image or file beside the content.
+          if (!existsSync(resolve(join(a.file, '..'), path))) say(a.file, at, `"${target}": no file at ${relative(root, resolve(join(a.file, '..'), path))}`);
+          continue;
+        }
+        const article = /^\/([^/]+)\/blog\/([^/]+)$/.exec(path);
+        if (article) {
+          const linked = published.get(path);
+          if (!linked) say(a.file, at, `"${target}": no published article ${article[2]} in ${article[1]}`);
+          else if (anchor && !linked.anchors.has(anchor)) say(a.file, at, `"${target}": ${relative(root, linked.file)} has no heading with the anchor "${anchor}"`);
+        }
+      }
+    });
+  }
+  return problems;
+}
+
+function lineOf(article: Article, key: string): number {
+  const at = article.lines.slice(0, article.bodyStart).findIndex((l) => l.startsWith(`${key}:`));
+  return at === -1 ? 1 : at + 1;
+}

@@ -1,0 +1,69 @@
+// The content checks on a folder of articles with every kind of mistake: all reported at once, each with its file,
+// its line and what is expected (src/lib/content-checks.ts, run by `npm run check:content` and by the build).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkContent } from '../../src/lib/content-checks.ts';
+import { cleanEnv, projectRoot } from '../helpers/env.ts';
+
+function contentRoot(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'content-checks-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, 'content/blog', path, '..'), { recursive: true });
+    writeFileSync(join(root, 'content/blog', path), text);
+  }
+  return root;
+}
+
+const front = (lines: string) => `---\n${lines}\n---\n`;
+const ok = (title: string, extra = '') => front(`title: ${title}\ndescription: A description long enough for the schema.\ndate: 2026-10-01${extra ? `\n${extra}` : ''}`);
+
+describe('npm run check:content', () => {
+  it('passes on the project’s own articles', () => {
+    const run = spawnSync(process.execPath, [join(projectRoot, 'scripts/check-content.ts')], { env: cleanEnv(), encoding: 'utf8' });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('no problem');
+  });
+
+  it('names every mistake at once, with its file and line, the value and what is expected', () => {
+    const root = contentRoot({
+      'images/card.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>',
+      'en/good.md': `${ok('Good', 'translationKey: pair')}\n## A heading\n\nText.\n`,
+      'ar/jayyid.md': `${ok('جيد', 'translationKey: pair')}\n## عنوان فرعي\n\nنص.\n`,
+      'en/bad-front.md': front('title: Bad\ndescription: short\ndate: not-a-date\ncolour: red'),
+      'en/Bad_Name.md': ok('Bad name'),
+      'en/links.md': [
+        ok('Links'),
+        '',
+        'See [a missing article](/en/blog/nope) and [a good one](/en/blog/good).',
+        'An anchor that exists: [here](/ar/blog/jayyid#عنوان-فرعي); one that does not: [there](/en/blog/good#missing).',
+        '![](../images/card.svg) and ![A card](../images/missing.svg) and [broken](https://exa[mple.com) and [js](javascript:alert(1)).',
+        '',
+      ].join('\n'),
+      'en/lonely.md': ok('Lonely', 'translationKey: alone'),
+      'en/twin-a.md': ok('Twin A', 'translationKey: pair'),
+      'fr/nope.md': ok('Pas une langue'),
+    });
+    const problems = checkContent(root);
+    const expected = [
+      /^content\/blog\/en\/bad-front\.md:3: description: .*20.*\(got "short"\)$/,
+      /^content\/blog\/en\/bad-front\.md:4: date: .*\(got "not-a-date"\)$/,
+      /^content\/blog\/en\/bad-front\.md:1: .*colour/,
+      /^content\/blog\/en\/Bad_Name\.md: the file name "Bad_Name" must be a slug/,
+      /^content\/blog\/en\/links\.md:8: "\/en\/blog\/nope": no published article nope in en$/,
+      /^content\/blog\/en\/links\.md:9: "\/en\/blog\/good#missing": content\/blog\/en\/good\.md has no heading with the anchor "missing"$/,
+      /^content\/blog\/en\/links\.md:10: an image without alt text/,
+      /^content\/blog\/en\/links\.md:10: "\.\.\/images\/missing\.svg": no file at content\/blog\/images\/missing\.svg$/,
+      /^content\/blog\/en\/links\.md:10: "https:\/\/exa\[mple\.com" is not a valid URL$/,
+      /^content\/blog\/en\/links\.md:10: "javascript:alert\(1": only https, http, mailto and tel/,
+      /^content\/blog\/en\/lonely\.md:5: translationKey "alone" pairs no translation/,
+      /^content\/blog\/en\/twin-a\.md:5: translationKey "pair" is also used by content\/blog\/en\/good\.md in the same language/,
+      /^content\/blog\/fr: "fr" is not a language of the site/,
+    ];
+    for (const pattern of expected) expect(problems.some((p) => pattern.test(p)), `${pattern}\n${problems.join('\n')}`).toBe(true);
+    // Nothing is reported for what is right: the good articles, the existing anchor, the image with alt text.
+    expect(problems.filter((p) => /^content\/blog\/(en\/good|ar\/jayyid)\.md|عنوان-فرعي|missing\.svg.*A card/.test(p))).toEqual([]);
+  });
+});
