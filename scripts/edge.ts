@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../sidecar/config.ts';
+import { hostPort, loadConfig } from '../sidecar/config.ts';
 import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
 import { MCP_BODY_LIMIT } from '../sidecar/routes/mcp.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
@@ -35,12 +35,12 @@ export function varnishBinary(): string | undefined {
 
 /** deploy/edge.vcl, filled. */
 export function edgeConfig(options: EdgeOptions): string {
-  const [host, port] = splitAddress(options.backend);
+  const { host, port } = hostPort(options.backend);
   const acl = ['"127.0.0.1"', '"::1"', ...(options.purgers ?? []).map((p) => (p.includes('/') ? `"${p.split('/')[0]}"/${p.split('/')[1]}` : `"${p}"`))];
   const dist = options.dist ?? join(projectRoot, 'dist', 'client');
   const values: Record<string, string> = {
     BACKEND_HOST: host,
-    BACKEND_PORT: port,
+    BACKEND_PORT: String(port),
     PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),
     UNAVAILABLE_PAGE: join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
     MAX_BODY_BYTES: String(MCP_BODY_LIMIT),
@@ -55,12 +55,6 @@ export function edgeConfig(options: EdgeOptions): string {
     return value;
   });
   return vcl;
-}
-
-function splitAddress(address: string): [string, string] {
-  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(address);
-  if (!match) throw new Error(`"${address}" is not HOST:PORT`);
-  return [match[1]!, match[2]!];
 }
 
 /**
@@ -80,7 +74,7 @@ export async function runEdge(options: EdgeOptions & { listen: string; prefix?: 
   let output = '';
   varnish.stdout?.on('data', (d) => (output += d));
   varnish.stderr?.on('data', (d) => (output += d));
-  const [host, port] = splitAddress(options.listen);
+  const { host, port } = hostPort(options.listen);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   for (let i = 0; i < 200; i++) {
     if (varnish.exitCode !== null) throw new Error(`varnishd exited: ${output}`);

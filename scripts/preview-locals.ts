@@ -2,12 +2,10 @@
 // the same store, configuration and contact-code rule as the sidecar. Never part of a build.
 import type { LiveLocals } from '../src/lib/live-content.ts';
 import { CARD_ID_PATTERN, SLUG_PATTERN } from '../src/lib/surface.ts';
-import { absoluteUrl, paths } from '../src/lib/urls.ts';
 import { loadConfig } from '../sidecar/config.ts';
-import { qrVersion } from '../sidecar/qr.ts';
 import { openStore } from '../sidecar/store/open-store.ts';
 import type { Store } from '../sidecar/store/store.ts';
-import { contactCode, MAX_CONTACT_QR_VERSION } from '../sidecar/vcard.ts';
+import { cardUrlsOf, contactCode } from '../sidecar/vcard.ts';
 
 let store: Store | undefined;
 const config = loadConfig();
@@ -26,8 +24,7 @@ export async function previewLocals(path: string): Promise<LiveLocals> {
     store ??= openStore(config);
     const card = await store.card(key);
     if (!card || card.mode !== 'page') return {};
-    const urls = { card: absoluteUrl(config.baseUrl, paths.card(key)), profile: card.profileSlug ? absoluteUrl(config.baseUrl, paths.profile(card.profileSlug)) : undefined };
-    return { card, now, contactCodeShort: contactCode(card, urls, (text) => qrVersion(text) <= MAX_CONTACT_QR_VERSION).short };
+    return { card, now, contactCodeShort: contactCode(card, cardUrlsOf(config.baseUrl, card)).short };
   }
   return {};
 }

@@ -11,7 +11,7 @@ import { ErrorPages } from './error-pages.ts';
 import { LiveCache } from './live-cache.ts';
 import { RequestLog } from './logging.ts';
 import { mcpRoutes } from './routes/mcp.ts';
-import { pageRoutes } from './routes/pages.ts';
+import { edgeTags, pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
 import { requestPath } from './request-path.ts';
 import { Freshness } from './services/freshness.ts';
@@ -116,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => store.close());
   await mcpRoutes(app, { config, reader, live, site, errors, limits: config });
-  pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve', edge: { header: config.edgeTagHeader } });
+  pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve', edge: edgeTags(config.edgeTagHeader) });
   return app;
 }
 

@@ -83,6 +83,13 @@ const serverSchema = z.object({
   PURGE_URLS: text('').pipe(z.string().regex(/^(https?:\/\/[^\s,]+)?(,https?:\/\/[^\s,]+)*$/, 'must be http(s) URLs separated by commas')),
 });
 
+/** `HOST:PORT` (an IPv6 host in brackets) as its parts; throws naming the value when it is not that. */
+export function hostPort(address: string): { host: string; port: number } {
+  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(address);
+  if (!match) throw new Error(`"${address}" is not HOST:PORT`);
+  return { host: match[1]!, port: Number(match[2]) };
+}
+
 /** Every variable read, by name (the README's configuration table lists exactly these: a test checks it). */
 export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(publicConfigSchema.in.shape), ...Object.keys(serverSchema.shape)];
 

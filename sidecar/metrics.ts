@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CACHE } from '../src/lib/surface.ts';
 import type { Services } from './app.ts';
+import { hostPort } from './config.ts';
 import type { Freshness } from './services/freshness.ts';
 
 /** A counter whose total another object keeps: read at each scrape. */
@@ -92,8 +93,7 @@ export function purgerMetrics(freshness: Freshness): PurgerMetrics {
 
 /** Serves `registry` at /metrics on `listen` (HOST:PORT); resolves once listening. */
 export function serveMetrics(registry: Registry, listen: string): Promise<Server> {
-  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(listen);
-  if (!match) throw new Error(`METRICS_LISTEN "${listen}" is not HOST:PORT`);
+  const { host, port } = hostPort(listen);
   const server = createServer((request, response) => {
     if (request.url !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at /metrics\n');
@@ -106,6 +106,6 @@ export function serveMetrics(registry: Registry, listen: string): Promise<Server
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(Number(match[2]), match[1], () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
 }

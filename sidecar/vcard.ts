@@ -3,6 +3,8 @@
 // every vCard back with an independent parser (ical.js).
 import type { Card, CardEmail, CardPhone } from '../src/lib/live-content.ts';
 import { safeHref, WEB_SCHEMES } from '../src/lib/owner-input.ts';
+import { absoluteUrl, paths } from '../src/lib/urls.ts';
+import { qrVersion } from './qr.ts';
 
 const CRLF = '\r\n';
 
@@ -45,6 +47,10 @@ const EMAIL_TYPES: Record<CardEmail['type'], string> = { work: 'INTERNET,WORK', 
 export interface CardUrls {
   card: string;
   profile?: string | undefined;
+}
+
+export function cardUrlsOf(baseUrl: string, card: Card): CardUrls {
+  return { card: absoluteUrl(baseUrl, paths.card(card.cardId)), profile: card.profileSlug ? absoluteUrl(baseUrl, paths.profile(card.profileSlug)) : undefined };
 }
 
 /**
@@ -100,7 +106,7 @@ export const MAX_CONTACT_QR_VERSION = 15;
  * then the e-mail, then the phone until it fits; `short` says it is not the whole compact vCard. Whatever the owner
  * wrote, the last candidate fits (a name of at most 80 characters and our own URL).
  */
-export function contactCode(card: Card, urls: CardUrls, fits: (text: string) => boolean): { text: string; short: boolean } {
+export function contactCode(card: Card, urls: CardUrls, fits = (text: string) => qrVersion(text) <= MAX_CONTACT_QR_VERSION): { text: string; short: boolean } {
   const full = cardToVcard(card, urls, { compact: true });
   if (fits(full)) return { text: full, short: false };
   const phone = card.phones.slice(0, 1);

@@ -15,13 +15,19 @@ export function preferencesOf(request: FastifyRequest): ReadPreferences {
 /** How live answers name their entity to edges: the header (xkey, Surrogate-Key, Cache-Tag) and its list separator. */
 export interface EdgeTags {
   header: string | undefined;
+  separator: string;
+}
+
+/** Cloudflare's Cache-Tag lists tags with commas; xkey and Surrogate-Key with spaces. */
+export function edgeTags(header: string | undefined): EdgeTags {
+  return { header, separator: header?.toLowerCase() === 'cache-tag' ? ',' : ' ' };
 }
 
 export function sendResolution(request: FastifyRequest, reply: FastifyReply, resolution: Resolution, errors: ErrorPages, edge: EdgeTags) {
   if (resolution.entity) {
     // An edge keeps a live answer until the purger names its entity; browsers revalidate as Cache-Control says.
     reply.header('cdn-cache-control', CACHE.edgeLive);
-    if (edge.header) reply.header(edge.header, [entityTag(resolution.entity), ALL_LIVE].join(edge.header.toLowerCase() === 'cache-tag' ? ',' : ' '));
+    if (edge.header) reply.header(edge.header, `${entityTag(resolution.entity)}${edge.separator}${ALL_LIVE}`);
   }
   switch (resolution.kind) {
     case 'asset':

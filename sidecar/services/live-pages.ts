@@ -11,8 +11,8 @@ import type { LiveCache } from '../live-cache.ts';
 import type { Change, Store } from '../store/store.ts';
 import { entityTag } from './entities.ts';
 import type { Freshness, FreshnessEvent } from './freshness.ts';
-import { qrSvg, qrVersion } from '../qr.ts';
-import { cardToVcard, contactCode, MAX_CONTACT_QR_VERSION, type CardUrls } from '../vcard.ts';
+import { qrSvg } from '../qr.ts';
+import { cardToVcard, cardUrlsOf, contactCode } from '../vcard.ts';
 import { makeAsset, type Asset, type Page } from './static-site.ts';
 
 export interface LiveDeps {
@@ -84,8 +84,8 @@ export class LivePages {
       const card = await this.deps.store.card(cardId);
       if (!card) return undefined;
       if (card.mode === 'page') {
-        const urls = this.cardUrls(card);
-        const contact = contactCode(card, urls, (text) => qrVersion(text) <= MAX_CONTACT_QR_VERSION);
+        const urls = cardUrlsOf(this.deps.baseUrl, card);
+        const contact = contactCode(card, urls);
         const page = await this.render(paths.card(cardId), { card, contactCodeShort: contact.short, now: new Date(now).toISOString() });
         const vcard = makeAsset(Buffer.from(cardToVcard(card, urls)), VCARD, CACHE.live);
         return [{ page, vcard, contact: contact.text, card }];
@@ -151,11 +151,6 @@ export class LivePages {
 
   private async qr(text: string): Promise<Asset> {
     return makeAsset(Buffer.from(await qrSvg(text)), SVG, CACHE.live);
-  }
-
-  private cardUrls(card: Card): CardUrls {
-    const { baseUrl } = this.deps;
-    return { card: absoluteUrl(baseUrl, paths.card(card.cardId)), profile: card.profileSlug ? absoluteUrl(baseUrl, paths.profile(card.profileSlug)) : undefined };
   }
 
   /**

@@ -109,7 +109,7 @@ export class StaticSite {
     const files = new Set(filesUnder(root));
     for (const file of files) {
       // The compressed copies (src/integrations/precompress.ts) are loaded with their file, not URLs of their own.
-      if (/\.(gz|br)$/.test(file)) continue;
+      if (ENCODINGS.some((encoding) => file.endsWith(ENCODING_SUFFIX[encoding]))) continue;
       const urlPath = `/${file}`;
       const full = join(root, file);
       const type = typeOf(urlPath);

@@ -53,16 +53,12 @@ export function checkContent(root: string): string[] {
         continue;
       }
       const frontLines = text.startsWith('---') ? lines.indexOf('---', 1) + 1 : 0;
-      const lineOf = (key: string) => {
-        const at = lines.slice(0, frontLines).findIndex((l) => l.startsWith(`${key}:`));
-        return at === -1 ? 1 : at + 1;
-      };
       const result = articleSchema.safeParse(parsed.data);
       if (!result.success) {
         for (const issue of result.error.issues) {
           const key = String(issue.path[0] ?? '');
           const value = key && key in parsed.data ? ` (got ${JSON.stringify(parsed.data[key] instanceof Date ? (parsed.data[key] as Date).toISOString().slice(0, 10) : parsed.data[key])})` : '';
-          say(file, key ? lineOf(key) : 1, `${key || 'front matter'}: ${issue.message}${value}`);
+          say(file, key ? keyLine(lines, frontLines, key) : 1, `${key || 'front matter'}: ${issue.message}${value}`);
         }
       }
       const slugger = new GithubSlugger();
@@ -82,9 +78,9 @@ export function checkContent(root: string): string[] {
   for (const [key, group] of byKey) {
     for (const lang of LANGS) {
       const same = group.filter((a) => a.lang === lang);
-      if (same.length > 1) for (const a of same.slice(1)) say(a.file, lineOf(a, 'translationKey'), `translationKey "${key}" is also used by ${relative(root, same[0]!.file)} in the same language: one article per language`);
+      if (same.length > 1) for (const a of same.slice(1)) say(a.file, keyLine(a.lines, a.bodyStart, 'translationKey'), `translationKey "${key}" is also used by ${relative(root, same[0]!.file)} in the same language: one article per language`);
     }
-    if (new Set(group.map((a) => a.lang)).size < 2) say(group[0]!.file, lineOf(group[0]!, 'translationKey'), `translationKey "${key}" pairs no translation: no published article in another language (${LANGS.filter((l) => l !== group[0]!.lang).join(', ')}) has it`);
+    if (new Set(group.map((a) => a.lang)).size < 2) say(group[0]!.file, keyLine(group[0]!.lines, group[0]!.bodyStart, 'translationKey'), `translationKey "${key}" pairs no translation: no published article in another language (${LANGS.filter((l) => l !== group[0]!.lang).join(', ')}) has it`);
   }
 
   // Links and images in the bodies.
@@ -130,7 +126,8 @@ export function checkContent(root: string): string[] {
   return problems;
 }
 
-function lineOf(article: Article, key: string): number {
-  const at = article.lines.slice(0, article.bodyStart).findIndex((l) => l.startsWith(`${key}:`));
+/** The line (1-based) of a front-matter key among the first `frontLines` lines; the first line when it is absent. */
+function keyLine(lines: string[], frontLines: number, key: string): number {
+  const at = lines.slice(0, frontLines).findIndex((l) => l.startsWith(`${key}:`));
   return at === -1 ? 1 : at + 1;
 }
