@@ -5,6 +5,7 @@ import { loadPublicConfig } from './src/lib/site-config.ts';
 import markdownTwins from './src/integrations/markdown-twins.ts';
 import precompress from './src/integrations/precompress.ts';
 import contentChecks from './src/integrations/content-checks.ts';
+import searchIndex from './src/integrations/search-index.ts';
 
 // The build reads only what pages embed; the server's own settings are sidecar/config.ts's.
 const config = loadPublicConfig();
@@ -27,6 +28,6 @@ export default defineConfig({
     build: { assetsInlineLimit: 0 },
     define: { __SITE_CONFIG__: JSON.stringify(config) },
   },
-  // In this order: the twins are written before they are compressed.
-  integrations: [contentChecks(), markdownTwins(config), precompress()],
+  // In this order: the twins and the search index are written before they are compressed.
+  integrations: [contentChecks(), markdownTwins(config), searchIndex(), precompress()],
 });

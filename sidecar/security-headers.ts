@@ -14,7 +14,9 @@ export function securityHeaders(config: Pick<PublicConfig, 'baseUrl'>, styleHash
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // 'wasm-unsafe-eval': the blog's search (Pagefind) compiles its WebAssembly. It lets scripts of this origin
+        // (the only ones that may run) compile WebAssembly; it does not allow eval() or inline scripts.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", ...styleHashes],
         imgSrc: ["'self'", 'https:', 'data:'],
         fontSrc: ["'self'"],

@@ -132,7 +132,8 @@ export function mcpHandlers(deps: McpDeps) {
     }),
     list_blog_articles: guarded((args) => {
       const lang = args.lang as Lang | undefined;
-      const list = lang ? articles.filter((a) => a.lang === lang) : articles;
+      const topic = args.topic as string | undefined;
+      const list = articles.filter((a) => (!lang || a.lang === lang) && (!topic || a.topics.includes(topic)));
       return { content: [{ type: 'text', text: JSON.stringify(list, null, 2) }], structuredContent: { articles: list } };
     }),
     get_blog_article: guarded((args) => {

@@ -1,7 +1,19 @@
-// Published articles from the content layer, with their language, slug and translations resolved once.
+// Published articles from the content layer, with their language, slug, translations, topics, neighbours and reading
+// time resolved once for every page that shows them.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { isLang, LANGS, SLUG_PATTERN, type Lang } from './surface.ts';
+import { isLang, LANGS, type Lang } from './surface.ts';
+import { LOCALES } from './locales.ts';
+import { slugProblem } from './article-schema.ts';
+import { TOPICS } from './topics.ts';
 import { paths } from './urls.ts';
+import { paginate, type ListPage } from './pagination.ts';
+
+export interface ArticleLink {
+  lang: Lang;
+  slug: string;
+  path: string;
+  title: string;
+}
 
 export interface Article {
   lang: Lang;
@@ -10,28 +22,58 @@ export interface Article {
   entry: CollectionEntry<'blog'>;
   /** The same article in the other languages that have it: the articles that share its translationKey. */
   translations: { lang: Lang; slug: string; path: string }[];
+  /** Keys of content/blog/topics.json, as the front matter lists them. */
+  topics: string[];
+  /** Minutes to read the body at the language's reading speed (locales.ts), at least 1. */
+  minutes: number;
+  /** The next newer and next older article in the same language. */
+  newer?: ArticleLink;
+  older?: ArticleLink;
+  /** Up to three articles of the same language sharing the most topics with it (newest first on a tie). */
+  related: ArticleLink[];
 }
 
+/** How many related articles an article offers. */
+export const RELATED_COUNT = 3;
 
 let cached: Promise<Article[]> | undefined;
 
-/** All published (non-draft) articles, newest first. Fails the build on a bad file name or a duplicate translation. */
+/**
+ * The articles readers see, newest first: not drafts, and not scheduled (dated after the build's time; the publish
+ * workflow rebuilds on a schedule so they appear on their day). The preview (`npm run dev`) shows them all. Fails the
+ * build on a bad file name or a duplicate translation.
+ */
 export function getArticles(): Promise<Article[]> {
   cached ??= load();
   return cached;
 }
 
+/** Whether an article is shown at `now`: drafts never, scheduled ones from their date. The preview shows all. */
+export function isPublished(data: { draft: boolean; date: Date }, now = new Date()): boolean {
+  return !data.draft && data.date.getTime() <= now.getTime();
+}
+
 async function load(): Promise<Article[]> {
-  const entries = await getCollection('blog', (e) => !e.data.draft);
+  // The editors' preview (scripts/dev.ts sets BIO_PREVIEW) shows drafts and scheduled articles; a build never does.
+  const preview = process.env.BIO_PREVIEW === '1';
+  const entries = await getCollection('blog', (e) => preview || isPublished(e.data));
   const articles: Article[] = entries.map((entry) => {
     const [lang, slug, ...rest] = entry.id.split('/');
     if (!isLang(lang) || !slug || rest.length > 0) {
       throw new Error(`content/blog/${entry.id}: articles live in ${LANGS.map((l) => `content/blog/${l}/`).join(', ')}`);
     }
-    if (!SLUG_PATTERN.test(slug)) {
-      throw new Error(`content/blog/${entry.id}.md: the file name must be a slug of lowercase letters, digits and hyphens`);
-    }
-    return { lang: lang as Lang, slug, path: paths.article(lang as Lang, slug), entry, translations: [] };
+    const problem = slugProblem(slug);
+    if (problem) throw new Error(`content/blog/${entry.id}.md: ${problem}`);
+    return {
+      lang,
+      slug,
+      path: paths.article(lang, slug),
+      entry,
+      translations: [],
+      topics: entry.data.topics.filter((key) => TOPICS.has(key)),
+      minutes: readingMinutes(entry.body ?? '', lang),
+      related: [],
+    };
   });
 
   const byKey = new Map<string, Article>();
@@ -54,9 +96,72 @@ async function load(): Promise<Article[]> {
     }
   }
 
-  return articles.sort((a, b) => b.entry.data.date.getTime() - a.entry.data.date.getTime() || a.slug.localeCompare(b.slug));
+  articles.sort((a, b) => b.entry.data.date.getTime() - a.entry.data.date.getTime() || a.slug.localeCompare(b.slug));
+  for (const lang of LANGS) linkNeighbours(articles.filter((a) => a.lang === lang));
+  return articles;
+}
+
+/** Previous/next and related articles within one language's list (newest first). */
+function linkNeighbours(list: Article[]): void {
+  const byTopic = new Map<string, number[]>();
+  list.forEach((a, i) => {
+    for (const topic of a.topics) byTopic.set(topic, [...(byTopic.get(topic) ?? []), i]);
+  });
+  list.forEach((a, i) => {
+    const newer = list[i - 1];
+    const older = list[i + 1];
+    if (newer) a.newer = linkTo(newer);
+    if (older) a.older = linkTo(older);
+    const shared = new Map<number, number>();
+    for (const topic of a.topics) for (const j of byTopic.get(topic) ?? []) if (j !== i) shared.set(j, (shared.get(j) ?? 0) + 1);
+    a.related = [...shared]
+      .sort(([j1, n1], [j2, n2]) => n2 - n1 || j1 - j2)
+      .slice(0, RELATED_COUNT)
+      .map(([j]) => linkTo(list[j]!));
+  });
+}
+
+function linkTo(a: Article): ArticleLink {
+  return { lang: a.lang, slug: a.slug, path: a.path, title: a.entry.data.title };
+}
+
+const WORDS = new Map<Lang, Intl.Segmenter>();
+
+/** Reading time of a Markdown body: its words (as the language segments them; code, URLs and markup left out). */
+export function readingMinutes(markdown: string, lang: Lang): number {
+  const text = markdown
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    .replace(/\]\([^)]*\)/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/https?:\/\/\S+/g, ' ');
+  let segmenter = WORDS.get(lang);
+  if (!segmenter) WORDS.set(lang, (segmenter = new Intl.Segmenter(lang, { granularity: 'word' })));
+  let words = 0;
+  for (const segment of segmenter.segment(text)) if (segment.isWordLike) words++;
+  return Math.max(1, Math.round(words / LOCALES[lang].wordsPerMinute));
 }
 
 export async function articlesIn(lang: Lang): Promise<Article[]> {
   return (await getArticles()).filter((a) => a.lang === lang);
 }
+
+/** The topics that have articles in `lang`, in the registry's order, with their articles (newest first). */
+export async function topicsIn(lang: Lang): Promise<{ key: string; articles: Article[] }[]> {
+  const list = await articlesIn(lang);
+  return [...TOPICS.keys()].map((key) => ({ key, articles: list.filter((a) => a.topics.includes(key)) })).filter((t) => t.articles.length > 0);
+}
+
+/** The blog index of `lang`, page by page. */
+export async function blogPages(lang: Lang): Promise<ListPage<Article>[]> {
+  return paginate(await articlesIn(lang), (n) => paths.blogPage(lang, n));
+}
+
+/** A topic's articles in `lang`, page by page (none when the topic has no article in that language). */
+export async function topicPages(lang: Lang, key: string): Promise<ListPage<Article>[]> {
+  const list = (await articlesIn(lang)).filter((a) => a.topics.includes(key));
+  return list.length === 0 ? [] : paginate(list, (n) => paths.topic(lang, key, n));
+}
+
+/** Items in each feed (RSS and JSON Feed): the newest articles; the index pages list them all. */
+export const FEED_SIZE = 20;

@@ -6,8 +6,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import matter from 'gray-matter';
-import { articleSchema } from './article-schema.ts';
-import { isLang, LANGS, SLUG_PATTERN } from './surface.ts';
+import { articleSchemaWith, slugProblem } from './article-schema.ts';
+import { isLang, LANGS, RESERVED_ARTICLE_SLUGS } from './surface.ts';
+import { parseTopics, TOPICS_FILE } from './topics.ts';
 
 interface Article {
   file: string;
@@ -32,6 +33,31 @@ export function checkContent(root: string): string[] {
   const say = (file: string, line: number | undefined, message: string) => problems.push(`${relative(root, file)}${line ? `:${line}` : ''}: ${message}`);
   const articles: Article[] = [];
 
+  // The topics registry: each problem at its key's line.
+  const topicsFile = join(root, TOPICS_FILE);
+  let topicKeys: string[] = [];
+  if (existsSync(topicsFile)) {
+    const text = readFileSync(topicsFile, 'utf8');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      say(topicsFile, undefined, `is not valid JSON: ${(err as Error).message}`);
+    }
+    if (value !== undefined) {
+      const { topics, problems: topicProblems } = parseTopics(value);
+      const lines = text.split('\n');
+      for (const problem of topicProblems) {
+        const at = problem.key === undefined ? -1 : lines.findIndex((l) => l.includes(JSON.stringify(problem.key)));
+        say(topicsFile, at === -1 ? 1 : at + 1, problem.message);
+      }
+      topicKeys = [...topics.keys()];
+    }
+  } else {
+    say(topicsFile, undefined, 'is missing: it declares the topics articles may name ({ "key": { "en": "Name", "ar": "الاسم" } })');
+  }
+  const articleSchema = articleSchemaWith(topicKeys);
+
   for (const folder of existsSync(base) ? readdirSync(base) : []) {
     const dir = join(base, folder);
     if (!statSync(dir).isDirectory() || folder === 'images') continue;
@@ -44,7 +70,8 @@ export function checkContent(root: string): string[] {
       const text = readFileSync(file, 'utf8');
       const lines = text.split('\n');
       const slug = name.slice(0, -'.md'.length);
-      if (!SLUG_PATTERN.test(slug)) say(file, undefined, `the file name "${slug}" must be a slug: lowercase letters and digits in words joined by single hyphens`);
+      const badSlug = slugProblem(slug);
+      if (badSlug) say(file, undefined, badSlug);
       let parsed: matter.GrayMatterFile<string>;
       try {
         parsed = matter(text);
@@ -57,7 +84,8 @@ export function checkContent(root: string): string[] {
       if (!result.success) {
         for (const issue of result.error.issues) {
           const key = String(issue.path[0] ?? '');
-          const value = key && key in parsed.data ? ` (got ${JSON.stringify(parsed.data[key] instanceof Date ? (parsed.data[key] as Date).toISOString().slice(0, 10) : parsed.data[key])})` : '';
+          const given = key && key in parsed.data ? (issue.path.length > 1 ? (parsed.data[key] as unknown[])[issue.path[1] as number] : parsed.data[key]) : undefined;
+          const value = given === undefined ? '' : ` (got ${JSON.stringify(given instanceof Date ? given.toISOString().slice(0, 10) : given)})`;
           say(file, key ? keyLine(lines, frontLines, key) : 1, `${key || 'front matter'}: ${issue.message}${value}`);
         }
       }
@@ -114,7 +142,13 @@ export function checkContent(root: string): string[] {
           if (!existsSync(resolve(join(a.file, '..'), path))) say(a.file, at, `"${target}": no file at ${relative(root, resolve(join(a.file, '..'), path))}`);
           continue;
         }
+        const topic = /^\/([^/]+)\/blog\/topics\/([^/]+)$/.exec(path);
+        if (topic) {
+          if (!topicKeys.includes(topic[2]!)) say(a.file, at, `"${target}": no topic "${topic[2]}" in ${TOPICS_FILE} (${topicKeys.join(', ')})`);
+          continue;
+        }
         const article = /^\/([^/]+)\/blog\/([^/]+)$/.exec(path);
+        if (article && RESERVED_ARTICLE_SLUGS.has(article[2]!)) continue;
         if (article) {
           const linked = published.get(path);
           if (!linked) say(a.file, at, `"${target}": no published article ${article[2]} in ${article[1]}`);

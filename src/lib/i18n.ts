@@ -62,10 +62,47 @@ const en = {
   contactCard: 'Contact card',
   profileDescription: 'Links and contact of',
   cardDescription: 'Digital business card of',
+  readingTime: { one: '{n} minute read', other: '{n} minutes read' },
+  articleCount: { one: '{n} article', other: '{n} articles' },
+  pageOf: 'Page {n} of {count}',
+  pages: 'Pages',
+  newerArticles: 'Newer articles',
+  olderArticles: 'Older articles',
+  topics: 'Topics',
+  topicsTitle: 'Topics',
+  topicsDescription: 'Browse the blog by topic.',
+  topicTitle: 'Articles on {topic}',
+  topicDescription: 'Every article on {topic}, newest first.',
+  topicInOtherLanguage: 'This topic in English',
+  allTopics: 'All topics',
+  contents: 'Contents',
+  newerArticle: 'Newer article',
+  olderArticle: 'Older article',
+  relatedArticles: 'Related articles',
+  moreArticles: 'More articles',
+  jsonFeed: 'JSON feed',
+  search: 'Search',
+  searchTitle: 'Search the blog',
+  searchDescription: 'Find articles in English by words in their title or text.',
+  searchLabel: 'Words to find',
+  searchButton: 'Search',
+  searchNoScript: 'Search works in the browser with JavaScript. Without it, browse the articles page by page or by topic:',
+  searchNoResults: 'No article matches “{q}”.',
+  searchResults: { one: '{n} article matches “{q}”.', other: '{n} articles match “{q}”.' },
+  searchUnavailable: 'Search could not load. Browse the articles page by page or by topic instead.',
 } as const;
 
+/** A string by plural category (Intl.PluralRules): `other` always, the language's other categories as it needs them. */
+export type Plural = { other: string } & Partial<Record<Intl.LDMLPluralRule, string>>;
+
 type Dictionary = {
-  [K in keyof typeof en]: (typeof en)[K] extends readonly string[] ? readonly string[] : (typeof en)[K] extends string ? string : { [L in keyof (typeof en)[K]]: string };
+  [K in keyof typeof en]: (typeof en)[K] extends readonly string[]
+    ? readonly string[]
+    : (typeof en)[K] extends string
+      ? string
+      : (typeof en)[K] extends { other: string }
+        ? Plural
+        : { [L in keyof (typeof en)[K]]: string };
 };
 
 const ar: Dictionary = {
@@ -128,6 +165,34 @@ const ar: Dictionary = {
   contactCard: 'بطاقة تواصل',
   profileDescription: 'روابط ووسائل التواصل مع',
   cardDescription: 'بطاقة الأعمال الرقمية لـ',
+  readingTime: { zero: '{n} دقيقة للقراءة', one: 'دقيقة واحدة للقراءة', two: 'دقيقتان للقراءة', few: '{n} دقائق للقراءة', many: '{n} دقيقة للقراءة', other: '{n} دقيقة للقراءة' },
+  articleCount: { zero: 'لا مقالات', one: 'مقال واحد', two: 'مقالان', few: '{n} مقالات', many: '{n} مقالًا', other: '{n} مقال' },
+  pageOf: 'الصفحة {n} من {count}',
+  pages: 'الصفحات',
+  newerArticles: 'مقالات أحدث',
+  olderArticles: 'مقالات أقدم',
+  topics: 'المواضيع',
+  topicsTitle: 'المواضيع',
+  topicsDescription: 'تصفّح المدونة حسب الموضوع.',
+  topicTitle: 'مقالات عن {topic}',
+  topicDescription: 'كل المقالات عن {topic}، الأحدث أولًا.',
+  topicInOtherLanguage: 'هذا الموضوع بالعربية',
+  allTopics: 'كل المواضيع',
+  contents: 'المحتويات',
+  newerArticle: 'المقال الأحدث',
+  olderArticle: 'المقال الأقدم',
+  relatedArticles: 'مقالات ذات صلة',
+  moreArticles: 'مقالات أخرى',
+  jsonFeed: 'موجز JSON',
+  search: 'البحث',
+  searchTitle: 'ابحث في المدونة',
+  searchDescription: 'اعثر على المقالات العربية بكلمات من عناوينها أو نصوصها.',
+  searchLabel: 'الكلمات المطلوبة',
+  searchButton: 'ابحث',
+  searchNoScript: 'يعمل البحث في المتصفح بلغة JavaScript. ومن دونها تصفّح المقالات صفحةً صفحة أو حسب الموضوع:',
+  searchNoResults: 'لا مقال يطابق «{q}».',
+  searchResults: { zero: 'لا مقال يطابق «{q}».', one: 'مقال واحد يطابق «{q}».', two: 'مقالان يطابقان «{q}».', few: '{n} مقالات تطابق «{q}».', many: '{n} مقالًا يطابق «{q}».', other: '{n} مقال يطابق «{q}».' },
+  searchUnavailable: 'تعذّر تحميل البحث. تصفّح المقالات صفحةً صفحة أو حسب الموضوع.',
 };
 
 const dictionaries: Record<Lang, Dictionary> = { en, ar };
@@ -145,4 +210,18 @@ export function formatDate(date: Date, lang: Lang): string {
     day: 'numeric',
     timeZone: 'UTC',
   }).format(date);
+}
+
+/** A dictionary string with its `{name}` placeholders filled. */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+}
+
+const PLURAL_RULES = new Map<Lang, Intl.PluralRules>();
+
+/** The form of `forms` for the number `n` in `lang`, filled with `{n}` and `values`. */
+export function plural(lang: Lang, forms: Plural, n: number, values: Record<string, string | number> = {}): string {
+  let rules = PLURAL_RULES.get(lang);
+  if (!rules) PLURAL_RULES.set(lang, (rules = new Intl.PluralRules(lang)));
+  return fill(forms[rules.select(n)] ?? forms.other, { n, ...values });
 }

@@ -12,10 +12,13 @@ export interface PageMeta {
   lang: string;
 }
 
-/** Elements that are chrome or behaviour, never content: these tags, and `[hidden]`, `[aria-hidden="true"]`, `[data-twin="skip"]`. */
+/**
+ * Elements that are chrome or behaviour, never content: these tags (unless marked `[data-twin="keep"]`, as the
+ * blog's page links are: an agent pages through them too), and `[hidden]`, `[aria-hidden="true"]`, `[data-twin="skip"]`.
+ */
 const REMOVED_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'FORM', 'NAV', 'IFRAME', 'OBJECT', 'EMBED', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'DIALOG']);
 const isChrome = (el: Element) =>
-  REMOVED_TAGS.has(el.tagName) || el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.getAttribute('data-twin') === 'skip';
+  (REMOVED_TAGS.has(el.tagName) && el.getAttribute('data-twin') !== 'keep') || el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.getAttribute('data-twin') === 'skip';
 
 const turndown = new TurndownService({
   headingStyle: 'atx',

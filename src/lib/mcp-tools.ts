@@ -28,6 +28,8 @@ export const articleListEntry = z.object({
   date: z.string().describe('Publication date, ISO 8601.'),
   url: z.string().describe('Absolute URL of the HTML article; its Markdown twin is the same URL with .md.'),
   lang: lang,
+  topics: z.array(z.string()).describe('The keys of its topics (each topic has a page at /{lang}/blog/topics/{key}).'),
+  readingMinutes: z.number().int().min(1).describe('Minutes to read it.'),
 });
 
 const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -54,9 +56,10 @@ export const MCP_TOOLS = {
   list_blog_articles: {
     title: 'List blog articles',
     description:
-      'Lists published blog articles, newest first, with slug, title, date (ISO 8601), URL and language. Without lang, lists both Arabic and English articles.',
+      'Lists published blog articles, newest first, with slug, title, date (ISO 8601), URL, language, topic keys and reading time. Without lang, lists both Arabic and English articles; with topic, only the articles on that topic.',
     inputSchema: {
       lang: lang.optional().describe(`Only articles in this language: ${describeLangs()}. Omit for all.`),
+      topic: ids.topic.optional().describe('Only articles on this topic: a topic key as the articles list them, e.g. "privacy" (the topics are listed at /en/blog/topics and /ar/blog/topics).'),
     },
     outputSchema: { articles: z.array(articleListEntry) },
     annotations: { ...annotations, title: 'List blog articles' },

@@ -31,6 +31,7 @@ export const TYPES_BY_PATH: Record<string, string> = {
   [paths.apiCatalog]: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
   [paths.mcpServerCardDraft]: SERVER_CARD_TYPE,
   ...Object.fromEntries(LANGS.map((lang) => [paths.rss(lang), 'application/rss+xml; charset=utf-8'])),
+  ...Object.fromEntries(LANGS.map((lang) => [paths.jsonFeed(lang), 'application/feed+json'])),
 };
 
 /** The media type of a file of the build at `urlPath`. */

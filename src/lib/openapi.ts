@@ -48,12 +48,30 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
     responses: { 302: { ...redirect('/ar/blog or /en/blog'), headers: { ...(redirect('').headers as Json), Vary: { description: 'Always `Accept-Language`.', schema: { type: 'string' } } } } },
   },
   getBlogArticleList: {
-    description: 'Every published article in both languages, newest first: slug, title, date (ISO 8601), absolute URL and language. The WebMCP and MCP tools list_blog_articles read it.',
+    description: 'Every published article in both languages, newest first: slug, title, date (ISO 8601), absolute URL, language, topic keys and reading time in minutes. The WebMCP and MCP tools list_blog_articles read it (and filter it by language and topic).',
     schema: { type: 'array', items: schemaOf(articleListEntry) },
   },
-  listBlogArticles: { description: 'Articles in one language, newest first. An RSS feed is at /{lang}/blog/rss.xml.', params: { lang: 'Language of the blog.' } },
+  listBlogArticles: { description: 'The first page of the articles in one language (20 a page, newest first), linked to the next page with rel="next". Feeds: /{lang}/blog/rss.xml and /{lang}/blog/feed.json.', params: { lang: 'Language of the blog.' } },
   getBlogArticle: { description: 'One article. Its translation, if any, is linked with `hreflang`.', params: { lang: 'Language of the article.', slug: 'Article slug.' } },
-  getBlogFeed: { description: 'RSS 2.0 feed of the blog in one language.', params: { lang: 'Language of the blog.' } },
+  getBlogFeed: { description: 'RSS 2.0 feed of the blog in one language: the newest 20 articles with their summaries and topics.', params: { lang: 'Language of the blog.' } },
+  getBlogJsonFeed: { description: 'JSON Feed 1.1 of the blog in one language: the newest 20 articles with their summaries, dates and topics.', params: { lang: 'Language of the blog.' } },
+  listBlogArticlesPage: {
+    description: 'Page n of the blog index (20 articles a page, newest first); page 1 is /{lang}/blog. Linked with rel="prev" and rel="next"; a page past the last is 404.',
+    params: { lang: 'Language of the blog.', n: 'Page number, from 2.' },
+  },
+  listBlogTopics: { description: 'The topics that have articles in this language, each with its article count and page.', params: { lang: 'Language of the blog.' } },
+  listBlogTopicArticles: {
+    description: "The articles on one topic in one language, newest first, 20 a page; linked to the same topic in the other language. Topic keys are the same in every language.",
+    params: { lang: 'Language of the blog.', topic: 'Topic key, e.g. "privacy".' },
+  },
+  listBlogTopicArticlesPage: {
+    description: "Page n of a topic's articles; page 1 is /{lang}/blog/topics/{topic}.",
+    params: { lang: 'Language of the blog.', topic: 'Topic key.', n: 'Page number, from 2.' },
+  },
+  searchBlog: {
+    description: "The blog's search page. Searching runs in the browser over the static Pagefind index under /pagefind/ (one index per language, Arabic stemmed); the Markdown twin says how to find articles without it.",
+    params: { lang: 'Language of the blog.' },
+  },
   getSitemap: { description: 'Every public page and article with hreflang alternates, profiles and cards included; a sitemap index of /sitemaps/{n}.xml past 50,000 URLs.' },
   getSitemapPart: { description: 'One part of the sitemap once /sitemap.xml has become a sitemap index.', params: { n: 'Part number, from 1.' } },
   getRobots: { description: 'Allows crawling of all public pages; disallows the owner app and /mcp.' },

@@ -20,6 +20,9 @@ export const ids = {
   cardId: z.string().regex(CARD_ID_PATTERN, 'must be 3–64 letters, digits, hyphens or underscores'),
   lang: z.enum(LANGS),
   sitemapPart: z.coerce.number().int().min(1),
+  /** Pages of a list past the first (the first is the list's own URL). */
+  listPage: z.coerce.number().int().min(2),
+  topic: z.string().regex(SLUG_PATTERN, 'must be a topic key (content/blog/topics.json)'),
 };
 
 /** An alias: a slug that is not a reserved first segment (checked when parsed, once the declaration below exists). */
@@ -81,7 +84,7 @@ export type CacheRule = keyof typeof CACHE;
 /** What a cache rule applies to besides declared routes (for the API documentation). */
 export const CACHE_ALSO: Partial<Record<CacheRule, string>> = {
   immutable: 'fingerprinted assets under /_astro/',
-  page: 'every other file of the build',
+  page: 'every other file of the build (the search index under /pagefind/ included)',
   error: 'error pages (404, 500, 503); a 503 also carries Retry-After',
 };
 
@@ -124,7 +127,13 @@ export const ROUTES = {
   getBlogArticleList: { method: 'GET', path: '/blog/articles.json', served: 'static', tag: 'pages', summary: 'Every published article as JSON', media: ['application/json'], cache: 'page', statuses: [200] },
   listBlogArticles: { method: 'GET', path: '/{lang}/blog', served: 'static', tag: 'pages', summary: 'The blog index in one language', params: { lang: ids.lang }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
   getBlogArticle: { method: 'GET', path: '/{lang}/blog/{slug}', served: 'static', tag: 'pages', summary: 'One blog article', params: { lang: ids.lang, slug: ids.slug }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
-  getBlogFeed: { method: 'GET', path: '/{lang}/blog/rss.xml', served: 'static', tag: 'pages', summary: 'The RSS feed of the blog in one language', params: { lang: ids.lang }, media: ['application/rss+xml'], cache: 'page', statuses: [200, 404] },
+  listBlogArticlesPage: { method: 'GET', path: '/{lang}/blog/page/{n}', served: 'static', tag: 'pages', summary: 'A further page of the blog index (20 articles a page, newest first)', params: { lang: ids.lang, n: ids.listPage }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
+  listBlogTopics: { method: 'GET', path: '/{lang}/blog/topics', served: 'static', tag: 'pages', summary: 'The topics of the blog in one language, with their article counts', params: { lang: ids.lang }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
+  listBlogTopicArticles: { method: 'GET', path: '/{lang}/blog/topics/{topic}', served: 'static', tag: 'pages', summary: 'The articles of one topic in one language (20 a page, newest first)', params: { lang: ids.lang, topic: ids.topic }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
+  listBlogTopicArticlesPage: { method: 'GET', path: '/{lang}/blog/topics/{topic}/page/{n}', served: 'static', tag: 'pages', summary: "A further page of a topic's articles", params: { lang: ids.lang, topic: ids.topic, n: ids.listPage }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
+  searchBlog: { method: 'GET', path: '/{lang}/blog/search', served: 'static', tag: 'pages', summary: "Search the blog in one language (in the browser, over the build's Pagefind index)", params: { lang: ids.lang }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
+  getBlogFeed: { method: 'GET', path: '/{lang}/blog/rss.xml', served: 'static', tag: 'pages', summary: 'The RSS feed of the blog in one language: the newest 20 articles', params: { lang: ids.lang }, media: ['application/rss+xml'], cache: 'page', statuses: [200, 404] },
+  getBlogJsonFeed: { method: 'GET', path: '/{lang}/blog/feed.json', served: 'static', tag: 'pages', summary: 'The JSON Feed 1.1 of the blog in one language: the newest 20 articles, with their summaries and topics', params: { lang: ids.lang }, media: ['application/feed+json'], cache: 'page', statuses: [200, 404] },
   getSitemap: { method: 'GET', path: '/sitemap.xml', served: 'live', tag: 'discovery', summary: 'Every public page, profiles and cards included (an index past 50,000 URLs)', media: ['application/xml'], cache: 'discovery', statuses: [200, 503] },
   getSitemapPart: { method: 'GET', path: '/sitemaps/{n}.xml', served: 'live', tag: 'discovery', summary: 'One part of the sitemap once it is an index', params: { n: ids.sitemapPart }, media: ['application/xml'], cache: 'discovery', statuses: [200, 404, 503] },
   getRobots: { method: 'GET', path: '/robots.txt', served: 'static', tag: 'discovery', summary: 'The robots policy (RFC 9309)', media: ['text/plain'], cors: true, cache: 'discovery', statuses: [200] },
@@ -188,6 +197,7 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   '_astro',
   'images',
   'global-scripts',
+  'pagefind',
   '.well-known',
   'favicon.svg',
   'index',
@@ -202,6 +212,17 @@ export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
   'contact',
   'www',
 ]);
+
+/**
+ * Names an article's file may not take: the fixed segments of the blog's own pages under /{lang}/blog/ (its pages,
+ * topics and search), so that no article hides one of them.
+ */
+export const RESERVED_ARTICLE_SLUGS: ReadonlySet<string> = new Set(
+  Object.values(ROUTES).flatMap((r) => {
+    const next = /^\/\{lang\}\/blog\/([^/{]+)/.exec(r.path)?.[1];
+    return next && SLUG_PATTERN.test(next) ? [next] : [];
+  }),
+);
 
 export function isReservedSegment(segment: string): boolean {
   return RESERVED_SEGMENTS.has(segment.toLowerCase());

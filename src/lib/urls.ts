@@ -12,8 +12,17 @@ export const paths = {
   shareScript: '/global-scripts/share.js',
   sitemapPart: (n: number) => `/sitemaps/${n}.xml`,
   blogIndex: (lang: Lang) => `/${lang}/blog`,
+  /** Page `n` of the blog index; the first page is the index itself. */
+  blogPage: (lang: Lang, n: number) => (n <= 1 ? `/${lang}/blog` : `/${lang}/blog/page/${n}`),
+  topics: (lang: Lang) => `/${lang}/blog/topics`,
+  /** Page `n` of a topic's articles; the first page is the topic's own URL. */
+  topic: (lang: Lang, key: string, n = 1) => (n <= 1 ? `/${lang}/blog/topics/${key}` : `/${lang}/blog/topics/${key}/page/${n}`),
+  search: (lang: Lang) => `/${lang}/blog/search`,
   article: (lang: Lang, slug: string) => `/${lang}/blog/${slug}`,
   rss: (lang: Lang) => `/${lang}/blog/rss.xml`,
+  jsonFeed: (lang: Lang) => `/${lang}/blog/feed.json`,
+  /** The build's search index (Pagefind). */
+  searchIndexDir: '/pagefind/',
   errorPage: (lang: Lang, status: ErrorStatus) => `/${lang}/${status}`,
   apiDocs: '/docs/api',
   apiDocsMarkdown: '/docs/api.md',

@@ -96,12 +96,18 @@
     {
       name: 'list_blog_articles',
       title: 'List blog articles',
-      description: 'Lists the published blog articles, newest first: slug, title, date, URL and language.',
-      inputSchema: { type: 'object', properties: { lang: { ...lang, description: 'Only articles in this language; omit for both.' } } },
-      execute: async ({ lang: only } = {}) => {
+      description: 'Lists the published blog articles, newest first: slug, title, date, URL, language, topic keys and reading time.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          lang: { ...lang, description: 'Only articles in this language; omit for both.' },
+          topic: { type: 'string', description: 'Only articles on this topic: a topic key as the articles list them, e.g. "privacy".' },
+        },
+      },
+      execute: async ({ lang: only, topic } = {}) => {
         const res = await fetch(SURFACE.articles, { credentials: 'omit' });
         const articles = await res.json();
-        return { articles: only ? articles.filter((a) => a.lang === only) : articles };
+        return { articles: articles.filter((a) => (!only || a.lang === only) && (!topic || a.topics.includes(topic))) };
       },
     },
     {

@@ -30,6 +30,9 @@ describe('npm run check:content', () => {
   it('names every mistake at once, with its file and line, the value and what is expected', () => {
     const root = contentRoot({
       'images/card.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>',
+      'topics.json': '{\n  "privacy": { "en": "Privacy", "ar": "الخصوصية" },\n  "half-named": { "en": "Half" }\n}\n',
+      'en/topical.md': `${ok('Topical', 'topics: [privacy, gardening]')}\nSee [privacy](/en/blog/topics/privacy), [gardening](/en/blog/topics/gardening) and [all topics](/en/blog/topics).\n`,
+      'en/search.md': ok('Takes a page of the blog'),
       'en/good.md': `${ok('Good', 'translationKey: pair')}\n## A heading\n\nText.\n`,
       'ar/jayyid.md': `${ok('جيد', 'translationKey: pair')}\n## عنوان فرعي\n\nنص.\n`,
       'en/bad-front.md': front('title: Bad\ndescription: short\ndate: not-a-date\ncolour: red'),
@@ -61,9 +64,13 @@ describe('npm run check:content', () => {
       /^content\/blog\/en\/lonely\.md:5: translationKey "alone" pairs no translation/,
       /^content\/blog\/en\/twin-a\.md:5: translationKey "pair" is also used by content\/blog\/en\/good\.md in the same language/,
       /^content\/blog\/fr: "fr" is not a language of the site/,
+      /^content\/blog\/topics\.json:3: "half-named": ar: .*every topic has a name in ar and en/,
+      /^content\/blog\/en\/topical\.md:5: topics: unknown topic "gardening": topics are the keys of content\/blog\/topics\.json \(privacy\) \(got "gardening"\)$/,
+      /^content\/blog\/en\/topical\.md:8: "\/en\/blog\/topics\/gardening": no topic "gardening"/,
+      /^content\/blog\/en\/search\.md: the file name "search" is taken by the blog's own pages/,
     ];
     for (const pattern of expected) expect(problems.some((p) => pattern.test(p)), `${pattern}\n${problems.join('\n')}`).toBe(true);
     // Nothing is reported for what is right: the good articles, the existing anchor, the image with alt text.
-    expect(problems.filter((p) => /^content\/blog\/(en\/good|ar\/jayyid)\.md|عنوان-فرعي|missing\.svg.*A card/.test(p))).toEqual([]);
+    expect(problems.filter((p) => /^content\/blog\/(en\/good|ar\/jayyid)\.md|عنوان-فرعي|missing\.svg.*A card|topics\/privacy|"\/en\/blog\/topics"/.test(p))).toEqual([]);
   });
 });

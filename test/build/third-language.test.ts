@@ -1,5 +1,5 @@
 // A third language is added where docs/architecture.md says, and nowhere else: a row of the locale table, a
-// dictionary and a content folder. The site is built in a scratch copy of the project with French added that way,
+// dictionary, the topics' names and a content folder. The site is built in a scratch copy of the project with French added that way,
 // and its pages, twins, hreflang alternates, sitemap entries, feed, OpenAPI enums and MCP tool schemas are found.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ beforeAll(() => {
   // 1. The locale table: one row.
   const locales = join(dir, 'src/lib/locales.ts');
   const table = readFileSync(locales, 'utf8');
-  const row = "  fr: { dir: 'ltr', ogLocale: 'fr_FR', dateLocale: 'fr-FR', name: 'Français', englishName: 'French' },\n";
+  const row = "  fr: { dir: 'ltr', ogLocale: 'fr_FR', dateLocale: 'fr-FR', name: 'Français', englishName: 'French', wordsPerMinute: 195 },\n";
   writeFileSync(locales, table.replace(/(export const LOCALES = \{\n)/, `$1${row}`));
   // 2. Its dictionary (the English one with the strings a reader sees first translated).
   const i18n = join(dir, 'src/lib/i18n.ts');
@@ -30,7 +30,12 @@ beforeAll(() => {
     readFileSync(i18n, 'utf8')
       .replace('const dictionaries: Record<Lang, Dictionary> = {', "const fr: Dictionary = { ...en, blogTitle: 'Blogue', readBlog: 'Lire le blogue en français', readThisArticle: 'Lire cet article en français', skipToContent: 'Aller au contenu' };\n\nconst dictionaries: Record<Lang, Dictionary> = { fr,"),
   );
-  // 3. Its content folder: one article, a translation of an English one.
+  // 3. The topics' names in it.
+  const topicsFile = join(dir, 'content/blog/topics.json');
+  const topics = JSON.parse(readFileSync(topicsFile, 'utf8')) as Record<string, Record<string, string>>;
+  for (const names of Object.values(topics)) names.fr = names.en!;
+  writeFileSync(topicsFile, JSON.stringify(topics, null, 2));
+  // 4. Its content folder: one article, a translation of an English one.
   mkdirSync(join(dir, 'content/blog/fr'));
   writeFileSync(
     join(dir, 'content/blog/fr/qr-ou-nfc.md'),
@@ -43,7 +48,7 @@ beforeAll(() => {
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('a third language added by the table, a dictionary and a content folder', () => {
+describe('a third language added by the table, a dictionary, the topics’ names and a content folder', () => {
   it('has its homepage, blog index and article, each with its Markdown twin, lang="fr" dir="ltr"', () => {
     for (const page of ['fr', 'fr/blog', 'fr/blog/qr-ou-nfc']) {
       expect(existsSync(join(client, `${page}.html`)), page).toBe(true);

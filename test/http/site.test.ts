@@ -141,7 +141,10 @@ describe('headers', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
       const csp = res.headers.get('content-security-policy') ?? '';
-      expect(csp).toContain("script-src 'self'");
+      // Scripts of this origin only; WebAssembly for the blog's search, never eval or inline scripts.
+      expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval';");
+      expect(csp).not.toContain("'unsafe-eval'");
+      expect(csp).not.toContain("'unsafe-inline'");
       expect(csp).toContain("style-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
     }

@@ -18,6 +18,13 @@ const EXAMPLES: Record<RouteId, { path: string; init?: RequestInit }> = {
   listBlogArticles: { path: '/ar/blog' },
   getBlogArticle: { path: '/en/blog/qr-or-nfc-business-card' },
   getBlogFeed: { path: '/en/blog/rss.xml' },
+  getBlogJsonFeed: { path: '/ar/blog/feed.json' },
+  // The repository's blog fits on one page: page 2 is the declared 404 here; test/build/blog-scale.test.ts serves it.
+  listBlogArticlesPage: { path: '/en/blog/page/2' },
+  listBlogTopics: { path: '/ar/blog/topics' },
+  listBlogTopicArticles: { path: '/ar/blog/topics/link-in-bio' },
+  listBlogTopicArticlesPage: { path: '/ar/blog/topics/link-in-bio/page/2' },
+  searchBlog: { path: '/en/blog/search' },
   getSitemap: { path: '/sitemap.xml' },
   getSitemapPart: { path: '/sitemaps/1.xml' },
   getRobots: { path: '/robots.txt' },

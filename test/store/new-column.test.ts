@@ -25,7 +25,7 @@ function patch(file: string, from: string, to: string) {
 describe('adding a column', () => {
   it('is one edit in each place the architecture page names, and both backends then store and read it', async () => {
     // .astro holds the content collections' types (npm test runs astro sync first).
-    for (const entry of ['sidecar', 'src', 'scripts', 'package.json', 'tsconfig.json', '.astro']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
+    for (const entry of ['sidecar', 'src', 'scripts', 'content', 'package.json', 'tsconfig.json', '.astro']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
     symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
 
     // 1. The migration.

@@ -1,6 +1,7 @@
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
-import { articlesIn } from '../../../lib/blog.ts';
+import { articlesIn, FEED_SIZE } from '../../../lib/blog.ts';
+import { topicName } from '../../../lib/topics.ts';
 import { config } from '../../../lib/build-config.ts';
 import { t } from '../../../lib/i18n.ts';
 import { LANGS, type Lang } from '../../../lib/site-config.ts';
@@ -17,12 +18,12 @@ export const GET: APIRoute = async ({ params }) => {
     title: `${config.serviceName} · ${strings.blogTitle}`,
     description: strings.blogDescription,
     site: absoluteUrl(config.baseUrl, paths.blogIndex(lang)),
-    items: (await articlesIn(lang)).map((a) => ({
+    items: (await articlesIn(lang)).slice(0, FEED_SIZE).map((a) => ({
       title: a.entry.data.title,
       description: a.entry.data.description,
       pubDate: a.entry.data.date,
       link: absoluteUrl(config.baseUrl, a.path),
-      categories: a.entry.data.tags,
+      categories: a.topics.map((key) => topicName(key, lang)),
     })),
     customData: `<language>${lang}</language>`,
     trailingSlash: false,

@@ -1,0 +1,40 @@
+// The JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/) of the blog in one language: the newest FEED_SIZE
+// articles with their summaries, dates, topics and translations.
+import type { APIRoute } from 'astro';
+import { articlesIn, FEED_SIZE } from '../../../lib/blog.ts';
+import { config } from '../../../lib/build-config.ts';
+import { t } from '../../../lib/i18n.ts';
+import { LANGS, type Lang } from '../../../lib/locales.ts';
+import { topicName } from '../../../lib/topics.ts';
+import { absoluteUrl, paths } from '../../../lib/urls.ts';
+
+export function getStaticPaths() {
+  return LANGS.map((lang) => ({ params: { lang } }));
+}
+
+export const GET: APIRoute = async ({ params }) => {
+  const lang = params.lang as Lang;
+  const strings = t(lang);
+  const url = (path: string) => absoluteUrl(config.baseUrl, path);
+  const feed = {
+    version: 'https://jsonfeed.org/version/1.1',
+    title: `${config.serviceName} · ${strings.blogTitle}`,
+    home_page_url: url(paths.blogIndex(lang)),
+    feed_url: url(paths.jsonFeed(lang)),
+    description: strings.blogDescription,
+    language: lang,
+    authors: [{ name: config.serviceName, url: config.baseUrl }],
+    items: (await articlesIn(lang)).slice(0, FEED_SIZE).map((a) => ({
+      id: url(a.path),
+      url: url(a.path),
+      title: a.entry.data.title,
+      summary: a.entry.data.description,
+      content_text: `${a.entry.data.description}\n\n${url(a.path)}`,
+      date_published: a.entry.data.date.toISOString(),
+      ...(a.entry.data.updated ? { date_modified: a.entry.data.updated.toISOString() } : {}),
+      language: lang,
+      tags: a.topics.map((key) => topicName(key, lang)),
+    })),
+  };
+  return new Response(JSON.stringify(feed, null, 2) + '\n');
+};
