@@ -6,6 +6,7 @@ import markdownTwins from './src/integrations/markdown-twins.ts';
 import precompress from './src/integrations/precompress.ts';
 import contentChecks from './src/integrations/content-checks.ts';
 import searchIndex from './src/integrations/search-index.ts';
+import ogImages from './src/integrations/og-images.ts';
 
 // The build reads only what pages embed; the server's own settings are sidecar/config.ts's.
 const config = loadPublicConfig();
@@ -29,5 +30,5 @@ export default defineConfig({
     define: { __SITE_CONFIG__: JSON.stringify(config) },
   },
   // In this order: the twins and the search index are written before they are compressed.
-  integrations: [contentChecks(), markdownTwins(config), searchIndex(), precompress()],
+  integrations: [contentChecks(), markdownTwins(config), searchIndex(), ogImages(config), precompress()],
 });

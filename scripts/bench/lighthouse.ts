@@ -16,6 +16,11 @@ const PAGES: [kind: string, path: string][] = [
   ['article (English)', '/en/blog/qr-or-nfc-business-card'],
   ['blog index (Arabic)', '/ar/blog'],
   ['blog index (English)', '/en/blog'],
+  ['article with contents (Arabic)', '/ar/blog/dalil-safhat-alrawabit'],
+  ['topics (Arabic)', '/ar/blog/topics'],
+  ['topic (English)', '/en/blog/topics/privacy'],
+  ['search with results (Arabic)', '/ar/blog/search?q=%D9%88%D8%A7%D9%84%D8%B4%D8%B1%D9%8A%D8%AD%D8%A9'],
+  ['search with results (English)', '/en/blog/search?q=NFC'],
   ['homepage', '/'],
   ['API docs', '/docs/api'],
 ];

@@ -18,7 +18,25 @@ afterAll(async () => {
   await server?.close();
 });
 
-const pages = ['/', '/ar', '/en/blog', '/ar/blog', '/en/blog/qr-or-nfc-business-card', '/ar/blog/bitaqat-qr-am-nfc', '/docs/api', '/p/layla', '/p/sam-rivera', '/c/k7f2q9'];
+const pages = [
+  '/',
+  '/ar',
+  '/en/blog',
+  '/ar/blog',
+  '/en/blog/qr-or-nfc-business-card',
+  '/ar/blog/bitaqat-qr-am-nfc',
+  '/ar/blog/dalil-safhat-alrawabit',
+  '/en/blog/topics',
+  '/ar/blog/topics',
+  '/en/blog/topics/privacy',
+  '/ar/blog/topics/link-in-bio',
+  '/en/blog/search?q=NFC',
+  '/ar/blog/search?q=%D8%A7%D9%84%D8%B4%D8%B1%D9%8A%D8%AD%D8%A9',
+  '/docs/api',
+  '/p/layla',
+  '/p/sam-rivera',
+  '/c/k7f2q9',
+];
 const errorPages = ['/ar/blog/missing', '/en/nothing'];
 
 describe('pages in Chromium', () => {

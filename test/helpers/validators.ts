@@ -38,3 +38,12 @@ export function vnu(files: string[]): VnuMessage[] {
   if (result.error) throw result.error;
   return (JSON.parse(result.stdout || '{"messages":[]}') as { messages: VnuMessage[] }).messages;
 }
+
+/** Validates an RSS 2.0 feed with xmllint against test/fixtures/rss-2.0.xsd (written from the RSS 2.0 specification). */
+export function xmllintRss(xml: string): { ok: boolean; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'rss-'));
+  const file = join(dir, 'rss.xml');
+  writeFileSync(file, xml);
+  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', join(projectRoot, 'test/fixtures/rss-2.0.xsd'), file], { encoding: 'utf8' });
+  return { ok: result.status === 0, output: result.stdout + result.stderr };
+}

@@ -1,0 +1,81 @@
+// Build step: the Open Graph image of every page that names one (articles and the blog's list pages). Each page
+// names its image by a hash of what it shows (src/lib/og.ts) in <meta property="og:image">, with the title drawn in
+// og:image:alt and its language in <html lang>; this step reads those, checks the hash, and draws what the build
+// cache does not already hold (node_modules/.cache/og-images/, kept between builds and by the publish workflow),
+// on every core. A changed title is a new name, so the cache can never serve a stale picture.
+import type { AstroIntegration } from 'astro';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { filesUnder } from '../lib/files.ts';
+import { isLang } from '../lib/locales.ts';
+import { blogCard, ogImagePath, type OgCard } from '../lib/og.ts';
+import type { PublicConfig } from '../lib/site-config.ts';
+import type { OgJob } from './og-worker.ts';
+
+const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** The cards the built pages name, by image path; throws when a page's image name does not match what it shows. */
+export function cardsOfPages(root: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>): Map<string, OgCard> {
+  const cards = new Map<string, OgCard>();
+  for (const file of filesUnder(root)) {
+    if (!file.endsWith('.html')) continue;
+    const html = readFileSync(join(root, file), 'utf8');
+    const head = html.slice(0, html.indexOf('</head>'));
+    const image = /<meta property="og:image" content="([^"]+)"/.exec(head)?.[1];
+    if (!image) continue;
+    const alt = /<meta property="og:image:alt" content="([^"]*)"/.exec(head)?.[1];
+    const lang = /<html lang="([^"]+)"/.exec(html)?.[1];
+    if (alt === undefined || !isLang(lang)) throw new Error(`${file}: og:image without og:image:alt or a language`);
+    const card = blogCard(config, lang, decode(alt));
+    const path = new URL(image).pathname;
+    if (ogImagePath(card) !== path) throw new Error(`${file}: og:image ${path} is not the image of what the page shows (${ogImagePath(card)})`);
+    cards.set(path, card);
+  }
+  return cards;
+}
+
+export async function writeOgImages(root: string, cacheDir: string, workerFile: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>): Promise<{ drawn: number; reused: number }> {
+  const jobs: OgJob['jobs'] = [];
+  let reused = 0;
+  for (const [path, card] of cardsOfPages(root, config)) {
+    const out = join(root, path);
+    const cached = join(cacheDir, path.slice(path.lastIndexOf('/') + 1));
+    if (existsSync(cached)) {
+      copyFileSync(cached, out);
+      reused++;
+    } else jobs.push({ card, out, cached });
+  }
+  const workers = Math.max(1, Math.min(availableParallelism(), Math.ceil(jobs.length / 8)));
+  await Promise.all(
+    Array.from({ length: jobs.length === 0 ? 0 : workers }, (_, i) =>
+      new Promise<void>((resolve, reject) => {
+        const worker = new Worker(workerFile, { workerData: { jobs: jobs.filter((_, k) => k % workers === i) } satisfies OgJob });
+        worker.once('message', (m: { ok: boolean; message?: string }) => (m.ok ? resolve() : reject(new Error(`Open Graph image: ${m.message}`))));
+        worker.once('error', reject);
+        worker.once('exit', (code) => code !== 0 && reject(new Error(`an Open Graph worker exited with ${code}`)));
+      }),
+    ),
+  );
+  return { drawn: jobs.length, reused };
+}
+
+export default function ogImages(config: PublicConfig): AstroIntegration {
+  let projectRoot = process.cwd();
+  return {
+    name: 'og-images',
+    hooks: {
+      'astro:config:done': ({ config: astroConfig }) => {
+        projectRoot = fileURLToPath(astroConfig.root);
+      },
+      'astro:build:done': async ({ dir, logger }) => {
+        const started = performance.now();
+        const cacheDir = join(projectRoot, 'node_modules/.cache/og-images');
+        const { drawn, reused } = await writeOgImages(fileURLToPath(dir), cacheDir, join(projectRoot, 'src/integrations/og-worker.ts'), config);
+        logger.info(`${drawn} Open Graph images drawn, ${reused} reused from the cache, in ${Math.round(performance.now() - started)} ms`);
+      },
+    },
+  };
+}

@@ -1,0 +1,110 @@
+// Open Graph images: an Arabic title must come out joined and right to left. The reference is Chromium laying out
+// the same title in the same fonts at the same place; the image must look like Chromium's joined rendering and
+// unlike Chromium's rendering of the same letters isolated (a zero-width non-joiner between each). A renderer that
+// does not join, simulated by feeding it the isolated letters, fails that comparison: the test can fail.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { drawOgImage } from '../../src/integrations/og-draw.ts';
+import { blogCard, OG_HEIGHT, OG_WIDTH, ogImagePath, type OgCard } from '../../src/lib/og.ts';
+import { launchChromium } from '../helpers/browser.ts';
+import { builtFiles, read } from '../helpers/dist.ts';
+import { clientDir, testConfig } from '../helpers/env.ts';
+
+const require = createRequire(import.meta.url);
+const font = (file: string) => readFileSync(require.resolve(file)).toString('base64');
+const NASKH = font('@expo-google-fonts/noto-naskh-arabic/700Bold/NotoNaskhArabic_700Bold.ttf');
+const SANS = font('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf');
+
+const ZWNJ = '\u200c';
+/** The same letters, each in its isolated form: a non-joiner between every two. */
+const isolated = (text: string) => [...text].join(ZWNJ);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+
+/** Chromium's rendering of a card's title alone, where and how og-draw.ts places it (80 px margins, top at 150). */
+async function chromiumTitle(card: OgCard, title: string, size: number): Promise<Buffer> {
+  const page = await browser.newPage({ viewport: { width: OG_WIDTH, height: OG_HEIGHT } });
+  await page.setContent(`<!doctype html><html lang="${card.lang}" dir="rtl"><style>
+    @font-face { font-family: N; src: url(data:font/ttf;base64,${NASKH}); }
+    @font-face { font-family: S; src: url(data:font/ttf;base64,${SANS}); }
+    html, body { margin: 0; background: #000; }
+    p { position: absolute; inset-inline: 80px; top: 150px; margin: 0; font: 700 ${size}px/1.35 N, S; color: #fff; }
+  </style><p></p></html>`);
+  await page.locator('p').evaluate((p, text) => (p.textContent = text), title);
+  await page.evaluate(() => document.fonts.ready);
+  const shot = await page.screenshot({ type: 'png' });
+  await page.close();
+  return shot;
+}
+
+/** A grey, blurred half-size copy (600×190) of the title area, white ink on black, for comparing layouts. */
+async function thumbnail(png: Buffer, { invertBackground = false } = {}): Promise<Float64Array> {
+  // Only the title's band: from its top (150) to the band at the foot.
+  let image = sharp(png).extract({ left: 0, top: 140, width: OG_WIDTH, height: 380 }).greyscale();
+  if (invertBackground) image = image.threshold(200);
+  const { data } = await image.resize(600, 190, { kernel: 'cubic' }).blur(3).raw().toBuffer({ resolveWithObject: true });
+  return Float64Array.from(data, (v) => v / 255);
+}
+
+const distance = (a: Float64Array, b: Float64Array) => a.reduce((sum, v, i) => sum + Math.abs(v - b[i]!), 0) / a.length;
+
+/** How our image of `drawn` compares with Chromium's joined and isolated renderings of `title`. */
+async function compare(title: string, drawn: string) {
+  const card = blogCard(testConfig, 'ar', drawn);
+  // Our image, keeping only the white title ink (the kicker and band are not in the compared area or not white).
+  const ours = await thumbnail(await drawOgImage(card), { invertBackground: true });
+  const joined = await thumbnail(await chromiumTitle(card, title, 76), { invertBackground: true });
+  const apart = await thumbnail(await chromiumTitle(card, isolated(title), 76), { invertBackground: true });
+  return { toJoined: distance(ours, joined), toIsolated: distance(ours, apart), referencesDiffer: distance(joined, apart) };
+}
+
+const TITLE = 'رمز QR أم شريحة NFC؟ كيف تشارك بطاقة أعمالك الرقمية';
+
+describe('Open Graph images', () => {
+  it('draw an Arabic title joined and right to left, as Chromium lays it out', async () => {
+    const { toJoined, toIsolated, referencesDiffer } = await compare(TITLE, TITLE);
+    expect(referencesDiffer, 'joined and isolated letters must look different').toBeGreaterThan(0.02);
+    expect(toJoined, `closer to Chromium's joined rendering (${toJoined.toFixed(4)}) than to its isolated one (${toIsolated.toFixed(4)})`).toBeLessThan(toIsolated * 0.5);
+  }, 60_000);
+
+  it('would fail a renderer that leaves the letters isolated', async () => {
+    const { toJoined, toIsolated } = await compare(TITLE, isolated(TITLE));
+    expect(toJoined).toBeGreaterThan(toIsolated);
+  }, 60_000);
+
+  it('every built article and blog list page names its image, 1200×630 PNG, with width, height and alt, in its language', async () => {
+    const pages = builtFiles('.html').filter((f) => /^\/(ar|en)\/blog(\/[^/]+)?\.html$/.test(f.urlPath) || /^\/(ar|en)\/blog\/(topics|page)\//.test(f.urlPath));
+    expect(pages.length).toBeGreaterThan(10);
+    for (const { urlPath, file } of pages) {
+      const html = read(file);
+      const meta = (p: string) => new RegExp(`<meta (?:property|name)="${p}" content="([^"]*)"`).exec(html)?.[1];
+      const url = meta('og:image');
+      expect(url, urlPath).toMatch(/^http:\/\/localhost:8080\/_astro\/og-[\w-]{16}\.png$/);
+      expect(meta('og:image:width'), urlPath).toBe('1200');
+      expect(meta('og:image:height'), urlPath).toBe('630');
+      expect(meta('og:image:alt')?.length, urlPath).toBeGreaterThan(0);
+      expect(meta('twitter:card'), urlPath).toBe('summary_large_image');
+      const lang = /<html lang="(\w+)"/.exec(html)?.[1] as 'ar' | 'en';
+      const alt = meta('og:image:alt')!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+      expect(new URL(url!).pathname, urlPath).toBe(ogImagePath(blogCard(testConfig, lang, alt)));
+      const image = await sharp(join(clientDir, new URL(url!).pathname)).metadata();
+      expect([image.format, image.width, image.height], urlPath).toEqual(['png', 1200, 630]);
+    }
+  });
+
+  it('a changed title is a new image: the name is a hash of what is drawn, never served stale from the cache', () => {
+    const a = ogImagePath(blogCard(testConfig, 'en', 'A title'));
+    expect(ogImagePath(blogCard(testConfig, 'en', 'A title'))).toBe(a);
+    expect(ogImagePath(blogCard(testConfig, 'en', 'A title, edited'))).not.toBe(a);
+    expect(ogImagePath(blogCard(testConfig, 'ar', 'A title'))).not.toBe(a);
+    expect(ogImagePath(blogCard({ ...testConfig, serviceName: 'Other' }, 'en', 'A title'))).not.toBe(a);
+  });
+});
