@@ -7,6 +7,7 @@ import precompress from './src/integrations/precompress.ts';
 import contentChecks from './src/integrations/content-checks.ts';
 import searchIndex from './src/integrations/search-index.ts';
 import ogImages from './src/integrations/og-images.ts';
+import publishManifest from './src/integrations/publish-manifest.ts';
 
 // The build reads only what pages embed; the server's own settings are sidecar/config.ts's.
 const config = loadPublicConfig();
@@ -29,6 +30,7 @@ export default defineConfig({
     build: { assetsInlineLimit: 0 },
     define: { __SITE_CONFIG__: JSON.stringify(config) },
   },
-  // In this order: the twins and the search index are written before they are compressed.
-  integrations: [contentChecks(), markdownTwins(config), searchIndex(), ogImages(config), precompress()],
+  // In this order: the twins, the search index and the images are written before they are compressed, and the
+  // manifest of what to publish is made of the finished build.
+  integrations: [contentChecks(), markdownTwins(config), searchIndex(), ogImages(config), precompress(), publishManifest()],
 });

@@ -2,9 +2,14 @@
 # Makes sure the system programs the tests drive are present: Chromium (browser tests), xmllint (sitemap XSD),
 # Java (the Nu HTML Checker), wrk (benchmarks), nginx with its njs and brotli modules (the front, and the
 # benchmarks' baseline), Varnish with varnish-modules (the edge) and PostgreSQL's server binaries (the data tier). Installs them with apt-get when running as root on Debian; otherwise says what to install.
+# With --content, only what `npm run check:build` needs (xmllint, Java): the publish workflow's content-only path.
 set -euo pipefail
 
 missing=()
+if [ "${1:-}" = --content ]; then
+  command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
+  command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
+else
 command -v chromium >/dev/null 2>&1 || [ -x "${CHROMIUM_PATH:-/nonexistent}" ] || missing+=(chromium)
 command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
 command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
@@ -19,6 +24,7 @@ command -v varnishd >/dev/null 2>&1 || [ -x /usr/sbin/varnishd ] || missing+=(va
 compgen -G '/usr/lib/*/varnish/vmods/libvmod_xkey.so' >/dev/null || missing+=(varnish-modules)
 # A PostgreSQL primary and standby for the data-tier suites (the tests start their own; no server is left running).
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql-15)
+fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -90,8 +90,6 @@ if (form && input && status && list) {
     status.textContent = found.length === 0 ? fill(messages.none, { q: query }) : fill(messages.results[rules.select(found.length) as keyof Plural] ?? messages.results.other, { n: found.length, q: query });
   };
 
-  form.hidden = false;
-  document.querySelector('.search-without-script')?.setAttribute('hidden', '');
   const initial = new URLSearchParams(location.search).get('q') ?? '';
   input.value = initial.slice(0, 200);
   void run(input.value);

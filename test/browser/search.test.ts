@@ -76,16 +76,32 @@ describe('blog search in Chromium', () => {
     expect(links).toContain('/en/blog/qr-or-nfc-business-card');
   });
 
-  it('without JavaScript, shows no form and says how to find articles instead', async () => {
+  it('without JavaScript, says search needs it and offers the index and the topics', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${server.url}/ar/blog/search`);
-    const form = await page.locator('form.search').isVisible();
-    const hint = await page.locator('.search-without-script').innerText();
-    const links = await page.locator('.search-without-script a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
+    const hint = await page.locator('.search-page').innerText();
+    const links = await page.locator('.search-browse a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
     await context.close();
-    expect(form).toBe(false);
     expect(hint).toContain('JavaScript');
     expect(links).toEqual(['/ar/blog', '/ar/blog/topics']);
+  });
+
+  it('moves nothing a reader sees while it draws the results (no layout shift)', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${server.url}/en/blog/search?q=NFC`);
+    await page.locator('.search-results a').first().waitFor();
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let total = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) total += entry.value;
+          }).observe({ type: 'layout-shift', buffered: true });
+          setTimeout(() => resolve(total), 300);
+        }),
+    );
+    await page.close();
+    expect(shift).toBeLessThan(0.01);
   });
 });

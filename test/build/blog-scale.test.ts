@@ -14,7 +14,7 @@ import { buildApp } from '../../sidecar/app.ts';
 import { PAGE_SIZE } from '../../src/lib/pagination.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
-import { xmllintRss, xmllintSitemap } from '../helpers/validators.ts';
+import { xmllintRss, xmllintSitemap } from '../../scripts/validators.ts';
 
 const EN = 45;
 const AR = 23;

@@ -7,7 +7,7 @@ import robotsParser from 'robots-parser';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { builtFiles } from '../helpers/dist.ts';
 import { clientDir, projectRoot, testConfig } from '../helpers/env.ts';
-import { vnu, xmllintSitemap } from '../helpers/validators.ts';
+import { vnu, xmllintSitemap } from '../../scripts/validators.ts';
 
 let server: TestServer;
 beforeAll(async () => {

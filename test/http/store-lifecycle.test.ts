@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { xmllintSitemap } from '../helpers/validators.ts';
+import { xmllintSitemap } from '../../scripts/validators.ts';
 
 const base = 'http://localhost:8080';
 

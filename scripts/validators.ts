@@ -1,9 +1,10 @@
-// External validators run as real processes: xmllint with the sitemaps.org XSD, and the Nu HTML checker.
+// External validators run as real processes: xmllint with the sitemaps.org and RSS 2.0 schemas, and the Nu HTML
+// checker (Java). Used by the tests and by `npm run check:build`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from './env.ts';
+import { projectRoot } from './ensure-build.ts';
 
 /** Validates a sitemap (urlset) with xmllint against sitemaps.org's XSD plus a schema for xhtml:link. */
 export function xmllintSitemap(xml: string): { ok: boolean; output: string } {
@@ -14,7 +15,7 @@ export function xmllintSitemap(xml: string): { ok: boolean; output: string } {
     `<?xml version="1.0"?>
 <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">
   <xsd:import namespace="http://www.sitemaps.org/schemas/sitemap/0.9" schemaLocation="${join(projectRoot, 'node_modules/sitemap/schema/sitemap.xsd')}"/>
-  <xsd:import namespace="http://www.w3.org/1999/xhtml" schemaLocation="${join(projectRoot, 'test/fixtures/xhtml-link.xsd')}"/>
+  <xsd:import namespace="http://www.w3.org/1999/xhtml" schemaLocation="${join(projectRoot, 'scripts/schemas/xhtml-link.xsd')}"/>
 </xsd:schema>`,
   );
   const file = join(dir, 'sitemap.xml');
@@ -39,11 +40,11 @@ export function vnu(files: string[]): VnuMessage[] {
   return (JSON.parse(result.stdout || '{"messages":[]}') as { messages: VnuMessage[] }).messages;
 }
 
-/** Validates an RSS 2.0 feed with xmllint against test/fixtures/rss-2.0.xsd (written from the RSS 2.0 specification). */
+/** Validates an RSS 2.0 feed with xmllint against scripts/schemas/rss-2.0.xsd (written from the RSS 2.0 specification). */
 export function xmllintRss(xml: string): { ok: boolean; output: string } {
   const dir = mkdtempSync(join(tmpdir(), 'rss-'));
   const file = join(dir, 'rss.xml');
   writeFileSync(file, xml);
-  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', join(projectRoot, 'test/fixtures/rss-2.0.xsd'), file], { encoding: 'utf8' });
+  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', join(projectRoot, 'scripts/schemas/rss-2.0.xsd'), file], { encoding: 'utf8' });
   return { ok: result.status === 0, output: result.stdout + result.stderr };
 }

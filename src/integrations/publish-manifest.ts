@@ -1,0 +1,22 @@
+// Build step, last: dist/publish-manifest.json, every file of dist/client with a hash of its bytes, which
+// scripts/publish.ts compares with the manifest of the last published build to upload, delete and invalidate only
+// what changed (src/lib/publish.ts).
+import type { AstroIntegration } from 'astro';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { manifestOf, PUBLISH_MANIFEST_FILE } from '../lib/publish.ts';
+
+export default function publishManifest(): AstroIntegration {
+  return {
+    name: 'publish-manifest',
+    hooks: {
+      'astro:build:done': ({ dir, logger }) => {
+        const root = fileURLToPath(dir);
+        const manifest = manifestOf(root);
+        writeFileSync(join(root, '..', PUBLISH_MANIFEST_FILE), JSON.stringify(manifest) + '\n');
+        logger.info(`${Object.keys(manifest.files).length} files in ${PUBLISH_MANIFEST_FILE}`);
+      },
+    },
+  };
+}
