@@ -24,6 +24,12 @@ export default defineConfig({
     // with 'unsafe-inline'.
     inlineStylesheets: 'always',
   },
+  // Pages whose data (their cacheKey, src/lib/cache-key.ts) and code did not change are reused from the last build
+  // (.cache/astro/): an editor's one-article change re-renders that article and the lists it is in. The cache lives
+  // in the project (not node_modules/.astro, Astro's default), so that copies of the project made by the tests and
+  // the bench, which link node_modules, never share one.
+  experimental: { incrementalBuild: true },
+  cacheDir: './.cache/astro',
   // Shiki colours code with inline style attributes, which the Content-Security-Policy (style-src 'self') forbids.
   markdown: { syntaxHighlight: false },
   vite: {

@@ -2,17 +2,20 @@
 // published (the publish workflow runs it on the production build, content-only changes included): every internal
 // link, image and #fragment lands (src/lib/link-check.ts), every page has its Markdown twin, the sitemap and the RSS
 // feeds are valid against their schemas, the JSON Feeds are JSON Feed 1.1, and every page passes the Nu HTML
-// Checker. Lists every problem, exits 1 if there is one. Needs xmllint and Java (scripts/test-deps.sh --content).
-import { readFileSync } from 'node:fs';
+// Checker (pages it found valid before, byte for byte, are not checked again). Lists every problem, exits 1 if there
+// is one. Needs xmllint and Java (scripts/test-deps.sh --content).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { filesUnder } from '../src/lib/files.ts';
 import { checkLinks, missingTwins } from '../src/lib/link-check.ts';
 import { LANGS } from '../src/lib/locales.ts';
 import { paths } from '../src/lib/urls.ts';
 import { readManifest } from '../src/lib/build-manifest.ts';
-import { vnu, xmllintRss, xmllintSitemap } from './validators.ts';
+import { vnuParallel, xmllintRss, xmllintSitemap } from './validators.ts';
+import { buildCacheDir, codeHash, keyOf } from '../src/integrations/build-cache.ts';
+import { projectRoot } from './ensure-build.ts';
 
-export function checkBuild(distDir: string, log = (line: string) => console.log(line)): string[] {
+export async function checkBuild(distDir: string, log = (line: string) => console.log(line)): Promise<string[]> {
   const client = join(distDir, 'client');
   const manifest = readManifest(distDir);
   if (!manifest) return [`${distDir}: no build here (run npm run build)`];
@@ -21,6 +24,12 @@ export function checkBuild(distDir: string, log = (line: string) => console.log(
   const step = (what: string, run: () => string[]) => {
     const started = performance.now();
     const found = run();
+    problems.push(...found);
+    log(`${what}: ${found.length === 0 ? 'ok' : `${found.length} problem${found.length === 1 ? '' : 's'}`} (${Math.round(performance.now() - started)} ms)`);
+  };
+  const stepAsync = async (what: string, run: () => Promise<string[]>) => {
+    const started = performance.now();
+    const found = await run();
     problems.push(...found);
     log(`${what}: ${found.length === 0 ? 'ok' : `${found.length} problem${found.length === 1 ? '' : 's'}`} (${Math.round(performance.now() - started)} ms)`);
   };
@@ -45,17 +54,25 @@ export function checkBuild(distDir: string, log = (line: string) => console.log(
       return found;
     }),
   );
-  step('HTML (Nu HTML Checker)', () =>
-    vnu(filesUnder(client).filter((f) => f.endsWith('.html')).map((f) => join(client, f)))
-      .filter((m) => m.type === 'error' || m.subType === 'fatal')
-      .map((m) => `${relative(client, m.url.replace(/^file:/, ''))}:${m.lastLine ?? ''}: ${m.message}`),
-  );
+  await stepAsync('HTML (Nu HTML Checker)', async () => {
+    // Pages checked before with the same bytes by the same checker are not checked again (a rebuild after one edit
+    // restores thousands of identical pages): a marker per valid page in the build cache.
+    const cacheDir = buildCacheDir(projectRoot, 'html-valid');
+    const code = codeHash(projectRoot, []);
+    const pages = filesUnder(client).filter((f) => f.endsWith('.html')).map((f) => ({ file: join(client, f), marker: join(cacheDir, keyOf(code, readFileSync(join(client, f)))) }));
+    const unchecked = pages.filter((p) => !existsSync(p.marker));
+    const errors = (await vnuParallel(unchecked.map((p) => p.file))).filter((m) => m.type === 'error' || m.subType === 'fatal');
+    const failed = new Set(errors.map((m) => resolve(m.url.replace(/^file:/, ''))));
+    for (const page of unchecked) if (!failed.has(page.file)) writeFileSync(page.marker, '');
+    log(`  ${pages.length - unchecked.length} of ${pages.length} pages known valid, ${unchecked.length} checked`);
+    return errors.map((m) => `${relative(client, m.url.replace(/^file:/, ''))}:${m.lastLine ?? ''}: ${m.message}`);
+  });
   return problems;
 }
 
 if (import.meta.main) {
   const dist = resolve(process.argv[2] ?? 'dist');
-  const problems = checkBuild(dist);
+  const problems = await checkBuild(dist);
   if (problems.length > 0) {
     console.error(`\nThe build has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p}`).join('\n')}`);
     process.exit(1);

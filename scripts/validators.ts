@@ -1,8 +1,8 @@
 // External validators run as real processes: xmllint with the sitemaps.org and RSS 2.0 schemas, and the Nu HTML
 // checker (Java). Used by the tests and by `npm run check:build`.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from './ensure-build.ts';
 
@@ -32,7 +32,7 @@ export interface VnuMessage {
   lastLine?: number;
 }
 
-/** Runs the Nu HTML Checker (vnu-jar, Java) over files; returns its messages. */
+/** Runs the Nu HTML Checker (vnu-jar, Java) over files; returns its messages. (vnuParallel: one checker per core.) */
 export function vnu(files: string[]): VnuMessage[] {
   const jar = join(projectRoot, 'node_modules/vnu-jar/build/dist/vnu.jar');
   const result = spawnSync('java', ['-jar', jar, '--format', 'json', '--stdout', ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -47,4 +47,25 @@ export function xmllintRss(xml: string): { ok: boolean; output: string } {
   writeFileSync(file, xml);
   const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', join(projectRoot, 'scripts/schemas/rss-2.0.xsd'), file], { encoding: 'utf8' });
   return { ok: result.status === 0, output: result.stdout + result.stderr };
+}
+
+/** The Nu HTML Checker over files, one Java process per core, each with its share: the checker runs mostly on one. */
+export async function vnuParallel(files: string[]): Promise<VnuMessage[]> {
+  if (files.length === 0) return [];
+  const jar = join(projectRoot, 'node_modules/vnu-jar/build/dist/vnu.jar');
+  const processes = Math.min(availableParallelism(), Math.ceil(files.length / 100));
+  const shares = Array.from({ length: processes }, (_, i) => files.filter((_, k) => k % processes === i));
+  const outputs = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<string>((resolve, reject) => {
+          const child = spawn('java', ['-jar', jar, '--format', 'json', '--stdout', ...share], { stdio: ['ignore', 'pipe', 'inherit'] });
+          const chunks: Buffer[] = [];
+          child.stdout.on('data', (c: Buffer) => chunks.push(c));
+          child.once('error', reject);
+          child.once('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        }),
+    ),
+  );
+  return outputs.flatMap((out) => (JSON.parse(out || '{"messages":[]}') as { messages: VnuMessage[] }).messages);
 }

@@ -6,7 +6,7 @@
 // `npm run bench -- --edge [--duration S]`: live pages through Varnish and the purger, on both backends (scripts/bench/edge.ts).
 // `npm run bench -- --lighthouse`: Lighthouse (mobile) in Debian's Chromium on every page kind (scripts/bench/lighthouse.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,13 +14,14 @@ import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { loadConfig, type ServerConfig } from '../../sidecar/config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
-import { CACHE, LANGS } from '../../src/lib/surface.ts';
+import { CACHE, type Lang } from '../../src/lib/surface.ts';
 import { writeDatabase } from '../../sidecar/store/sqlite/sqlite-writer.ts';
 import { dataTierBench } from './data-tier.ts';
 import { cycleScript, wrk, type WrkResult } from './wrk.ts';
 import { mcpInProcess } from './mcp-in-process.ts';
 import { lighthouseBench } from './lighthouse.ts';
 import { edgeBench } from './edge.ts';
+import { buildBench, buildReport, searchDownload, type BuildBench } from './build.ts';
 import { nginxBinary, runFront, runNginx } from '../front-config.ts';
 import { cleanEnv, freePort, spawnSidecar } from '../sidecar-process.ts';
 
@@ -35,6 +36,8 @@ const { values: flags } = parseArgs({
     compression: { type: 'boolean', default: false },
     lighthouse: { type: 'boolean', default: false },
     edge: { type: 'boolean', default: false },
+    build: { type: 'boolean', default: false },
+    articles: { type: 'string' },
   },
 });
 const SECONDS = Number(flags.duration ?? (flags.soak ? 30 : flags.quick ? 3 : 10));
@@ -206,43 +209,6 @@ async function soak() {
   );
   console.log(ok ? '1 passed, 0 failed' : '0 passed, 1 failed');
   process.exit(ok ? 0 : 1);
-}
-
-async function buildRow(perLang: number) {
-  const dir = mkdtempSync(join(scratch, `build-${perLang}-`));
-  for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
-  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
-  const body = readFileSync(join(projectRoot, 'content/blog/en/qr-or-nfc-business-card.md'), 'utf8').split('---').slice(2).join('---');
-  const hugo = join(dir, 'hugo');
-  for (const lang of LANGS) {
-    mkdirSync(join(hugo, 'content', lang), { recursive: true });
-    for (let i = 0; i < perLang; i++) {
-      const front = `---\ntitle: Generated article ${i} (${lang})\ndescription: A generated article used to measure the build at scale.\ndate: 2026-01-${String((i % 28) + 1).padStart(2, '0')}\n---\n`;
-      writeFileSync(join(dir, 'content/blog', lang, `generated-${i}.md`), front + body);
-      writeFileSync(join(hugo, 'content', lang, `generated-${i}.md`), front + body);
-    }
-  }
-  const started = performance.now();
-  const out = spawnSync(join(projectRoot, 'node_modules/.bin/astro'), ['build'], { cwd: dir, env: baseEnv({}), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  const seconds = (performance.now() - started) / 1000;
-  if (out.status !== 0) throw new Error(`build of ${perLang} articles per language failed:\n${out.stderr.slice(-2000)}`);
-  const twinMs = Number(/Markdown twins in (\d+) ms/.exec(out.stdout)?.[1] ?? NaN);
-  // Precompression (for a front) is its own step; the twins' share is of the build without it, so that it
-  // cannot dilute the share.
-  const precompressMs = Number(/precompressed \(gzip and brotli\) in (\d+) ms/.exec(out.stdout)?.[1] ?? 0);
-  let hugoSeconds: number | undefined;
-  if (spawnSync('hugo', ['version']).status === 0) {
-    mkdirSync(join(hugo, 'layouts/_default'), { recursive: true });
-    writeFileSync(join(hugo, 'hugo.toml'), "baseURL = 'http://localhost:8080/'\ntitle = 'bench'\ndisableKinds = ['taxonomy', 'term']\n");
-    writeFileSync(join(hugo, 'layouts/_default/baseof.html'), '<!doctype html><html><head><title>{{ .Title }}</title></head><body><main>{{ block "main" . }}{{ end }}</main></body></html>');
-    writeFileSync(join(hugo, 'layouts/_default/single.html'), '{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .Content }}</article>{{ end }}');
-    writeFileSync(join(hugo, 'layouts/_default/list.html'), '{{ define "main" }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}');
-    const h = performance.now();
-    const hugoOut = spawnSync('hugo', ['--quiet', '--source', hugo], { encoding: 'utf8' });
-    if (hugoOut.status === 0) hugoSeconds = (performance.now() - h) / 1000;
-  }
-  rmSync(dir, { recursive: true, force: true });
-  return { perLang, seconds, precompressSeconds: precompressMs / 1000, twinShare: twinMs / 1000 / (seconds - precompressMs / 1000), hugoSeconds };
 }
 
 async function memoryRow(profiles: number) {
@@ -428,6 +394,30 @@ async function main() {
     await lighthouseBench(sidecar.url, scratch);
     process.exit(0);
   }
+  if (flags.build) {
+    const sizes = flags.articles ? [Number(flags.articles)] : [200, 2000];
+    const rows = sizes.map((n) => {
+      console.log(`Building ${n} articles a language, cold and after one edit…`);
+      const row = buildBench(n, scratch);
+      console.log(`${n}/lang: cold ${row.cold.seconds.toFixed(1)} s, rebuild ${row.rebuild.seconds.toFixed(1)} s, Hugo ${row.hugoSeconds?.toFixed(2) ?? '—'} s`);
+      return row;
+    });
+    const largest = rows.at(-1)!;
+    const db = database(join(scratch, 'search.db'), JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')));
+    // A sidecar in this process over the generated build (npm run serve always serves the project's own dist/).
+    const { buildApp } = await import('../../sidecar/app.ts');
+    const app = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'warn' }), databasePath: db }, distDir: largest.dist });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    // A typical query a language: two words in English, one with و+ال in Arabic.
+    const queries: Partial<Record<Lang, string>> = { en: 'business card', ar: 'والبطاقة' };
+    const searches = await searchDownload(url, Object.entries(queries).map(([lang, q]) => ({ lang, q: q! })));
+    await app.close();
+    const command = `npm run bench -- --build${flags.articles ? ` --articles ${flags.articles}` : ''}`;
+    const report = buildReport(rows, searches, command, `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+    writeFileSync(join(projectRoot, 'BENCHMARKS.build.md'), report + '\n');
+    console.log('\n' + report);
+    process.exit(0);
+  }
   if (flags['data-tier']) {
     ensureBuild(loadConfig({}), baseEnv({}));
     return dataTierBench({ seconds: SECONDS, sizes: flags.million ? [2000, 100_000, 1_000_000] : [2000, 100_000], scratch });
@@ -515,8 +505,8 @@ async function main() {
   console.log('Build at scale…');
   const builds = [];
   for (const n of flags.quick ? [50] : [200, 2000]) {
-    builds.push(await buildRow(n));
-    console.log(`build ${n}/lang: ${fmt(builds.at(-1)?.seconds ?? NaN, 1)} s`);
+    builds.push(buildBench(n, scratch));
+    console.log(`build ${n}/lang: ${fmt(builds.at(-1)?.cold.seconds ?? NaN, 1)} s cold, ${fmt(builds.at(-1)?.rebuild.seconds ?? NaN, 1)} s after one edit`);
   }
   console.log('Memory and sitemap at scale…');
   const memory = [];
@@ -528,7 +518,7 @@ async function main() {
   report(rows, builds, memory, shapeRows, nginx?.version.trim());
 }
 
-function report(rows: Row[], builds: Awaited<ReturnType<typeof buildRow>>[], memory: Awaited<ReturnType<typeof memoryRow>>[], shapeRows: Row[], nginxVersion?: string) {
+function report(rows: Row[], builds: BuildBench[], memory: Awaited<ReturnType<typeof memoryRow>>[], shapeRows: Row[], nginxVersion?: string) {
   const find = (name: string) => rows.find((r) => r.name.startsWith(name));
   const ratio = (r?: Row) => (r?.baseline ? r.ours.rps / r.baseline.rps : NaN);
   const liveRows = rows.filter((r) => /^(Live|Alias|MCP)/.test(r.name) && !r.name.includes('cache off'));
@@ -543,7 +533,8 @@ function report(rows: Row[], builds: Awaited<ReturnType<typeof buildRow>>[], mem
     ],
     ['MCP tools/call ≥ 0.25× the bare JSON route', ratio(find('MCP tools/call get_profile')) >= 0.25 && ratio(find('MCP tools/call list')) >= 0.25, `${fmt(ratio(find('MCP tools/call get_profile')), 2)}× (get_profile), ${fmt(ratio(find('MCP tools/call list')), 2)}× (list_blog_articles)`],
     ['p99 ≤ 20 ms at 50 connections on every live route', worstLiveP99 <= 20, `worst ${fmt(worstLiveP99, 2)} ms`],
-    ['Twins ≤ 20% of build time', builds.every((b) => b.twinShare <= 0.2), builds.map((b) => `${fmt(b.twinShare * 100, 1)}% at ${b.perLang}/lang`).join(', ')],
+    ['Twins ≤ 20% of build time', builds.every((b) => (b.cold.steps['Markdown twins'] ?? 0) <= 0.2 * b.cold.seconds), builds.map((b) => `${fmt(((b.cold.steps['Markdown twins'] ?? 0) / b.cold.seconds) * 100, 1)}% at ${b.perLang}/lang (cold)`).join(', ')],
+    ['Rebuild after one edit ≤ 6× Hugo (issue 19)', builds.every((b) => b.hugoSeconds !== undefined && b.rebuild.seconds <= 6 * b.hugoSeconds), builds.map((b) => (b.hugoSeconds ? `${fmt(b.rebuild.seconds / b.hugoSeconds, 1)}× at ${b.perLang}/lang` : 'Hugo not installed')).join(', ')],
     ['Resident memory ≤ 200 MB with 100,000 profiles', (big?.after ?? Infinity) <= 200, `${fmt(big?.after ?? NaN)} MB after load at ${fmt(big?.profiles ?? NaN)} profiles`],
   ];
 
@@ -572,9 +563,11 @@ function report(rows: Row[], builds: Awaited<ReturnType<typeof buildRow>>[], mem
     '',
     '## Build',
     '',
-    '| Articles per language | Build (s) | of which precompression (s) | Markdown twins share (of the build without precompression) | Hugo, same articles (s) | Astro / Hugo |',
+    '| Articles per language | Cold build (s) | Rebuild after one edit (s) | Hugo, same articles (s) | Cold / Hugo | Rebuild / Hugo |',
     '|---:|---:|---:|---:|---:|---:|',
-    ...builds.map((b) => `| ${fmt(b.perLang)} | ${fmt(b.seconds, 1)} | ${fmt(b.precompressSeconds, 1)} | ${fmt(b.twinShare * 100, 1)}% | ${b.hugoSeconds === undefined ? 'not installed' : fmt(b.hugoSeconds, 2)} | ${b.hugoSeconds ? `${fmt(b.seconds / b.hugoSeconds, 0)}×` : ''} |`),
+    ...builds.map((b) => `| ${fmt(b.perLang)} | ${fmt(b.cold.seconds, 1)} | ${fmt(b.rebuild.seconds, 1)} | ${b.hugoSeconds === undefined ? 'not installed' : fmt(b.hugoSeconds, 2)} | ${b.hugoSeconds ? `${fmt(b.cold.seconds / b.hugoSeconds, 1)}×` : ''} | ${b.hugoSeconds ? `${fmt(b.rebuild.seconds / b.hugoSeconds, 1)}×` : ''} |`),
+    '',
+    'Each step\'s share, the sizes and the search download: `npm run bench -- --build` (BENCHMARKS.build.md).',
     '',
     '## Memory and sitemap',
     '',

@@ -13,9 +13,10 @@ export default function contentChecks(): AstroIntegration {
         root = fileURLToPath(config.root);
       },
       'astro:build:start': ({ logger }) => {
+        const started = performance.now();
         const problems = checkContent(root);
         if (problems.length > 0) throw new Error(`The content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`);
-        logger.info('content checks: no problem');
+        logger.info(`content checks: no problem, in ${Math.round(performance.now() - started)} ms`);
       },
     },
   };

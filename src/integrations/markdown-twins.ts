@@ -2,43 +2,61 @@
 // start (with the hashes of the pages' inline styles, which the Content-Security-Policy allows).
 import type { AstroIntegration } from 'astro';
 import { writeFile } from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sitemapXml, type SitemapEntry } from '../lib/sitemap.ts';
 import type { TwinJob, TwinResult } from './twin-worker.ts';
+import { buildCacheDir, codeHash } from './build-cache.ts';
+import { readCachedTwin, twinCachePath } from './twin-cache.ts';
 import { filesUnder } from '../lib/files.ts';
 import type { PublicConfig } from '../lib/site-config.ts';
 import { buildFingerprint, MANIFEST_FILE, STATIC_SITEMAP_FILE, type BuildManifest } from '../lib/build-manifest.ts';
 
+/** The code a twin is made by: a change to any of these makes every twin again. */
+const TWIN_CODE = ['src/lib/markdown.ts', 'src/lib/sitemap.ts', 'src/lib/build-manifest.ts', 'src/integrations/twin-worker.ts', 'src/integrations/twin-cache.ts'];
+
 /**
  * Converts every page on all cores: the conversion (domino and turndown) is CPU-bound and was most of the build
- * at 2,000 articles per language (see BENCHMARKS.md). Returns the pages' sitemap entries; throws naming the
+ * at 2,000 articles per language (see BENCHMARKS.md). Pages the build cache knows are not converted again. Returns the pages' sitemap entries; throws naming the
  * first page that failed.
  */
-async function twinsInWorkers(workerFile: string, root: string, files: string[]): Promise<{ sitemap: SitemapEntry[]; styleHashes: string[] }> {
-  const workers = Math.max(1, Math.min(availableParallelism(), Math.ceil(files.length / 50)));
+async function twinsInWorkers(workerFile: string, root: string, all: string[], cache: { cacheDir: string; code: string }): Promise<{ sitemap: SitemapEntry[]; styleHashes: string[]; reused: number }> {
+  const entries: SitemapEntry[] = [];
+  const styleHashes = new Set<string>();
+  // Pages the cache knows are written here; only the others go to workers (starting one costs about half a second).
+  const files: string[] = [];
+  for (const file of all) {
+    const twin = readCachedTwin(twinCachePath(cache.cacheDir, cache.code, readFileSync(file, 'utf8')));
+    if (!twin) {
+      files.push(file);
+      continue;
+    }
+    writeFileSync(file.replace(/\.html$/, '.md'), twin.markdown);
+    if (twin.entry) entries.push(twin.entry);
+    for (const style of twin.styles) styleHashes.add(style);
+  }
+  const workers = files.length === 0 ? 0 : Math.max(1, Math.min(availableParallelism(), Math.ceil(files.length / 50)));
   const shares = Array.from({ length: workers }, (_, i) => files.filter((_, k) => k % workers === i));
   const results = await Promise.all(
     shares.map(
       (share) =>
         new Promise<TwinResult>((resolve, reject) => {
-          const worker = new Worker(workerFile, { workerData: { root, files: share } satisfies TwinJob });
+          const worker = new Worker(workerFile, { workerData: { root, files: share, ...cache } satisfies TwinJob });
           worker.once('message', resolve);
           worker.once('error', reject);
           worker.once('exit', (code) => code !== 0 && reject(new Error(`a Markdown twin worker exited with ${code}`)));
         }),
     ),
   );
-  const entries: SitemapEntry[] = [];
-  const styleHashes = new Set<string>();
   for (const result of results) {
     if (!result.ok) throw new Error(`Markdown twin of ${relative(root, result.file)} failed: ${result.message}`);
     entries.push(...result.entries);
     for (const hash of result.styleHashes) styleHashes.add(hash);
   }
-  return { sitemap: entries, styleHashes: [...styleHashes].sort() };
+  return { sitemap: entries, styleHashes: [...styleHashes].sort(), reused: all.length - files.length };
 }
 
 export default function markdownTwins(config: PublicConfig): AstroIntegration {
@@ -54,9 +72,10 @@ export default function markdownTwins(config: PublicConfig): AstroIntegration {
         const started = performance.now();
         const files: string[] = [];
         for (const file of filesUnder(root)) if (file.endsWith('.html')) files.push(join(root, file));
-        const { sitemap, styleHashes } = await twinsInWorkers(join(projectRoot, 'src/integrations/twin-worker.ts'), root, files);
+        const cache = { cacheDir: buildCacheDir(projectRoot, 'twins'), code: codeHash(projectRoot, TWIN_CODE) };
+        const { sitemap, styleHashes, reused } = await twinsInWorkers(join(projectRoot, 'src/integrations/twin-worker.ts'), root, files, cache);
         const count = files.length;
-        logger.info(`${count} Markdown twins in ${Math.round(performance.now() - started)} ms for ${config.baseUrl}`);
+        logger.info(`${count} Markdown twins (${reused} from the build cache) in ${Math.round(performance.now() - started)} ms for ${config.baseUrl}`);
 
         sitemap.sort((a, b) => a.url.localeCompare(b.url));
         // The static pages' entries: sitemap.xml for a front that serves dist/client alone, and JSON for the sidecar,

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
-import CanvasKitInit, { type CanvasKit, type FontMgr } from 'canvaskit-wasm';
+import CanvasKitInit, { type CanvasKit, type FontMgr, type MallocObj, type Surface } from 'canvaskit-wasm';
 import { dirOf } from '../lib/locales.ts';
 import { OG_HEIGHT, OG_WIDTH, type OgCard } from '../lib/og.ts';
 
@@ -18,6 +18,10 @@ const LATIN = 'Noto Sans';
 interface Kit {
   ck: CanvasKit;
   fonts: FontMgr;
+  /** One surface and one pixel buffer for every image a process draws: allocating them per image exhausted
+   * CanvasKit's WebAssembly memory after a few hundred images. */
+  surface: Surface;
+  pixels: MallocObj;
 }
 let kit: Promise<Kit> | undefined;
 
@@ -31,18 +35,18 @@ function load(): Promise<Kit> {
     ].map((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
     const fonts = ck.FontMgr.FromData(...buffers);
     if (!fonts) throw new Error('CanvasKit could not load the Open Graph fonts');
-    return { ck, fonts };
+    const surface = ck.MakeSurface(OG_WIDTH, OG_HEIGHT);
+    if (!surface) throw new Error('CanvasKit could not make a surface');
+    return { ck, fonts, surface, pixels: ck.Malloc(Uint8Array, OG_WIDTH * OG_HEIGHT * 4) };
   })();
   return kit;
 }
 
 /** The PNG of a card: 1200×630, the title in up to four lines, as large as fits. */
 export async function drawOgImage(card: OgCard): Promise<Buffer> {
-  const { ck, fonts } = await load();
+  const { ck, fonts, surface, pixels } = await load();
   const rtl = dirOf(card.lang) === 'rtl';
   const families = rtl ? [ARABIC, LATIN] : [LATIN, ARABIC];
-  const surface = ck.MakeSurface(OG_WIDTH, OG_HEIGHT);
-  if (!surface) throw new Error('CanvasKit could not make a surface');
   const canvas = surface.getCanvas();
   canvas.clear(ck.Color(10, 107, 93, 1));
   const band = new ck.Paint();
@@ -83,12 +87,13 @@ export async function drawOgImage(card: OgCard): Promise<Buffer> {
   for (const p of [kicker, title, host]) p.delete();
 
   const image = surface.makeImageSnapshot();
-  const pixels = image.readPixels(0, 0, { width: OG_WIDTH, height: OG_HEIGHT, colorType: ck.ColorType.RGBA_8888, alphaType: ck.AlphaType.Unpremul, colorSpace: ck.ColorSpace.SRGB });
+  const read = image.readPixels(0, 0, { width: OG_WIDTH, height: OG_HEIGHT, colorType: ck.ColorType.RGBA_8888, alphaType: ck.AlphaType.Unpremul, colorSpace: ck.ColorSpace.SRGB }, pixels, OG_WIDTH * 4);
   image.delete();
-  surface.delete();
-  if (!pixels) throw new Error('CanvasKit could not read the pixels');
+  if (!read) throw new Error('CanvasKit could not read the pixels');
+  // A copy: the Malloc'd buffer is drawn over by the next image while sharp may still be reading this one.
+  const rgba = Buffer.from(pixels.toTypedArray());
   // Encoded by sharp (libvips, the build's image encoder already): Skia's own PNG encoder took 80% of the time.
-  return sharp(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength), { raw: { width: OG_WIDTH, height: OG_HEIGHT, channels: 4 } })
+  return sharp(rgba, { raw: { width: OG_WIDTH, height: OG_HEIGHT, channels: 4 } })
     .removeAlpha()
     .png({ compressionLevel: 3 })
     .toBuffer();

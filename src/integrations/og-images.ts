@@ -1,10 +1,10 @@
 // Build step: the Open Graph image of every page that names one (articles and the blog's list pages). Each page
 // names its image by a hash of what it shows (src/lib/og.ts) in <meta property="og:image">, with the title drawn in
 // og:image:alt and its language in <html lang>; this step reads those, checks the hash, and draws what the build
-// cache does not already hold (node_modules/.cache/og-images/, kept between builds and by the publish workflow),
+// cache does not already hold (.cache/og-images/, kept between builds and by the publish workflow),
 // on every core. A changed title is a new name, so the cache can never serve a stale picture.
 import type { AstroIntegration } from 'astro';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { isLang } from '../lib/locales.ts';
 import { blogCard, ogImagePath, type OgCard } from '../lib/og.ts';
 import type { PublicConfig } from '../lib/site-config.ts';
 import type { OgJob } from './og-worker.ts';
+import { linkOrCopy } from './build-cache.ts';
 
 const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
@@ -44,7 +45,7 @@ export async function writeOgImages(root: string, cacheDir: string, workerFile: 
     const out = join(root, path);
     const cached = join(cacheDir, path.slice(path.lastIndexOf('/') + 1));
     if (existsSync(cached)) {
-      copyFileSync(cached, out);
+      linkOrCopy(cached, out);
       reused++;
     } else jobs.push({ card, out, cached });
   }
@@ -72,7 +73,7 @@ export default function ogImages(config: PublicConfig): AstroIntegration {
       },
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
-        const cacheDir = join(projectRoot, 'node_modules/.cache/og-images');
+        const cacheDir = join(projectRoot, '.cache/og-images');
         const { drawn, reused } = await writeOgImages(fileURLToPath(dir), cacheDir, join(projectRoot, 'src/integrations/og-worker.ts'), config);
         logger.info(`${drawn} Open Graph images drawn, ${reused} reused from the cache, in ${Math.round(performance.now() - started)} ms`);
       },

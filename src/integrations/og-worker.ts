@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { OgCard } from '../lib/og.ts';
 import { drawOgImage } from './og-draw.ts';
+import { tmpName } from './build-cache.ts';
 
 export interface OgJob {
   jobs: { card: OgCard; out: string; cached: string }[];
@@ -14,10 +15,11 @@ try {
   for (const { card, out, cached } of jobs) {
     const png = await drawOgImage(card);
     mkdirSync(dirname(cached), { recursive: true });
-    writeFileSync(`${cached}.tmp`, png);
-    copyFileSync(`${cached}.tmp`, out);
+    const tmp = tmpName(cached);
+    writeFileSync(tmp, png);
+    copyFileSync(tmp, out);
     // Renamed last, so a build stopped half-way never leaves a partial image under a real name.
-    renameSync(`${cached}.tmp`, cached);
+    renameSync(tmp, cached);
   }
   parentPort?.postMessage({ ok: true });
 } catch (err) {

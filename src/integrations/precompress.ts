@@ -3,7 +3,7 @@
 // precompressed assets) and for the sidecar, which loads them beside each file. Compressed once, at high levels,
 // instead of on every response; what is text and worth it is src/lib/compression.ts's rule.
 import type { AstroIntegration } from 'astro';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,14 +12,20 @@ import { brotliCompress, gzip } from 'node:zlib';
 import { ENCODING_SUFFIX, isTextType, MIN_COMPRESS_BYTES, zlibOptions } from '../lib/compression.ts';
 import { filesUnder } from '../lib/files.ts';
 import { typeOf } from '../lib/media-types.ts';
+import { buildCacheDir, codeHash, keyOf, linkOrCopy, tmpName } from './build-cache.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-export async function precompress(root: string): Promise<number> {
+/** The code the copies are made by: a change to it compresses everything again. */
+const COMPRESSION_CODE = ['src/lib/compression.ts', 'src/integrations/precompress.ts'];
+
+/** Writes the .gz and .br copies; with a cache (build-cache.ts), a file compressed before is copied from it. */
+export async function precompress(root: string, cache?: { dir: string; code: string }): Promise<{ written: number; reused: number }> {
   const queue: string[] = [];
   for (const file of filesUnder(root)) if (isTextType(typeOf(`/${file}`))) queue.push(join(root, file));
   let written = 0;
+  let reused = 0;
   // zlib's async calls run on libuv's threads: a few at a time keep every core busy.
   const worker = async () => {
     for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
@@ -28,24 +34,45 @@ export async function precompress(root: string): Promise<number> {
       if (body.length < MIN_COMPRESS_BYTES) continue;
       // Fingerprinted files are few and loaded by many pages: the smallest brotli.
       const best = /[\\/]_astro[\\/]/.test(file);
+      const key = cache && join(cache.dir, keyOf(cache.code + (best ? 'best' : ''), body));
+      if (key && existsSync(`${key}.br`)) {
+        linkOrCopy(`${key}.gz`, `${file}${ENCODING_SUFFIX.gzip}`);
+        linkOrCopy(`${key}.br`, `${file}${ENCODING_SUFFIX.br}`);
+        written++;
+        reused++;
+        continue;
+      }
       const [gz, br] = await Promise.all([gzipAsync(body, zlibOptions('gzip', body)), brotliAsync(body, zlibOptions('br', body, { best }))]);
       writeFileSync(`${file}${ENCODING_SUFFIX.gzip}`, gz);
       writeFileSync(`${file}${ENCODING_SUFFIX.br}`, br);
+      if (key) {
+        // Each renamed into place, the .br last: it is what a later build looks for.
+        for (const [suffix, body] of [['.gz', gz], ['.br', br]] as const) {
+          const tmp = tmpName(key + suffix);
+          writeFileSync(tmp, body);
+          renameSync(tmp, key + suffix);
+        }
+      }
       written++;
     }
   };
   await Promise.all(Array.from({ length: availableParallelism() * 2 }, worker));
-  return written;
+  return { written, reused };
 }
 
 export default function precompressIntegration(): AstroIntegration {
+  let projectRoot = process.cwd();
   return {
     name: 'precompress',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        projectRoot = fileURLToPath(config.root);
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
-        const count = await precompress(fileURLToPath(dir));
-        logger.info(`${count} files precompressed (gzip and brotli) in ${Math.round(performance.now() - started)} ms`);
+        const cache = { dir: buildCacheDir(projectRoot, 'compressed'), code: codeHash(projectRoot, COMPRESSION_CODE) };
+        const { written, reused } = await precompress(fileURLToPath(dir), cache);
+        logger.info(`${written} files precompressed (gzip and brotli; ${reused} from the build cache) in ${Math.round(performance.now() - started)} ms`);
       },
     },
   };

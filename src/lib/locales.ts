@@ -2,7 +2,8 @@
 // in it, and its name (in itself, and in English for machine-readable descriptions). Everything per language is
 // derived from this table: the routes and their parameters, the content folders, the pages' lang and dir, hreflang
 // alternates, the language switcher, feeds, OpenAPI enums and MCP tool schemas, the import's validation and the
-// database's checks. Adding a language: a row here, its dictionary (src/lib/i18n.ts) and content/blog/{code}/.
+// database's checks. Adding a language: a row here, its dictionary (src/lib/i18n.ts), the topics' names in it
+// (content/blog/topics.json) and content/blog/{code}/.
 export interface Locale {
   dir: 'ltr' | 'rtl';
   /** Open Graph locale (og:locale). */

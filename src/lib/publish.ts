@@ -20,7 +20,10 @@ export const RETAIN_MS = 24 * 3600 * 1000;
 
 export interface PublishManifest {
   version: 1;
-  /** Files of dist/client (not the .gz/.br copies, which are for nginx fronts), by path, with their SHA-256. */
+  /**
+   * Files of dist/client (not the .gz/.br copies, which are for nginx fronts), by path, with their SHA-256; a
+   * fingerprinted file (isFingerprinted) with "fingerprinted", its name being its hash.
+   */
   files: Record<string, string>;
   /** Fingerprinted assets the bucket still holds that the build no longer uses, with when they were retired. */
   retired?: Record<string, string>;
@@ -32,7 +35,9 @@ export function manifestOf(clientDir: string): PublishManifest {
   const files: Record<string, string> = {};
   for (const file of filesUnder(clientDir)) {
     if (compressed.some((suffix) => file.endsWith(suffix))) continue;
-    files[file] = createHash('sha256').update(readFileSync(join(clientDir, file))).digest('base64url');
+    // A fingerprinted file's name already changes with its bytes: not read again (the Open Graph images alone are
+    // hundreds of megabytes at 2,000 articles a language).
+    files[file] = isFingerprinted(file) ? 'fingerprinted' : createHash('sha256').update(readFileSync(join(clientDir, file))).digest('base64url');
   }
   return { version: 1, files };
 }

@@ -81,7 +81,8 @@ if (form && input && status && list) {
       const item = document.createElement('li');
       const heading = document.createElement('h2');
       const link = document.createElement('a');
-      link.href = data.url;
+      // Pagefind names pages by their files (/en/blog/x.html); the page's URL is /en/blog/x.
+      link.href = data.url.replace(/\.html$/, '');
       link.textContent = data.meta.title ?? data.url;
       heading.append(link);
       item.append(heading, excerpt(data.excerpt));

@@ -1,0 +1,200 @@
+// The build at scale, as an editor waits for it (`npm run bench -- --build [--articles N]`, BENCHMARKS.build.md; the
+// full bench's "Build" rows come from here too). A copy of the project with N generated articles a language (the
+// QR/NFC article's body in that language, two topics each), built three ways: cold (every cache empty), again after one article's text
+// changed (what an editor's push costs), and Hugo (Debian's, installed when missing) building the same articles, so
+// the comparison is always measured. Reports each step's share, the sizes of what the blog adds (index and topic
+// pages, the search index, Open Graph images) and what a phone downloads of the search index for a typical query.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { filesUnder } from '../../src/lib/files.ts';
+import { LANGS } from '../../src/lib/locales.ts';
+import { TOPICS } from '../../src/lib/topics.ts';
+import { projectRoot } from '../ensure-build.ts';
+import { cleanEnv } from '../sidecar-process.ts';
+
+export interface BuildTimes {
+  seconds: number;
+  /** Seconds of each post-build step, by the name its log line gives. */
+  steps: Record<string, number>;
+}
+
+export interface BuildBench {
+  perLang: number;
+  cold: BuildTimes;
+  rebuild: BuildTimes;
+  hugoSeconds?: number;
+  sizes: { listPages: number; topicPages: number; searchIndexBytes: number; searchIndexFiles: number; ogImages: number; ogBytes: number };
+  /** dist/ of the build, for a caller that serves it (removed by the caller's scratch). */
+  dist: string;
+}
+
+const STEPS: [name: string, pattern: RegExp][] = [
+  ['content checks', /\[content-checks\].* in (\d+) ms/],
+  ['Markdown twins', /Markdown twins .*in (\d+) ms/],
+  ['search index', /search index of .* in (\d+) ms/],
+  ['Open Graph images', /Open Graph images drawn.* in (\d+) ms/],
+  ['precompression', /precompressed .* in (\d+) ms/],
+];
+
+function timedBuild(dir: string): BuildTimes {
+  const started = performance.now();
+  const out = spawnSync(process.execPath, [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: dir, env: cleanEnv({ LOG_LEVEL: 'warn' }), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const seconds = (performance.now() - started) / 1000;
+  if (out.status !== 0) throw new Error(`the build failed:\n${out.stdout.slice(-2000)}${out.stderr.slice(-2000)}`);
+  const steps: Record<string, number> = {};
+  for (const [name, pattern] of STEPS) {
+    const ms = pattern.exec(out.stdout)?.[1];
+    if (ms !== undefined) steps[name] = Number(ms) / 1000;
+  }
+  const pages = /prerendering static routes[\s\S]*?✓ Completed in ([\d.]+)(m?s)/.exec(out.stdout);
+  if (pages) steps['pages (Astro)'] = Number(pages[1]) / (pages[2] === 'ms' ? 1000 : 1);
+  return { seconds, steps };
+}
+
+/** Debian's Hugo, installed when missing and this runs as root; undefined when it cannot be had. */
+function hugoBinary(): string | undefined {
+  if (spawnSync('hugo', ['version']).status === 0) return 'hugo';
+  if (process.getuid?.() === 0 && spawnSync('apt-get', ['install', '-y', '-qq', 'hugo'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0) return 'hugo';
+  return undefined;
+}
+
+const bytesUnder = (dir: string) => filesUnder(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+
+export function buildBench(perLang: number, scratch: string): BuildBench {
+  const dir = mkdtempSync(join(scratch, `build-${perLang}-`));
+  for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
+  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
+  // Each language's own QR/NFC article (translationKey qr-nfc-cards): Arabic search is measured on Arabic text.
+  const bodyOf = (lang: string) => {
+    const folder = join(projectRoot, 'content/blog', lang);
+    const text = readdirSync(folder)
+      .map((f) => readFileSync(join(folder, f), 'utf8'))
+      .find((t) => /^translationKey: qr-nfc-cards$/m.test(t));
+    if (!text) throw new Error(`no article with translationKey qr-nfc-cards in ${folder}`);
+    return text.split('---').slice(2).join('---');
+  };
+  const topics = [...TOPICS.keys()];
+  const hugo = join(dir, 'hugo');
+  for (const lang of LANGS) {
+    mkdirSync(join(hugo, 'content', lang), { recursive: true });
+    const body = bodyOf(lang);
+    for (let i = 0; i < perLang; i++) {
+      const date = `2026-01-${String((i % 28) + 1).padStart(2, '0')}`;
+      const front = (extra: string) => `---\ntitle: Generated article ${i} (${lang})\ndescription: A generated article used to measure the build at scale.\ndate: ${date}\n${extra}---\n`;
+      writeFileSync(join(dir, 'content/blog', lang, `generated-${i}.md`), front(`topics: [${topics[i % topics.length]}, ${topics[(i + 3) % topics.length]}]\n`) + body);
+      writeFileSync(join(hugo, 'content', lang, `generated-${i}.md`), front('') + body);
+    }
+  }
+  const cold = timedBuild(dir);
+  const edited = join(dir, 'content/blog/en/generated-7.md');
+  writeFileSync(edited, readFileSync(edited, 'utf8').replace('There are two ways to do it', 'There are exactly two ways to do it'));
+  const rebuild = timedBuild(dir);
+
+  let hugoSeconds: number | undefined;
+  const binary = hugoBinary();
+  if (binary) {
+    mkdirSync(join(hugo, 'layouts/_default'), { recursive: true });
+    writeFileSync(join(hugo, 'hugo.toml'), "baseURL = 'http://localhost:8080/'\ntitle = 'bench'\ndisableKinds = ['taxonomy', 'term']\n");
+    writeFileSync(join(hugo, 'layouts/_default/baseof.html'), '<!doctype html><html><head><title>{{ .Title }}</title></head><body><main>{{ block "main" . }}{{ end }}</main></body></html>');
+    writeFileSync(join(hugo, 'layouts/_default/single.html'), '{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .Content }}</article>{{ end }}');
+    writeFileSync(join(hugo, 'layouts/_default/list.html'), '{{ define "main" }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}');
+    // The median of three: Hugo's build is short enough for the machine's noise to matter.
+    const runs = [0, 1, 2].map(() => {
+      rmSync(join(hugo, 'public'), { recursive: true, force: true });
+      const h = performance.now();
+      const out = spawnSync(binary, ['--quiet', '--source', hugo], { encoding: 'utf8' });
+      return out.status === 0 ? (performance.now() - h) / 1000 : NaN;
+    });
+    hugoSeconds = runs.sort((a, b) => a - b)[1];
+  }
+
+  const client = join(dir, 'dist/client');
+  const count = (pattern: RegExp) => filesUnder(client).filter((f) => pattern.test(f)).length;
+  const og = readdirSync(join(client, '_astro')).filter((f) => /^og-.*\.png$/.test(f));
+  return {
+    perLang,
+    cold,
+    rebuild,
+    ...(hugoSeconds === undefined ? {} : { hugoSeconds }),
+    sizes: {
+      listPages: count(/^[a-z]+\/blog(\/page\/\d+)?\.html$/),
+      topicPages: count(/^[a-z]+\/blog\/topics\/.+\.html$/),
+      searchIndexBytes: bytesUnder(join(client, 'pagefind')),
+      searchIndexFiles: filesUnder(join(client, 'pagefind')).length,
+      ogImages: og.length,
+      ogBytes: og.reduce((sum, f) => sum + statSync(join(client, '_astro', f)).size, 0),
+    },
+    dist: join(dir, 'dist'),
+  };
+}
+
+/**
+ * What a phone downloads of the search index for one query: the search page opened with ?q= in Chromium, served by a
+ * sidecar over the build, and the bytes of every /pagefind/ response (Pagefind loads the index in fragments).
+ */
+export async function searchDownload(url: string, queries: { lang: string; q: string }[]): Promise<{ lang: string; q: string; bytes: number; requests: number; results: number }[]> {
+  const { launchChromium } = await import('../../test/helpers/browser.ts');
+  const browser = await launchChromium();
+  const rows = [];
+  try {
+    for (const { lang, q } of queries) {
+      const page = await browser.newPage();
+      let bytes = 0;
+      let requests = 0;
+      page.on('response', async (res) => {
+        if (!new URL(res.url()).pathname.startsWith('/pagefind/')) return;
+        requests++;
+        bytes += Number(res.headers()['content-length'] ?? (await res.body().catch(() => Buffer.alloc(0))).length);
+      });
+      await page.goto(`${url}/${lang}/blog/search?q=${encodeURIComponent(q)}`);
+      await page.locator('.search-status').filter({ hasText: /./ }).waitFor({ timeout: 30_000 });
+      await page.waitForLoadState('networkidle');
+      const results = await page.locator('.search-results li').count();
+      rows.push({ lang, q, bytes, requests, results });
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export function buildReport(rows: BuildBench[], searches: Awaited<ReturnType<typeof searchDownload>>, command: string, machine: string): string {
+  const ratio = (s: number, h?: number) => (h ? `${fmt(s / h, 1)}×` : 'Hugo not installed');
+  const stepNames = [...new Set(rows.flatMap((r) => [...Object.keys(r.cold.steps), ...Object.keys(r.rebuild.steps)]))];
+  return [
+    '# Benchmarks: the build',
+    '',
+    `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}: ${machine}. Generated articles (the QR/NFC article's body in each language, two topics each) in both languages; "cold" with every build cache empty (Astro's incremental build, twins, compressed copies, Open Graph images); "rebuild" after one article's text changed, the caches warm: what an editor's push waits for. Hugo (Debian's) builds the same articles with a minimal layout, the median of three runs.`,
+    '',
+    '| Articles a language | Cold build (s) | Rebuild after one edit (s) | Hugo (s) | Cold / Hugo | Rebuild / Hugo |',
+    '|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${fmt(r.perLang)} | ${fmt(r.cold.seconds, 1)} | ${fmt(r.rebuild.seconds, 1)} | ${r.hugoSeconds === undefined ? '—' : fmt(r.hugoSeconds, 2)} | ${ratio(r.cold.seconds, r.hugoSeconds)} | ${ratio(r.rebuild.seconds, r.hugoSeconds)} |`),
+    '',
+    'Where the time goes (seconds; the rest is Astro starting, syncing the content and bundling):',
+    '',
+    `| Articles a language | Build | ${stepNames.join(' | ')} |`,
+    `|---:|---|${stepNames.map(() => '---:').join('|')}|`,
+    ...rows.flatMap((r) => (['cold', 'rebuild'] as const).map((kind) => `| ${fmt(r.perLang)} | ${kind} | ${stepNames.map((s) => (r[kind].steps[s] === undefined ? '—' : fmt(r[kind].steps[s]!, 1))).join(' | ')} |`)),
+    '',
+    'What the blog adds at that size:',
+    '',
+    '| Articles a language | List pages (index, both languages) | Topic pages | Search index | Open Graph images |',
+    '|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${fmt(r.perLang)} | ${fmt(r.sizes.listPages)} | ${fmt(r.sizes.topicPages)} | ${fmt(r.sizes.searchIndexBytes / 2 ** 20, 1)} MiB in ${fmt(r.sizes.searchIndexFiles)} files | ${fmt(r.sizes.ogImages)}, ${fmt(r.sizes.ogBytes / 2 ** 20, 0)} MiB |`),
+    '',
+    ...(searches.length === 0
+      ? []
+      : [
+          `The search index a phone downloads for one query (Chromium on the search page, ${fmt(rows.at(-1)?.perLang ?? 0)} articles a language; Pagefind's script and WebAssembly included):`,
+          '',
+          '| Language | Query | Results shown | Requests to /pagefind/ | Bytes |',
+          '|---|---|---:|---:|---:|',
+          ...searches.map((s) => `| ${s.lang} | ${s.q} | ${s.results} | ${s.requests} | ${fmt(s.bytes)} |`),
+          '',
+        ]),
+  ].join('\n');
+}

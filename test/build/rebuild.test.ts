@@ -1,0 +1,91 @@
+// The build's caches never serve a changed input stale. A copy of the project is built, then rebuilt after an editor's
+// change (one article's text, another's title), then after a change to the code that makes the Markdown twins:
+// what changed is new everywhere it shows (the page, its twin and their compressed copies, the pages that list or
+// link it, its Open Graph image), what did not is reused from the cache (Astro's incremental build, the twins, the
+// compressed copies, the images), and a change of code makes its step's output again.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, projectRoot } from '../helpers/env.ts';
+
+let dir: string;
+const logs: string[] = [];
+const snapshots: Record<string, string>[] = [];
+const WATCHED = [
+  'en/blog/link-in-bio-that-works.html',
+  'en/blog/link-in-bio-that-works.md',
+  'en/blog/qr-or-nfc-business-card.html',
+  'en/blog/what-your-public-page-reveals.html',
+  'en/blog.html',
+  'en/blog.md',
+  'en/blog/topics/qr-codes.html',
+  'ar/blog/bitaqat-qr-am-nfc.html',
+];
+
+function build(): void {
+  const result = spawnSync(process.execPath, [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: dir, env: cleanEnv({}), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  expect(result.status, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
+  logs.push(result.stdout);
+  snapshots.push(Object.fromEntries(WATCHED.map((f) => [f, readFileSync(join(dir, 'dist/client', f), 'utf8')])));
+}
+const client = (file: string) => join(dir, 'dist/client', file);
+const edit = (file: string, change: (text: string) => string) => writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
+const count = (log: string, pattern: RegExp) => Number(pattern.exec(log)?.[1] ?? NaN);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rebuild-'));
+  for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
+  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
+  build();
+  edit('content/blog/en/link-in-bio-that-works.md', (md) => md.replace('They give the page a few seconds.', 'They give the page a few seconds. A sentence added by the editor.'));
+  edit('content/blog/en/qr-or-nfc-business-card.md', (md) => md.replace(/^title: .*$/m, 'title: A retitled article on QR and NFC'));
+  build();
+  // The code that makes the twins: headings underlined (setext) instead of marked with # (atx).
+  edit('src/lib/markdown.ts', (ts) => ts.replace("headingStyle: 'atx'", "headingStyle: 'setext'"));
+  build();
+}, 240_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('a rebuild after an editor’s change', () => {
+  it('shows the new text in the page, its twin and their compressed copies', () => {
+    expect(snapshots[1]!['en/blog/link-in-bio-that-works.html']).toContain('A sentence added by the editor.');
+    expect(snapshots[1]!['en/blog/link-in-bio-that-works.md']).toContain('A sentence added by the editor.');
+    expect(brotliDecompressSync(readFileSync(client('en/blog/link-in-bio-that-works.html.br'))).toString()).toContain('A sentence added by the editor.');
+  });
+
+  it('shows the new title wherever the article is listed or linked, with an Open Graph image of its own', () => {
+    for (const file of ['en/blog/qr-or-nfc-business-card.html', 'en/blog.html', 'en/blog.md', 'en/blog/topics/qr-codes.html']) {
+      expect(snapshots[1]![file], file).toContain('A retitled article on QR and NFC');
+      expect(snapshots[1]![file], file).not.toContain('QR code or NFC? Choosing');
+    }
+    // Its neighbour in the list links it by its title.
+    expect(snapshots[1]!['en/blog/what-your-public-page-reveals.html']).toContain('A retitled article on QR and NFC');
+    const image = (html: string) => /<meta property="og:image" content="[^"]*(\/_astro\/og-[^"]+\.png)"/.exec(html)?.[1];
+    const before = image(snapshots[0]!['en/blog/qr-or-nfc-business-card.html']!);
+    const after = image(snapshots[1]!['en/blog/qr-or-nfc-business-card.html']!);
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+    expect(existsSync(client(after!.slice(1)))).toBe(true);
+  });
+
+  it('reuses what did not change: pages, twins, compressed copies and images', () => {
+    expect(snapshots[1]!['ar/blog/bitaqat-qr-am-nfc.html']).toBe(snapshots[0]!['ar/blog/bitaqat-qr-am-nfc.html']);
+    const log = logs[1]!;
+    expect((log.match(/\(restored\)/g) ?? []).length).toBeGreaterThan(5);
+    expect(count(log, /Markdown twins \((\d+) from the build cache\)/)).toBeGreaterThan(10);
+    expect(count(log, /gzip and brotli; (\d+) from the build cache/)).toBeGreaterThan(10);
+    expect(count(log, /(\d+) reused from the cache/)).toBeGreaterThan(10);
+    expect(count(log, /(\d+) Open Graph images drawn/)).toBe(1);
+  });
+});
+
+describe('a rebuild after a change to the code of a step', () => {
+  it('makes that step’s output again instead of reusing it', () => {
+    expect(count(logs[2]!, /Markdown twins \((\d+) from the build cache\)/)).toBe(0);
+    expect(snapshots[1]!['en/blog.md']).toMatch(/^# Blog$/m);
+    expect(snapshots[2]!['en/blog.md']).toMatch(/^Blog\n====$/m);
+  });
+});
