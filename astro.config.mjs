@@ -30,6 +30,11 @@ export default defineConfig({
   // the bench, which link node_modules, never share one.
   experimental: { incrementalBuild: true },
   cacheDir: './.cache/astro',
+  // Article images (Markdown) get a srcset of widths for phones and desktops and sizes, as WebP (every browser the
+  // site serves reads it; the original format is not kept beside it), with width, height and lazy loading. No
+  // responsive styles: they would be inline style attributes, which the Content-Security-Policy forbids; the site's
+  // stylesheet sizes article images.
+  image: { layout: 'constrained', responsiveStyles: false },
   // Shiki colours code with inline style attributes, which the Content-Security-Policy (style-src 'self') forbids.
   markdown: { syntaxHighlight: false },
   vite: {

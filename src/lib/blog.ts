@@ -167,3 +167,22 @@ export async function topicPages(lang: Lang, key: string): Promise<ListPage<Arti
 
 /** Items in each feed (RSS and JSON Feed): the newest articles; the index pages list them all. */
 export const FEED_SIZE = 20;
+
+/** One page of a topic in one language, with how many pages the topic has in each language (for its links). */
+export interface TopicListPage {
+  lang: Lang;
+  topic: string;
+  page: ListPage<Article>;
+  counts: Record<Lang, number>;
+}
+
+/** Every page of every topic in every language: the topic routes take the first pages and the rest. */
+export async function allTopicPages(): Promise<TopicListPage[]> {
+  const all: TopicListPage[] = [];
+  for (const topic of TOPICS.keys()) {
+    const pages = Object.fromEntries(await Promise.all(LANGS.map(async (l) => [l, await topicPages(l, topic)] as const))) as Record<Lang, ListPage<Article>[]>;
+    const counts = Object.fromEntries(LANGS.map((l) => [l, pages[l].length])) as Record<Lang, number>;
+    for (const lang of LANGS) for (const page of pages[lang]) all.push({ lang, topic, page, counts });
+  }
+  return all;
+}

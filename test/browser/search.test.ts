@@ -1,28 +1,18 @@
 // The blog's search in Chromium, on the real server under the real CSP: Arabic queries typed as readers type them
 // (a conjunction or preposition stuck to the word, taa marbuta written as haa, diacritics, alef without hamza) find
 // the Arabic article; an English query finds English articles only; without JavaScript the page says where to look.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { serverAndBrowser } from '../helpers/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const { server, browser } = serverAndBrowser();
 
 /** Searches from the page's own form, as a reader does; returns the result links and the status line. */
 async function search(page: Page, lang: string, query: string): Promise<{ links: string[]; status: string; problems: string[] }> {
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(`${server.url}/${lang}/blog/search`);
+  await page.goto(`${server().url}/${lang}/blog/search`);
   await page.getByRole('searchbox').fill(query);
   await page.getByRole('button').filter({ hasText: lang === 'ar' ? 'ابحث' : 'Search' }).click();
   await page.locator('.search-status').filter({ hasText: /./ }).waitFor();
@@ -39,7 +29,7 @@ describe('blog search in Chromium', () => {
     ['الشَّرِيحَة', 'with diacritics'],
     ['اعمالك', 'alef without hamza (أعمالك)'],
   ])('the Arabic query «%s» (%s) finds the Arabic QR/NFC article', async (query) => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const { links, problems } = await search(page, 'ar', query);
     await page.close();
     expect(problems).toEqual([]);
@@ -48,7 +38,7 @@ describe('blog search in Chromium', () => {
   });
 
   it('an English query finds the English article and no Arabic one, and the query stays in the URL', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const { links, status, problems } = await search(page, 'en', 'NFC');
     const url = new URL(page.url());
     await page.close();
@@ -60,7 +50,7 @@ describe('blog search in Chromium', () => {
   });
 
   it('a query nothing matches says so, in the page language', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const { links, status } = await search(page, 'ar', 'زرافة');
     await page.close();
     expect(links).toEqual([]);
@@ -68,8 +58,8 @@ describe('blog search in Chromium', () => {
   });
 
   it('opens with the results of ?q= (a shared search link)', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/en/blog/search?q=${encodeURIComponent('contact details')}`);
+    const page = await browser().newPage();
+    await page.goto(`${server().url}/en/blog/search?q=${encodeURIComponent('contact details')}`);
     await page.locator('.search-results a').first().waitFor();
     const links = await page.locator('.search-results a').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
     await page.close();
@@ -77,9 +67,9 @@ describe('blog search in Chromium', () => {
   });
 
   it('without JavaScript, says search needs it and offers the index and the topics', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await browser().newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.url}/ar/blog/search`);
+    await page.goto(`${server().url}/ar/blog/search`);
     const hint = await page.locator('.search-page').innerText();
     const links = await page.locator('.search-browse a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
     await context.close();
@@ -88,8 +78,8 @@ describe('blog search in Chromium', () => {
   });
 
   it('moves nothing a reader sees while it draws the results (no layout shift)', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await page.goto(`${server.url}/en/blog/search?q=NFC`);
+    const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${server().url}/en/blog/search?q=NFC`);
     await page.locator('.search-results a').first().waitFor();
     const shift = await page.evaluate(
       () =>

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDocument } from '@mixmark-io/domino';
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../sidecar/app.ts';
 import { PAGE_SIZE } from '../../src/lib/pagination.ts';
@@ -42,8 +43,10 @@ beforeAll(async () => {
   for (let i = 1; i <= AR; i++) {
     write('ar', `maqal-${i}`, `title: مقال عربي ${i}\ndescription: مقال مولّد عن صفحات الروابط لاختبار الصفحات.\ndate: ${day(i)}\ntopics: [link-in-bio]`, `نص قصير ${i}.`);
   }
+  // A photograph, 1600×900, in the long English article.
+  await sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 10, g: 107, b: 93 } } }).png().toFile(join(dir, 'content/blog/images/photo.png'));
   // Long pieces: 684 words each (three minutes in English at 228 a minute, five in Arabic at 138), four sections.
-  write('en', 'long-read', `title: A long read\ndescription: An English article with several sections to read.\ndate: ${day(100)}\nupdated: ${day(101)}\ntopics: [privacy, creators]`, ['## First part', words(171, 'word'), '## Second part', words(171, 'word'), '## Third part', words(171, 'word'), '## Fourth part', words(171, 'word')].join('\n\n'));
+  write('en', 'long-read', `title: A long read\ndescription: An English article with several sections to read.\ndate: ${day(100)}\nupdated: ${day(101)}\ntopics: [privacy, creators]`, ['## First part', words(171, 'word'), '![A green test photograph](../images/photo.png)', '## Second part', words(171, 'word'), '## Third part', words(171, 'word'), '## Fourth part', words(171, 'word')].join('\n\n'));
   write('ar', 'maqal-tawil', `title: مقال طويل\ndescription: مقال عربي فيه عدة أقسام لاختبار المحتويات.\ndate: ${day(100)}\ntopics: [link-in-bio, arabic]`, ['## القسم الأول', words(171, 'كلمة'), '## القسم الثاني', words(171, 'كلمة'), '## القسم الثالث', words(171, 'كلمة'), '## القسم الرابع', words(171, 'كلمة')].join('\n\n'));
   // Scheduled: dated a year ahead, built from the same files, published by no build before then.
   write('en', 'coming-soon', `title: Coming soon\ndescription: An article scheduled for next year, not before.\ndate: ${new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10)}\ntopics: [privacy]`, 'Not yet.');
@@ -176,6 +179,23 @@ describe('reading aids', () => {
     expect(Array.from(doc('ar/blog/maqal-1.html').querySelectorAll('.related a')).every((a) => a.getAttribute('href')?.startsWith('/ar/'))).toBe(true);
     expect(doc('en/blog/long-read.html').querySelector('.neighbours a[rel="prev"]')).toBeFalsy();
     expect(doc('en/blog/long-read.html').querySelector('article .meta')?.textContent).toContain('Updated');
+  });
+});
+
+describe('images', () => {
+  it('gives a photograph width, height, lazy loading, WebP widths for phones and desktops, and sizes', async () => {
+    const img = doc('en/blog/long-read.html').querySelector('article img');
+    expect(img?.getAttribute('alt')).toBe('A green test photograph');
+    expect([img?.getAttribute('width'), img?.getAttribute('height'), img?.getAttribute('loading')]).toEqual(['1600', '900', 'lazy']);
+    expect(img?.getAttribute('sizes')).toBeTruthy();
+    const candidates = (img?.getAttribute('srcset') ?? '').split(',').map((c) => c.trim().split(/\s+/));
+    expect(candidates.length).toBeGreaterThanOrEqual(3);
+    expect(candidates.map(([, w]) => w)).toEqual(expect.arrayContaining(['640w', '1600w']));
+    for (const [url, w] of candidates) {
+      expect(url, url).toMatch(/^\/_astro\/photo\.[\w-]+\.webp$/);
+      const meta = await sharp(join(client, url!)).metadata();
+      expect([meta.format, `${meta.width}w`]).toEqual(['webp', w]);
+    }
   });
 });
 
