@@ -39,6 +39,8 @@ export async function withClient<T>(connectionString: string, use: (client: pg.C
 }
 
 const TABLES = ['profiles', 'links', 'socials', 'cards', 'aliases'];
+/** The advisory lock that runs deploy/postgres-roles.sql one database at a time. */
+const ROLE_SCRIPT_LOCK = 741_852;
 
 /**
  * A new database on the primary holding the rows of the SQLite file at `sqlitePath`, migrated, granted to the
@@ -63,7 +65,7 @@ export async function databaseFromSqlite(sqlitePath: string): Promise<{ name: st
     } finally {
       source.close();
     }
-    await client.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8'));
+    await grantReader(client);
   });
   await replayed();
   return { name, primary: url(primary, name), standby: url(standby, name, 'bio_reader') };
@@ -88,3 +90,20 @@ export async function replayed(): Promise<void> {
 
 /** The change-log poll interval loadConfig gives a sidecar on PostgreSQL (CHANGE_POLL_MS unset). */
 export const POSTGRES_CHANGE_POLL_MS = loadConfig({ DATABASE_URL: 'postgres://reader@127.0.0.1/bio' }).changePollMs;
+
+/**
+ * Runs deploy/postgres-roles.sql in the database `client` is connected to (on the shared test primary). The script
+ * alters the role, which lives in a catalog every database shares: test files running at once made PostgreSQL refuse
+ * one ("tuple concurrently updated"). So one at a time, under an advisory lock held in the postgres database
+ * (advisory locks belong to a database, and each test has its own).
+ */
+export async function grantReader(client: pg.Client): Promise<void> {
+  await withClient(url(ports().primary, 'postgres'), async (lock) => {
+    await lock.query('SELECT pg_advisory_lock($1)', [ROLE_SCRIPT_LOCK]);
+    try {
+      await client.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8'));
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [ROLE_SCRIPT_LOCK]);
+    }
+  });
+}

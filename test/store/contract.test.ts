@@ -2,7 +2,7 @@
 // own writer (the CLI's path) and read by its own reader (the server's), so a query or a column added to one and not
 // the other fails here. SQLite: a file. PostgreSQL: a database on the primary, read from the streaming standby with
 // the read-only role.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +10,8 @@ import { openStore } from '../../sidecar/store/open-store.ts';
 import type { Store } from '../../sidecar/store/store.ts';
 import { openWriter, type StoreWriter } from '../../sidecar/store/writer.ts';
 import { demoData } from '../helpers/database.ts';
-import { projectRoot, testConfig } from '../helpers/env.ts';
-import { ports, replayed, url, withClient } from '../helpers/postgres.ts';
+import { testConfig } from '../helpers/env.ts';
+import { grantReader, ports, replayed, url, withClient } from '../helpers/postgres.ts';
 
 interface Backend {
   name: string;
@@ -36,7 +36,7 @@ const backends: Backend[] = [
       await withClient(url(primary, 'postgres'), (c) => c.query(`CREATE DATABASE ${name}`));
       const writer = await openWriter({ databasePath: '', databaseUrl: url(primary, name) });
       await writer.migrate();
-      await withClient(url(primary, name), (c) => c.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8')));
+      await withClient(url(primary, name), grantReader);
       const read = () => openStore({ ...testConfig, databaseUrl: url(standby, name, 'bio_reader') });
       return { writer, read, settle: replayed };
     },

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
-import { ports, url, withClient } from '../helpers/postgres.ts';
+import { grantReader, ports, url, withClient } from '../helpers/postgres.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'new-column-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,7 +79,7 @@ console.log(JSON.stringify(out));
 process.exit(0);
 `,
     );
-    await withClient(url(primary, database), (c) => c.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8')));
+    await withClient(url(primary, database), grantReader);
     const run = spawnSync(process.execPath, [join(dir, 'check.ts')], {
       cwd: dir,
       env: cleanEnv({ PRIMARY: url(primary, database), STANDBY: url(standby, database) }),
