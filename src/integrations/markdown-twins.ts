@@ -2,7 +2,7 @@
 // start (with the hashes of the pages' inline styles, which the Content-Security-Policy allows).
 import type { AstroIntegration } from 'astro';
 import { writeFile } from 'node:fs/promises';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join, relative } from 'node:path';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { sitemapXml, type SitemapEntry } from '../lib/sitemap.ts';
 import type { TwinJob, TwinResult } from './twin-worker.ts';
 import { buildCacheDir, codeHash } from './build-cache.ts';
-import { readCachedTwin, twinCachePath } from './twin-cache.ts';
+import { twinCacheBase, useCachedTwin } from './twin-cache.ts';
 import { filesUnder } from '../lib/files.ts';
 import type { PublicConfig } from '../lib/site-config.ts';
 import { buildFingerprint, MANIFEST_FILE, STATIC_SITEMAP_FILE, type BuildManifest } from '../lib/build-manifest.ts';
@@ -26,17 +26,16 @@ const TWIN_CODE = ['src/lib/markdown.ts', 'src/lib/sitemap.ts', 'src/lib/build-m
 async function twinsInWorkers(workerFile: string, root: string, all: string[], cache: { cacheDir: string; code: string }): Promise<{ sitemap: SitemapEntry[]; styleHashes: string[]; reused: number }> {
   const entries: SitemapEntry[] = [];
   const styleHashes = new Set<string>();
-  // Pages the cache knows are written here; only the others go to workers (starting one costs about half a second).
+  // Pages the cache knows are linked here; only the others go to workers (starting one costs about half a second).
   const files: string[] = [];
   for (const file of all) {
-    const twin = readCachedTwin(twinCachePath(cache.cacheDir, cache.code, readFileSync(file, 'utf8')));
-    if (!twin) {
+    const facts = useCachedTwin(twinCacheBase(cache.cacheDir, cache.code, readFileSync(file, 'utf8')), file.replace(/\.html$/, '.md'));
+    if (!facts) {
       files.push(file);
       continue;
     }
-    writeFileSync(file.replace(/\.html$/, '.md'), twin.markdown);
-    if (twin.entry) entries.push(twin.entry);
-    for (const style of twin.styles) styleHashes.add(style);
+    if (facts.entry) entries.push(facts.entry);
+    for (const style of facts.styles) styleHashes.add(style);
   }
   const workers = files.length === 0 ? 0 : Math.max(1, Math.min(availableParallelism(), Math.ceil(files.length / 50)));
   const shares = Array.from({ length: workers }, (_, i) => files.filter((_, k) => k % workers === i));

@@ -1,28 +1,34 @@
-// The Markdown twins' entries in the build cache (build-cache.ts): a page's twin, sitemap entry and inline-style
-// hashes, under a hash of the page's HTML and of the code that converts it. Read by the build step itself, so that a
-// rebuild whose pages are all known starts no worker; written by the workers for the pages they convert.
+// The Markdown twins' entries in the build cache (build-cache.ts): a page's twin (a file, hard-linked into the build),
+// its sitemap entry and inline-style hashes (JSON), under a hash of the page's HTML and of the code that converts it.
+// Read by the build step itself, so that a rebuild whose pages are all known starts no worker and writes no twin;
+// written by the workers for the pages they convert.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SitemapEntry } from '../lib/sitemap.ts';
-import { keyOf, tmpName } from './build-cache.ts';
+import { keyOf, linkOrCopy, tmpName } from './build-cache.ts';
 
-export interface CachedTwin {
+export interface TwinFacts {
   entry?: SitemapEntry;
   styles: string[];
-  markdown: string;
 }
 
-export function twinCachePath(cacheDir: string, code: string, html: string): string {
-  return join(cacheDir, `${keyOf(code, html)}.json`);
+/** Where a page's entry lives: `{base}.md` (the twin) and `{base}.json` (its facts, written last). */
+export function twinCacheBase(cacheDir: string, code: string, html: string): string {
+  return join(cacheDir, keyOf(code, html));
 }
 
-export function readCachedTwin(path: string): CachedTwin | undefined {
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as CachedTwin) : undefined;
+/** The cached facts of a page, with its twin put at `twinFile`; undefined when the cache does not know the page. */
+export function useCachedTwin(base: string, twinFile: string): TwinFacts | undefined {
+  if (!existsSync(`${base}.json`)) return undefined;
+  linkOrCopy(`${base}.md`, twinFile);
+  return JSON.parse(readFileSync(`${base}.json`, 'utf8')) as TwinFacts;
 }
 
-/** Written whole under a name of its own, then renamed: a build stopped half-way leaves no partial entry. */
-export function writeCachedTwin(path: string, twin: CachedTwin): void {
-  const tmp = tmpName(path);
-  writeFileSync(tmp, JSON.stringify(twin));
-  renameSync(tmp, path);
+/** Each written whole under a name of its own, then renamed; the facts last, since they are what is looked for. */
+export function writeCachedTwin(base: string, markdown: string, facts: TwinFacts): void {
+  for (const [path, body] of [[`${base}.md`, markdown], [`${base}.json`, JSON.stringify(facts)]] as const) {
+    const tmp = tmpName(path);
+    writeFileSync(tmp, body);
+    renameSync(tmp, path);
+  }
 }

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pageToMarkdown, parsePage } from '../lib/markdown.ts';
 import { sitemapEntryOf, type SitemapEntry } from '../lib/sitemap.ts';
 import { styleHash } from '../lib/build-manifest.ts';
-import { twinCachePath, writeCachedTwin, type CachedTwin } from './twin-cache.ts';
+import { twinCacheBase, writeCachedTwin } from './twin-cache.ts';
 
 export interface TwinJob {
   root: string;
@@ -29,11 +29,11 @@ function run({ files, cacheDir, code }: TwinJob): TwinResult {
       const doc = parsePage(html);
       const entry = sitemapEntryOf(doc);
       const styles = Array.from(doc.getElementsByTagName('style'), (style) => styleHash(style.textContent ?? ''));
-      const twin: CachedTwin = { ...(entry ? { entry } : {}), styles, markdown: pageToMarkdown(doc) };
-      writeCachedTwin(twinCachePath(cacheDir, code, html), twin);
+      const markdown = pageToMarkdown(doc);
+      writeFileSync(file.replace(/\.html$/, '.md'), markdown);
+      writeCachedTwin(twinCacheBase(cacheDir, code, html), markdown, { ...(entry ? { entry } : {}), styles });
       if (entry) entries.push(entry);
       for (const style of styles) styleHashes.add(style);
-      writeFileSync(file.replace(/\.html$/, '.md'), twin.markdown);
     } catch (err) {
       return { ok: false, file, message: (err as Error).message };
     }
