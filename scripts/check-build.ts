@@ -21,25 +21,19 @@ export async function checkBuild(distDir: string, log = (line: string) => consol
   if (!manifest) return [`${distDir}: no build here (run npm run build)`];
   const { baseUrl } = manifest;
   const problems: string[] = [];
-  const step = (what: string, run: () => string[]) => {
-    const started = performance.now();
-    const found = run();
-    problems.push(...found);
-    log(`${what}: ${found.length === 0 ? 'ok' : `${found.length} problem${found.length === 1 ? '' : 's'}`} (${Math.round(performance.now() - started)} ms)`);
-  };
-  const stepAsync = async (what: string, run: () => Promise<string[]>) => {
+  const step = async (what: string, run: () => string[] | Promise<string[]>) => {
     const started = performance.now();
     const found = await run();
     problems.push(...found);
     log(`${what}: ${found.length === 0 ? 'ok' : `${found.length} problem${found.length === 1 ? '' : 's'}`} (${Math.round(performance.now() - started)} ms)`);
   };
-  step('links, images and fragments', () => checkLinks(client, baseUrl));
-  step('Markdown twins', () => missingTwins(client));
-  step('sitemap against the sitemaps.org schema', () => {
+  await step('links, images and fragments', () => checkLinks(client, baseUrl));
+  await step('Markdown twins', () => missingTwins(client));
+  await step('sitemap against the sitemaps.org schema', () => {
     const result = xmllintSitemap(readFileSync(join(client, paths.sitemap), 'utf8'));
     return result.ok ? [] : [`sitemap.xml: ${result.output.trim()}`];
   });
-  step('feeds', () =>
+  await step('feeds', () =>
     LANGS.flatMap((lang) => {
       const found: string[] = [];
       const rss = xmllintRss(readFileSync(join(client, paths.rss(lang)), 'utf8'));
@@ -54,7 +48,7 @@ export async function checkBuild(distDir: string, log = (line: string) => consol
       return found;
     }),
   );
-  await stepAsync('HTML (Nu HTML Checker)', async () => {
+  await step('HTML (Nu HTML Checker)', async () => {
     // Pages checked before with the same bytes by the same checker are not checked again (a rebuild after one edit
     // restores thousands of identical pages): a marker per valid page in the build cache.
     const cacheDir = buildCacheDir(projectRoot, 'html-valid');
