@@ -3,7 +3,7 @@
 // the input's bytes and the code that makes them, so an unchanged page costs a read and a changed input, or changed
 // code, can never be answered from the cache.
 import { createHash } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -23,9 +23,14 @@ export function codeHash(projectRoot: string, files: readonly string[]): string 
   return hash.digest('hex').slice(0, 16);
 }
 
-/** A name to write a cache entry under before renaming it into place: never the same for two writers. */
-export function tmpName(path: string): string {
-  return `${path}.${process.pid}.${threadId}.${Math.random().toString(36).slice(2)}.tmp`;
+/**
+ * Writes a cache entry whole under a name no other writer uses, then renames it into place: a build stopped half-way,
+ * or two builds writing the same entry at once, never leave a partial file under the entry's name.
+ */
+export function writeEntry(path: string, body: string | Uint8Array): void {
+  const tmp = `${path}.${process.pid}.${threadId}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, body);
+  renameSync(tmp, path);
 }
 
 /** The cache key of an input for a step: its bytes and the step's code hash. */

@@ -1,10 +1,10 @@
 // A worker of the Open Graph step: draws its share of the images and writes each to the build and to the cache.
-import { copyFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { OgCard } from '../lib/og.ts';
 import { drawOgImage } from './og-draw.ts';
-import { tmpName } from './build-cache.ts';
+import { linkOrCopy, writeEntry } from './build-cache.ts';
 
 export interface OgJob {
   jobs: { card: OgCard; out: string; cached: string }[];
@@ -15,11 +15,8 @@ try {
   for (const { card, out, cached } of jobs) {
     const png = await drawOgImage(card);
     mkdirSync(dirname(cached), { recursive: true });
-    const tmp = tmpName(cached);
-    writeFileSync(tmp, png);
-    copyFileSync(tmp, out);
-    // Renamed last, so a build stopped half-way never leaves a partial image under a real name.
-    renameSync(tmp, cached);
+    writeEntry(cached, png);
+    linkOrCopy(cached, out);
   }
   parentPort?.postMessage({ ok: true });
 } catch (err) {

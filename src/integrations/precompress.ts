@@ -3,7 +3,7 @@
 // precompressed assets) and for the sidecar, which loads them beside each file. Compressed once, at high levels,
 // instead of on every response; what is text and worth it is src/lib/compression.ts's rule.
 import type { AstroIntegration } from 'astro';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { brotliCompress, gzip } from 'node:zlib';
 import { ENCODING_SUFFIX, isTextType, MIN_COMPRESS_BYTES, zlibOptions } from '../lib/compression.ts';
 import { filesUnder } from '../lib/files.ts';
 import { typeOf } from '../lib/media-types.ts';
-import { buildCacheDir, codeHash, keyOf, linkOrCopy, tmpName } from './build-cache.ts';
+import { buildCacheDir, codeHash, keyOf, linkOrCopy, writeEntry } from './build-cache.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -46,12 +46,9 @@ export async function precompress(root: string, cache?: { dir: string; code: str
       writeFileSync(`${file}${ENCODING_SUFFIX.gzip}`, gz);
       writeFileSync(`${file}${ENCODING_SUFFIX.br}`, br);
       if (key) {
-        // Each renamed into place, the .br last: it is what a later build looks for.
-        for (const [suffix, body] of [['.gz', gz], ['.br', br]] as const) {
-          const tmp = tmpName(key + suffix);
-          writeFileSync(tmp, body);
-          renameSync(tmp, key + suffix);
-        }
+        // The .br last: it is what a later build looks for.
+        writeEntry(`${key}.gz`, gz);
+        writeEntry(`${key}.br`, br);
       }
       written++;
     }

@@ -3,12 +3,12 @@
 // data-pagefind-body). Searched in the browser by src/scripts/blog-search.ts. Pagefind's bundled interfaces are
 // left out: they need inline styles the Content-Security-Policy forbids, and the search page draws its own results.
 import type { AstroIntegration } from 'astro';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as pagefind from 'pagefind';
 import { isFingerprinted } from '../lib/publish.ts';
-import { buildCacheDir, linkOrCopy, tmpName } from './build-cache.ts';
+import { buildCacheDir, linkOrCopy, writeEntry } from './build-cache.ts';
 import { LANGS } from '../lib/surface.ts';
 import { paths } from '../lib/urls.ts';
 
@@ -42,11 +42,7 @@ export async function writeSearchIndex(root: string, cacheDir?: string): Promise
       if (cached && existsSync(cached)) linkOrCopy(cached, out);
       else {
         writeFileSync(out, content);
-        if (cached) {
-          const tmp = tmpName(cached);
-          writeFileSync(tmp, content);
-          renameSync(tmp, cached);
-        }
+        if (cached) writeEntry(cached, content);
       }
       files++;
       // One fragment a page indexed (page_count counts every file read, the blog's own pages too).

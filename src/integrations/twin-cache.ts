@@ -2,10 +2,10 @@
 // its sitemap entry and inline-style hashes (JSON), under a hash of the page's HTML and of the code that converts it.
 // Read by the build step itself, so that a rebuild whose pages are all known starts no worker and writes no twin;
 // written by the workers for the pages they convert.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SitemapEntry } from '../lib/sitemap.ts';
-import { keyOf, linkOrCopy, tmpName } from './build-cache.ts';
+import { keyOf, linkOrCopy, writeEntry } from './build-cache.ts';
 
 export interface TwinFacts {
   entry?: SitemapEntry;
@@ -24,11 +24,8 @@ export function useCachedTwin(base: string, twinFile: string): TwinFacts | undef
   return JSON.parse(readFileSync(`${base}.json`, 'utf8')) as TwinFacts;
 }
 
-/** Each written whole under a name of its own, then renamed; the facts last, since they are what is looked for. */
+/** The twin, then its facts: they are what is looked for. */
 export function writeCachedTwin(base: string, markdown: string, facts: TwinFacts): void {
-  for (const [path, body] of [[`${base}.md`, markdown], [`${base}.json`, JSON.stringify(facts)]] as const) {
-    const tmp = tmpName(path);
-    writeFileSync(tmp, body);
-    renameSync(tmp, path);
-  }
+  writeEntry(`${base}.md`, markdown);
+  writeEntry(`${base}.json`, JSON.stringify(facts));
 }
