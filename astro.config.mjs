@@ -8,6 +8,7 @@ import contentChecks from './src/integrations/content-checks.ts';
 import searchIndex from './src/integrations/search-index.ts';
 import ogImages from './src/integrations/og-images.ts';
 import publishManifest from './src/integrations/publish-manifest.ts';
+import reusePages from './src/integrations/reuse-pages.ts';
 
 // The build reads only what pages embed; the server's own settings are sidecar/config.ts's.
 const config = loadPublicConfig();
@@ -41,7 +42,8 @@ export default defineConfig({
     build: { assetsInlineLimit: 0 },
     define: { __SITE_CONFIG__: JSON.stringify(config) },
   },
-  // In this order: the twins, the search index and the images are written before they are compressed, and the
-  // manifest of what to publish is made of the finished build.
-  integrations: [contentChecks(), markdownTwins(config), searchIndex(), ogImages(config), precompress(), publishManifest()],
+  // In this order: the pages reused from the last build are in place before anything reads them; the twins, the
+  // search index and the images are written before they are compressed; the manifest of what to publish is made of
+  // the finished build.
+  integrations: [reusePages(), contentChecks(), markdownTwins(config), searchIndex(), ogImages(config), precompress(), publishManifest()],
 });

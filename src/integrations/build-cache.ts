@@ -41,7 +41,8 @@ export function keyOf(code: string, input: string | Buffer): string {
 /**
  * Puts a cached file into the build: a hard link where both are on one file system (one metadata write instead of a
  * copy; tens of thousands of files at 2,000 articles a language), else a copy. Safe because nothing writes into a
- * file of the build once it is there: each build starts from an empty dist/.
+ * file of the build once it is there: each build starts from an empty dist/ but for the pages linked from Astro's own
+ * cache (reuse-pages.ts), which only Astro writes.
  */
 export function linkOrCopy(cached: string, out: string): void {
   try {

@@ -2,7 +2,8 @@
 // change (one article's text, another's title), then after a change to the code that makes the Markdown twins:
 // what changed is new everywhere it shows (the page, its twin and their compressed copies, the pages that list or
 // link it, its Open Graph image), what did not is reused from the cache (Astro's incremental build, the twins, the
-// compressed copies, the images), and a change of code makes its step's output again.
+// compressed copies, the images), and a change of code makes its step's output again. An article removed leaves
+// nothing behind, and a build stopped while it was making pages costs the next one a full build, never a stale page.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,14 @@ function build(): void {
   expect(result.status, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
   logs.push(result.stdout);
   snapshots.push(Object.fromEntries(WATCHED.map((f) => [f, readFileSync(join(dir, 'dist/client', f), 'utf8')])));
+  shortLived.push(SHORT_LIVED_FILES.filter((file) => existsSync(join(dir, 'dist/client', file))));
 }
+const SHORT_LIVED = 'content/blog/en/a-short-lived-article.md';
+const SHORT_LIVED_FILES = ['html', 'md', 'html.br', 'html.gz'].map((ext) => `en/blog/a-short-lived-article.${ext}`);
+/** Which of the short-lived article's files each build left in dist/. */
+const shortLived: string[][] = [];
+/** Where Astro's incremental build keeps its copy of each page (astro/dist/core/build/incremental.js). */
+const ASTRO_STORED = '.cache/astro/dist/client';
 const client = (file: string) => join(dir, 'dist/client', file);
 const edit = (file: string, change: (text: string) => string) => writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
 const count = (log: string, pattern: RegExp) => Number(pattern.exec(log)?.[1] ?? NaN);
@@ -39,14 +47,21 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rebuild-'));
   for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
   symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
+  writeFileSync(join(dir, SHORT_LIVED), '---\ntitle: A short-lived article\ndescription: Published once, then removed.\ndate: 2026-10-01\ntopics: [privacy]\n---\n\nIt was here once.\n');
   build();
+  rmSync(join(dir, SHORT_LIVED));
   edit('content/blog/en/link-in-bio-that-works.md', (md) => md.replace('They give the page a few seconds.', 'They give the page a few seconds. A sentence added by the editor.'));
   edit('content/blog/en/qr-or-nfc-business-card.md', (md) => md.replace(/^title: .*$/m, 'title: A retitled article on QR and NFC'));
   build();
   // The code that makes the twins: headings underlined (setext) instead of marked with # (atx).
   edit('src/lib/markdown.ts', (ts) => ts.replace("headingStyle: 'atx'", "headingStyle: 'setext'"));
   build();
-}, 240_000);
+  // A build that stopped while making pages: Astro's stored copy of a page changed (pages are written through to it)
+  // and the mark its pages were linked under left behind.
+  writeFileSync(join(dir, ASTRO_STORED, 'en/blog/qr-or-nfc-business-card.html'), readFileSync(client('en/blog/qr-or-nfc-business-card.html'), 'utf8').replace('</main>', '<p>Written by a build that never finished.</p></main>'));
+  writeFileSync(join(dir, '.cache/astro/pages-linked'), '');
+  build();
+}, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a rebuild after an editor’s change', () => {
@@ -74,11 +89,30 @@ describe('a rebuild after an editor’s change', () => {
   it('reuses what did not change: pages, twins, compressed copies and images', () => {
     expect(snapshots[1]!['ar/blog/bitaqat-qr-am-nfc.html']).toBe(snapshots[0]!['ar/blog/bitaqat-qr-am-nfc.html']);
     const log = logs[1]!;
-    expect((log.match(/\(restored\)/g) ?? []).length).toBeGreaterThan(5);
+    expect((log.match(/\((?:restored|cached)\)/g) ?? []).length).toBeGreaterThan(5);
     expect(count(log, /Markdown twins \((\d+) from the build cache\)/)).toBeGreaterThan(10);
     expect(count(log, /gzip and brotli; (\d+) from the build cache/)).toBeGreaterThan(10);
     expect(count(log, /(\d+) reused from the cache/)).toBeGreaterThan(10);
     expect(count(log, /(\d+) Open Graph images drawn/)).toBe(1);
+  });
+});
+
+describe('a rebuild after an article was removed', () => {
+  it('leaves nothing of it in the build: page, twin, compressed copies, lists', () => {
+    expect(snapshots[0]!['en/blog.html']).toContain('A short-lived article');
+    expect(shortLived[0]).toEqual(SHORT_LIVED_FILES);
+    expect(snapshots[1]!['en/blog.html']).not.toContain('A short-lived article');
+    expect(shortLived[1]).toEqual([]);
+    expect(existsSync(join(dir, ASTRO_STORED, 'en/blog/a-short-lived-article.html'))).toBe(false);
+  });
+});
+
+describe('a rebuild after a build that stopped while making pages', () => {
+  it('makes every page again instead of trusting what the stopped build may have written', () => {
+    expect(logs[3]).toContain('every page is made again');
+    expect(logs[3]).not.toMatch(/\((?:restored|cached)\)/);
+    expect(snapshots[3]!['en/blog/qr-or-nfc-business-card.html']).not.toContain('Written by a build that never finished.');
+    expect(existsSync(join(dir, '.cache/astro/pages-linked'))).toBe(false);
   });
 });
 
