@@ -1,54 +1,87 @@
-// Build step: the blog's search index (Pagefind) in dist/client/pagefind/, one index per language (Pagefind reads
-// <html lang>; its Snowball stemmers include Arabic), over the articles only (the part of each page marked
+// Build step: the blog's search index (Pagefind), a bundle per language in dist/client/pagefind/{lang}/ (the search
+// page of a language loads its own; Pagefind's Snowball stemmers include Arabic), over the articles only (the part of each page marked
 // data-pagefind-body). Searched in the browser by src/scripts/blog-search.ts. Pagefind's bundled interfaces are
 // left out: they need inline styles the Content-Security-Policy forbids, and the search page draws its own results.
 import type { AstroIntegration } from 'astro';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as pagefind from 'pagefind';
-import { isFingerprinted } from '../lib/publish.ts';
-import { buildCacheDir, linkOrCopy, writeEntry } from './build-cache.ts';
-import { LANGS } from '../lib/surface.ts';
+import { buildCacheDir, codeHash, linkOrCopy, writeEntry } from './build-cache.ts';
+import { LANGS, type Lang } from '../lib/locales.ts';
 import { paths } from '../lib/urls.ts';
 
 /** Pagefind's bundled interfaces (they need inline styles the CSP forbids; the search page draws its own). */
 const INTERFACE = /^pagefind-(?:ui|component-ui|modular-ui|highlight)\b|\.css$/;
+/** What makes the index besides the pages: this step and the installed Pagefind (in the package record). */
+const CODE = ['src/integrations/search-index.ts'];
+
+interface Cache {
+  dir: string;
+  code: string;
+}
+/** A language's index as the cache keeps it: each file's path in the bundle and the name of its bytes in the cache. */
+type Listing = [path: string, stored: string][];
 
 /**
- * Writes the index into `root`/pagefind/. Pagefind names its fragments, index chunks and metadata by a hash of their
- * bytes, so those are kept in the build cache (`cacheDir`) and linked into the build when they are already there: a
- * rebuild after one edit writes the few that changed instead of all 4,000.
+ * One language's bundle in `root`/pagefind/{lang}/, from its articles (`root`/{lang}/blog/*.html). The build cache
+ * keeps every bundle file under a hash of its bytes and, under a hash of the articles' bytes, the list of a language's
+ * files: a language whose articles did not change is linked from the cache without running Pagefind (an edit to an
+ * English article rebuilds the English index only), and a changed article, or changed code, can never be answered
+ * from the cache.
  */
-export async function writeSearchIndex(root: string, cacheDir?: string): Promise<{ pages: number; files: number }> {
-  const { index, errors } = await pagefind.createIndex({});
-  if (!index) throw new Error(`Pagefind: ${errors.join('; ')}`);
-  try {
-    // Pagefind reads the files itself (faster than sending them one by one: 6–7 s against 10 s at 2,000 articles a
-    // language); the blog's pages that are not articles carry no data-pagefind-body, so it leaves them out. It names
-    // pages by their files (/en/blog/x.html): the search page drops the .html.
-    const added = await index.addDirectory({ path: root, glob: `{${LANGS.join(',')}}/blog/*.html` });
-    if (added.errors.length > 0) throw new Error(`Pagefind: ${added.errors.join('; ')}`);
-    const got = await index.getFiles();
-    if (got.errors.length > 0) throw new Error(`Pagefind: ${got.errors.join('; ')}`);
-    const outputPath = join(root, paths.searchIndexDir);
-    let files = 0;
-    let pages = 0;
-    for (const { path, content } of got.files) {
-      if (INTERFACE.test(path)) continue;
-      const out = join(outputPath, path);
-      mkdirSync(dirname(out), { recursive: true });
-      const cached = cacheDir && isFingerprinted(`${paths.searchIndexDir.slice(1)}${path}`) ? join(cacheDir, path.replaceAll('/', '_')) : undefined;
-      if (cached && existsSync(cached)) linkOrCopy(cached, out);
-      else {
-        writeFileSync(out, content);
-        if (cached) writeEntry(cached, content);
-      }
-      files++;
-      // One fragment a page indexed (page_count counts every file read, the blog's own pages too).
-      if (path.startsWith('fragment/')) pages++;
+async function writeLanguage(root: string, lang: Lang, cache: Cache): Promise<{ pages: number; files: number; reused: boolean }> {
+  const out = join(root, paths.searchIndex(lang));
+  const folder = join(root, lang, 'blog');
+  const articles = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.html')).sort() : [];
+  const key = createHash('sha256').update(cache.code);
+  for (const file of articles) key.update(file + '\0').update(readFileSync(join(folder, file)));
+  const listingFile = join(cache.dir, `${lang}-${key.digest('base64url')}.json`);
+  const place = (listing: Listing) => {
+    for (const [path, stored] of listing) {
+      mkdirSync(dirname(join(out, path)), { recursive: true });
+      linkOrCopy(join(cache.dir, stored), join(out, path));
     }
-    return { pages, files };
+  };
+  const count = (listing: Listing) => listing.filter(([path]) => path.startsWith('fragment/')).length;
+  if (existsSync(listingFile)) {
+    const listing = JSON.parse(readFileSync(listingFile, 'utf8')) as Listing;
+    place(listing);
+    return { pages: count(listing), files: listing.length, reused: true };
+  }
+
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: lang });
+  if (!index) throw new Error(`Pagefind: ${errors.join('; ')}`);
+  // Pagefind reads the files itself (faster than sending them one by one: 6–7 s against 10 s at 2,000 articles a
+  // language); the blog's pages that are not articles carry no data-pagefind-body, so it leaves them out. It names
+  // pages by their files (/en/blog/x.html): the search page drops the .html.
+  const added = await index.addDirectory({ path: root, glob: `${lang}/blog/*.html` });
+  if (added.errors.length > 0) throw new Error(`Pagefind: ${added.errors.join('; ')}`);
+  const got = await index.getFiles();
+  if (got.errors.length > 0) throw new Error(`Pagefind: ${got.errors.join('; ')}`);
+  const listing: Listing = [];
+  for (const { path, content } of got.files) {
+    if (INTERFACE.test(path)) continue;
+    // Named by its bytes (and its extension, which Pagefind's fingerprinted names carry too).
+    const stored = createHash('sha256').update(content).digest('base64url') + path.slice(path.lastIndexOf('.'));
+    if (!existsSync(join(cache.dir, stored))) writeEntry(join(cache.dir, stored), content);
+    listing.push([path, stored]);
+  }
+  place(listing);
+  writeEntry(listingFile, JSON.stringify(listing));
+  return { pages: count(listing), files: listing.length, reused: false };
+}
+
+/** Writes each language's index into `root`/pagefind/{lang}/, reusing from `cache` what did not change. */
+async function writeSearchIndex(root: string, cache: Cache): Promise<{ pages: number; files: number; reused: Lang[] }> {
+  try {
+    const done = await Promise.all(LANGS.map((lang) => writeLanguage(root, lang, cache)));
+    return {
+      pages: done.reduce((sum, d) => sum + d.pages, 0),
+      files: done.reduce((sum, d) => sum + d.files, 0),
+      reused: LANGS.filter((_, i) => done[i]!.reused),
+    };
   } finally {
     await pagefind.close();
   }
@@ -64,8 +97,10 @@ export default function searchIndex(): AstroIntegration {
       },
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
-        const { pages, files } = await writeSearchIndex(fileURLToPath(dir), buildCacheDir(projectRoot, 'pagefind'));
-        logger.info(`search index of ${pages} articles (${files} files) in ${Math.round(performance.now() - started)} ms`);
+        const cache = { dir: buildCacheDir(projectRoot, 'pagefind'), code: codeHash(projectRoot, CODE) };
+        const { pages, files, reused } = await writeSearchIndex(fileURLToPath(dir), cache);
+        const from = reused.length > 0 ? `; ${reused.join(', ')} unchanged, from the build cache` : '';
+        logger.info(`search index of ${pages} articles (${files} files${from}) in ${Math.round(performance.now() - started)} ms`);
       },
     },
   };

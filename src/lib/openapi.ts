@@ -69,7 +69,7 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
     params: { lang: 'Language of the blog.', topic: 'Topic key.', n: 'Page number, from 2.' },
   },
   searchBlog: {
-    description: "The blog's search page. Searching runs in the browser over the static Pagefind index under /pagefind/ (one index per language, Arabic stemmed); the Markdown twin says how to find articles without it.",
+    description: "The blog's search page. Searching runs in the browser over the static Pagefind index under /pagefind/{lang}/ (a bundle per language, Arabic stemmed); the Markdown twin says how to find articles without it.",
     params: { lang: 'Language of the blog.' },
   },
   getSitemap: { description: 'Every public page and article with hreflang alternates, profiles and cards included; a sitemap index of /sitemaps/{n}.xml past 50,000 URLs.' },

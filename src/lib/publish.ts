@@ -44,7 +44,7 @@ export function manifestOf(clientDir: string): PublishManifest {
 
 /** Files whose name changes when their bytes do: never overwritten, never invalidated. */
 export function isFingerprinted(file: string): boolean {
-  return file.startsWith('_astro/') || /^pagefind\/(?:fragment|index)\//.test(file) || /^pagefind\/[^/]+\.pf_meta$/.test(file);
+  return file.startsWith('_astro/') || /^pagefind\/[^/]+\/(?:fragment|index)\//.test(file) || /^pagefind\/[^/]+\/[^/]+\.pf_meta$/.test(file);
 }
 
 /** The URL a file of the build answers: en/blog/x.html → /en/blog/x, index.html → /, others as they are. */

@@ -21,8 +21,8 @@ export const paths = {
   article: (lang: Lang, slug: string) => `/${lang}/blog/${slug}`,
   rss: (lang: Lang) => `/${lang}/blog/rss.xml`,
   jsonFeed: (lang: Lang) => `/${lang}/blog/feed.json`,
-  /** The build's search index (Pagefind). */
-  searchIndexDir: '/pagefind/',
+  /** The build's search index (Pagefind): one bundle a language. */
+  searchIndex: (lang: Lang) => `/pagefind/${lang}/`,
   errorPage: (lang: Lang, status: ErrorStatus) => `/${lang}/${status}`,
   apiDocs: '/docs/api',
   apiDocsMarkdown: '/docs/api.md',

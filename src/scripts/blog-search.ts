@@ -24,7 +24,8 @@ const input = form?.querySelector<HTMLInputElement>('input[name="q"]');
 const status = document.querySelector<HTMLElement>('.search-status');
 const list = document.querySelector<HTMLOListElement>('.search-results');
 
-if (form && input && status && list) {
+if (form?.dataset.index && input && status && list) {
+  const index = form.dataset.index;
   const lang = document.documentElement.lang;
   const messages = JSON.parse(form.dataset.messages ?? '{}') as Messages;
   const rules = new Intl.PluralRules(lang);
@@ -32,7 +33,7 @@ if (form && input && status && list) {
   let pagefind: Promise<Pagefind> | undefined;
   const load = () =>
     (pagefind ??= (async () => {
-      const url = `${form.dataset.index ?? '/pagefind/'}pagefind.js`;
+      const url = `${index}pagefind.js`;
       const module = (await import(/* @vite-ignore */ url)) as Pagefind;
       await module.options({ excerptLength: 24 });
       return module;

@@ -49,8 +49,11 @@ describe('the plan', () => {
     expect(plan.cacheControl('_astro/new.svg')).toBe('public, max-age=31536000, immutable');
     expect(plan.cacheControl('en/blog/x.html')).toBe('public, max-age=300');
     expect(plan.cacheControl('robots.txt')).toBe('public, max-age=3600');
-    expect(isFingerprinted('pagefind/fragment/en_1a2b.pf_fragment')).toBe(true);
-    expect(isFingerprinted('pagefind/pagefind-entry.json')).toBe(false);
+    expect(isFingerprinted('pagefind/en/fragment/en_1a2b.pf_fragment')).toBe(true);
+    expect(isFingerprinted('pagefind/ar/index/ar_1a2b.pf_index')).toBe(true);
+    expect(isFingerprinted('pagefind/ar/pagefind.ar_1a2b.pf_meta')).toBe(true);
+    expect(isFingerprinted('pagefind/en/pagefind-entry.json')).toBe(false);
+    expect(isFingerprinted('pagefind/en/pagefind.js')).toBe(false);
   });
 });
 
@@ -125,8 +128,8 @@ describe('two builds published in turn to a folder', () => {
     for (const url of ['/en/blog/link-in-bio-that-works', '/en/blog/link-in-bio-that-works.md', '/en/blog/how-ai-agents-read-this-site', '/en/blog/how-ai-agents-read-this-site.md', '/en/blog', '/en/blog.md', '/en/blog/rss.xml', '/en/blog/feed.json', '/en/blog/topics/mcp', '/sitemap.xml', '/blog/articles.json']) {
       expect(invalidated, url).toContain(url);
     }
-    expect(invalidated.filter((u) => u.startsWith('/_astro/') || /^\/pagefind\/(fragment|index)\//.test(u))).toEqual([]);
-    expect(invalidated.filter((u) => u.startsWith('/ar/'))).toEqual([]);
+    expect(invalidated.filter((u) => u.startsWith('/_astro/') || /^\/pagefind\/[^/]+\/(fragment|index)\//.test(u))).toEqual([]);
+    expect(invalidated.filter((u) => u.startsWith('/ar/') || u.startsWith('/pagefind/ar/'))).toEqual([]);
     expect(invalidated).not.toContain('/en/blog/qr-or-nfc-business-card');
   });
 

@@ -5,10 +5,10 @@
 // compressed copies, the images), and a change of code makes its step's output again. An article removed leaves
 // nothing behind, and a build stopped while it was making pages costs the next one a full build, never a stale page.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
 
@@ -31,10 +31,17 @@ function build(): void {
   expect(result.status, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
   logs.push(result.stdout);
   snapshots.push(Object.fromEntries(WATCHED.map((f) => [f, readFileSync(join(dir, 'dist/client', f), 'utf8')])));
+  searchable.push(Object.fromEntries(['ar', 'en'].map((lang) => [lang, indexedText(lang)])));
   shortLived.push(SHORT_LIVED_FILES.filter((file) => existsSync(join(dir, 'dist/client', file))));
 }
 const SHORT_LIVED = 'content/blog/en/a-short-lived-article.md';
 const SHORT_LIVED_FILES = ['html', 'md', 'html.br', 'html.gz'].map((ext) => `en/blog/a-short-lived-article.${ext}`);
+/** The text each build's search index holds, by language: every fragment of its bundle (gzipped JSON), in order. */
+const searchable: Record<string, string>[] = [];
+function indexedText(lang: string): string {
+  const folder = join(dir, 'dist/client/pagefind', lang, 'fragment');
+  return readdirSync(folder).sort().map((f) => gunzipSync(readFileSync(join(folder, f))).toString()).join('\n');
+}
 /** Which of the short-lived article's files each build left in dist/. */
 const shortLived: string[][] = [];
 /** Where Astro's incremental build keeps its copy of each page (astro/dist/core/build/incremental.js). */
@@ -94,6 +101,16 @@ describe('a rebuild after an editor’s change', () => {
     expect(count(log, /gzip and brotli; (\d+) from the build cache/)).toBeGreaterThan(10);
     expect(count(log, /(\d+) reused from the cache/)).toBeGreaterThan(10);
     expect(count(log, /(\d+) Open Graph images drawn/)).toBe(1);
+  });
+});
+
+describe('the search index after an editor’s change', () => {
+  it('indexes the new text, and makes again only the edited language’s index', () => {
+    expect(searchable[1]!.en).toContain('A sentence added by the editor.');
+    expect(searchable[0]!.en).not.toContain('A sentence added by the editor.');
+    expect(searchable[1]!.en).toContain('A retitled article on QR and NFC');
+    expect(searchable[1]!.ar).toBe(searchable[0]!.ar);
+    expect(logs[1]).toMatch(/search index of \d+ articles \(\d+ files; ar unchanged, from the build cache\)/);
   });
 });
 
