@@ -246,6 +246,37 @@ describe('health and the database going away', () => {
     await expect.poll(async () => (await get('/health')).status, { timeout: 3000, interval: 100 }).toBe(200);
   });
 
+  it('waits out a slow commit by another process without stalling other requests, then answers with what it wrote', async () => {
+    // A commit that holds the lock for 400 ms (a loaded disk's fsync): longer than a reader used to wait (250 ms)
+    // before failing every query for a second, and answering 503 for the live page and /health.
+    const writer = new Database(server.databasePath);
+    try {
+      writer.exec('BEGIN EXCLUSIVE');
+      writer.prepare('UPDATE profiles SET bio = ? WHERE slug = ?').run('Written during a slow commit.', 'layla');
+      let committed = false;
+      const commit = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          writer.exec('COMMIT');
+          committed = true;
+          resolve();
+        }, 400),
+      );
+      const live = get('/p/layla');
+      const health = get('/health');
+      const page = await get('/en/blog');
+      // Answered while the lock is held: the wait for it does not block the server.
+      expect(page.status).toBe(200);
+      expect(committed).toBe(false);
+      const [liveRes, healthRes] = await Promise.all([live, health, commit]);
+      expect(liveRes.status).toBe(200);
+      expect(await liveRes.text()).toContain('Written during a slow commit.');
+      expect(healthRes.status).toBe(200);
+    } finally {
+      if (writer.inTransaction) writer.exec('ROLLBACK');
+      writer.close();
+    }
+  });
+
   it('degrades on a file replaced by garbage, and recovers when a good file replaces it', async () => {
     const path = server.databasePath;
     copyFileSync(path, `${path}.good`);

@@ -1,6 +1,8 @@
 // One read-only connection to the SQLite file and its prepared statements: opened on first use, reopened when the
-// file at the path is another one, closed on any driver failure, and failing fast for a while after a lock timeout
-// (better-sqlite3 waits synchronously, and a wait stalls every request).
+// file at the path is another one, closed on any driver failure. A lock another process holds (a commit in progress)
+// is waited out without blocking: the driver's own wait is synchronous and would stall every request, so it is off,
+// and a query that finds the file locked is tried again on a timer; past lockWaitMs the store counts as unavailable
+// and every query fails at once for lockBackoffMs, so that a lock held for long does not pile up waiting requests.
 import Database from 'better-sqlite3';
 import { schemaProblem } from '../migrations.ts';
 import { READS } from '../sql.ts';
@@ -9,15 +11,21 @@ import { LIVE_PAGE_KINDS, StoreUnavailableError, type LivePageKind } from '../st
 export type Statements = ReturnType<typeof prepare>;
 
 export interface ConnectionOptions {
-  /** How long a query waits for a lock held by another process before the store counts as unavailable. */
-  busyTimeoutMs?: number;
-  /** After such a timeout, how long every query fails at once instead of waiting again. */
+  /** How long a query waits (without blocking) for a lock held by another process before the store counts as unavailable. */
+  lockWaitMs?: number;
+  /** After such a wait, how long every query fails at once instead of waiting again. */
   lockBackoffMs?: number;
 }
 
+/** The longest pause between two tries of a locked query: a commit is usually over within a few milliseconds. */
+const MAX_PAUSE_MS = 16;
+
+/** The file is locked by another process (SQLITE_BUSY): worth trying again shortly. */
+class LockedError extends StoreUnavailableError {}
+
 export class SqliteConnection {
   private readonly path: string;
-  private readonly busyTimeoutMs: number;
+  private readonly lockWaitMs: number;
   private readonly lockBackoffMs: number;
   private db: Database.Database | undefined;
   private statements: Statements | undefined;
@@ -28,8 +36,29 @@ export class SqliteConnection {
 
   constructor(path: string, options: ConnectionOptions = {}) {
     this.path = path;
-    this.busyTimeoutMs = options.busyTimeoutMs ?? 250;
+    this.lockWaitMs = options.lockWaitMs ?? 1000;
     this.lockBackoffMs = options.lockBackoffMs ?? 1000;
+  }
+
+  /**
+   * Runs `attempt` (which runs queries with run()), trying again on a timer while the file is locked by another
+   * process, up to lockWaitMs; then fails, and makes every query fail at once for lockBackoffMs.
+   */
+  async whenUnlocked<T>(attempt: () => T): Promise<T> {
+    if (Date.now() < this.lockedUntil) throw new StoreUnavailableError('database is locked by another process');
+    const deadline = performance.now() + this.lockWaitMs;
+    for (let pause = 1; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+      try {
+        return attempt();
+      } catch (err) {
+        if (!(err instanceof LockedError)) throw err;
+        if (performance.now() + pause > deadline) {
+          this.lockedUntil = Date.now() + this.lockBackoffMs;
+          throw new StoreUnavailableError(`database is locked by another process (waited ${this.lockWaitMs} ms)`, { cause: err });
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
   }
 
   /**
@@ -38,13 +67,12 @@ export class SqliteConnection {
    * cannot be read: StoreUnavailableError. Callers map rows outside, so their own mistakes are not reported so.
    */
   run<T>(fileId: string, query: (s: Statements) => T): T {
-    if (Date.now() < this.lockedUntil) throw new StoreUnavailableError('database is locked by another process');
     const statements = this.open(fileId);
     try {
       return query(statements);
     } catch (err) {
+      if (isBusy(err)) throw new LockedError('database is locked by another process', { cause: err });
       if (err instanceof Database.SqliteError || err instanceof TypeError || err instanceof RangeError) {
-        this.backOffIfBusy(err);
         this.close();
         throw new StoreUnavailableError(`database query failed: ${(err as Error).message}`, { cause: err });
       }
@@ -68,13 +96,13 @@ export class SqliteConnection {
     if (this.statements) return this.statements;
     let db: Database.Database | undefined;
     try {
-      db = new Database(this.path, { readonly: true, fileMustExist: true, timeout: this.busyTimeoutMs });
+      db = new Database(this.path, { readonly: true, fileMustExist: true, timeout: 0 });
       const problem = schemaProblem(db.pragma('user_version', { simple: true }) as number);
       if (problem) throw new StoreUnavailableError(problem);
       this.statements = prepare(db);
     } catch (err) {
       db?.close();
-      this.backOffIfBusy(err);
+      if (isBusy(err)) throw new LockedError('database is locked by another process', { cause: err });
       if (err instanceof StoreUnavailableError) throw err;
       throw new StoreUnavailableError(`cannot open database ${this.path}: ${(err as Error).message}`, { cause: err });
     }
@@ -83,11 +111,9 @@ export class SqliteConnection {
     this.generation++;
     return this.statements;
   }
-
-  private backOffIfBusy(err: unknown): void {
-    if (err instanceof Database.SqliteError && err.code.startsWith('SQLITE_BUSY')) this.lockedUntil = Date.now() + this.lockBackoffMs;
-  }
 }
+
+const isBusy = (err: unknown) => err instanceof Database.SqliteError && err.code.startsWith('SQLITE_BUSY');
 
 /** The shared queries (sql.ts), prepared once per connection; SQLite's commit counter is its own. */
 function prepare(db: Database.Database) {

@@ -40,7 +40,7 @@ export class SqliteStore implements Store {
 
   async isAvailable(): Promise<boolean> {
     try {
-      this.run((s) => s.check.get());
+      await this.run((s) => s.check.get());
       return true;
     } catch (err) {
       if (err instanceof StoreUnavailableError) return false;
@@ -49,7 +49,7 @@ export class SqliteStore implements Store {
   }
 
   async profile(slug: string): Promise<Profile | undefined> {
-    const found = this.run((s) => {
+    const found = await this.run((s) => {
       const row = s.profile.get(slug) as ProfileRow | undefined;
       return row && { row, links: s.links.all(row.id) as LinkRow[], socials: s.socials.all(row.id) as SocialRow[] };
     });
@@ -57,12 +57,12 @@ export class SqliteStore implements Store {
   }
 
   async card(cardId: string): Promise<Card | undefined> {
-    const row = this.run((s) => s.card.get(cardId) as CardRow | undefined);
+    const row = await this.run((s) => s.card.get(cardId) as CardRow | undefined);
     return row && cardFromRow(row);
   }
 
   async alias(alias: string): Promise<AliasTarget | undefined> {
-    const row = this.run((s) => s.alias.get(alias) as { slug: string; plan: 'free' | 'paid'; published: number } | undefined);
+    const row = await this.run((s) => s.alias.get(alias) as { slug: string; plan: 'free' | 'paid'; published: number } | undefined);
     return row && { slug: row.slug, plan: row.plan, published: row.published === 1 };
   }
 
@@ -89,7 +89,7 @@ export class SqliteStore implements Store {
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
-    const rows = this.run((s) => s[`liveFrom:${kind}`].all(start, limit) as { key: string; updated_at: string }[]);
+    const rows = await this.run((s) => s[`liveFrom:${kind}`].all(start, limit) as { key: string; updated_at: string }[]);
     const path = kind === 'profile' ? paths.profile : paths.card;
     return rows.map((r) => ({ path: path(r.key), lastmod: r.updated_at }));
   }
@@ -99,16 +99,21 @@ export class SqliteStore implements Store {
     this.connection.close();
   }
 
-  /** Queries the file as it is now; a file that is gone or unreadable closes the connection first. */
-  private run<T>(query: (s: Statements, fileState: string) => T): T {
-    let state;
-    try {
-      state = this.file.current();
-    } catch (err) {
-      this.connection.close();
-      this.known = undefined;
-      throw err;
-    }
-    return this.connection.run(state.id, (s) => query(s, state.state));
+  /**
+   * Queries the file as it is now (a file that is gone or unreadable closes the connection first), waiting without
+   * blocking while another process holds its lock.
+   */
+  private run<T>(query: (s: Statements, fileState: string) => T): Promise<T> {
+    return this.connection.whenUnlocked(() => {
+      let state;
+      try {
+        state = this.file.current();
+      } catch (err) {
+        this.connection.close();
+        this.known = undefined;
+        throw err;
+      }
+      return this.connection.run(state.id, (s) => query(s, state.state));
+    });
   }
 }
