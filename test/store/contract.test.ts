@@ -43,6 +43,11 @@ const backends: Backend[] = [
   },
 ];
 
+/** A profile whose bio and links an owner's edit n sets together, to tell a whole edit from half of one. */
+function edited(n: number) {
+  return { slug: 'contract-edited', name: 'Edited', bio: `edit ${n}`, lang: 'en', links: [{ title: `edit ${n}`, url: 'https://example.com/a' }, { title: `edit ${n}`, url: 'https://example.com/b' }] };
+}
+
 /** The demo data plus what the contract needs: hidden links, an unpublished profile, an inactive card, a free alias. */
 const data = {
   ...demoData,
@@ -63,6 +68,7 @@ const data = {
       socials: [{ network: 'github', url: 'https://github.com/contract' }],
     },
     { slug: 'contract-draft', name: 'Draft', lang: 'ar', published: false },
+    edited(0),
   ],
   cards: [...(demoData.cards as unknown[]), { cardId: 'contract-off', mode: 'page', name: 'Off', active: false }, { cardId: 'contract-1', mode: 'page', name: 'Mine', profile: 'contract-person', phones: ['+1 555 0100'], emails: ['me@example.com'] }],
   aliases: [...(demoData.aliases as unknown[]), { alias: 'contract', page: 'contract-person' }],
@@ -128,6 +134,29 @@ describe.each(backends)('the Store contract on $name', (backend) => {
     expect(page.map((p) => p.path)).toEqual(profiles.slice(1, 3).map((slug) => `/p/${slug}`));
     expect(await store.livePageCount('card')).toBe(3);
     expect((await store.livePagesFrom('card', '', 10)).map((p) => p.path)).toEqual(['/c/contract-1', '/c/k7f2q9', '/c/n0rth1']);
+  });
+
+  it('reads a profile whole while its owner’s edits commit: never one edit’s bio with another’s links', async () => {
+    let writing = true;
+    const edits = (async () => {
+      for (let n = 1; n <= 300; n++) {
+        const outcome = await writer.importData({ profiles: [edited(n)] });
+        expect(outcome.ok).toBe(true);
+      }
+      writing = false;
+    })();
+    const torn: string[] = [];
+    let reads = 0;
+    while (writing) {
+      const profile = await store.profile('contract-edited');
+      reads++;
+      const shown = new Set([profile?.bio, ...(profile?.links.map((l) => l.title) ?? [])]);
+      if (shown.size !== 1) torn.push([...shown].join(' / '));
+    }
+    await edits;
+    await settle();
+    expect(reads).toBeGreaterThan(50);
+    expect(torn).toEqual([]);
   });
 
   it('records every write in the change log, and the version moves with it', async () => {

@@ -72,10 +72,14 @@ export class PgStore implements Store {
   }
 
   async profile(slug: string): Promise<Profile | undefined> {
-    const [row] = await this.query<ProfileRow>(Q.profile, [slug]);
-    if (!row) return undefined;
-    const [links, socials] = await Promise.all([this.query<LinkRow>(Q.links, [row.id]), this.query<SocialRow>(Q.socials, [row.id])]);
-    return profileFromRows(row, links, socials);
+    // Three reads in one snapshot: a standby replaying an owner's edit between them must not give the page half of it.
+    return this.snapshot(async (query) => {
+      const [row] = await query<ProfileRow>(Q.profile, [slug]);
+      if (!row) return undefined;
+      const links = await query<LinkRow>(Q.links, [row.id]);
+      const socials = await query<SocialRow>(Q.socials, [row.id]);
+      return profileFromRows(row, links, socials);
+    });
   }
 
   async card(cardId: string): Promise<Card | undefined> {
@@ -133,17 +137,42 @@ export class PgStore implements Store {
   }
 
   /** Runs a query once the probe says the database can be read; every failure is StoreUnavailableError. */
-  private async query<T>(text: string, values: unknown[] = []): Promise<T[]> {
+  private query<T>(text: string, values: unknown[] = []): Promise<T[]> {
+    return this.reading(async () => (await this.pool.query(text, values)).rows as T[]);
+  }
+
+  /** Runs reads on one connection in one read-only snapshot (REPEATABLE READ), like query() otherwise. */
+  private snapshot<T>(read: (query: <R>(text: string, values: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+    return this.reading(async () => {
+      const client = await this.pool.connect();
+      let failed = false;
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const result = await read(async <R>(text: string, values: unknown[]) => (await client.query(text, values)).rows as R[]);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        failed = true;
+        throw err;
+      } finally {
+        // A connection that failed inside its transaction is not given back to the pool as it is.
+        client.release(failed);
+      }
+    });
+  }
+
+  /** Runs `attempt` once the probe says the database can be read; every failure is StoreUnavailableError. */
+  private async reading<T>(attempt: () => Promise<T>): Promise<T> {
     const health = await this.probe();
     if (!health.ok) throw new StoreUnavailableError(`database unavailable: ${health.reason}`);
     try {
       try {
-        return (await this.pool.query(text, values)).rows as T[];
+        return await attempt();
       } catch (err) {
         // A hot standby may cancel a read that conflicts with what it replays, and a pooled connection may have
         // been closed under it: both pass on a second try.
         if (!isTransient(err)) throw err;
-        return (await this.pool.query(text, values)).rows as T[];
+        return await attempt();
       }
     } catch (err) {
       // The next probe decides again; until then this request fails, and the next ones only if the probe does.
