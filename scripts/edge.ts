@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hostPort, loadConfig } from '../sidecar/config.ts';
 import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
-import { MCP_BODY_LIMIT } from '../sidecar/routes/mcp.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { DEFAULT_LANG } from '../src/lib/locales.ts';
+import { MCP_BODY_LIMIT } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
 

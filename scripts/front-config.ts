@@ -12,8 +12,9 @@ import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { TYPES, TYPES_BY_PATH } from '../src/lib/media-types.ts';
 import { loadConfig, type ServerConfig } from '../sidecar/config.ts';
-import { CACHE, DEFAULT_LANG, fixedFirstSegment, LANGS, ROUTES, templatePattern, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
+import { CACHE, DEFAULT_LANG, fixedFirstSegment, LANGS, MCP_BODY_LIMIT, ROUTES, templatePattern, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
+import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
 import { projectRoot } from './ensure-build.ts';
 
 export interface FrontOptions {
@@ -106,9 +107,12 @@ export function frontConfig(options: FrontOptions): string {
       r.served === 'agents'
         ? location(`= ${r.path}`, [
             proxy('error timeout http_502 http_503 non_idempotent', 'sidecars_by_client'),
-            '      # Larger than the sidecar\'s 1 MiB, so that an oversized body gets its JSON-RPC 413, not nginx\'s page.',
-            '      client_max_body_size 2m;',
-          ])
+            '      # The sidecar\'s own limit: nginx refuses a larger body itself (reading the rest, lingering), as JSON-RPC.',
+            `      client_max_body_size ${MCP_BODY_LIMIT};`,
+            '      error_page 413 @mcp_body_too_large;',
+          ]) +
+          '\n' +
+          location('@mcp_body_too_large', [indent([...security, `add_header Cache-Control ${quote(CACHE[r.cache])} always;`, 'default_type application/json;', `return 413 '${JSON.stringify(bodyTooLarge(MCP_BODY_LIMIT))}';`], 6)])
         : location(`= ${r.path}`, [proxy('error timeout http_502 http_503')]),
     ),
   ];
@@ -132,6 +136,7 @@ export function frontConfig(options: FrontOptions): string {
     LIVE_LOCATIONS: liveLocations.join('\n'),
     ALIAS_PATTERN: SLUG_PATTERN.source.replace(/^\^/, '^/'),
     MCP_PATH: paths.mcp,
+    MAX_BODY: String(MCP_BODY_LIMIT),
     SECURITY_HEADERS_INDENTED: indent(security, 6),
     CACHE_IMMUTABLE: CACHE.immutable,
     CACHE_PAGE: CACHE.page,

@@ -13,7 +13,7 @@ import { RequestLog } from './logging.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { edgeTags, pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
-import { requestPath } from './request-path.ts';
+import { originForm, requestPath } from './request-path.ts';
 import { Freshness } from './services/freshness.ts';
 import { LivePages } from './services/live-pages.ts';
 import { SiteReader } from './services/site-reader.ts';
@@ -59,6 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     // Long enough for any real URL, short enough that a hostile one is refused early.
     routerOptions: { maxParamLength: 2048 },
+    rewriteUrl: originForm,
     return503OnClosing: true,
     logController: new RequestLog(),
     trustProxy: config.trustProxy || false,

@@ -56,6 +56,7 @@ const serverSchema = z.object({
   MCP_RATE_WINDOW_SECONDS: whole(60, 1, 86_400),
   MCP_MAX_BATCH: whole(10, 1, 1000),
   MCP_MAX_RESPONSE_BYTES: whole(4 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+  MCP_MAX_CONCURRENT: whole(4, 1, 1000),
   /** Unset: the backend's default (0 for SQLite, whose log is a local read; 250 for PostgreSQL, a round trip). */
   CHANGE_POLL_MS: z
     .string()
@@ -109,8 +110,10 @@ export interface ServerConfig extends PublicConfig {
   mcpRateWindowSeconds: number;
   /** JSON-RPC messages in one /mcp batch at most; each counts against the rate limit. */
   mcpMaxBatch: number;
-  /** Bytes of one /mcp response at most: a larger answer is replaced by an error asking for less at once. */
+  /** Bytes of one /mcp response at most, shared by a batch's answers: a document that does not fit is refused before it is read. */
   mcpMaxResponseBytes: number;
+  /** /mcp requests conducted at once (others wait, their bodies unread): with the response bound, what /mcp may hold in memory. */
+  mcpMaxConcurrent: number;
   /** How often, at most, a sidecar reads the database's change log once the cheap check says something changed. */
   changePollMs: number;
   /** Rendered live pages kept in memory; 0 renders every request (for measuring). */
@@ -174,6 +177,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     mcpRateWindowSeconds: s.MCP_RATE_WINDOW_SECONDS,
     mcpMaxBatch: s.MCP_MAX_BATCH,
     mcpMaxResponseBytes: s.MCP_MAX_RESPONSE_BYTES,
+    mcpMaxConcurrent: s.MCP_MAX_CONCURRENT,
     changePollMs: s.CHANGE_POLL_MS ?? (s.DATABASE_URL ? 250 : 0),
     liveCacheSize: s.LIVE_CACHE_SIZE,
     logLevel: s.LOG_LEVEL,

@@ -4,7 +4,8 @@ import { CACHE, isLang, type Lang } from '../src/lib/surface.ts';
 import { paths, type ErrorStatus } from '../src/lib/urls.ts';
 import { preferredLang, prefersMarkdown } from './negotiation.ts';
 import { sendAsset } from './send.ts';
-import type { Asset, StaticSite } from './services/static-site.ts';
+import type { Asset } from './asset.ts';
+import type { StaticSite } from './services/static-site.ts';
 
 export type { ErrorStatus };
 

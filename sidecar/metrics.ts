@@ -40,14 +40,15 @@ export interface SidecarMetrics {
   request(route: string, status: number): void;
 }
 
-export function sidecarMetrics(services: Pick<Services, 'live' | 'freshness' | 'store'>): SidecarMetrics {
+export function sidecarMetrics(services: Pick<Services, 'live' | 'freshness' | 'store' | 'sitemap'>): SidecarMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({ name: 'bio_http_requests_total', help: 'Requests answered, by route and status.', labelNames: ['route', 'status'], registers: [registry] });
-  const { live, freshness, store } = services;
+  const { live, freshness, store, sitemap } = services;
   counterOf(registry, 'bio_live_cache_hits_total', 'Live lookups answered from the live cache.', () => live.hits);
   counterOf(registry, 'bio_live_cache_misses_total', 'Live lookups the live cache did not answer.', () => live.misses);
   counterOf(registry, 'bio_live_renders_total', 'Live pages rendered.', () => live.renders);
+  counterOf(registry, 'bio_sitemap_builds_total', 'Sitemap documents (the list, the index or a part) built: once per change of what they list.', () => sitemap.builds);
   changeLogMetrics(registry, freshness);
   if (store.stats) {
     const stats = () => store.stats!();

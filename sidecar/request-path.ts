@@ -1,6 +1,9 @@
 // The one judgement of a request path, for the HTTP routes (the app's onRequest hook) and the MCP tools that name
 // pages (read_page, resource templates): the decoded path, or nothing when it cannot name a page here.
+import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
+
+const ENCODED_SLASH = /%2f/gi;
 
 /**
  * The decoded path of a request, or undefined when it cannot name a page: broken percent-encoding, a NUL byte,
@@ -12,16 +15,43 @@ export function requestPath(request: FastifyRequest): string | undefined {
   return requestPathOf(q === -1 ? url : url.slice(0, q));
 }
 
-/** The same judgement for a raw path without its query (read_page asks it of the paths it follows). */
+/**
+ * The same judgement for a raw path without its query (read_page asks it of the paths it follows). An encoded slash
+ * stays encoded (`/p/layla%2F` is `/p/layla%2F`, not `/p/layla/`): no identifier here holds a slash, so such a path
+ * names nothing (404, as Apache's AllowEncodedSlashes Off answers), and it is never mistaken for a trailing slash
+ * whose canonical URL, made from the raw path, would be the same URL again.
+ */
 export function requestPathOf(raw: string): string | undefined {
   // Most URLs have nothing to decode or judge: answer those without decoding.
   if (raw.indexOf('%') === -1 && raw.indexOf('/.') === -1 && raw.indexOf('\\') === -1 && raw.indexOf('\0') === -1) return raw;
   let path: string;
   try {
-    path = decodeURIComponent(raw);
+    path = decodeURIComponent(raw.replace(ENCODED_SLASH, '%252F'));
   } catch {
     return undefined;
   }
-  if (/[\0\\]/.test(path) || path.split('/').some((segment) => segment === '..' || segment === '.')) return undefined;
+  // Dot segments are judged with encoded slashes read as slashes too, as a server that decodes them would read them
+  // (`/p/..%2F..%2Fetc` is traversal, refused like `/p/../../etc`).
+  if (/[\0\\]/.test(path) || hasDotSegment(path) || (path.includes('%2F') && hasDotSegment(path.replaceAll('%2F', '/')))) return undefined;
   return path;
+}
+
+function hasDotSegment(path: string): boolean {
+  return path.split('/').some((segment) => segment === '..' || segment === '.');
+}
+
+/**
+ * The request target in origin form (`/p/layla?x`). RFC 9112 section 3.2.2: a server MUST accept the absolute form
+ * (`GET http://host/p/layla`), which proxies send, and take the host from it rather than from the Host header. Fastify
+ * routes on `req.url` (its rewriteUrl option calls this); anything else (`*`, garbage) is left to be refused.
+ */
+export function originForm(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  if (url.startsWith('/')) return url;
+  const absolute = /^https?:\/\/([^/?#]*)([^#]*)/i.exec(url);
+  if (!absolute) return url;
+  const authority = absolute[1]!;
+  req.headers.host = authority.slice(authority.lastIndexOf('@') + 1);
+  const rest = absolute[2]!;
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }

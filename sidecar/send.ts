@@ -3,21 +3,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CACHE } from '../src/lib/surface.ts';
 import { preferredEncoding } from './negotiation.ts';
-import type { Asset } from './services/static-site.ts';
+import type { Asset, Encoded } from './asset.ts';
 
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, status = 200) {
-  let { body, etag } = asset;
+  let encoded: Encoded | undefined;
   if (asset.compressible) {
     // Whichever coding is sent, the answer depends on Accept-Encoding: caches must know (RFC 9110 §12.5.5).
     const vary = reply.getHeader('vary');
     reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
     const encoding = preferredEncoding(request.headers);
-    const encoded = encoding && asset.encoded(encoding);
-    if (encoded) {
-      ({ body, etag } = encoded);
-      reply.header('content-encoding', encoding);
-    }
+    encoded = encoding && asset.encoded(encoding);
+    if (encoded) reply.header('content-encoding', encoding);
   }
+  const etag = encoded?.etag ?? asset.etag;
   reply.header('content-type', asset.type).header('etag', etag);
   if (status === 200) {
     reply.header('cache-control', asset.cacheControl);
@@ -26,7 +24,11 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
     // An error page must not be cached in place of the page that may exist a moment later.
     reply.header('cache-control', CACHE.error);
   }
-  return reply.code(status).send(body);
+  if (encoded) return reply.code(status).send(encoded.body);
+  // An asset kept only compressed is decompressed as it is sent (never held whole), and not at all for HEAD.
+  if (!asset.stream) return reply.code(status).send(asset.body);
+  reply.code(status).header('content-length', asset.size);
+  return request.method === 'HEAD' ? reply.send() : reply.send(asset.stream());
 }
 
 function isFresh(request: FastifyRequest, etag: string): boolean {

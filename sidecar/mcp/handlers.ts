@@ -13,6 +13,8 @@ import { requestPathOf } from '../request-path.ts';
 import type { LivePages } from '../services/live-pages.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 import type { StaticSite } from '../services/static-site.ts';
+import type { Asset } from '../asset.ts';
+import { bytesLeft, tooLarge } from './budget.ts';
 import { clientMessageOf } from './jsonrpc.ts';
 import { readPage } from './read-page.ts';
 
@@ -41,6 +43,16 @@ export class UnknownResource extends Error {
   override name = 'UnknownResource';
 }
 
+/** A resource too large for what the answer may still hold (budget.ts): refused before it is read. */
+export class AnswerTooLarge extends Error {
+  override name = 'AnswerTooLarge';
+}
+
+/** The text of `asset` as a tool's result, or a refusal when it cannot fit in the answer: judged before it is read. */
+function textOf(asset: Asset, what: string): ToolResult {
+  return asset.size > bytesLeft() ? failure(tooLarge(what, asset.size)) : text(asset.body.toString('utf8'));
+}
+
 export function articleList(site: StaticSite): Article[] {
   const file = site.files.get(paths.articles);
   return file ? (JSON.parse(file.body.toString('utf8')) as Article[]) : [];
@@ -60,6 +72,12 @@ function guarded<A>(handler: (args: A) => ToolResult | Promise<ToolResult>): (ar
       throw err;
     }
   };
+}
+
+/** A resource's text; AnswerTooLarge when it cannot fit in the answer (judged before it is read). */
+function resourceText(asset: Asset, uri: string): string {
+  if (asset.size > bytesLeft()) throw new AnswerTooLarge(tooLarge(uri, asset.size));
+  return asset.body.toString('utf8');
 }
 
 export type McpHandlers = ReturnType<typeof mcpHandlers>;
@@ -112,7 +130,7 @@ export function mcpHandlers(deps: McpDeps) {
     get_profile: guarded(async (args) => {
       const page = String(args.page);
       const found = await live.profile(page);
-      return found ? text(found.markdown.body.toString('utf8')) : failure(`No published profile "${page}".`);
+      return found ? textOf(found.markdown, `The profile "${page}"`) : failure(`No published profile "${page}".`);
     }),
     get_digital_card: guarded(async (args) => {
       const cardId = String(args.cardId);
@@ -128,13 +146,17 @@ export function mcpHandlers(deps: McpDeps) {
           ),
         );
       }
-      return found.page ? text(found.page.markdown.body.toString('utf8')) : failure(`No active digital card "${cardId}".`);
+      return found.page ? textOf(found.page.markdown, `The card "${cardId}"`) : failure(`No active digital card "${cardId}".`);
     }),
     list_blog_articles: guarded((args) => {
       const lang = args.lang as Lang | undefined;
       const topic = args.topic as string | undefined;
       const list = articles.filter((a) => (!lang || a.lang === lang) && (!topic || a.topics.includes(topic)));
-      return { content: [{ type: 'text', text: JSON.stringify(list, null, 2) }], structuredContent: { articles: list } };
+      const listed = JSON.stringify(list, null, 2);
+      // The list is sent twice: as text, and as structured content.
+      const bytes = 2 * Buffer.byteLength(listed);
+      if (bytes > bytesLeft()) return failure(tooLarge(`The list of ${list.length} articles`, bytes) + ' Filter it by lang or topic.');
+      return { content: [{ type: 'text', text: listed }], structuredContent: { articles: list } };
     }),
     get_blog_article: guarded((args) => {
       const slug = String(args.slug);
@@ -144,7 +166,7 @@ export function mcpHandlers(deps: McpDeps) {
       for (const l of order) {
         const article = articles.find((a) => a.slug === slug && a.lang === l);
         const page = article && site.pages.get(new URL(article.url).pathname);
-        if (page) return text(page.markdown.body.toString('utf8'));
+        if (page) return textOf(page.markdown, `The article "${slug}"`);
       }
       return failure(`No article "${slug}"${lang ? ` in ${lang}` : ''}. Use list_blog_articles to find slugs.`);
     }),
@@ -164,17 +186,20 @@ export function mcpHandlers(deps: McpDeps) {
     toolList: toolDescriptions(),
     listResources: () => resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })),
     listTemplates: () => templates.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
-    /** A resource's contents; UnknownResource when there is none, StoreUnavailableError when it cannot be read now. */
+    /**
+     * A resource's contents; UnknownResource when there is none, AnswerTooLarge when it does not fit in the answer,
+     * StoreUnavailableError when it cannot be read now.
+     */
     readResource: async (uri: string): Promise<{ uri: string; mimeType: string; text: string }> => {
       const resource = resources.find((r) => r.uri === uri);
       const file = resource && site.files.get(resource.path);
-      if (resource && file) return { uri: resource.uri, mimeType: resource.mimeType, text: file.body.toString('utf8') };
+      if (resource && file) return { uri: resource.uri, mimeType: resource.mimeType, text: resourceText(file, uri) };
       // A page of a template: the site reader's Markdown, exactly what GET with Accept: text/markdown returns.
       const path = uri.startsWith(`${config.baseUrl}/`) ? uri.slice(config.baseUrl.length) : undefined;
       const checked = path !== undefined && templates.some((t) => t.pattern.test(path)) ? requestPathOf(path) : undefined;
       if (checked !== undefined) {
         const resolution = await reader.resolve(checked, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true });
-        if (resolution.kind === 'asset' && resolution.asset.type.startsWith('text/markdown')) return { uri, mimeType: 'text/markdown', text: resolution.asset.body.toString('utf8') };
+        if (resolution.kind === 'asset' && resolution.asset.type.startsWith('text/markdown')) return { uri, mimeType: 'text/markdown', text: resourceText(resolution.asset, uri) };
       }
       throw new UnknownResource(`Resource not found: ${uri}`);
     },

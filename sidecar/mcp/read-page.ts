@@ -4,6 +4,7 @@ import type { PublicConfig } from '../../src/lib/site-config.ts';
 import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, firstSegmentOf, isLang } from '../../src/lib/surface.ts';
 import type { ErrorPages } from '../error-pages.ts';
 import { requestPathOf } from '../request-path.ts';
+import { bytesLeft, tooLarge } from './budget.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 
 export type PageResult = { ok: true; text: string; path: string } | { ok: false; message: string };
@@ -50,13 +51,16 @@ export async function readPage(reader: SiteReader, errors: ErrorPages, config: P
       case 'not-found': {
         const first = path.split('/')[1];
         const page = errors.page(404, isLang(first) ? first : DEFAULT_LANG, true);
-        return { ok: false, message: `No public page at ${path} (404).${page ? `\n\n${page.body.toString('utf8')}` : ''}` };
+        const shown = page && page.size <= bytesLeft() ? `\n\n${page.body.toString('utf8')}` : '';
+        return { ok: false, message: `No public page at ${path} (404).${shown}` };
       }
       case 'document':
         if (resolution.status >= 400) return { ok: false, message: `${path} answered ${resolution.status}; try again later.` };
         return { ok: true, text: resolution.body, path };
       case 'asset':
         if (!TEXT_TYPES.test(resolution.asset.type)) return { ok: false, message: `${path} is not a text document (${resolution.asset.type}).` };
+        // Judged by its size before it is read: a sitemap part of 5 MB is never turned into a string here.
+        if (resolution.asset.size > bytesLeft()) return { ok: false, message: tooLarge(path, resolution.asset.size) };
         return { ok: true, text: resolution.asset.body.toString('utf8'), path };
     }
   }

@@ -17,7 +17,7 @@ import {
 import { MCP_SERVER, MCP_TOOLS, type McpToolName } from '../../src/lib/mcp-tools.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { clientMessageOf, CODES } from './jsonrpc.ts';
-import { TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
+import { AnswerTooLarge, TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
 
 export type { McpDeps } from './handlers.ts';
 
@@ -38,9 +38,10 @@ class Transport2025 extends WebStandardStreamableHTTPServerTransport {
   }
 }
 
-/** ttlMs from the pages' own cache rules: discovery documents an hour, live pages none (they revalidate). */
-const SECONDS = (rule: string) => Number(/max-age=(\d+)/.exec(rule)?.[1] ?? 0) * 1000;
-const LISTS = { ttlMs: SECONDS(CACHE.discovery), cacheScope: 'public' as const };
+/** ttlMs from the pages' own cache rules (a Cache-Control value's max-age, in milliseconds): discovery documents an
+ * hour, live pages none (they revalidate). */
+const ttlMsOf = (rule: string) => Number(/max-age=(\d+)/.exec(rule)?.[1] ?? 0) * 1000;
+const LISTS = { ttlMs: ttlMsOf(CACHE.discovery), cacheScope: 'public' as const };
 
 /**
  * The server for one request of either era. Only the envelope differs: the SDK adds what 2026-07-28 asks for
@@ -64,31 +65,32 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
     for (const name of Object.keys(MCP_TOOLS) as McpToolName[]) {
       server.registerTool(name, TOOL_DEFINITIONS[name] as never, ((args: Record<string, unknown>) => handlers.tools[name](args)) as never);
     }
-    const low = server.server;
+    const lowLevel = server.server;
     // tools/list from the registry as the server card describes it (JSON Schema 2020-12, closed objects), not the
     // SDK's own conversion: one description of one registry.
-    low.setRequestHandler('tools/list', () => ({ tools: handlers.toolList }) as never);
+    lowLevel.setRequestHandler('tools/list', () => ({ tools: handlers.toolList }) as never);
     // Resources through the low-level handlers: the SDK's registerResource cannot answer -32002 for the 2025 era.
-    low.setRequestHandler('resources/list', () => ({ resources: handlers.listResources() }));
-    low.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: handlers.listTemplates() }));
-    low.setRequestHandler('resources/read', async (request) => {
+    lowLevel.setRequestHandler('resources/list', () => ({ resources: handlers.listResources() }));
+    lowLevel.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: handlers.listTemplates() }));
+    lowLevel.setRequestHandler('resources/read', async (request) => {
       const uri = request.params.uri;
       try {
         const contents = await handlers.readResource(uri);
         if (era === 'legacy') return { contents: [contents] };
         // The documents (API docs, auth.md, OpenAPI) for an hour; a page of a template revalidates, as live pages do.
-        const ttlMs = contents.uri.endsWith('.md') || contents.uri.endsWith('.json') ? SECONDS(CACHE.discovery) : 0;
+        const ttlMs = contents.uri.endsWith('.md') || contents.uri.endsWith('.json') ? ttlMsOf(CACHE.discovery) : 0;
         return { contents: [contents], ttlMs, cacheScope: 'public' } as never;
       } catch (err) {
         if (err instanceof UnknownResource) {
           throw new ResourceNotFoundError(uri, err.message);
         }
+        if (err instanceof AnswerTooLarge) throw new ProtocolError(CODES.serverError, err.message);
         const message = clientMessageOf(err);
         if (message) throw new ProtocolError(CODES.internalError, message);
         throw err;
       }
     });
-    low.setRequestHandler('completion/complete', (request) => {
+    lowLevel.setRequestHandler('completion/complete', (request) => {
       const { ref, argument, context } = request.params as { ref: { type: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } };
       return { completion: handlers.complete(ref, argument, context?.arguments) };
     });
@@ -182,7 +184,7 @@ class SharedLegacyServer implements Transport {
 }
 
 /** The two legs of POST /mcp, one factory behind both. */
-export function mcpEndpoints(handlers: McpHandlers) {
+export function mcpLegs(handlers: McpHandlers) {
   const factory = mcpServerFactory(handlers);
   const shared = new SharedLegacyServer(factory({ era: 'legacy' }));
   const modernHandler = createMcpHandler(factory, { legacy: 'reject' });

@@ -1,18 +1,17 @@
-// POST /mcp: Streamable HTTP, stateless, JSON responses. This module does the HTTP: host and origin, Accept, content
-// type, size and rate, refused as JSON-RPC errors; which leg a request takes; the answer sent. The JSON-RPC rules are
-// mcp/jsonrpc.ts's; the servers are mcp/server.ts's.
+// POST /mcp: Streamable HTTP, stateless, JSON responses. This module does the HTTP, and only that: host and origin,
+// admission, Accept, content type, body size (with a lingering close) and rate, each refused as a JSON-RPC error; it
+// hands the body and the MCP headers to the conductor (mcp/conductor.ts), which does the JSON-RPC, and sends what
+// it answers.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import rateLimit from '@fastify/rate-limit';
+import pLimit from 'p-limit';
 import type { PublicConfig } from '../../src/lib/site-config.ts';
 import type { ServerConfig } from '../config.ts';
-import { CACHE, ROUTES } from '../../src/lib/surface.ts';
+import { CACHE, MCP_BODY_LIMIT, ROUTES } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
+import { mcpConductor, type McpAnswer } from '../mcp/conductor.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
-import { bodyTooLarge, boundedBody, CODES, errorResponse, mergeAnswers, parseMessages, splitInvalidParams } from '../mcp/jsonrpc.ts';
-import { mcpEndpoints, type LegAnswer } from '../mcp/server.ts';
-
-export const MCP_BODY_LIMIT = 1024 * 1024;
+import { bodyTooLarge, CODES, errorResponse } from '../mcp/jsonrpc.ts';
 
 function sendJson(reply: FastifyReply, status: number, body: unknown) {
   return reply.code(status).header('cache-control', CACHE[ROUTES.mcp.cache]).type('application/json').send(JSON.stringify(body));
@@ -48,15 +47,48 @@ function acceptsBoth(request: FastifyRequest): boolean {
   return /\bapplication\/json\b/i.test(accept) && /\btext\/event-stream\b/i.test(accept);
 }
 
-export async function mcpRoutes(
-  app: FastifyInstance,
-  deps: McpDeps & { limits: Pick<ServerConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes'> },
-) {
+/**
+ * After answering 413 to a body still arriving, keep reading (and dropping) it for a while before closing, as nginx's
+ * lingering close does: closing at once makes the kernel reset the connection, and a client still writing then sees
+ * EPIPE instead of the answer. Bounded like nginx's lingering_time and lingering_timeout.
+ */
+const LINGER_MS = 30_000;
+const LINGER_IDLE_MS = 5_000;
+
+function lingerOnRefusedBody(request: FastifyRequest, reply: FastifyReply): void {
+  // Without `Connection: close`, Node reads the rest of the body and drops it; the connection closes after it.
+  reply.removeHeader('connection');
+  const socket = request.raw.socket;
+  const done = () => {
+    clearTimeout(deadline);
+    socket.setTimeout(0);
+    socket.end();
+  };
+  const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
+  socket.setTimeout(LINGER_IDLE_MS, () => socket.destroy());
+  if (request.raw.complete) reply.raw.once('finish', done);
+  else request.raw.once('end', done).once('close', () => clearTimeout(deadline));
+  request.raw.resume();
+}
+
+export interface McpLimits extends Pick<ServerConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes' | 'mcpMaxConcurrent'> {}
+
+export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: McpLimits }) {
+  const { limits } = deps;
+  const conduct = mcpConductor(mcpHandlers(deps), { maxBatch: limits.mcpMaxBatch, maxResponseBytes: limits.mcpMaxResponseBytes });
+  /**
+   * At most MCP_MAX_CONCURRENT requests are conducted at once, each until its answer has left (a client that does not
+   * read keeps its place): what /mcp holds in memory is that many answers of MCP_MAX_RESPONSE_BYTES, whatever
+   * clients send. Others wait their turn, their bodies unread; past a queue as long again times sixteen, 503.
+   */
+  const admission = pLimit(limits.mcpMaxConcurrent);
+  const waitingAtMost = limits.mcpMaxConcurrent * 16;
+
   await app.register(async (scope) => {
     // Per client address; only /mcp is limited: it is the one route that does work per request.
     await scope.register(rateLimit, {
-      max: deps.limits.mcpRateLimit,
-      timeWindow: deps.limits.mcpRateWindowSeconds * 1000,
+      max: limits.mcpRateLimit,
+      timeWindow: limits.mcpRateWindowSeconds * 1000,
       // Thrown to the error handler below, which answers it as a JSON-RPC error (Retry-After is already set).
       errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `Too many requests: at most ${context.max} per ${context.after}; retry later` }),
     });
@@ -66,7 +98,10 @@ export async function mcpRoutes(
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
     scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-      if (error.statusCode === 413) return sendJson(reply, 413, bodyTooLarge(MCP_BODY_LIMIT));
+      if (error.statusCode === 413) {
+        lingerOnRefusedBody(request, reply);
+        return sendJson(reply, 413, bodyTooLarge(MCP_BODY_LIMIT));
+      }
       if (error.statusCode === 429) return jsonRpcError(reply, 429, CODES.serverError, error.message);
       if (error.statusCode && error.statusCode < 500) return jsonRpcError(reply, error.statusCode, CODES.invalidRequest, error.message);
       request.log.error({ err: error }, 'mcp request failed');
@@ -77,15 +112,20 @@ export async function mcpRoutes(
       if (!allowedHost(request.headers.host, deps.config) || !allowedOrigin(request.headers.origin, deps.config)) {
         return jsonRpcError(reply, 403, CODES.serverError, 'Forbidden: this Host or Origin may not use the MCP endpoint');
       }
+      if (request.method !== 'POST') return;
+      if (admission.pendingCount >= waitingAtMost) {
+        return jsonRpcError(reply.header('retry-after', '1'), 503, CODES.serverError, 'Service busy: too many MCP requests are waiting; retry in a second');
+      }
+      // In from here until the answer has left, or the client has gone (even while it waited).
+      const gone = new Promise<void>((left) => reply.raw.once('close', left));
+      await new Promise<void>((admitted) => void admission(() => (admitted(), gone)));
     });
 
     const notAllowed = (_request: FastifyRequest, reply: FastifyReply) =>
       jsonRpcError(reply.header('allow', 'POST'), 405, CODES.serverError, 'Method not allowed: this stateless MCP endpoint answers POST only (no SSE stream, no session to delete)');
     scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: paths.mcp, handler: notAllowed });
 
-    const { modern, legacy } = mcpEndpoints(mcpHandlers(deps));
     const charge = scope.createRateLimit();
-    const { mcpMaxBatch, mcpMaxResponseBytes } = deps.limits;
     scope.post(paths.mcp, async (request, reply) => {
       if (!acceptsBoth(request)) {
         return jsonRpcError(reply, 406, CODES.serverError, 'Not Acceptable: the Accept header must list both application/json and text/event-stream');
@@ -93,53 +133,25 @@ export async function mcpRoutes(
       if (!/^application\/json\s*(;|$)/i.test(String(request.headers['content-type'] ?? ''))) {
         return jsonRpcError(reply, 415, CODES.serverError, 'Unsupported Media Type: the body must be JSON (Content-Type: application/json)');
       }
-      const parsed = parseMessages(request.body as string, mcpMaxBatch);
-      if (!parsed.ok) return sendJson(reply, 400, parsed.error);
-      const { isBatch, messages } = parsed;
-      const send = (answer: LegAnswer) => {
-        reply.headers(answer.headers);
-        // Answers depend on the live database and are per request: never kept by a cache.
-        reply.header('cache-control', CACHE[ROUTES.mcp.cache]);
-        const body = boundedBody(answer.body, messages, isBatch, mcpMaxResponseBytes);
-        return body === undefined ? reply.code(answer.status).send() : reply.code(answer.status).type('application/json').send(body);
-      };
-
-      // The 2026-07-28 revision (one message, the _meta envelope, no initialize) goes to the SDK's modern handler, as
-      // its own classifier decides; 2025-era traffic (batches included) to the legacy leg below.
-      // The classifier is the one behind the SDK's isLegacyRequest, given the three headers it reads instead of a
-      // Web Request: one is made only for the requests that go through the SDK's HTTP faces.
-      const incoming = { protocolVersion: headerOf(request, 'mcp-protocol-version'), webRequest: () => webRequestOf(request) };
-      const [message] = messages;
-      if (!isBatch) {
-        const era = classifyInboundRequest({
-          httpMethod: 'POST',
-          protocolVersionHeader: incoming.protocolVersion,
-          mcpMethodHeader: headerOf(request, 'mcp-method'),
-          mcpNameHeader: headerOf(request, 'mcp-name'),
-          body: message,
-        } as Parameters<typeof classifyInboundRequest>[0]);
-        if (era.kind !== 'legacy') {
-          // A listen stream would stay open for good: this stateless, read-only server sends no notifications (and
-          // advertises none: MCP_SERVER.capabilities).
-          if ((message as { method?: string }).method === 'subscriptions/listen') {
-            const id = (message as { id?: string | number }).id ?? null;
-            return sendJson(reply, 200, errorResponse(id, CODES.methodNotFound, 'Method not found: this stateless, read-only server has no subscription streams; list again to see changes'));
+      const answer: McpAnswer = await conduct({
+        body: request.body as string,
+        protocolVersion: headerOf(request, 'mcp-protocol-version'),
+        mcpMethod: headerOf(request, 'mcp-method'),
+        mcpName: headerOf(request, 'mcp-name'),
+        webRequest: () => webRequestOf(request),
+        chargeMessages: async (n) => {
+          for (let i = 0; i < n; i++) {
+            const limit = await charge(request);
+            if (!limit.isAllowed && limit.isExceeded) {
+              return { retryAfterSeconds: limit.ttlInSeconds, message: `Too many requests: at most ${limits.mcpRateLimit} messages per ${limits.mcpRateWindowSeconds} s, each message of a batch counted; retry later` };
+            }
           }
-          return send(await modern(incoming.webRequest(), message));
-        }
-      }
-      // The hook counted the POST once; a batch counts each of its messages (the same counter, one more per entry).
-      for (let i = 1; i < messages.length; i++) {
-        const limit = await charge(request);
-        if (!limit.isAllowed && limit.isExceeded) {
-          reply.header('retry-after', String(limit.ttlInSeconds));
-          return jsonRpcError(reply, 429, CODES.serverError, `Too many requests: at most ${deps.limits.mcpRateLimit} messages per ${deps.limits.mcpRateWindowSeconds} s, each message of a batch counted; retry later`);
-        }
-      }
-      const { valid, refused } = splitInvalidParams(messages);
-      if (valid.length === 0) return send({ status: 200, headers: {}, body: mergeAnswers(undefined, refused, isBatch) });
-      const answer = await legacy(incoming, isBatch ? valid : valid[0]);
-      return send(refused.length === 0 ? answer : { ...answer, status: 200, body: mergeAnswers(answer.body, refused, isBatch) });
+          return undefined;
+        },
+      });
+      // Answers depend on the live database and are per request: never kept by a cache.
+      reply.headers(answer.headers).header('cache-control', CACHE[ROUTES.mcp.cache]).code(answer.status);
+      return answer.body === undefined ? reply.send() : reply.type('application/json').send(answer.body);
     });
   });
 }

@@ -13,7 +13,7 @@ import { entityTag } from './entities.ts';
 import type { Freshness, FreshnessEvent } from './freshness.ts';
 import { qrSvg } from '../qr.ts';
 import { cardToVcard, cardUrlsOf, contactCode } from '../vcard.ts';
-import { makeAsset, type Asset, type Page } from './static-site.ts';
+import { makeAsset, type Asset, type Page } from '../asset.ts';
 
 export interface LiveDeps {
   baseUrl: string;

@@ -10,7 +10,8 @@ import type { Change, Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
 import type { LivePages } from './live-pages.ts';
 import type { Sitemap } from './sitemap.ts';
-import { corsFor, type Asset, type StaticSite } from './static-site.ts';
+import type { Asset } from '../asset.ts';
+import { corsFor, type StaticSite } from './static-site.ts';
 
 /** What the request asks for: decided from Accept and Accept-Language by the caller. */
 export interface ReadPreferences {
@@ -133,6 +134,8 @@ export class SiteReader {
 
   /** What `path` (decoded and checked: no dot segments, NUL or backslash) resolves to for these preferences. */
   async resolve(path: string, prefs: ReadPreferences, options: ReadOptions): Promise<Resolution> {
+    // An encoded slash, kept encoded by the path's judgement (request-path.ts), names nothing: not even a trailing slash.
+    if (path.includes('%2F')) return { kind: 'not-found' };
     if (path.length > 1 && path.endsWith('/')) {
       const canonical = withoutTrailingSlash(this.deps.baseUrl, options.rawUrl ?? path);
       return { kind: 'redirect', status: 301, location: canonical.href, sitePath: canonical.pathname + canonical.search, headers: {} };

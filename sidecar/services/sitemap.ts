@@ -1,17 +1,32 @@
-// The sitemap: the static pages' entries from the build plus every published profile and active page-mode card,
-// rebuilt when the store changes. Past 50,000 URLs /sitemap.xml is an index of /sitemaps/{n}.xml. Throws
-// StoreUnavailableError when the database cannot be read: crawlers get a 503 and retry, never a partial list.
+// The sitemap: the static pages' entries from the build plus every published profile and active page-mode card.
+// Past 50,000 URLs /sitemap.xml is an index of /sitemaps/{n}.xml. Like a live page, each document is built once per
+// change of what it lists and then kept, compressed (a part of 50,000 URLs is 5 MB as it is, 0.2 MB in gzip), until
+// the change log names a profile or card. Builds run one at a time, reading and writing in slices between which other
+// requests are answered: sixteen crawlers asking for one part share one build, and a build never holds more than a
+// slice of rows. Throws StoreUnavailableError when the database cannot be read: crawlers get a 503 and retry, never a
+// partial list.
 import { readFileSync } from 'node:fs';
-import { SitemapIndexStream, streamToPromise } from 'sitemap';
-import { sitemapXml, type SitemapEntry } from '../../src/lib/sitemap.ts';
+import { once } from 'node:events';
+import type { Readable, Transform } from 'node:stream';
+import { createBrotliCompress, createGzip } from 'node:zlib';
+import { SitemapIndexStream, SitemapStream } from 'sitemap';
+import { zlibOptions } from '../../src/lib/compression.ts';
+import { SITEMAP_XMLNS, type SitemapEntry } from '../../src/lib/sitemap.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
+import { compressedAsset, type Asset } from '../asset.ts';
 import type { LivePageKind, Store } from '../store/store.ts';
 import type { Freshness } from './freshness.ts';
-import { makeAsset, type Asset } from './static-site.ts';
 
 export const SITEMAP_URL_LIMIT = 50_000;
 const XML = 'application/xml';
+/** Rows read from the store, and entries written, per turn of the event loop. */
+const SLICE = 2_000;
+/**
+ * Compressed bytes of parts kept at most (the least recently asked for leaves first): a million profiles are twenty
+ * parts of about 0.4 MB (gzip and brotli), so every part is kept far beyond that.
+ */
+const KEEP_BYTES = 64 * 1024 * 1024;
 
 interface SitemapDeps {
   baseUrl: string;
@@ -24,25 +39,31 @@ interface SitemapDeps {
 /** One part of a sitemap index: a slice of the static entries, or up to `limit` live pages of a kind from a key on. */
 type Part = { kind: 'static'; entries: SitemapEntry[] } | { kind: LivePageKind; start: string };
 
+/** The index (or the whole list, when it fits in one) and the parts it names. */
+interface Plan {
+  index: Asset;
+  parts: Part[];
+}
+
 export class Sitemap {
   private readonly staticEntries: SitemapEntry[];
   private readonly deps: SitemapDeps;
-  /** The index (or the whole list, when it fits in one) and the parts it names; parts are built when asked. */
-  private built: { index: Asset; parts: Part[] } | undefined;
-  /** A build under way: requests that find the sitemap stale share it (rebuilt once per change). */
-  private building: Promise<{ index: Asset; parts: Part[] }> | undefined;
-  /** Bumped by every change that touches the sitemap: a build that saw one while running is not kept. */
-  private changes = 0;
+  /** The plan of the data as this sidecar last saw it (built once per change; concurrent requests share it). */
+  private plan: Promise<Plan> | undefined;
+  /** Parts built or being built since the last change, most recently asked for last. */
+  private readonly parts = new Map<number, Promise<Asset>>();
+  private readonly partBytes = new Map<number, number>();
+  /** The tail of the queue of builds: one at a time. */
+  private turn: Promise<unknown> = Promise.resolve();
+  /** Documents built since start (metrics: a crawler's requests are answered from memory between changes). */
+  builds = 0;
 
   constructor(deps: SitemapDeps) {
     this.deps = deps;
     this.staticEntries = JSON.parse(readFileSync(deps.staticEntriesFile, 'utf8')) as SitemapEntry[];
     // Profiles and cards are its live part; an alias is not in it.
     deps.freshness.listen((event) => {
-      if (event.reset || event.changes.some((c) => c.kind !== 'alias')) {
-        this.changes++;
-        this.built = undefined;
-      }
+      if (event.reset || event.changes.some((c) => c.kind !== 'alias')) this.forget();
     });
   }
 
@@ -51,57 +72,161 @@ export class Sitemap {
     return (await this.current()).index;
   }
 
-  /**
-   * /sitemaps/{n}.xml, counting from 1; undefined when there is no such part. Built on request from one keyset
-   * page of the store and not kept: at a million profiles, twenty parts of 50,000 URLs would be 100 MB of memory.
-   */
+  /** /sitemaps/{n}.xml, counting from 1; undefined when there is no such part. */
   async part(n: number): Promise<Asset | undefined> {
-    const part = (await this.current()).parts[n - 1];
+    const plan = await this.current();
+    const part = plan.parts[n - 1];
     if (!part) return undefined;
-    const entries = part.kind === 'static' ? part.entries : await this.live(part.kind, part.start, this.limit);
-    return makeAsset(Buffer.from(await sitemapXml(entries)), XML, CACHE.discovery);
+    const kept = this.parts.get(n);
+    if (kept) {
+      // Most recently asked for goes last (a Map keeps insertion order).
+      this.parts.delete(n);
+      this.parts.set(n, kept);
+      return kept;
+    }
+    const building = this.queued(() => this.buildPart(part));
+    this.parts.set(n, building);
+    building.then(
+      (asset) => {
+        if (this.parts.get(n) !== building) return;
+        this.partBytes.set(n, (asset.encoded('gzip')?.body.length ?? 0) + (asset.encoded('br')?.body.length ?? 0));
+        this.keepWithinBudget();
+      },
+      () => {
+        if (this.parts.get(n) === building) this.parts.delete(n);
+      },
+    );
+    return building;
   }
 
   private get limit(): number {
     return this.deps.limit ?? SITEMAP_URL_LIMIT;
   }
 
-  private async live(kind: LivePageKind, start: string, limit: number): Promise<SitemapEntry[]> {
-    return (await this.deps.store.livePagesFrom(kind, start, limit)).map((p) => ({ url: absoluteUrl(this.deps.baseUrl, p.path), lastmod: p.lastmod }));
+  /** Drops every document: the data they list changed. */
+  private forget(): void {
+    this.plan = undefined;
+    this.parts.clear();
+    this.partBytes.clear();
   }
 
-  private async current() {
+  private keepWithinBudget(): void {
+    let total = [...this.partBytes.values()].reduce((sum, bytes) => sum + bytes, 0);
+    for (const n of this.parts.keys()) {
+      if (total <= KEEP_BYTES) return;
+      const bytes = this.partBytes.get(n);
+      if (bytes === undefined) continue; // still being built
+      this.parts.delete(n);
+      this.partBytes.delete(n);
+      total -= bytes;
+    }
+  }
+
+  private async current(): Promise<Plan> {
     await this.deps.freshness.sync();
-    if (this.built) return this.built;
-    this.building ??= this.build().finally(() => {
-      this.building = undefined;
-    });
-    return this.building;
+    if (!this.plan) {
+      const plan = this.queued(() => this.buildPlan());
+      this.plan = plan;
+      // A failed build is not kept: the next request tries again.
+      plan.catch(() => {
+        if (this.plan === plan) this.plan = undefined;
+      });
+    }
+    return this.plan;
   }
 
-  private async build(): Promise<{ index: Asset; parts: Part[] }> {
+  /** Runs `build` after every build queued before it. */
+  private queued<T>(build: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(build);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  private async buildPlan(): Promise<Plan> {
     const { baseUrl, store } = this.deps;
     const limit = this.limit;
-    const changes = this.changes;
     const counts = { profile: await store.livePageCount('profile'), card: await store.livePageCount('card') };
-    let built: { index: Asset; parts: Part[] };
     if (this.staticEntries.length + counts.profile + counts.card <= limit) {
-      // One list: small enough to build whole.
-      const entries = [...this.staticEntries, ...(await this.live('profile', '', limit)), ...(await this.live('card', '', limit))];
-      built = { index: makeAsset(Buffer.from(await sitemapXml(entries)), XML, CACHE.discovery), parts: [] };
-    } else {
-      const parts: Part[] = [];
-      for (let i = 0; i < this.staticEntries.length; i += limit) parts.push({ kind: 'static', entries: this.staticEntries.slice(i, i + limit) });
-      for (const kind of ['profile', 'card'] as const) {
-        if (counts[kind] > 0) for (const start of await store.livePageStarts(kind, limit)) parts.push({ kind, start });
-      }
-      const stream = new SitemapIndexStream();
-      const done = streamToPromise(stream);
-      parts.forEach((_, n) => stream.write({ url: absoluteUrl(baseUrl, paths.sitemapPart(n + 1)) }));
-      stream.end();
-      built = { index: makeAsset(await done, XML, CACHE.discovery), parts };
+      // One list: small enough to be the sitemap itself.
+      const index = await this.document(new SitemapStream({ xmlns: SITEMAP_XMLNS }), async (write) => {
+        for (const entry of this.staticEntries) await write(entry);
+        for (const kind of ['profile', 'card'] as const) await this.writeLive(kind, '', limit, write);
+      });
+      return { index, parts: [] };
     }
-    if (changes === this.changes) this.built = built;
-    return built;
+    const parts: Part[] = [];
+    for (let i = 0; i < this.staticEntries.length; i += limit) parts.push({ kind: 'static', entries: this.staticEntries.slice(i, i + limit) });
+    for (const kind of ['profile', 'card'] as const) {
+      if (counts[kind] > 0) for (const start of await store.livePageStarts(kind, limit)) parts.push({ kind, start });
+    }
+    const index = await this.document(new SitemapIndexStream(), async (write) => {
+      for (let n = 1; n <= parts.length; n++) await write({ url: absoluteUrl(baseUrl, paths.sitemapPart(n)) });
+    });
+    return { index, parts };
   }
+
+  private buildPart(part: Part): Promise<Asset> {
+    return this.document(new SitemapStream({ xmlns: SITEMAP_XMLNS }), async (write) => {
+      if (part.kind === 'static') for (const entry of part.entries) await write(entry);
+      else await this.writeLive(part.kind, part.start, this.limit, write);
+    });
+  }
+
+  /** Up to `limit` live pages of `kind` from the key `start` on, read a slice at a time (keyset pagination). */
+  private async writeLive(kind: LivePageKind, start: string, limit: number, write: (entry: SitemapEntry) => Promise<void>): Promise<void> {
+    let written = 0;
+    let from = start;
+    let skipFirst = false;
+    while (written < limit) {
+      const want = Math.min(SLICE, limit - written);
+      const rows = await this.deps.store.livePagesFrom(kind, from, want + (skipFirst ? 1 : 0));
+      const fresh = skipFirst ? rows.slice(1) : rows;
+      for (const page of fresh) await write({ url: absoluteUrl(this.deps.baseUrl, page.path), lastmod: page.lastmod });
+      written += fresh.length;
+      if (fresh.length < want) return;
+      from = fresh[fresh.length - 1]!.key;
+      skipFirst = true;
+    }
+  }
+
+  /**
+   * A document written by `feed` into `xml` (the sitemap library's stream), kept as gzip and brotli made on the
+   * thread pool as it is written; the identity body is only counted. Writing waits whenever the compressors are
+   * behind, so a large document is written in many turns of the event loop.
+   */
+  private async document(xml: Transform, feed: (write: (item: object) => Promise<void>) => Promise<void>): Promise<Asset> {
+    this.builds++;
+    const gzip = createGzip(zlibOptions('gzip', 0));
+    const br = createBrotliCompress(zlibOptions('br', 0));
+    let size = 0;
+    xml.on('data', (chunk: Buffer) => (size += chunk.length));
+    xml.pipe(gzip);
+    xml.pipe(br);
+    const forms = Promise.all([collect(gzip), collect(br)]);
+    let written = 0;
+    try {
+      await feed(async (item) => {
+        const more = xml.write(item);
+        // Let other requests in between slices even when nothing pushes back.
+        if (!more) await once(xml, 'drain');
+        else if (++written % SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      });
+      xml.end();
+      const [gz, brotli] = await forms;
+      return compressedAsset({ gzip: gz, br: brotli }, size, XML, CACHE.discovery);
+    } catch (err) {
+      for (const stream of [xml, gzip, br]) stream.destroy();
+      forms.catch(() => undefined);
+      throw err;
+    }
+  }
+}
+
+function collect(stream: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('end', () => resolve(Buffer.concat(chunks)));
+    stream.once('error', reject);
+  });
 }

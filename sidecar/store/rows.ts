@@ -3,6 +3,7 @@
 // unavailable database.
 import { EMAIL_TYPES, PHONE_TYPES, type Card, type CardEmail, type CardPhone, type Profile } from '../../src/lib/live-content.ts';
 import type { Lang } from '../../src/lib/surface.ts';
+import { paths } from '../../src/lib/urls.ts';
 
 /** A row holds what the schema does not allow (another writer's mistake): a defect to log and answer with a 500. */
 export class CorruptRowError extends Error {
@@ -103,4 +104,26 @@ function typed(entry: unknown, key: 'number' | 'address', types: readonly string
   const record = entry as Record<string, unknown> | null;
   if (record && typeof record[key] === 'string' && types.includes(record.type as string)) return { [key]: record[key], type: record.type as string };
   throw new CorruptRowError(`${what} holds an entry that is neither a string nor { ${key}, type }`);
+}
+
+/** An alias's row: the profile it leads to, its owner's plan, and whether the profile is published. */
+export interface AliasRow {
+  slug: string;
+  plan: 'free' | 'paid';
+  published: number;
+}
+
+export function aliasTargetOf(row: AliasRow): { slug: string; plan: 'free' | 'paid'; published: boolean } {
+  return { slug: row.slug, plan: row.plan, published: row.published === 1 };
+}
+
+/** A row of the sitemap's live part: a published profile's slug or an active page-mode card's id, and when it changed. */
+export interface LivePageRow {
+  key: string;
+  updated_at: string;
+}
+
+export function livePagesOf(kind: 'profile' | 'card', rows: LivePageRow[]): { key: string; path: string; lastmod: string }[] {
+  const path = kind === 'profile' ? paths.profile : paths.card;
+  return rows.map((r) => ({ key: r.key, path: path(r.key), lastmod: r.updated_at }));
 }

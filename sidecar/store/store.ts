@@ -16,6 +16,8 @@ export const LIVE_PAGE_KINDS = ['profile', 'card'] as const;
 export type LivePageKind = (typeof LIVE_PAGE_KINDS)[number];
 
 export interface LivePage {
+  /** The slug or card id: the key the next page of rows starts after. */
+  key: string;
   path: string;
   lastmod: string;
 }

@@ -1,8 +1,9 @@
 // The one way to write the database, whichever backend the configuration names: the CLI, the tests and the bench
 // migrate and import through this. SQLite: the file at DATABASE_PATH. PostgreSQL: DATABASE_URL, the primary. The
 // only module that opens a backend's writer; the server never imports it.
+import { existsSync } from 'node:fs';
 import pg from 'pg';
-import { CHANGE_LOG_KEEP, type ImportOutcome } from './import-plan.ts';
+import { CHANGE_LOG_KEEP, planImport, type ImportOutcome } from './import-plan.ts';
 import { importPg, migratePg } from './postgres/pg-writer.ts';
 import { importInto, openForWriting } from './sqlite/sqlite-writer.ts';
 
@@ -34,13 +35,24 @@ export async function openWriter(config: { databasePath: string; databaseUrl?: s
       close: () => client.end(),
     };
   }
-  const { db, migrated } = openForWriting(config.databasePath);
+  const path = config.databasePath;
+  // The file (and its folder) is made when something will be written to it, not before.
+  let opened: ReturnType<typeof openForWriting> | undefined;
+  const open = () => (opened ??= openForWriting(path));
   return {
-    target: config.databasePath,
-    migrate: async () => migrated,
-    importData: async (json) => importInto(db, json, CHANGE_LOG_KEEP),
+    target: path,
+    migrate: async () => open().migrated,
+    importData: async (json) => {
+      // Into a file that does not exist yet, an import is judged before the file is made: a refused one leaves no
+      // empty database behind (which `npm start` would then serve).
+      if (!opened && !existsSync(path)) {
+        const planned = planImport(json, new Set());
+        if ('errors' in planned) return { ok: false, errors: planned.errors };
+      }
+      return importInto(open().db, json, CHANGE_LOG_KEEP);
+    },
     close: async () => {
-      db.close();
+      opened?.db.close();
     },
   };
 }

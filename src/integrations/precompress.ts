@@ -42,7 +42,7 @@ export async function precompress(root: string, cache?: { dir: string; code: str
         reused++;
         continue;
       }
-      const [gz, br] = await Promise.all([gzipAsync(body, zlibOptions('gzip', body)), brotliAsync(body, zlibOptions('br', body, { best }))]);
+      const [gz, br] = await Promise.all([gzipAsync(body, zlibOptions('gzip', body.length)), brotliAsync(body, zlibOptions('br', body.length, { best }))]);
       writeFileSync(`${file}${ENCODING_SUFFIX.gzip}`, gz);
       writeFileSync(`${file}${ENCODING_SUFFIX.br}`, br);
       if (key) {

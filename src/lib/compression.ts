@@ -27,12 +27,12 @@ export function isCompressible(type: string, bytes: number): boolean {
  * pages and twins, which are many: on a 7 KB article page 11 took 8.3 ms and saved 16% over 5, which took 0.3 ms
  * (BENCHMARKS.md). gzip at 9: on pages this small it costs little more than 6.
  */
-export function zlibOptions(encoding: Encoding, body: Buffer, { best = false }: { best?: boolean } = {}): ZlibOptions | BrotliOptions {
+export function zlibOptions(encoding: Encoding, bytes: number, { best = false }: { best?: boolean } = {}): ZlibOptions | BrotliOptions {
   if (encoding === 'gzip') return { level: 9 };
-  return { params: { [constants.BROTLI_PARAM_QUALITY]: best ? 11 : 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } };
+  return { params: { [constants.BROTLI_PARAM_QUALITY]: best ? 11 : 5, ...(bytes > 0 ? { [constants.BROTLI_PARAM_SIZE_HINT]: bytes } : {}) } };
 }
 
 /** The body in `encoding`, now (a live render is compressed once, when it is first asked for so). */
 export function compress(body: Buffer, encoding: Encoding): Buffer {
-  return encoding === 'gzip' ? gzipSync(body, zlibOptions('gzip', body)) : brotliCompressSync(body, zlibOptions('br', body));
+  return encoding === 'gzip' ? gzipSync(body, zlibOptions('gzip', body.length)) : brotliCompressSync(body, zlibOptions('br', body.length));
 }

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { articleListEntry, MCP_TOOLS } from './mcp-tools.ts';
 import type { PublicConfig } from './site-config.ts';
-import { CACHE, ROUTES, type RouteDeclaration, type RouteId } from './surface.ts';
+import { aliasSchema, CACHE, RESERVED_SEGMENTS, ROUTES, type RouteDeclaration, type RouteId } from './surface.ts';
 import { absoluteUrl, paths } from './urls.ts';
 
 type Json = Record<string, unknown>;
@@ -54,7 +54,11 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
   listBlogArticles: { description: 'The first page of the articles in one language (20 a page, newest first), linked to the next page with rel="next". Feeds: /{lang}/blog/rss.xml and /{lang}/blog/feed.json.', params: { lang: 'Language of the blog.' } },
   getBlogArticle: { description: 'One article. Its translation, if any, is linked with `hreflang`.', params: { lang: 'Language of the article.', slug: 'Article slug.' } },
   getBlogFeed: { description: 'RSS 2.0 feed of the blog in one language: the newest 20 articles with their summaries and topics.', params: { lang: 'Language of the blog.' } },
-  getBlogJsonFeed: { description: 'JSON Feed 1.1 of the blog in one language: the newest 20 articles with their summaries, dates and topics.', params: { lang: 'Language of the blog.' } },
+  getBlogJsonFeed: {
+    description: 'JSON Feed 1.1 of the blog in one language: the newest 20 articles with their summaries, dates and topics.',
+    params: { lang: 'Language of the blog.' },
+    schema: { $ref: '#/components/schemas/JsonFeed' },
+  },
   listBlogArticlesPage: {
     description: 'Page n of the blog index (20 articles a page, newest first); page 1 is /{lang}/blog. Linked with rel="prev" and rel="next"; a page past the last is 404.',
     params: { lang: 'Language of the blog.', n: 'Page number, from 2.' },
@@ -92,7 +96,10 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
   getAgentSkillFile: { description: 'A skill that teaches an agent to read this site well (SKILL.md, with name and description in its front matter).', params: { skill: 'The skill\'s name.' } },
   mcp: {
     description: `Model Context Protocol over Streamable HTTP without sessions or authentication. Methods: initialize, ping, tools/list, tools/call, resources/list, resources/read. Tools: ${Object.keys(MCP_TOOLS).join(', ')}.`,
-    responses: { 200: { description: 'A JSON-RPC 2.0 response.', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcResponse' } } } } },
+    responses: {
+      200: { description: 'The answer: a JSON-RPC 2.0 response, or for a batch an array of them (one per request, in order).', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcAnswer' } } } },
+      202: { description: 'Only notifications (or responses) were sent: accepted, no body.' },
+    },
   },
   getHealth: { description: 'Whether the application and its database answer. Never cached.', responses: { 200: { $ref: '#/components/responses/Health' }, 503: { $ref: '#/components/responses/Health' } } },
   getProfileAlias: {
@@ -105,7 +112,9 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
 /** The generic answer for a status of a declared route, before what is particular to the operation. */
 function response(route: RouteDeclaration, status: number, op: (typeof OPERATIONS)[RouteId]): Json {
   const particular = op.responses?.[status];
-  if (particular && ('$ref' in particular || 'content' in particular)) return particular;
+  if (particular && ('$ref' in particular || 'content' in particular || route.served === 'agents')) return particular;
+  // The MCP endpoint refuses as JSON-RPC, whatever the status (413 before reading the body, 503 when full).
+  if (route.served === 'agents') return { $ref: '#/components/responses/JsonRpcError' };
   let generic: Json;
   if (status === 200) {
     const headers: Json = {};
@@ -114,7 +123,7 @@ function response(route: RouteDeclaration, status: number, op: (typeof OPERATION
     generic = {
       description: route.negotiated ? `${route.summary}: HTML by default; Markdown with \`Accept: text/markdown\`.` : `${route.summary}.`,
       ...(Object.keys(headers).length ? { headers } : {}),
-      content: Object.fromEntries(route.media.map((type) => [type, op.schema && !type.startsWith('text/') ? { schema: op.schema } : text])),
+      content: Object.fromEntries(route.media.map((type) => [type, bodyOf(route, type, op.schema)])),
     };
   } else if (status === 302 || status === 301) {
     generic = redirect('the target');
@@ -129,6 +138,28 @@ function response(route: RouteDeclaration, status: number, op: (typeof OPERATION
   return { ...generic, ...particular, headers: { ...(generic.headers as Json | undefined), ...(particular.headers as Json | undefined) } };
 }
 
+/**
+ * A success body's schema: text formats (HTML, Markdown, XML, SVG, vCard, plain text) are strings; a JSON type must
+ * have the operation's own schema, so that no JSON document is ever described as a string (which a validating proxy
+ * flags on every answer).
+ */
+function bodyOf(route: RouteDeclaration, type: string, schema: Json | undefined): Json {
+  if (!/[/+]json$/.test(type)) return text;
+  if (!schema) throw new Error(`OpenAPI: ${route.path} answers ${type} but its operation declares no schema`);
+  return { schema };
+}
+
+/**
+ * Every other status any operation may answer: 304 to a matching If-None-Match (no body), 400 for a URL that cannot
+ * name a page (broken percent-encoding, NUL, backslash, dot segments), 405 with Allow for another method on something
+ * that exists, 408/414/431 for a request too slow or too large to read, and the negotiated 500 page.
+ */
+const OTHER_STATUSES: Json = {
+  description:
+    'Any operation may also answer 304 Not Modified to a matching If-None-Match (no body), 400 for a URL that cannot name a page, 405 with Allow for another method on a resource that exists, 408, 414 or 431 for a request too slow or too large, and 500 (an error page, negotiated like a 404).',
+  content: { 'text/plain': text, 'text/html': text, ...markdown },
+};
+
 function operation(id: RouteId, route: RouteDeclaration): Json {
   const op = OPERATIONS[id];
   const parameters = Object.entries(route.params ?? {}).map(([name, schema]) => ({
@@ -136,7 +167,8 @@ function operation(id: RouteId, route: RouteDeclaration): Json {
     in: 'path',
     required: true,
     description: op.params?.[name] ?? name,
-    schema: schemaOf(schema),
+    // An alias is a slug that is no reserved segment: a refinement JSON Schema cannot carry, said as `not`.
+    schema: schema === aliasSchema ? { ...schemaOf(schema), not: { enum: [...RESERVED_SEGMENTS].sort() } } : schemaOf(schema),
   }));
   const extra: Json =
     id === 'mcp'
@@ -158,7 +190,7 @@ function operation(id: RouteId, route: RouteDeclaration): Json {
       tags: [route.tag],
       security: [],
       ...extra,
-      responses: Object.fromEntries(route.statuses.map((status) => [String(status), response(route, status, op)])),
+      responses: { ...Object.fromEntries(route.statuses.map((status) => [String(status), response(route, status, op)])), ...(route.served === 'agents' ? {} : { default: { $ref: '#/components/responses/OtherStatuses' } }) },
     },
   };
 }
@@ -219,9 +251,10 @@ export function openApiDocument(config: PublicConfig): Json {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
         },
         JsonRpcError: {
-          description: 'A JSON-RPC 2.0 error object.',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcErrorResponse' } } },
+          description: 'A JSON-RPC 2.0 error response with id null (the request was refused before any message was read); for a batch none of whose elements is a JSON-RPC message, one such error per element.',
+          content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/JsonRpcErrorResponse' }, { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/JsonRpcErrorResponse' } }] } } },
         },
+        OtherStatuses: OTHER_STATUSES,
       },
       schemas: {
         Health: {
@@ -269,6 +302,45 @@ export function openApiDocument(config: PublicConfig): Json {
             id: { type: ['string', 'integer', 'null'] },
             method: { type: 'string' },
             params: { type: 'object' },
+          },
+        },
+        JsonRpcAnswer: {
+          oneOf: [
+            { $ref: '#/components/schemas/JsonRpcResponse' },
+            { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/JsonRpcResponse' } },
+          ],
+        },
+        JsonFeed: {
+          type: 'object',
+          description: 'JSON Feed 1.1 (https://jsonfeed.org/version/1.1).',
+          required: ['version', 'title', 'items'],
+          properties: {
+            version: { const: 'https://jsonfeed.org/version/1.1' },
+            title: { type: 'string' },
+            home_page_url: { type: 'string', format: 'uri' },
+            feed_url: { type: 'string', format: 'uri' },
+            description: { type: 'string' },
+            language: { type: 'string' },
+            authors: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, url: { type: 'string', format: 'uri' } } } },
+            items: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['id'],
+                properties: {
+                  id: { type: 'string' },
+                  url: { type: 'string', format: 'uri' },
+                  title: { type: 'string' },
+                  summary: { type: 'string' },
+                  content_text: { type: 'string' },
+                  content_html: { type: 'string' },
+                  date_published: { type: 'string', format: 'date-time' },
+                  date_modified: { type: 'string', format: 'date-time' },
+                  language: { type: 'string' },
+                  tags: { type: 'array', items: { type: 'string' } },
+                },
+              },
+            },
           },
         },
         JsonRpcResponse: {

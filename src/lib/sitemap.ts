@@ -10,8 +10,11 @@ export interface SitemapEntry {
   links?: { lang: string; url: string }[];
 }
 
+/** The namespaces a sitemap here declares: xhtml, for the hreflang alternates. */
+export const SITEMAP_XMLNS = { news: false, video: false, image: false, xhtml: true };
+
 export async function sitemapXml(entries: Iterable<SitemapEntry>): Promise<string> {
-  const stream = new SitemapStream({ xmlns: { news: false, video: false, image: false, xhtml: true } });
+  const stream = new SitemapStream({ xmlns: SITEMAP_XMLNS });
   const done = streamToPromise(stream);
   for (const entry of entries) stream.write(entry);
   stream.end();

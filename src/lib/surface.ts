@@ -19,9 +19,13 @@ export const ids = {
   slug: z.string().regex(SLUG_PATTERN, 'must be 1–64 lowercase letters and digits, in words joined by single hyphens (e.g. "layla-designs")'),
   cardId: z.string().regex(CARD_ID_PATTERN, 'must be 3–64 letters, digits, hyphens or underscores'),
   lang: z.enum(LANGS),
-  sitemapPart: z.coerce.number().int().min(1),
-  /** Pages of a list past the first (the first is the list's own URL). */
-  listPage: z.coerce.number().int().min(2),
+  /**
+   * A part of the sitemap index, counting from 1, written as the index writes it: `01`, `+1`, `1.0`, `1e0` and `0x1`
+   * are not other names of part 1 (each would be another URL of one document, a miss at every edge).
+   */
+  sitemapPart: z.string().regex(/^[1-9][0-9]{0,5}$/, 'must be a part number as the index writes it: 1, 2, 3, …'),
+  /** Pages of a list past the first (the first is the list's own URL), written as the pages link them. */
+  listPage: z.string().regex(/^(?:[2-9]|[1-9][0-9]{1,5})$/, 'must be a page number from 2, as the pages link them'),
   topic: z.string().regex(SLUG_PATTERN, 'must be a topic key (content/blog/topics.json)'),
 };
 
@@ -112,6 +116,8 @@ export interface RouteDeclaration {
   cache: CacheRule;
   /** The statuses it answers besides errors every route may give (400 for a broken URL, 500). */
   statuses: readonly number[];
+  /** A route that reads a body: the most bytes it reads (the front and the edge derive their limits from it). */
+  maxBodyBytes?: number;
 }
 
 /** Every route of the public surface, by operation id. */
@@ -149,12 +155,18 @@ export const ROUTES = {
   getAiCatalog: { method: 'GET', path: '/.well-known/ai-catalog.json', served: 'static', tag: 'discovery', summary: "The AI Catalog: the MCP server card and the agent skills", media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
   getAgentSkillsIndex: { method: 'GET', path: '/.well-known/agent-skills/index.json', served: 'static', tag: 'discovery', summary: 'The Agent Skills index (discovery 0.2.0)', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
   getAgentSkillFile: { method: 'GET', path: '/.well-known/agent-skills/{skill}/SKILL.md', served: 'static', tag: 'discovery', summary: 'One agent skill', params: { skill: ids.slug }, media: ['text/markdown'], cors: true, cache: 'discovery', statuses: [200, 404] },
-  mcp: { method: 'POST', path: '/mcp', served: 'agents', tag: 'agents', summary: 'The MCP endpoint (Streamable HTTP, stateless, read-only)', media: ['application/json'], cache: 'none', statuses: [200, 400, 403, 405, 406, 413, 415, 429] },
+  mcp: { method: 'POST', path: '/mcp', served: 'agents', tag: 'agents', summary: 'The MCP endpoint (Streamable HTTP, stateless, read-only)', media: ['application/json'], cache: 'none', statuses: [200, 202, 400, 403, 405, 406, 413, 415, 429, 500, 503], maxBodyBytes: 64 * 1024 },
   getHealth: { method: 'GET', path: '/health', served: 'operations', tag: 'operations', summary: 'Whether the service and its database answer; never cached', media: ['application/json'], cache: 'none', statuses: [200, 503] },
   getProfileAlias: { method: 'GET', path: '/{alias}', served: 'live', tag: 'pages', summary: "A paid-plan owner's short path to their profile", params: { alias: aliasSchema }, media: [], cache: 'alias', statuses: [302, 404, 503] },
 } as const satisfies Record<string, RouteDeclaration>;
 
 export type RouteId = keyof typeof ROUTES;
+
+/**
+ * The largest body POST /mcp reads; more is a JSON-RPC 413. A request to these tools is a few hundred bytes (a batch of
+ * ten, a few kilobytes), and what a body may cost once parsed grows with it: 64 KiB of `[{},{},…]` is 1 MB of objects.
+ */
+export const MCP_BODY_LIMIT = ROUTES.mcp.maxBodyBytes;
 export const ROUTE_IDS = Object.keys(ROUTES) as RouteId[];
 
 /** The declared route a path of the build belongs to (exact first, then templated), for its cache rule and CORS. */

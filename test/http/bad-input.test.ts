@@ -31,7 +31,8 @@ function raw(path: string, options: { method?: string; headers?: Record<string, 
 function rawStatus(text: string): Promise<number> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => socket.end(text));
+    // Written, not ended: a server may close a half-closed connection before it has answered.
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(text));
     let data = '';
     socket.setEncoding('latin1');
     socket.on('data', (chunk) => {
@@ -77,6 +78,20 @@ describe('paths', () => {
     expect([414, 431]).toContain(await rawStatus(`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
     expect([400, 431]).toContain(await rawStatus(`GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`));
     expect((await raw('/p/' + 'a'.repeat(3000))).status).toBe(404);
+  });
+
+  // Issue 27: a decoded %2F made the path end in a slash, and the canonical URL, built from the raw path, was the same URL.
+  it.each(['/p/layla%2F', '/%2F', '/en/blog%2F', '/mcp%2F', '/p%2Flayla', '/en%2Fblog', '/c/k7f2q9%2f', '/sitemaps%2F1.xml'])('%s never redirects to itself, and names nothing', async (path) => {
+    const res = await raw(path);
+    expect(res.status, path).toBe(404);
+    expect(res.headers.location).toBeUndefined();
+  });
+
+  // RFC 9112 section 3.2.2: a server MUST accept the absolute form of the request target (and take the host from it).
+  it.each(['/p/layla', '/en/blog', '/health'])('the absolute form of %s is answered as the origin form', async (path) => {
+    const url = new URL(server.url);
+    const status = await rawStatus(`GET http://${url.host}${path} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
+    expect(status, path).toBe(200);
   });
 
   // RFC 9110 §15.5.6: a resource that exists but does not take the method is 405 with Allow; OPTIONS answers Allow.

@@ -81,18 +81,23 @@ describe('MCP batch size and response size', () => {
     expect(body.error.message).toContain('at most 4');
   });
 
-  it('a response over the limit is replaced by an error per request, not sent', async () => {
-    // Four articles of about 3 KiB each (more as JSON): together over 8 KiB.
-    const slugs = ['qr-or-nfc-business-card', 'qr-or-nfc-business-card', 'qr-or-nfc-business-card', 'qr-or-nfc-business-card'];
-    const res = await post(server, slugs.map((slug, i) => call(i + 1, 'get_blog_article', { slug, lang: 'en' })));
+  it('answers share one byte budget: once it is spent, a document is refused before it is read, saying its size', async () => {
+    // Four articles of about 3 KiB each: together over 8 KiB.
+    const slug = 'qr-or-nfc-business-card';
+    const res = await post(server, [1, 2, 3, 4].map((id) => call(id, 'get_blog_article', { slug, lang: 'en' })));
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text.length).toBeLessThan(8 * 1024);
-    const answers = JSON.parse(text) as { id: number; error?: { message: string } }[];
-    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3, 4]);
-    for (const a of answers) expect(a.error?.message).toContain('Response too large');
+    const answers = JSON.parse(text) as { id: number; result: { isError?: boolean; content: { text: string }[] } }[];
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3, 4]);
+    // The first fit whole; then each is refused, in a line that says why, instead of being built.
+    expect(answers[0]!.result.content[0]!.text).toContain('title:');
+    const refused = answers.filter((a) => a.result.isError);
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    for (const a of refused) expect(a.result.content[0]!.text).toMatch(/too large to return here: [\d,]+ bytes/);
+    // The response holds what fit and the refusals, no more.
+    expect(text.length).toBeLessThan(8 * 1024 + 4 * 600);
     // One article alone fits.
-    const one = await post(server, call(9, 'get_blog_article', { slug: slugs[0], lang: 'en' }));
+    const one = await post(server, call(9, 'get_blog_article', { slug, lang: 'en' }));
     expect((await one.json()).result.content[0].text).toContain('title:');
   });
 });

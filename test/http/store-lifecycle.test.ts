@@ -1,7 +1,7 @@
 // The database as it lives: imported by the CLI (a separate process) while the server runs, moved away, restored.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import matter from 'gray-matter';
@@ -67,6 +67,20 @@ describe('npm run db', () => {
     expect(r.out).toContain('profiles[1] (slug "twice-c").links[0].url: the key "url" is given twice (line 3)');
     expect(r.out).toContain('cards: the key "cards" is given twice (line 4)');
     expect(sha(path)).toBe(before);
+  });
+
+  it('a refused import into a database that did not exist leaves no file behind (issue 27)', () => {
+    const scratch = dirname(createDatabase({}));
+    const folder = join(scratch, 'not-yet');
+    const path = join(folder, 'bio.db');
+    const file = join(scratch, 'bad.json');
+    writeFileSync(file, JSON.stringify({ profiles: [{ slug: 'Not A Slug', name: 'x', lang: 'en' }] }));
+    const r = cli(path, 'import', file);
+    expect(r.status, r.out).toBe(1);
+    expect(r.out).toContain('nothing was written');
+    // Not a file with a schema and no rows, nor its folder: the next `npm start` would serve that empty database.
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(folder)).toBe(false);
   });
 
   it('rejects a file with bad records, names each record and field, and writes nothing', () => {
@@ -315,5 +329,13 @@ describe('a sitemap past the URL limit', () => {
     expect(urls).toContain(`${base}/en/blog`);
     expect(new Set(urls).size).toBe(urls.length);
     expect((await fetch(server.url + '/sitemaps/999.xml')).status).toBe(404);
+  });
+
+  it('answers a part at its canonical URL only: every other spelling of the number is a 404 (issue 27)', async () => {
+    expect((await fetch(server.url + '/sitemaps/1.xml')).status).toBe(200);
+    // Six spellings of one number were six URLs of one document, each a miss at an edge and a rebuild here.
+    for (const n of ['01', '+1', '1.0', '1e0', '0x1', '%201', '1%20', '0', '-1', '99999999999999999999']) {
+      expect((await fetch(server.url + `/sitemaps/${n}.xml`, { redirect: 'manual' })).status, n).toBe(404);
+    }
   });
 });

@@ -1,5 +1,6 @@
 // Error statuses of POST /mcp, as any HTTP client sees them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_BODY_LIMIT } from '../../src/lib/surface.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -60,8 +61,11 @@ describe('POST /mcp errors', () => {
     await expectJsonRpcError(await post('a=b', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
   });
 
-  it('a body over 1 MiB → 413', async () => {
-    await expectJsonRpcError(await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024 + 10) } })), 413);
+  it(`a body over ${MCP_BODY_LIMIT / 1024} KiB → 413, as JSON-RPC, saying the limit; one just under it is read`, async () => {
+    const padded = (bytes: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(bytes) } });
+    const body = await expectJsonRpcError(await post(padded(MCP_BODY_LIMIT + 10)), 413);
+    expect(body.error.message).toContain(String(MCP_BODY_LIMIT));
+    expect((await post(padded(MCP_BODY_LIMIT - 200))).status).toBe(200);
   });
 
   it('an unsupported MCP-Protocol-Version → 400', async () => {
@@ -100,6 +104,53 @@ describe('POST /mcp errors', () => {
 
   it('keeps the server healthy after all of that', async () => {
     expect((await fetch(server.url + '/health')).status).toBe(200);
+  });
+});
+
+describe('JSON-RPC batches, word for word (JSON-RPC 2.0 section 6; issue 27)', () => {
+  const batch = (messages: unknown[]) => post(JSON.stringify(messages), { 'mcp-protocol-version': '2025-03-26' });
+  const request = (id: number | string, method: string) => ({ jsonrpc: '2.0', id, method });
+
+  it('a batch of one request is answered with an array of one', async () => {
+    const res = await batch([request(1, 'tools/list')]);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(Array.isArray(body)).toBe(true);
+    expect(body).toHaveLength(1);
+    expect(body[0].id).toBe(1);
+    expect(body[0].result.tools.length).toBeGreaterThan(0);
+  });
+
+  it('two requests with the same id are each answered, in order', async () => {
+    const res = await batch([request(1, 'tools/list'), request(1, 'resources/list')]);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.map((a: { id: unknown }) => a.id)).toEqual([1, 1]);
+    expect(body[0].result.tools).toBeDefined();
+    expect(body[1].result.resources).toBeDefined();
+  });
+
+  it('an element that is not a JSON-RPC message gets its own -32600 with id null; the others get their answers', async () => {
+    const res = await batch([request(1, 'tools/list'), 7, { jsonrpc: '2.0', id: 3 }]);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toHaveLength(3);
+    expect(body[0]).toMatchObject({ id: 1, result: {} });
+    for (const refused of body.slice(1)) expect(refused).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+  });
+
+  it('a batch of nothing but invalid elements is one array of errors, with 400', async () => {
+    const res = await batch([1, 2, 3]);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toHaveLength(3);
+    for (const refused of body) expect(refused).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+  });
+
+  it('a batch of notifications only is accepted with 202 and no body', async () => {
+    const res = await batch([{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } }]);
+    expect(res.status).toBe(202);
+    expect(await res.text()).toBe('');
   });
 });
 

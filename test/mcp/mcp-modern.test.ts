@@ -97,6 +97,51 @@ describe('raw requests on 2026-07-28', () => {
   });
 });
 
+describe('2026-07-28 refusals, each on its own (issue 27)', () => {
+  const post = (body: unknown, headers: Record<string, string>) =>
+    fetch(server.url + '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  const envelope = (version: string) => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} });
+
+  it('subscriptions/listen under an unknown version is the unsupported-version error, listing the supported versions', async () => {
+    const res = await post(
+      { jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { _meta: envelope('2099-01-01') } },
+      { 'mcp-protocol-version': '2099-01-01', 'mcp-method': 'subscriptions/listen' },
+    );
+    const body = await res.json();
+    expect(body.id).toBe(1);
+    expect(body.error.code).toBe(-32022);
+    expect(JSON.stringify(body.error)).toContain(MODERN);
+  });
+
+  it('subscriptions/listen under a supported version is method-not-found: this server holds no streams', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 2, method: 'subscriptions/listen', params: { _meta: envelope(MODERN) } }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' });
+    // 404, as this revision answers every method a server does not serve.
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe(-32601);
+  });
+
+  it.each([
+    ['tools/call', { name: 'get_profile', arguments: 'layla' }, 'arguments'],
+    ['resources/read', { uri: 42 }, 'uri'],
+    ['tools/call', { arguments: {} }, 'name'],
+  ])('%s with params that do not fit (%j) is -32602 naming the field in one line, not a validator dump', async (method, params, field) => {
+    const headers: Record<string, string> = { 'mcp-protocol-version': MODERN, 'mcp-method': method };
+    const res = await post({ jsonrpc: '2.0', id: 5, method, params: { ...params, _meta: envelope(MODERN) } }, headers);
+    const body = await res.json();
+    expect(body.id).toBe(5);
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message).toContain(field);
+    expect(body.error.message).not.toMatch(/[\n[{]/);
+  });
+
+  it('a version header that disagrees with the body envelope is HeaderMismatch (-32020)', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: envelope(MODERN) } }, { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/list' });
+    const body = await res.json();
+    expect(body.id).toBe(6);
+    expect(body.error.code).toBe(-32020);
+  });
+});
+
 describe('a client in auto mode, and the 2025 path beside it', () => {
   it('auto mode reaches 2026-07-28; a 2025-03-26 initialize still works on the same URL', async () => {
     const auto = new Client({ name: 'auto', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });

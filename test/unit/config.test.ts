@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       mcpRateWindowSeconds: 60,
       mcpMaxBatch: 10,
       mcpMaxResponseBytes: 4 * 1024 * 1024,
+      mcpMaxConcurrent: 4,
       liveCacheSize: 5000,
       logLevel: 'warn',
       staticFiles: 'serve',

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeAsset, StaticSite } from '../../sidecar/services/static-site.ts';
+import { makeAsset } from '../../sidecar/asset.ts';
+import { StaticSite } from '../../sidecar/services/static-site.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { LiveCache } from '../../sidecar/live-cache.ts';
 import { entityTag, purgeTags } from '../../sidecar/services/entities.ts';
@@ -170,12 +171,14 @@ describe('request paths', () => {
   it.each([
     ['/p/layla', '/p/layla'],
     ['/%D8%B9%D8%B1%D8%A8%D9%8A', '/عربي'],
-    ['/a%2Fb', '/a/b'],
+    // An encoded slash stays one: no identifier holds a slash, so it names nothing (and is no trailing slash).
+    ['/a%2Fb', '/a%2Fb'],
+    ['/p/layla%2f', '/p/layla%2F'],
   ])('%s is the path %s', (raw, path) => {
     expect(requestPathOf(raw)).toBe(path);
   });
 
-  it.each(['/..', '/a/../b', '/%2e%2e/x', '/./x', '/a%5cb', '/a\\b', '/%00', '/%E0%A4%A', '/%ZZ'])('%s names no page', (raw) => {
+  it.each(['/..', '/a/../b', '/%2e%2e/x', '/./x', '/a%5cb', '/a\\b', '/%00', '/%E0%A4%A', '/%ZZ', '/p/..%2F..%2Fetc', '/a/.%2fb'])('%s names no page', (raw) => {
     expect(requestPathOf(raw)).toBeUndefined();
   });
 });

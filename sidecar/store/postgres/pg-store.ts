@@ -5,10 +5,9 @@
 // it recovers by itself.
 import pg from 'pg';
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
-import { paths } from '../../../src/lib/urls.ts';
 import { schemaProblem } from '../migrations.ts';
 import { numbered, READS } from '../sql.ts';
-import { cardFromRow, profileFromRows, type CardRow, type LinkRow, type ProfileRow, type SocialRow } from '../rows.ts';
+import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows, type AliasRow, type CardRow, type LinkRow, type LivePageRow, type ProfileRow, type SocialRow } from '../rows.ts';
 import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type LivePageKind, type Store } from '../store.ts';
 
 /** The shared queries (sql.ts) with PostgreSQL's numbered placeholders, made once. */
@@ -88,8 +87,8 @@ export class PgStore implements Store {
   }
 
   async alias(alias: string): Promise<AliasTarget | undefined> {
-    const [row] = await this.query<{ slug: string; plan: 'free' | 'paid'; published: number }>(Q.alias, [alias]);
-    return row && { slug: row.slug, plan: row.plan, published: row.published === 1 };
+    const [row] = await this.query<AliasRow>(Q.alias, [alias]);
+    return row && aliasTargetOf(row);
   }
 
   async changesSince(seq: number, limit: number): Promise<ChangeBatch> {
@@ -115,9 +114,7 @@ export class PgStore implements Store {
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
-    const rows = await this.query<{ key: string; updated_at: string }>(Q.liveFrom(kind), [start, limit]);
-    const path = kind === 'profile' ? paths.profile : paths.card;
-    return rows.map((r) => ({ path: path(r.key), lastmod: r.updated_at }));
+    return livePagesOf(kind, await this.query<LivePageRow>(Q.liveFrom(kind), [start, limit]));
   }
 
   async close(): Promise<void> {

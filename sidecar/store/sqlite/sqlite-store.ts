@@ -1,8 +1,7 @@
 // The store on the embedded SQLite file (the default, one machine): read-only, reopening the file when it is
 // replaced or comes back, and telling a change by SQLite's data_version and the file's identity.
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
-import { paths } from '../../../src/lib/urls.ts';
-import { cardFromRow, profileFromRows, type CardRow, type LinkRow, type ProfileRow, type SocialRow } from '../rows.ts';
+import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows, type AliasRow, type CardRow, type LinkRow, type LivePageRow, type ProfileRow, type SocialRow } from '../rows.ts';
 import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type LivePageKind, type Store } from '../store.ts';
 import { SqliteConnection, type ConnectionOptions, type Statements } from './connection.ts';
 import { RECHECK_MS, WatchedFile } from './watched-file.ts';
@@ -62,8 +61,8 @@ export class SqliteStore implements Store {
   }
 
   async alias(alias: string): Promise<AliasTarget | undefined> {
-    const row = await this.run((s) => s.alias.get(alias) as { slug: string; plan: 'free' | 'paid'; published: number } | undefined);
-    return row && { slug: row.slug, plan: row.plan, published: row.published === 1 };
+    const row = await this.run((s) => s.alias.get(alias) as AliasRow | undefined);
+    return row && aliasTargetOf(row);
   }
 
   async changesSince(seq: number, limit: number): Promise<ChangeBatch> {
@@ -89,9 +88,7 @@ export class SqliteStore implements Store {
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
-    const rows = await this.run((s) => s[`liveFrom:${kind}`].all(start, limit) as { key: string; updated_at: string }[]);
-    const path = kind === 'profile' ? paths.profile : paths.card;
-    return rows.map((r) => ({ path: path(r.key), lastmod: r.updated_at }));
+    return livePagesOf(kind, await this.run((s) => s[`liveFrom:${kind}`].all(start, limit) as LivePageRow[]));
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,106 @@
+// The costliest requests an anonymous client can send (issue 27), against a sidecar process as production runs it
+// (`npm run serve`'s heap cap) over 60,000 profiles, so that /sitemap.xml is an index of three parts: on a SQLite
+// file and on a PostgreSQL standby. Nothing here may end the process; every answer is one a client can act on.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bulkSqlite } from '../../scripts/bench/bulk-data.ts';
+import { freePort, spawnSidecar, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { parseMetrics, valueOf } from '../helpers/metrics.ts';
+import { largeDatabase } from '../helpers/large-database.ts';
+
+const BOTH = 'application/json, text/event-stream';
+
+describe.each(['sqlite', 'postgres'] as const)('the worst requests on %s', (backend) => {
+  let sidecar: SidecarProcess;
+  let metrics: string;
+  let exited: number | null | undefined;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    metrics = `http://127.0.0.1:${port}/metrics`;
+    sidecar = await spawnSidecar({ ...(await largeDatabase(backend)), METRICS_LISTEN: `127.0.0.1:${port}`, MCP_RATE_LIMIT: '1000000' });
+    sidecar.child.once('exit', (code) => (exited = code));
+  });
+  afterAll(() => void sidecar?.child.kill('SIGKILL'));
+
+  const alive = async () => {
+    expect(exited, `the sidecar exited: ${sidecar.output().slice(-400)}`).toBeUndefined();
+    expect((await fetch(sidecar.url + '/health')).status).toBe(200);
+  };
+  const builds = async () => valueOf(parseMetrics(await (await fetch(metrics)).text()), 'bio_sitemap_builds_total');
+
+  it('the sitemap is an index of four parts (the build, two of profiles, the cards), each at one URL', async () => {
+    const index = await (await fetch(sidecar.url + '/sitemap.xml')).text();
+    expect([...index.matchAll(/<loc>[^<]+\/sitemaps\/(\d+)\.xml<\/loc>/g)].map((m) => m[1])).toEqual(['1', '2', '3', '4']);
+    for (const n of ['02', '+2', '2.0', '2e0', '0x2', '%202']) expect((await fetch(`${sidecar.url}/sitemaps/${n}.xml`)).status, n).toBe(404);
+  });
+
+  it('a batch of ten read_page of a 5 MB sitemap part is answered, each refused as too large, and the process lives', async () => {
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_page', arguments: { path: '/sitemaps/2.xml' } } });
+    const res = await fetch(sidecar.url + '/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': '2025-03-26' },
+      body: JSON.stringify(Array.from({ length: 10 }, (_, i) => call(i + 1))),
+    });
+    expect(res.status).toBe(200);
+    const answers = (await res.json()) as { id: number; result?: { isError?: boolean; content: { text: string }[] } }[];
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (const answer of answers) {
+      expect(answer.result?.isError).toBe(true);
+      expect(answer.result?.content[0]?.text).toMatch(/too large/i);
+    }
+    await alive();
+  });
+
+  it('sixteen clients fetching one part get the same document, built once, and the process lives', async () => {
+    await fetch(sidecar.url + '/sitemaps/2.xml').then((r) => r.arrayBuffer());
+    const before = await builds();
+    expect(before, 'the first request built it').toBeGreaterThan(0);
+    const bodies = await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        const seen: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const res = await fetch(sidecar.url + '/sitemaps/2.xml', { headers: { 'accept-encoding': i % 2 ? 'gzip' : 'identity' } });
+          expect(res.status).toBe(200);
+          seen.push((await res.arrayBuffer()).byteLength);
+        }
+        return seen;
+      }),
+    );
+    const sizes = new Set(bodies.flat());
+    expect(sizes.size).toBe(1);
+    expect([...sizes][0]).toBeGreaterThan(4_000_000);
+    // Kept until a change it lists arrives: eighty requests, no build.
+    expect(await builds()).toBe(before);
+    await alive();
+  });
+});
+
+describe('a refused body (issue 27)', () => {
+  let sidecar: SidecarProcess;
+  beforeAll(async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'bio-worst-')), 'bio.db');
+    bulkSqlite(path, 10);
+    sidecar = await spawnSidecar({ DATABASE_PATH: path });
+  });
+  afterAll(() => void sidecar?.child.kill('SIGKILL'));
+
+  it('an 8 MiB body is refused with 413, and the client still writing it reads that answer every time (lingering close)', async () => {
+    // Node closed the socket as soon as it had answered: a client still sending got EPIPE instead (6 tries in 20).
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(8 * 1024 * 1024) } });
+    const outcomes: string[] = [];
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        const res = await fetch(sidecar.url + '/mcp', { method: 'POST', body, headers: { 'content-type': 'application/json', accept: BOTH } });
+        const answer = (await res.json()) as { error?: { message: string } };
+        outcomes.push(`${res.status} ${answer.error?.message.includes('larger than') ? 'says why' : 'says nothing'}`);
+      } catch (err) {
+        outcomes.push(String((err as { cause?: { code?: string } }).cause?.code ?? err));
+      }
+    }
+    expect(outcomes).toEqual(Array.from({ length: 20 }, () => '413 says why'));
+    expect((await fetch(sidecar.url + '/health')).status).toBe(200);
+  });
+});
