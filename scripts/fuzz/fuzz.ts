@@ -1,0 +1,187 @@
+// The project's own adversary: property-based (fast-check) requests drawn by requests.ts, sent to a real server over a
+// real socket, each answer held to what must always be true: no 5xx but a declared 503, no redirect to itself, the
+// security headers on every page answer, every answer what the served OpenAPI document declares, and the server up
+// all along with its memory flat. The test suite runs a bounded number of cases with a fixed seed; `npm run bench --
+// --fuzz` runs many more. A failure names its seed and the smallest request that fails.
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { LANGS } from '../../src/lib/surface.ts';
+import { OpenApiAnswers, type Answer } from './openapi-answers.ts';
+import { requestArbitrary, type FuzzRequest, type Known } from './requests.ts';
+
+export interface FuzzTarget {
+  /** http://host:port of the server. */
+  url: string;
+  /** The server's Prometheus metrics (for its heap), when it serves them. */
+  metricsUrl?: string;
+  /** What the server printed if it has exited, else undefined. */
+  exited: () => string | undefined;
+  /** Values that exist, by parameter name, besides what the server's own documents list. */
+  values?: Record<string, string[]>;
+}
+
+export interface FuzzOptions {
+  numRuns: number;
+  seed: number;
+  /** How much the heap may grow between the warm-up and the end, in bytes. */
+  heapGrowthLimit?: number;
+}
+
+export interface FuzzReport {
+  seed: number;
+  runs: number;
+  /** Answers by status. */
+  statuses: Record<string, number>;
+  /** The heap's lowest reading in the first and the last quarter of the run (bytes), when metrics are served. */
+  heap?: { early: number; late: number };
+  /** The failure fast-check reported (seed, path, the smallest failing request), if any. */
+  failure?: string;
+}
+
+/** Sends one request over a fresh connection, slowly when it asks to, and reads the whole answer. */
+export function send(url: string, req: FuzzRequest, timeoutMs = 20_000): Promise<Answer & { raw: Buffer }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const headers = { ...req.headers };
+    const http = request(
+      { host: hostname, port, method: req.method, path: req.target, headers, agent: false, setHost: !('host' in headers) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          const coding = String(res.headers['content-encoding'] ?? '');
+          let body = raw;
+          try {
+            if (raw.length === 0) body = raw;
+            else if (coding === 'gzip') body = gunzipSync(raw);
+            else if (coding === 'br') body = brotliDecompressSync(raw);
+          } catch (err) {
+            reject(new Error(`a ${coding} body that does not decompress: ${(err as Error).message}`));
+            return;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body.toString('utf8'), raw });
+        });
+        res.on('error', reject);
+      },
+    );
+    http.setTimeout(timeoutMs, () => http.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    http.on('error', reject);
+    const body = req.body === undefined ? undefined : Buffer.from(req.body);
+    if (!body || req.pieces <= 1) {
+      http.end(body);
+      return;
+    }
+    const size = Math.ceil(body.length / req.pieces);
+    let at = 0;
+    const next = () => {
+      const piece = body.subarray(at, at + size);
+      at += size;
+      if (at >= body.length) http.end(piece);
+      else {
+        http.write(piece);
+        setTimeout(next, 15);
+      }
+    };
+    next();
+  });
+}
+
+/** The path of a request target, decoded, for matching the document's templates (undefined when it does not decode). */
+function decodedPath(target: string): string | undefined {
+  const path = target.replace(/^https?:\/\/[^/]*/i, '').split('?')[0] ?? '/';
+  try {
+    return decodeURIComponent(path || '/');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Everything wrong with `answer` to `req`, in words. */
+export function problemsOf(req: FuzzRequest, answer: Answer & { raw: Buffer }, openApi: OpenApiAnswers, baseUrl: string): string[] {
+  const problems: string[] = [];
+  const path = decodedPath(req.target);
+  const operation = path === undefined ? undefined : openApi.operationOf(req.method, path);
+  if (answer.status >= 500 && !(answer.status === 503 && operation)) problems.push(`answered ${answer.status}`);
+  if (answer.status >= 300 && answer.status < 400 && answer.status !== 304) {
+    const location = String(answer.headers.location ?? '');
+    if (!/^https?:\/\//.test(location)) problems.push(`a redirect whose Location is not absolute: "${location}"`);
+    else if (location.startsWith(`${baseUrl}/`) || location === baseUrl) {
+      const to = location.slice(baseUrl.length) || '/';
+      const from = req.target.replace(/^https?:\/\/[^/]*/i, '') || '/';
+      if (to === from) problems.push(`a redirect to itself (${location})`);
+    }
+  }
+  const page = answer.status < 400 || answer.status === 404;
+  if (page && req.target !== '/mcp' && !answer.headers['content-security-policy']) problems.push('no Content-Security-Policy');
+  if (req.method === 'HEAD' && answer.raw.length > 0) problems.push(`a HEAD answer with a body of ${answer.raw.length} bytes`);
+  if (path !== undefined) problems.push(...openApi.problems(req.method, path, answer));
+  return problems;
+}
+
+/** Values that exist, read from the server's own documents: article slugs and topics, agent skills. */
+async function knownValues(url: string, extra: Record<string, string[]>): Promise<Record<string, string[]>> {
+  const articles = (await (await fetch(`${url}/blog/articles.json`)).json()) as { slug: string; topics: string[] }[];
+  const skills = (await (await fetch(`${url}/.well-known/agent-skills/index.json`)).json()) as { skills: { name: string }[] };
+  return {
+    slug: [...new Set(articles.map((a) => a.slug))].slice(0, 20),
+    topic: [...new Set(articles.flatMap((a) => a.topics))],
+    skill: skills.skills.map((s) => s.name),
+    lang: [...LANGS],
+    n: ['1', '2', '3', '4'],
+    ...extra,
+  };
+}
+
+async function heapUsed(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? NaN);
+}
+
+export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<FuzzReport> {
+  const openApi = new OpenApiAnswers(await (await fetch(`${target.url}/openapi.json`)).json());
+  const baseUrl = new URL((await (await fetch(`${target.url}/openapi.json`)).json()).servers[0].url).origin;
+  const known: Known = { host: new URL(target.url).host, baseUrl, values: await knownValues(target.url, target.values ?? {}) };
+  const statuses: Record<string, number> = {};
+  const early: number[] = [];
+  const late: number[] = [];
+  let runs = 0;
+  const property = fc.asyncProperty(requestArbitrary(known), async (req) => {
+    let answer: Awaited<ReturnType<typeof send>>;
+    try {
+      answer = await send(target.url, req);
+    } catch (err) {
+      throw new Error(`${req.method} ${req.target}: no answer (${(err as Error).message})${describe(target)}`);
+    }
+    runs++;
+    statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+    const problems = problemsOf(req, answer, openApi, baseUrl);
+    const gone = target.exited();
+    if (gone !== undefined) problems.push(`the server exited: ${gone.slice(-600)}`);
+    if (problems.length > 0) throw new Error(`${req.method} ${req.target} → ${answer.status}:\n  - ${problems.join('\n  - ')}\n  answer: ${answer.body.slice(0, 300)}`);
+    if (target.metricsUrl && runs % 25 === 0) {
+      const quarter = options.numRuns / 4;
+      if (runs > quarter / 2 && runs <= quarter) early.push(await heapUsed(target.metricsUrl));
+      if (runs > options.numRuns - quarter) late.push(await heapUsed(target.metricsUrl));
+    }
+  });
+  const result = await fc.check(property, { numRuns: options.numRuns, seed: options.seed, markInterruptAsFailure: true, includeErrorInReport: true });
+  const report: FuzzReport = { seed: options.seed, runs, statuses };
+  if (result.failed) report.failure = fc.defaultReportMessage(result) ?? `failed with seed ${options.seed}`;
+  if (early.length > 0 && late.length > 0) {
+    report.heap = { early: Math.min(...early), late: Math.min(...late) };
+    const limit = options.heapGrowthLimit ?? 32 * 1024 * 1024;
+    if (!report.failure && report.heap.late - report.heap.early > limit) {
+      report.failure = `memory did not stay flat (seed ${options.seed}): the heap's low point grew from ${mb(report.heap.early)} to ${mb(report.heap.late)} MB over ${runs} requests`;
+    }
+  }
+  return report;
+}
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+function describe(target: FuzzTarget): string {
+  const gone = target.exited();
+  return gone === undefined ? '' : `; the server exited: ${gone.slice(-600)}`;
+}
