@@ -6,10 +6,18 @@ import QRCode from 'qrcode';
 const LEVEL = 'M';
 const segments = (text: string) => [{ data: new TextEncoder().encode(text), mode: 'byte' as const }];
 
-/** The QR version (size: 17 + 4 × version modules a side) that `text` needs at our error correction level. */
+/**
+ * The QR version (size: 17 + 4 × version modules a side) that `text` needs at our error correction level; Infinity
+ * when no version holds it (past about 2,300 bytes: a card with every field at its longest).
+ */
 export function qrVersion(text: string): number {
+  // Past version 40's capacity no code can hold it: the library would throw.
+  if (new TextEncoder().encode(text).length > MAX_BYTES) return Infinity;
   return QRCode.create(segments(text), { errorCorrectionLevel: LEVEL }).version;
 }
+
+/** The most bytes a code holds at level M (version 40, byte mode: ISO/IEC 18004 table 7). */
+const MAX_BYTES = 2331;
 
 export async function qrSvg(text: string): Promise<string> {
   const svg = await QRCode.toString(segments(text), {

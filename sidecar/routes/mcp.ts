@@ -56,18 +56,20 @@ const LINGER_MS = 30_000;
 const LINGER_IDLE_MS = 5_000;
 
 function lingerOnRefusedBody(request: FastifyRequest, reply: FastifyReply): void {
-  // Without `Connection: close`, Node reads the rest of the body and drops it; the connection closes after it.
+  // Without `Connection: close`, Node reads the rest of the body and drops it, and the connection stays usable after.
   reply.removeHeader('connection');
   const socket = request.raw.socket;
+  const idle = socket.timeout ?? 0;
+  const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
+  const stalled = () => socket.destroy();
+  socket.setTimeout(LINGER_IDLE_MS, stalled);
   const done = () => {
     clearTimeout(deadline);
-    socket.setTimeout(0);
-    socket.end();
+    socket.removeListener('timeout', stalled);
+    socket.setTimeout(idle);
   };
-  const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
-  socket.setTimeout(LINGER_IDLE_MS, () => socket.destroy());
-  if (request.raw.complete) reply.raw.once('finish', done);
-  else request.raw.once('end', done).once('close', () => clearTimeout(deadline));
+  if (request.raw.readableEnded) return done();
+  request.raw.once('end', done).once('close', done);
   request.raw.resume();
 }
 

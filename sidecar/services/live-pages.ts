@@ -1,6 +1,7 @@
 // Live pages from the store: profiles, cards (their page, vCard, codes or redirect target) and aliases. A page is
 // rendered once and served from memory until the change log names it (or a link's time window moves). Throws
 // StoreUnavailableError when the database cannot be read: the HTTP app and the MCP server each map that in one place.
+import pLimit from 'p-limit';
 import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-content.ts';
 import { pageToMarkdown } from '../../src/lib/markdown.ts';
 import { safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
@@ -46,6 +47,12 @@ const SVG = 'image/svg+xml';
 
 export class LivePages {
   private readonly deps: LiveDeps;
+  /**
+   * Renders under way at most: a render is CPU, and this process has one thread for it. Forty first visits at once
+   * would take turns with every other request (a cached page, /health) in between; two at a time, the others wait
+   * their turn without holding the event loop (their database reads still run at once).
+   */
+  private readonly rendering = pLimit(2);
   /** Lookups under way, by key: concurrent misses for one key share one query and one render. */
   private readonly inflight = new Map<string, Promise<unknown>>();
   /** Bumped by every eviction: a lookup that read the database before it must not cache what it read. */
@@ -159,7 +166,7 @@ export class LivePages {
    */
   private async render(path: string, locals: LiveLocals): Promise<Page> {
     this.renders++;
-    const html = makeAsset(await this.deps.renderer.render(path, locals), HTML, CACHE.live);
+    const html = makeAsset(await this.rendering(() => this.deps.renderer.render(path, locals)), HTML, CACHE.live);
     let markdown: Asset | undefined;
     return {
       html,

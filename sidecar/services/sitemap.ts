@@ -7,7 +7,7 @@
 // partial list.
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import type { Readable, Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { createBrotliCompress, createGzip } from 'node:zlib';
 import { SitemapIndexStream, SitemapStream } from 'sitemap';
 import { zlibOptions } from '../../src/lib/compression.ts';
@@ -198,10 +198,14 @@ export class Sitemap {
     this.builds++;
     const gzip = createGzip(zlibOptions('gzip', 0));
     const br = createBrotliCompress(zlibOptions('br', 0));
+    // The library writes an entry at a time (100 bytes): handed to the compressors so, each is a trip to the thread
+    // pool, and a part took 9 s of CPU instead of 0.4.
+    const chunks = new Coalesced(256 * 1024);
     let size = 0;
-    xml.on('data', (chunk: Buffer) => (size += chunk.length));
-    xml.pipe(gzip);
-    xml.pipe(br);
+    chunks.on('data', (chunk: Buffer) => (size += chunk.length));
+    xml.pipe(chunks);
+    chunks.pipe(gzip);
+    chunks.pipe(br);
     const forms = Promise.all([collect(gzip), collect(br)]);
     let written = 0;
     try {
@@ -215,10 +219,40 @@ export class Sitemap {
       const [gz, brotli] = await forms;
       return compressedAsset({ gzip: gz, br: brotli }, size, XML, CACHE.discovery);
     } catch (err) {
-      for (const stream of [xml, gzip, br]) stream.destroy();
+      for (const stream of [xml, chunks, gzip, br]) stream.destroy();
       forms.catch(() => undefined);
       throw err;
     }
+  }
+}
+
+/** A stream of the same bytes in chunks of at least `size` (the last may be smaller). */
+class Coalesced extends Transform {
+  private readonly size: number;
+  private parts: Buffer[] = [];
+  private bytes = 0;
+
+  constructor(size: number) {
+    super();
+    this.size = size;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.parts.push(chunk);
+    this.bytes += chunk.length;
+    if (this.bytes >= this.size) this.release();
+    done();
+  }
+
+  override _flush(done: () => void): void {
+    if (this.bytes > 0) this.release();
+    done();
+  }
+
+  private release(): void {
+    this.push(Buffer.concat(this.parts, this.bytes));
+    this.parts = [];
+    this.bytes = 0;
   }
 }
 

@@ -1,7 +1,7 @@
 // The import file format and its validation: every record and field checked before anything is written.
 import { visit } from 'jsonc-parser';
 import { z } from 'zod';
-import { EMAIL_TYPES, PHONE_TYPES } from '../../src/lib/live-content.ts';
+import { EMAIL_TYPES, OWNER_LISTS, PHONE_TYPES } from '../../src/lib/live-content.ts';
 import { LINK_SCHEMES, normalizeUrl, textProblem, WEB_SCHEMES, type UrlScheme } from '../../src/lib/owner-input.ts';
 import { aliasSchema, DEFAULT_LANG, ids } from '../../src/lib/surface.ts';
 import { NETWORK_ID_PATTERN } from '../../src/lib/social-networks.ts';
@@ -60,10 +60,10 @@ const profile = z
     avatarUrl: webUrl.optional(),
     plan: z.enum(['free', 'paid']).default('free'),
     published: z.boolean().default(true),
-    links: z.array(link).max(100).default([]),
+    links: z.array(link).max(OWNER_LISTS.links).default([]),
     socials: z
       .array(z.object({ network: z.string().regex(NETWORK_ID_PATTERN, 'must be a lowercase network id of letters and digits, such as x or instagram'), url: webUrl }).strict())
-      .max(20)
+      .max(OWNER_LISTS.socials)
       .default([]),
   })
   .strict();
@@ -83,8 +83,8 @@ const pageCard = z
     name: line(80).min(1),
     title: line(100).optional(),
     organization: line(100).optional(),
-    phones: z.array(cardPhone).max(5).default([]),
-    emails: z.array(cardEmail).max(5).default([]),
+    phones: z.array(cardPhone).max(OWNER_LISTS.phones).default([]),
+    emails: z.array(cardEmail).max(OWNER_LISTS.emails).default([]),
     website: webUrl.optional(),
     address: text(300).optional(),
     photoUrl: webUrl.optional(),

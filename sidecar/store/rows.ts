@@ -1,7 +1,7 @@
 // The database's rows and their mapping to what pages render, for every backend: a row that does not hold what the
 // schema promises is a CorruptRowError (another writer's mistake: logged as an error, answered 500), never an
 // unavailable database.
-import { EMAIL_TYPES, PHONE_TYPES, type Card, type CardEmail, type CardPhone, type Profile } from '../../src/lib/live-content.ts';
+import { EMAIL_TYPES, OWNER_LISTS, PHONE_TYPES, type Card, type CardEmail, type CardPhone, type Profile } from '../../src/lib/live-content.ts';
 import type { Lang } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 
@@ -77,8 +77,8 @@ export function cardFromRow(row: CardRow): Card {
     name: row.name,
     jobTitle: row.job_title,
     organization: row.organization,
-    phones: jsonList(row.phones, `cards.phones of card ${row.card_id}`).map((entry) => typed(entry, 'number', PHONE_TYPES, `cards.phones of card ${row.card_id}`) as unknown as CardPhone),
-    emails: jsonList(row.emails, `cards.emails of card ${row.card_id}`).map((entry) => typed(entry, 'address', EMAIL_TYPES, `cards.emails of card ${row.card_id}`) as unknown as CardEmail),
+    phones: jsonList(row.phones, `cards.phones of card ${row.card_id}`, OWNER_LISTS.phones).map((entry) => typed(entry, 'number', PHONE_TYPES, `cards.phones of card ${row.card_id}`) as unknown as CardPhone),
+    emails: jsonList(row.emails, `cards.emails of card ${row.card_id}`, OWNER_LISTS.emails).map((entry) => typed(entry, 'address', EMAIL_TYPES, `cards.emails of card ${row.card_id}`) as unknown as CardEmail),
     website: row.website,
     address: row.address,
     photoUrl: row.photo_url,
@@ -87,7 +87,8 @@ export function cardFromRow(row: CardRow): Card {
   };
 }
 
-function jsonList(json: string, what: string): unknown[] {
+/** A JSON list column, no longer than an import allows (`max`: a longer one another writer made is cut there). */
+function jsonList(json: string, what: string, max: number): unknown[] {
   let value: unknown;
   try {
     value = JSON.parse(json);
@@ -95,7 +96,7 @@ function jsonList(json: string, what: string): unknown[] {
     throw new CorruptRowError(`${what} is not JSON: ${JSON.stringify(String(json).slice(0, 80))}`, { cause: err });
   }
   if (!Array.isArray(value)) throw new CorruptRowError(`${what} is not a JSON list`);
-  return value;
+  return value.slice(0, max);
 }
 
 /** `{ number, type }` (or a plain string, as written before types existed: the first type is assumed). */

@@ -3,6 +3,7 @@
 // variant; what does differ (how SQLite tells a commit, how a key is generated) stays in the backend or the
 // migration. Adding a column: the migration (schema.ts), the query here, the row type and mapping (rows.ts), and for
 // an imported field the plan's parameters (import-plan.ts). The Store contract suite runs every query on both.
+import { OWNER_LISTS } from '../../src/lib/live-content.ts';
 import type { LivePageKind } from './store.ts';
 
 /** The sitemap's live part by kind: its key, and the rows it lists (a WHERE clause the key filter extends). */
@@ -16,8 +17,9 @@ export const READS = {
   /** A real query against the schema, for health. */
   check: 'SELECT count(*) AS n FROM profiles WHERE id = 0',
   profile: 'SELECT id, slug, name, bio, lang, kind, avatar_url, plan, updated_at FROM profiles WHERE slug = ? AND published = 1',
-  links: 'SELECT title, url, pinned, starts_at, ends_at FROM links WHERE profile_id = ? AND enabled = 1 ORDER BY pinned DESC, position',
-  socials: 'SELECT network, url FROM socials WHERE profile_id = ? ORDER BY position',
+  // No more than the import allows, whoever wrote them (OWNER_LISTS): a page costs at most what the largest valid one does.
+  links: `SELECT title, url, pinned, starts_at, ends_at FROM links WHERE profile_id = ? AND enabled = 1 ORDER BY pinned DESC, position LIMIT ${OWNER_LISTS.links}`,
+  socials: `SELECT network, url FROM socials WHERE profile_id = ? ORDER BY position LIMIT ${OWNER_LISTS.socials}`,
   card: `SELECT c.card_id, c.mode, c.redirect_url, c.lang, c.name, c.job_title, c.organization, c.phones, c.emails, c.website,
               c.address, c.photo_url, c.updated_at, CASE WHEN p.published = 1 THEN p.slug END AS profile_slug
        FROM cards c LEFT JOIN profiles p ON p.id = c.profile_id

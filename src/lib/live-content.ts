@@ -23,6 +23,12 @@ export interface Profile {
   socials: { network: string; url: string }[];
 }
 
+/**
+ * How many of each list a profile or card holds at most: the import refuses more, and the server reads no more (a row
+ * set another writer made larger is cut there), so that no page costs more to build than the largest valid one.
+ */
+export const OWNER_LISTS = { links: 100, socials: 20, phones: 5, emails: 5 } as const;
+
 export const PHONE_TYPES = ['cell', 'work', 'home'] as const;
 export const EMAIL_TYPES = ['work', 'home'] as const;
 /** A phone number as people write it, and what kind of line it is (a vCard TEL type). */

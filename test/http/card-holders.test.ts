@@ -46,12 +46,25 @@ const fullCard = {
   website: 'https://example.com/leadership/abdulrahman-alqahtani',
   address: 'برج الواحة، الطابق الثاني والعشرون، طريق الملك فهد، حي العليا، الرياض ١٢٢١٤، المملكة العربية السعودية',
 };
+/** Every field at the longest the import allows (issue 27: its compact vCard is too large for any QR code, 500). */
+const largestCard = {
+  cardId: 'largest-card',
+  mode: 'page',
+  lang: 'ar',
+  name: 'ك'.repeat(80),
+  title: 'م'.repeat(100),
+  organization: 'ن'.repeat(100),
+  phones: Array.from({ length: 5 }, (_, i) => ({ number: `+966 50 000 000${i}`, type: 'work' })),
+  emails: Array.from({ length: 5 }, (_, i) => ({ address: `${'e'.repeat(60)}${i}@${'d'.repeat(60)}.example.com`, type: 'work' })),
+  website: `https://example.com/${'w'.repeat(2000)}`,
+  address: 'ع'.repeat(300),
+};
 /** Version of a QR code in our SVG: its width in modules, less the quiet zone of four on each side (ISO/IEC 18004). */
 const qrVersion = (svg: string) => (Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)?.[1]) - 8 - 17) / 4;
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ databasePath: createDatabase({ ...demoData, cards: [...(demoData.cards as unknown[]), arabicCard, inactiveCard, fullCard] }) });
+  server = await startTestServer({ databasePath: createDatabase({ ...demoData, cards: [...(demoData.cards as unknown[]), arabicCard, inactiveCard, fullCard, largestCard] }) });
 });
 afterAll(() => server.close());
 
@@ -143,6 +156,16 @@ describe('the offline contact code stays scannable', () => {
     expect(values('tel').map((t) => t.value)).toEqual([fullCard.phones[0]!.number]);
     expect(values('email').map((e) => e.value)).toEqual([fullCard.emails[0]]);
     expect(values('url').map((u) => u.value)).toEqual([`${base}/c/full-card`]);
+  });
+
+  it('a card with every field at its longest still has a page, a vCard and a code of the essentials', async () => {
+    expect((await get('/c/largest-card')).status).toBe(200);
+    expect((await get('/c/largest-card.vcf')).status).toBe(200);
+    const svg = await (await get('/c/largest-card/contact-qr.svg')).text();
+    expect(qrVersion(svg)).toBeLessThanOrEqual(15);
+    const { first, values } = parseVcard(decodeQr(svg)!);
+    expect(first('fn')).toBe(largestCard.name);
+    expect(values('url').map((u) => u.value)).toEqual([`${base}/c/largest-card`]);
   });
 
   it('the page says when the code holds a short version, and not otherwise', async () => {

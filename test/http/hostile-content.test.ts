@@ -6,6 +6,7 @@ import matter from 'gray-matter';
 import MarkdownIt from 'markdown-it';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateImport } from '../../sidecar/store/import-format.ts';
+import { OWNER_LISTS } from '../../src/lib/live-content.ts';
 import { createDatabase, demoData } from '../helpers/database.ts';
 import { testConfig } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -75,7 +76,13 @@ function liveHtmlIn(markdown: string): string[] {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ databasePath: createDatabase({ ...demoData, ...hostile, profiles: [...(demoData.profiles as unknown[]), ...hostile.profiles], cards: [...(demoData.cards as unknown[]), ...hostile.cards] }) });
+  const path = createDatabase({ ...demoData, ...hostile, profiles: [...(demoData.profiles as unknown[]), ...hostile.profiles, { slug: 'many-links', name: 'Many', lang: 'en' }], cards: [...(demoData.cards as unknown[]), ...hostile.cards] });
+  // Another writer gives a profile far more links than an import may (500 against OWNER_LISTS.links).
+  const db = new Database(path);
+  db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500)
+    INSERT INTO links (profile_id, position, title, url, enabled, pinned) SELECT p.id, n.i, 'Extra ' || n.i, 'https://example.com/extra/' || n.i, 1, 0 FROM profiles p, n WHERE p.slug = 'many-links'`);
+  db.close();
+  server = await startTestServer({ databasePath: path });
 });
 afterAll(() => server.close());
 
@@ -178,6 +185,18 @@ describe('a database written by another writer (plain SQL, no import validation)
 
   it('a redirect target with a line break is not followed: the card is not found, and MCP makes no heading of it', async () => {
     expect((await fetch(other.url + '/c/r8x1', { redirect: 'manual' })).status).toBe(404);
+  });
+});
+
+describe('what another writer put in the database costs no more than the largest valid page (issue 27)', () => {
+  it(`a profile with 500 links shows the first ${OWNER_LISTS.links}, the import's limit, in the page, its twin and the MCP tool`, async () => {
+    const html = await (await get('/p/many-links')).text();
+    expect(html.match(/https:\/\/example\.com\/extra\/\d+/g)?.length).toBe(OWNER_LISTS.links);
+    expect(html).toContain(`https://example.com/extra/${OWNER_LISTS.links}"`);
+    expect(html).not.toContain(`https://example.com/extra/${OWNER_LISTS.links + 1}"`);
+    const md = await (await get('/p/many-links', { accept: 'text/markdown' })).text();
+    expect(md.match(/https:\/\/example\.com\/extra\/\d+\)/g)?.length).toBe(OWNER_LISTS.links);
+    expect((await tool('get_profile', { page: 'many-links' })).content[0]!.text).toBe(md);
   });
 });
 
