@@ -7,12 +7,17 @@
 // downloads of the search index for a typical query.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { filesUnder } from '../../src/lib/files.ts';
 import { LANGS } from '../../src/lib/locales.ts';
 import { TOPICS } from '../../src/lib/topics.ts';
 import { projectRoot } from '../ensure-build.ts';
 import { cleanEnv } from '../sidecar-process.ts';
+import { fmt } from './numbers.ts';
+import { demoDatabase, scratch } from './harness.ts';
+import { loadConfig } from '../../sidecar/config.ts';
+import type { Lang } from '../../src/lib/surface.ts';
 
 export interface BuildTimes {
   seconds: number;
@@ -165,7 +170,6 @@ export async function searchDownload(url: string, queries: { lang: string; q: st
   return rows;
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export function buildReport(rows: BuildBench[], searches: Awaited<ReturnType<typeof searchDownload>>, command: string, machine: string): string {
   const ratio = (s: number, h?: number) => (h ? `${fmt(s / h, 1)}×` : 'Hugo not installed');
@@ -202,4 +206,29 @@ export function buildReport(rows: BuildBench[], searches: Awaited<ReturnType<typ
           '',
         ]),
   ].join('\n');
+}
+
+/** `npm run bench -- --build [--articles N]`: cold and incremental builds against Hugo, and what a search downloads. */
+export async function buildMode(articles: string | undefined): Promise<void> {
+  const sizes = articles ? [Number(articles)] : [200, 2000];
+  const rows = sizes.map((n) => {
+    console.log(`Building ${n} articles a language, cold and after one edit…`);
+    const row = buildBench(n, scratch);
+    console.log(`${n}/lang: cold ${row.cold.seconds.toFixed(1)} s, rebuild ${row.rebuild.seconds.toFixed(1)} s, Hugo ${row.hugoSeconds?.toFixed(2) ?? '—'} s`);
+    return row;
+  });
+  const largest = rows.at(-1)!;
+  const db = demoDatabase('search.db');
+  // A sidecar in this process over the generated build (npm run serve always serves the project's own dist/).
+  const { buildApp } = await import('../../sidecar/app.ts');
+  const app = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'warn' }), databasePath: db }, distDir: largest.dist });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  // A typical query a language: two words in English, one with و+ال in Arabic.
+  const queries: Partial<Record<Lang, string>> = { en: 'business card', ar: 'والبطاقة' };
+  const searches = await searchDownload(url, Object.entries(queries).map(([lang, q]) => ({ lang, q: q! })));
+  await app.close();
+  const command = `npm run bench -- --build${articles ? ` --articles ${articles}` : ''}`;
+  const report = buildReport(rows, searches, command, `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+  writeFileSync(join(projectRoot, 'BENCHMARKS.build.md'), report + '\n');
+  console.log('\n' + report);
 }

@@ -12,7 +12,9 @@ import pg from 'pg';
 import { projectRoot } from '../ensure-build.ts';
 import { startCluster, type Cluster } from '../postgres-cluster.ts';
 import { spawnSidecar, type SidecarProcess } from '../sidecar-process.ts';
+import { openWriter } from '../../sidecar/store/writer.ts';
 import { bulkPostgres, bulkSqlite } from './bulk-data.ts';
+import { fmt, percentile } from './numbers.ts';
 import { wrk, type WrkResult } from './wrk.ts';
 
 export interface DataTierOptions {
@@ -23,22 +25,35 @@ export interface DataTierOptions {
 
 export interface Backend {
   name: string;
-  /** Makes a database of `profiles` and returns the sidecar's environment and a writer's SQL runner. */
-  prepare(profiles: number): Promise<{ env: Record<string, string>; write: (sql: string, values: unknown[]) => Promise<void>; close: () => Promise<void> }>;
+  /**
+   * Makes a database of `profiles` (and what `data`, an import file's JSON, holds besides) and returns the sidecar's
+   * environment and a writer's SQL runner.
+   */
+  prepare(profiles: number, data?: unknown): Promise<{ env: Record<string, string>; write: (sql: string, values: unknown[]) => Promise<void>; close: () => Promise<void> }>;
   stop(): Promise<void>;
 }
 
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
+/** An import through the one writer, as the CLI runs it; throws with every problem. */
+async function importInto(target: { databasePath: string; databaseUrl?: string }, data: unknown): Promise<void> {
+  const writer = await openWriter(target);
+  try {
+    const outcome = await writer.importData(data);
+    if (!outcome.ok) throw new Error(outcome.errors.join('\n'));
+  } finally {
+    await writer.close();
+  }
+}
+
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? NaN;
 export const randomScript = (n: number) => `request = function() return wrk.format("GET", "/p/bench-" .. math.random(1, ${n})) end\n`;
 
 export function sqliteBackend(scratch: string): Backend {
   return {
     name: 'SQLite (embedded file)',
-    prepare: async (profiles) => {
+    prepare: async (profiles, data) => {
       const path = join(mkdtempSync(join(scratch, 'sqlite-')), 'bio.db');
       bulkSqlite(path, profiles);
+      if (data) await importInto({ databasePath: path }, data);
       const db = new Database(path, { timeout: 5000 });
       return {
         env: { DATABASE_PATH: path },
@@ -55,13 +70,14 @@ export async function postgresBackend(): Promise<Backend> {
   let n = 0;
   return {
     name: 'PostgreSQL (sidecar reads a streaming standby)',
-    prepare: async (profiles) => {
+    prepare: async (profiles, data) => {
       const name = `bench_${++n}`;
       const admin = new pg.Client({ connectionString: cluster.primary.url('postgres') });
       await admin.connect();
       await admin.query(`CREATE DATABASE ${name}`);
       await admin.end();
       await bulkPostgres(cluster.primary.url(name), profiles);
+      if (data) await importInto({ databasePath: '', databaseUrl: cluster.primary.url(name) }, data);
       const primary = new pg.Client({ connectionString: cluster.primary.url(name) });
       await primary.connect();
       await primary.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8'));

@@ -11,13 +11,14 @@ import { loadConfig } from '../../sidecar/config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { runEdge } from '../edge.ts';
-import { projectRoot } from '../ensure-build.ts';
+import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { baseEnv, scratch, startNginx } from './harness.ts';
 import { cleanEnv, freePort, spawnSidecar } from '../sidecar-process.ts';
-import { commitToPage, percentile, postgresBackend, randomScript, sqliteBackend, writer, type Backend } from './data-tier.ts';
+import { commitToPage, postgresBackend, randomScript, sqliteBackend, writer, type Backend } from './data-tier.ts';
+import { fmt, median, percentile } from './numbers.ts';
 import { wrk, type WrkResult } from './wrk.ts';
 
 const PROFILES = 2000;
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /** Varnish's own counters (varnishstat), for hit ratio and origin traffic. */
@@ -31,7 +32,6 @@ function varnishCounters(workdir: string): Record<'hit' | 'miss' | 'backend' | '
 
 /** Alternating runs of the edge and of nginx: the machine's speed drifts by a fifth between runs a minute apart. */
 const PAIRS = 5;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 interface EdgeResult {
   backend: string;
@@ -136,4 +136,14 @@ export async function edgeBench(options: { seconds: number; scratch: string; sta
   ];
   writeFileSync(join(projectRoot, 'BENCHMARKS.edge.md'), lines.join('\n'));
   console.log('\n' + lines.join('\n'));
+}
+
+/** `npm run bench -- --edge`: nginx serving an article's bytes as the yardstick, then the edge on both backends. */
+export async function edgeMode(seconds: number): Promise<void> {
+  const config = loadConfig({});
+  ensureBuild(config, baseEnv({}));
+  const nginx = await startNginx(join(projectRoot, 'dist/client'), config);
+  const article = '/en/blog/qr-or-nfc-business-card';
+  if (nginx) await wrk(nginx.url + article, { seconds: 2 }, scratch);
+  await edgeBench({ seconds, scratch, nginxVersion: nginx?.version, staticRun: async () => (nginx ? wrk(nginx.url + article, { seconds }, scratch) : undefined) });
 }

@@ -6,7 +6,9 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { projectRoot } from '../ensure-build.ts';
+import { loadConfig } from '../../sidecar/config.ts';
+import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { baseEnv, demoDatabase, scratch, startSidecar } from './harness.ts';
 
 const PAGES: [kind: string, path: string][] = [
   ['card (live)', '/c/k7f2q9'],
@@ -99,4 +101,11 @@ export async function lighthouseBench(url: string, scratch: string): Promise<Lig
   writeFileSync(join(projectRoot, 'BENCHMARKS.lighthouse.md'), lines.join('\n'));
   console.log('\n' + lines.join('\n'));
   return rows;
+}
+
+/** `npm run bench -- --lighthouse`: every page kind of a sidecar over the demo data. */
+export async function lighthouseMode(): Promise<void> {
+  ensureBuild(loadConfig({}), baseEnv({}));
+  const sidecar = await startSidecar(demoDatabase());
+  await lighthouseBench(sidecar.url, scratch);
 }

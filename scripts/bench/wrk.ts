@@ -19,6 +19,8 @@ export interface WrkOptions {
   /** A Lua script for wrk (POST bodies, several paths). */
   script?: string;
   headers?: Record<string, string>;
+  /** Run wrk at this niceness (19: the lowest priority), so that a load generator sharing the server's cores yields them. */
+  nice?: number;
 }
 
 function ms(value: string, unit: string): number {
@@ -36,7 +38,8 @@ export function wrk(url: string, options: WrkOptions, scratch: string): Promise<
   }
   args.push(url);
   return new Promise((resolve, reject) => {
-    execFile('wrk', args, { timeout: ((options.seconds ?? 10) + 30) * 1000 }, (error, stdout) => {
+    const [command, argv] = options.nice === undefined ? ['wrk', args] : ['nice', ['-n', String(options.nice), 'wrk', ...args]];
+    execFile(command, argv, { timeout: ((options.seconds ?? 10) + 30) * 1000 }, (error, stdout) => {
       if (error) return reject(error);
       const lat = (p: string) => {
         const m = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s|m)`, 'm').exec(stdout);
