@@ -120,6 +120,16 @@ export function problemsOf(req: FuzzRequest, answer: Answer & { raw: Buffer }, o
   return problems;
 }
 
+/** Values an import file holds, by the route parameter that names them (and a few bulk profiles the benches make). */
+export function valuesOf(data: unknown): Record<string, string[]> {
+  const d = data as { profiles?: { slug: string }[]; cards?: { cardId: string }[]; aliases?: { alias: string }[] };
+  return {
+    page: [...(d.profiles ?? []).map((p) => p.slug), 'bench-1', 'bench-2', 'bench-59999'],
+    cardId: (d.cards ?? []).map((c) => c.cardId),
+    alias: [...(d.aliases ?? []).map((a) => a.alias), 'bench-3'],
+  };
+}
+
 /** Values that exist, read from the server's own documents: article slugs and topics, agent skills. */
 async function knownValues(url: string, extra: Record<string, string[]>): Promise<Record<string, string[]>> {
   const articles = (await (await fetch(`${url}/blog/articles.json`)).json()) as { slug: string; topics: string[] }[];

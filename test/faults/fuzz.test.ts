@@ -4,23 +4,13 @@
 // on every machine; the report names the seed and the smallest request that fails. `npm run bench -- --fuzz` runs
 // longer, from a new seed each time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fuzz } from '../../scripts/fuzz/fuzz.ts';
+import { fuzz, valuesOf } from '../../scripts/fuzz/fuzz.ts';
 import { freePort, spawnSidecar, type SidecarProcess } from '../../scripts/sidecar-process.ts';
 import { demoData } from '../helpers/database.ts';
 import { largeDatabase } from '../helpers/large-database.ts';
 
 const SEED = 20_261_124;
 const RUNS = 400;
-
-/** Values the demo data holds, by the route parameter that names them. */
-export const demoValues = (): Record<string, string[]> => {
-  const data = demoData as { profiles: { slug: string }[]; cards: { cardId: string }[]; aliases: { alias: string }[] };
-  return {
-    page: [...data.profiles.map((p) => p.slug), 'bench-1', 'bench-2', 'bench-59999'],
-    cardId: data.cards.map((c) => c.cardId),
-    alias: [...data.aliases.map((a) => a.alias), 'bench-3'],
-  };
-};
 
 describe.each(['sqlite', 'postgres'] as const)('the fuzzer on %s', (backend) => {
   let sidecar: SidecarProcess;
@@ -36,7 +26,7 @@ describe.each(['sqlite', 'postgres'] as const)('the fuzzer on %s', (backend) => 
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
 
   it(`${RUNS} requests: no 5xx but a declared 503, no redirect to itself, every answer as the OpenAPI document says, the server up and its heap flat`, async () => {
-    const report = await fuzz({ url: sidecar.url, metricsUrl, exited: () => exited, values: demoValues() }, { numRuns: RUNS, seed: SEED });
+    const report = await fuzz({ url: sidecar.url, metricsUrl, exited: () => exited, values: valuesOf(demoData) }, { numRuns: RUNS, seed: SEED });
     expect(report.failure, report.failure).toBeUndefined();
     expect(report.runs).toBe(RUNS);
     // The draw reaches the answers that matter, not only refusals.
