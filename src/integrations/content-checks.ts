@@ -1,8 +1,8 @@
 // Build step before anything is built: the content checks (src/lib/content-checks.ts); any problem fails the build,
-// every one listed with its file and line.
+// every one listed with its file and line. Then what is scheduled, each article with the day and hour it appears.
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
-import { checkContent } from '../lib/content-checks.ts';
+import { contentReport, scheduledLines } from '../lib/content-checks.ts';
 
 export default function contentChecks(): AstroIntegration {
   let root = process.cwd();
@@ -14,9 +14,10 @@ export default function contentChecks(): AstroIntegration {
       },
       'astro:build:start': ({ logger }) => {
         const started = performance.now();
-        const problems = checkContent(root);
+        const { problems, scheduled } = contentReport(root);
         if (problems.length > 0) throw new Error(`The content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`);
         logger.info(`content checks: no problem, in ${Math.round(performance.now() - started)} ms`);
+        for (const line of scheduledLines(scheduled)) logger.info(line);
       },
     },
   };

@@ -1,6 +1,9 @@
 // Published articles from the content layer, with their language, slug, translations, topics, neighbours and reading
 // time resolved once for every page that shows them.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
+import { articleDates, isPublished } from './article-dates.ts';
 import { isLang, LANGS, type Lang } from './surface.ts';
 import { LOCALES } from './locales.ts';
 import { slugProblem } from './article-schema.ts';
@@ -20,6 +23,10 @@ export interface Article {
   slug: string;
   path: string;
   entry: CollectionEntry<'blog'>;
+  /** When it appears (its `date` as written, in the blog's time zone unless it names an offset: article-dates.ts). */
+  date: Date;
+  /** When it was last updated, read the same way. */
+  updated?: Date;
   /** The same article in the other languages that have it: the articles that share its translationKey. */
   translations: { lang: Lang; slug: string; path: string }[];
   /** Keys of content/blog/topics.json, as the front matter lists them. */
@@ -48,16 +55,17 @@ export function getArticles(): Promise<Article[]> {
   return cached;
 }
 
-/** Whether an article is shown at `now`: drafts never, scheduled ones from their date. The preview shows all. */
-export function isPublished(data: { draft: boolean; date: Date }, now = new Date()): boolean {
-  return !data.draft && data.date.getTime() <= now.getTime();
-}
-
 async function load(): Promise<Article[]> {
   // The editors' preview (scripts/dev.ts sets BIO_PREVIEW) shows drafts and scheduled articles; a build never does.
   const preview = process.env.BIO_PREVIEW === '1';
-  const entries = await getCollection('blog', (e) => preview || isPublished(e.data));
-  const articles: Article[] = entries.map((entry) => {
+  const now = new Date();
+  const dated = (await getCollection('blog')).map((entry) => {
+    // Astro's loader made Dates of the front matter itself; the dates are read again as the editor wrote them.
+    const file = entry.filePath ?? `content/blog/${entry.id}.md`;
+    return { entry, ...articleDates(readFileSync(resolve(file), 'utf8'), file) };
+  });
+  const entries = dated.filter((d) => preview || isPublished({ draft: d.entry.data.draft, date: d.date }, now));
+  const articles: Article[] = entries.map(({ entry, date, updated }) => {
     const [lang, slug, ...rest] = entry.id.split('/');
     if (!isLang(lang) || !slug || rest.length > 0) {
       throw new Error(`content/blog/${entry.id}: articles live in ${LANGS.map((l) => `content/blog/${l}/`).join(', ')}`);
@@ -69,6 +77,8 @@ async function load(): Promise<Article[]> {
       slug,
       path: paths.article(lang, slug),
       entry,
+      date,
+      ...(updated ? { updated } : {}),
       translations: [],
       topics: entry.data.topics.filter((key) => TOPICS.has(key)),
       minutes: readingMinutes(entry.body ?? '', lang),
@@ -96,7 +106,7 @@ async function load(): Promise<Article[]> {
     }
   }
 
-  articles.sort((a, b) => b.entry.data.date.getTime() - a.entry.data.date.getTime() || a.slug.localeCompare(b.slug));
+  articles.sort((a, b) => b.date.getTime() - a.date.getTime() || a.slug.localeCompare(b.slug));
   for (const lang of LANGS) linkNeighbours(articles.filter((a) => a.lang === lang));
   return articles;
 }

@@ -19,6 +19,6 @@ export function articleKey(a: Article): string {
 
 /** What a list page shows: its entries as the list draws them, its page links, and the pages it pairs with. */
 export function listKey(page: ListPage<Article>, ...more: unknown[]): string {
-  const items = page.items.map((a) => [a.path, a.entry.data.title, a.entry.data.description, a.entry.data.date, a.minutes, a.topics]);
+  const items = page.items.map((a) => [a.path, a.entry.data.title, a.entry.data.description, a.date, a.minutes, a.topics]);
   return cacheKey(items, page.n, page.count, page.pages.length, ...more);
 }

@@ -5,8 +5,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import GithubSlugger from 'github-slugger';
-import matter from 'gray-matter';
+import { describeMoment, FAR_AHEAD_KEY, MAX_AHEAD_DAYS, readWrittenDate, writtenDates, writtenFrontMatter } from './article-dates.ts';
 import { articleSchemaWith, slugProblem } from './article-schema.ts';
+import { BLOG_TIME_ZONE, CALENDAR_FILE } from './blog-calendar.ts';
 import { isLang, LANGS, RESERVED_ARTICLE_SLUGS } from './surface.ts';
 import { parseTopics, TOPICS_FILE } from './topics.ts';
 
@@ -27,9 +28,28 @@ const LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 const SCHEMES = /^(https?|mailto|tel):/i;
 
 /** Every problem of the articles under `root` (the project), as `file:line: message` lines; none when all is well. */
-export function checkContent(root: string): string[] {
+export function checkContent(root: string, now = new Date()): string[] {
+  return contentReport(root, now).problems;
+}
+
+export interface ContentReport {
+  /** Every mistake, as `file:line: message` lines. */
+  problems: string[];
+  /** Every article not yet shown because its date is ahead, soonest first: `file: appears on … (zone)`. */
+  scheduled: string[];
+}
+
+/** What is scheduled, in lines for a person: a heading, then an article a line (or that nothing is). */
+export function scheduledLines(scheduled: string[]): string[] {
+  if (scheduled.length === 0) return [`Scheduled: nothing (every article is out, or a draft). Dates without an hour are midnight in ${BLOG_TIME_ZONE} (${CALENDAR_FILE}).`];
+  return [`Scheduled: ${scheduled.length} article${scheduled.length === 1 ? '' : 's'}, not shown until then (dates without an hour are midnight in ${BLOG_TIME_ZONE}, ${CALENDAR_FILE}):`, ...scheduled.map((line) => `  ${line}`)];
+}
+
+/** The problems of the articles under `root`, and what is scheduled, at `now`. */
+export function contentReport(root: string, now = new Date()): ContentReport {
   const base = join(root, 'content', 'blog');
   const problems: string[] = [];
+  const scheduled: { at: number; line: string }[] = [];
   const say = (file: string, line: number | undefined, message: string) => problems.push(`${relative(root, file)}${line ? `:${line}` : ''}: ${message}`);
   const articles: Article[] = [];
 
@@ -72,9 +92,10 @@ export function checkContent(root: string): string[] {
       const slug = name.slice(0, -'.md'.length);
       const badSlug = slugProblem(slug);
       if (badSlug) say(file, undefined, badSlug);
-      let parsed: matter.GrayMatterFile<string>;
+      let parsed: { data: Record<string, unknown> };
       try {
-        parsed = matter(text);
+        // As written: a date stays the text the editor typed (article-dates.ts).
+        parsed = { data: writtenFrontMatter(text) };
       } catch (err) {
         say(file, 1, `the front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
         continue;
@@ -85,8 +106,20 @@ export function checkContent(root: string): string[] {
         for (const issue of result.error.issues) {
           const key = String(issue.path[0] ?? '');
           const given = key && key in parsed.data ? (issue.path.length > 1 ? (parsed.data[key] as unknown[])[issue.path[1] as number] : parsed.data[key]) : undefined;
-          const value = given === undefined ? '' : ` (got ${JSON.stringify(given instanceof Date ? given.toISOString().slice(0, 10) : given)})`;
+          const shown = given === undefined ? undefined : JSON.stringify(given);
+          const value = shown === undefined || issue.message.startsWith(shown) ? '' : ` (got ${shown})`;
           say(file, key ? keyLine(lines, frontLines, key) : 1, `${key || 'front matter'}: ${issue.message}${value}`);
+        }
+      }
+      // When it appears: a date still ahead is listed; more than a year ahead is a mistake unless the article says so.
+      const written = writtenDates(parsed.data).date;
+      const when = written === undefined ? undefined : readWrittenDate(written);
+      if (when && 'instant' in when && parsed.data.draft !== true && when.instant.getTime() > now.getTime()) {
+        const at = when.instant.getTime();
+        if (at - now.getTime() > MAX_AHEAD_DAYS * 86_400_000 && parsed.data[FAR_AHEAD_KEY] !== true) {
+          say(file, keyLine(lines, frontLines, 'date'), `date: "${written}" is more than a year ahead (it would appear on ${describeMoment(when.instant)}): if that is meant, add "${FAR_AHEAD_KEY}: true"; if not, correct the year`);
+        } else {
+          scheduled.push({ at, line: `${relative(root, file)}: appears on ${describeMoment(when.instant)}` });
         }
       }
       const slugger = new GithubSlugger();
@@ -157,7 +190,7 @@ export function checkContent(root: string): string[] {
       }
     });
   }
-  return problems;
+  return { problems, scheduled: scheduled.sort((a, b) => a.at - b.at).map((s) => s.line) };
 }
 
 /** The line (1-based) of a front-matter key among the first `frontLines` lines; the first line when it is absent. */

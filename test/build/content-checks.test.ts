@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkContent } from '../../src/lib/content-checks.ts';
+import { checkContent, contentReport } from '../../src/lib/content-checks.ts';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
 
 function contentRoot(files: Record<string, string>): string {
@@ -52,7 +52,7 @@ describe('npm run check:content', () => {
     const problems = checkContent(root);
     const expected = [
       /^content\/blog\/en\/bad-front\.md:3: description: .*20.*\(got "short"\)$/,
-      /^content\/blog\/en\/bad-front\.md:4: date: .*\(got "not-a-date"\)$/,
+      /^content\/blog\/en\/bad-front\.md:4: date: "not-a-date" is not a date: write it like \d{4}-09-14/,
       /^content\/blog\/en\/bad-front\.md:1: .*colour/,
       /^content\/blog\/en\/Bad_Name\.md: the file name "Bad_Name" must be a slug/,
       /^content\/blog\/en\/links\.md:8: "\/en\/blog\/nope": no published article nope in en$/,
@@ -72,5 +72,51 @@ describe('npm run check:content', () => {
     for (const pattern of expected) expect(problems.some((p) => pattern.test(p)), `${pattern}\n${problems.join('\n')}`).toBe(true);
     // Nothing is reported for what is right: the good articles, the existing anchor, the image with alt text.
     expect(problems.filter((p) => /^content\/blog\/(en\/good|ar\/jayyid)\.md|عنوان-فرعي|missing\.svg.*A card|topics\/privacy|"\/en\/blog\/topics"/.test(p))).toEqual([]);
+  });
+
+  // Issue 31: YAML's own reading rolled 2026-13-01 over into 2027-01-01, which the build took for a scheduled article:
+  // never published, and nothing said.
+  it('refuses a date that is not on the calendar, with its line, the value as written and how to write one', () => {
+    const root = contentRoot({
+      'topics.json': '{}\n',
+      'ar/month-13.md': front('title: شهر ثالث عشر\ndescription: وصف قصير لكنه أطول من عشرين حرفًا\ndate: 2026-13-01'),
+      'en/february-30.md': front('title: February 30\ndescription: A description long enough for the schema.\ndate: 2026-02-30'),
+      'en/hour-25.md': front('title: Hour 25\ndescription: A description long enough for the schema.\ndate: 2026-09-14T25:00'),
+      'en/updated-bad.md': front('title: Updated\ndescription: A description long enough for the schema.\ndate: 2026-09-14\nupdated: 2026-09-31'),
+    });
+    const problems = checkContent(root, new Date('2026-11-24T12:00:00Z'));
+    for (const pattern of [
+      /^content\/blog\/ar\/month-13\.md:4: date: "2026-13-01" is not on the calendar: there is no month 13 .*write it like 2026-09-14/,
+      /^content\/blog\/en\/february-30\.md:4: date: "2026-02-30" is not on the calendar: February 2026 has 28 days/,
+      /^content\/blog\/en\/hour-25\.md:4: date: "2026-09-14T25:00" is not on the calendar: there is no hour 25/,
+      /^content\/blog\/en\/updated-bad\.md:5: updated: "2026-09-31" is not on the calendar: September 2026 has 30 days/,
+    ]) {
+      expect(problems.some((p) => pattern.test(p)), `${pattern}\n${problems.join('\n')}`).toBe(true);
+    }
+  });
+
+  it('lists what is scheduled with the day and hour it appears, and refuses a date over a year ahead unless it is meant', () => {
+    const root = contentRoot({
+      'topics.json': '{}\n',
+      'en/next-week.md': ok('Next week').replace('date: 2026-10-01', 'date: 2026-12-01'),
+      'en/at-nine.md': ok('At nine').replace('date: 2026-10-01', 'date: 2026-11-25T09:00'),
+      'en/typo-year.md': ok('Typo year').replace('date: 2026-10-01', 'date: 2062-09-14'),
+      'en/meant.md': ok('Meant', 'scheduledFarAhead: true').replace('date: 2026-10-01', 'date: 2028-01-01'),
+      'en/draft-later.md': ok('Draft later', 'draft: true').replace('date: 2026-10-01', 'date: 2026-12-24'),
+      'en/out.md': ok('Out'),
+    });
+    const { problems, scheduled } = contentReport(root, new Date('2026-11-24T12:00:00Z'));
+    expect(problems).toEqual([expect.stringMatching(/^content\/blog\/en\/typo-year\.md:4: date: "2062-09-14" is more than a year ahead \(it would appear on 2062-09-14 00:00 Asia\/Riyadh \(2062-09-13 21:00 UTC\)\): if that is meant, add "scheduledFarAhead: true"/)]);
+    expect(scheduled).toEqual([
+      'content/blog/en/at-nine.md: appears on 2026-11-25 09:00 Asia/Riyadh (2026-11-25 06:00 UTC)',
+      'content/blog/en/next-week.md: appears on 2026-12-01 00:00 Asia/Riyadh (2026-11-30 21:00 UTC)',
+      'content/blog/en/meant.md: appears on 2028-01-01 00:00 Asia/Riyadh (2027-12-31 21:00 UTC)',
+    ]);
+  });
+
+  it('says what is scheduled from the command, in the blog\'s zone', () => {
+    const run = spawnSync(process.execPath, [join(projectRoot, 'scripts/check-content.ts')], { env: cleanEnv(), encoding: 'utf8' });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Scheduled: nothing .*midnight in Asia\/Riyadh \(content\/blog\/calendar\.json\)/m);
   });
 });

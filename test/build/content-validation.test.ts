@@ -58,4 +58,24 @@ describe('content validation at build time', () => {
     expect(output).toMatch(/no-title/);
     expect(output).toMatch(/title/);
   });
+
+  // Issue 31: month 13 rolled over into next January, and the article was built as scheduled and never shown.
+  it('fails the build on a date that is not on the calendar, naming the file, the value as written and how to write one', () => {
+    const dir = projectCopy({ 'ar/month-13.md': article('title: عنوان\ndescription: وصف قصير لكنه أطول من عشرين حرفًا\ndate: 2026-13-01') });
+    const { status, output } = build(dir);
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/content\/blog\/ar\/month-13\.md:4: date: "2026-13-01" is not on the calendar: there is no month 13/);
+    expect(output).toMatch(/write it like 2026-09-14/);
+  });
+
+  it('says what is scheduled, with the day and hour in the blog\'s zone, and does not publish it before then', () => {
+    const ahead = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const dir = projectCopy({ 'en/coming-soon.md': article(`title: Coming soon\ndescription: An article that appears next week, not before.\ndate: ${ahead}`) });
+    const { status, output } = build(dir);
+    expect(status, output).toBe(0);
+    expect(output).toContain(`content/blog/en/coming-soon.md: appears on ${ahead} 00:00 Asia/Riyadh`);
+    const client = join(dir, 'dist/client');
+    expect(existsSync(join(client, 'en/blog/coming-soon.html'))).toBe(false);
+    expect(spawnSync('grep', ['-c', 'coming-soon', join(client, 'en/blog/feed.json')]).stdout.toString().trim()).toBe('0');
+  });
 });

@@ -86,7 +86,7 @@ describe('the build', () => {
       'x-default': `${base}/en/blog/qr-or-nfc-business-card`,
     });
     const ld = JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}');
-    expect(ld).toMatchObject({ '@type': 'BlogPosting', inLanguage: 'ar', url: `${base}/ar/blog/bitaqat-qr-am-nfc`, datePublished: '2026-10-02T00:00:00.000Z' });
+    expect(ld).toMatchObject({ '@type': 'BlogPosting', inLanguage: 'ar', url: `${base}/ar/blog/bitaqat-qr-am-nfc`, datePublished: '2026-10-01T21:00:00.000Z' }); // date: 2026-10-02, midnight in the blog's zone (Asia/Riyadh)
   });
 
   it('links each blog index to its RSS feed, which lists that language only', () => {

@@ -12,7 +12,7 @@ export const GET: APIRoute = async () => {
     (a): z.infer<typeof articleListEntry> => ({
       slug: a.slug,
       title: a.entry.data.title,
-      date: a.entry.data.date.toISOString(),
+      date: a.date.toISOString(),
       url: absoluteUrl(config.baseUrl, a.path),
       lang: a.lang,
       topics: a.topics,

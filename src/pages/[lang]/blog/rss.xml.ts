@@ -21,7 +21,7 @@ export const GET: APIRoute = async ({ params }) => {
     items: (await articlesIn(lang)).slice(0, FEED_SIZE).map((a) => ({
       title: a.entry.data.title,
       description: a.entry.data.description,
-      pubDate: a.entry.data.date,
+      pubDate: a.date,
       link: absoluteUrl(config.baseUrl, a.path),
       categories: a.topics.map((key) => topicName(key, lang)),
     })),
