@@ -50,6 +50,7 @@ export interface CardRow {
   address: string | null;
   photo_url: string | null;
   profile_slug: string | null;
+  profile_kind: 'person' | 'organization' | null;
   updated_at: string;
 }
 
@@ -83,6 +84,7 @@ export function cardFromRow(row: CardRow): Card {
     address: row.address,
     photoUrl: row.photo_url,
     profileSlug: row.profile_slug,
+    profileKind: row.profile_slug === null ? null : row.profile_kind,
     updatedAt: row.updated_at,
   };
 }

@@ -21,7 +21,8 @@ export const READS = {
   links: `SELECT title, url, pinned, starts_at, ends_at FROM links WHERE profile_id = ? AND enabled = 1 ORDER BY pinned DESC, position LIMIT ${OWNER_LISTS.links}`,
   socials: `SELECT network, url FROM socials WHERE profile_id = ? ORDER BY position LIMIT ${OWNER_LISTS.socials}`,
   card: `SELECT c.card_id, c.mode, c.redirect_url, c.lang, c.name, c.job_title, c.organization, c.phones, c.emails, c.website,
-              c.address, c.photo_url, c.updated_at, CASE WHEN p.published = 1 THEN p.slug END AS profile_slug
+              c.address, c.photo_url, c.updated_at, CASE WHEN p.published = 1 THEN p.slug END AS profile_slug,
+              CASE WHEN p.published = 1 THEN p.kind END AS profile_kind
        FROM cards c LEFT JOIN profiles p ON p.id = c.profile_id
        WHERE c.card_id = ? AND c.active = 1`,
   alias: 'SELECT p.slug, p.plan, p.published FROM aliases a JOIN profiles p ON p.id = a.profile_id WHERE a.alias = ?',

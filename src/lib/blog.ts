@@ -28,7 +28,7 @@ export interface Article {
   /** When it was last updated, read the same way. */
   updated?: Date;
   /** The same article in the other languages that have it: the articles that share its translationKey. */
-  translations: { lang: Lang; slug: string; path: string }[];
+  translations: { lang: Lang; slug: string; path: string; date: Date }[];
   /** Keys of content/blog/topics.json, as the front matter lists them. */
   topics: string[];
   /** Minutes to read the body at the language's reading speed (locales.ts), at least 1. */
@@ -102,7 +102,7 @@ async function load(): Promise<Article[]> {
     if (!key) continue;
     for (const lang of LANGS) {
       const other = lang === a.lang ? undefined : byKey.get(`${lang}:${key}`);
-      if (other) a.translations.push({ lang: other.lang, slug: other.slug, path: other.path });
+      if (other) a.translations.push({ lang: other.lang, slug: other.slug, path: other.path, date: other.date });
     }
   }
 

@@ -56,6 +56,8 @@ export interface Card {
   photoUrl: string | null;
   /** Slug of the owner's published profile, when the card links to one. */
   profileSlug: string | null;
+  /** Whether that profile is a person's or an organization's (who the card's holder is to it). */
+  profileKind: 'person' | 'organization' | null;
   updatedAt: string;
 }
 

@@ -75,11 +75,13 @@ describe('/p/{page}', () => {
   });
 
   it('describes the profile with JSON-LD ProfilePage: Person or Organization, with sameAs', async () => {
-    const ld = (doc: Document) => JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}');
-    const person = ld(await page('/p/layla'));
-    expect(person).toMatchObject({ '@type': 'ProfilePage', mainEntity: { '@type': 'Person', name: 'ليلى الأحمد' } });
-    expect(person.mainEntity.sameAs).toEqual(['https://instagram.com/layla.designs', 'https://www.behance.net/layla-designs']);
-    expect(ld(await page('/p/northwind-studio')).mainEntity['@type']).toBe('Organization');
+    // The graph (src/lib/structured-data.ts): the page, and its owner by @id.
+    const ld = (doc: Document) => (JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as { '@graph': Record<string, unknown>[] })['@graph'];
+    const [profilePage, person] = ld(await page('/p/layla'));
+    expect(profilePage).toMatchObject({ '@type': 'ProfilePage', mainEntity: { '@id': `${base}/p/layla#owner` } });
+    expect(person).toMatchObject({ '@type': 'Person', '@id': `${base}/p/layla#owner`, name: 'ليلى الأحمد' });
+    expect(person!.sameAs).toEqual(['https://instagram.com/layla.designs', 'https://www.behance.net/layla-designs']);
+    expect(ld(await page('/p/northwind-studio'))[1]!['@type']).toBe('Organization');
   });
 
   it('answers Markdown with the four-key front matter, links absolute', async () => {

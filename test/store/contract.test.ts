@@ -115,7 +115,7 @@ describe.each(backends)('the Store contract on $name', (backend) => {
 
   it('reads an active card with its owner, a redirect card, and no inactive one', async () => {
     const card = await store.card('contract-1');
-    expect(card).toMatchObject({ cardId: 'contract-1', mode: 'page', name: 'Mine', profileSlug: 'contract-person', phones: [{ number: '+1 555 0100', type: 'cell' }], emails: [{ address: 'me@example.com', type: 'work' }] });
+    expect(card).toMatchObject({ cardId: 'contract-1', mode: 'page', name: 'Mine', profileSlug: 'contract-person', profileKind: 'person', phones: [{ number: '+1 555 0100', type: 'cell' }], emails: [{ address: 'me@example.com', type: 'work' }] });
     expect(await store.card('r8x1')).toMatchObject({ mode: 'redirect', redirectUrl: 'https://example.com/' });
     expect(await store.card('contract-off')).toBeUndefined();
   });

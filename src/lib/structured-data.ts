@@ -1,0 +1,200 @@
+// The site's schema.org graph: each page's JSON-LD as nodes with stable @ids, so that what several pages describe is
+// one node wherever it appears: the site's Organization and WebSite (with a SearchAction per language's search page),
+// a profile's owner (Person or Organization), which a card naming that profile describes too, an article with its
+// translations and breadcrumbs. Pages hand their facts to these builders; HeadTags serialises the graph so that no
+// string can close the script element.
+import type { Card, Profile } from './live-content.ts';
+import { LANGS, type Lang } from './locales.ts';
+import type { PublicConfig } from './site-config.ts';
+import { absoluteUrl, paths } from './urls.ts';
+
+type Node = Record<string, unknown>;
+type Base = Pick<PublicConfig, 'baseUrl' | 'serviceName'>;
+
+/** The @ids: fragments of the URL of the page that is about each thing. */
+export const nodeIds = {
+  organization: (c: Base) => `${c.baseUrl}/#organization`,
+  website: (c: Base) => `${c.baseUrl}/#website`,
+  /** A profile's owner, whichever page describes them (the profile, a card that names the profile). */
+  owner: (c: Base, slug: string) => `${absoluteUrl(c.baseUrl, paths.profile(slug))}#owner`,
+  /** A card's holder when the card names no profile. */
+  holder: (c: Base, cardId: string) => `${absoluteUrl(c.baseUrl, paths.card(cardId))}#holder`,
+  page: (url: string) => `${url}#page`,
+  article: (url: string) => `${url}#article`,
+  breadcrumbs: (url: string) => `${url}#breadcrumbs`,
+};
+
+const ref = (id: string) => ({ '@id': id });
+
+/** A page's JSON-LD: the nodes it describes, as one graph. */
+export function graph(...nodes: (Node | undefined)[]): Node {
+  return { '@context': 'https://schema.org', '@graph': nodes.filter((n): n is Node => n !== undefined) };
+}
+
+/** The service itself: the publisher of the blog and the site. */
+export function organizationNode(c: Base): Node {
+  return { '@type': 'Organization', '@id': nodeIds.organization(c), name: c.serviceName, url: `${c.baseUrl}/` };
+}
+
+/** The site, searchable: a SearchAction per language opens that language's search page with ?q=. */
+export function websiteNode(c: Base, description: string): Node {
+  return {
+    '@type': 'WebSite',
+    '@id': nodeIds.website(c),
+    name: c.serviceName,
+    url: `${c.baseUrl}/`,
+    inLanguage: [...LANGS],
+    description,
+    publisher: ref(nodeIds.organization(c)),
+    potentialAction: LANGS.map((l) => ({
+      '@type': 'SearchAction',
+      target: { '@type': 'EntryPoint', urlTemplate: `${absoluteUrl(c.baseUrl, paths.search(l))}?q={search_term_string}` },
+      'query-input': 'required name=search_term_string',
+    })),
+  };
+}
+
+/** Home › … › the page: each crumb a name and a URL. */
+export function breadcrumbsNode(url: string, crumbs: { name: string; url: string }[]): Node {
+  return {
+    '@type': 'BreadcrumbList',
+    '@id': nodeIds.breadcrumbs(url),
+    itemListElement: crumbs.map((crumb, i) => ({ '@type': 'ListItem', position: i + 1, name: crumb.name, item: crumb.url })),
+  };
+}
+
+/** The crumbs above a page of the blog in `lang`: the homepage, then the blog. */
+export function blogCrumbs(c: Base, lang: Lang, names: { home: string; blog: string }): { name: string; url: string }[] {
+  return [
+    { name: names.home, url: absoluteUrl(c.baseUrl, paths.home(lang)) },
+    { name: names.blog, url: absoluteUrl(c.baseUrl, paths.blogIndex(lang)) },
+  ];
+}
+
+/** A profile page: a ProfilePage about its owner. */
+export function profileGraph(c: Base, profile: Profile, facts: { avatar: string | undefined; sameAs: string[] }): Node {
+  const url = absoluteUrl(c.baseUrl, paths.profile(profile.slug));
+  const owner = nodeIds.owner(c, profile.slug);
+  return graph(
+    {
+      '@type': 'ProfilePage',
+      '@id': nodeIds.page(url),
+      url,
+      inLanguage: profile.lang,
+      dateModified: profile.updatedAt,
+      isPartOf: ref(nodeIds.website(c)),
+      mainEntity: ref(owner),
+    },
+    {
+      '@type': profile.kind === 'organization' ? 'Organization' : 'Person',
+      '@id': owner,
+      name: profile.name,
+      url,
+      ...(profile.bio ? { description: profile.bio } : {}),
+      ...(facts.avatar ? { image: facts.avatar } : {}),
+      ...(facts.sameAs.length > 0 ? { sameAs: facts.sameAs } : {}),
+    },
+  );
+}
+
+/**
+ * A card page: a ProfilePage about its holder, with a ContactPoint per phone and e-mail and the organisation they work
+ * for. A card that names a person's profile describes that person: the same @id, so the two pages merge into one node.
+ * A card that names an organization's profile is its holder's, who works for that organization (its node).
+ */
+export function cardGraph(c: Base, card: Card, facts: { name: string; website: string | undefined; photo: string | undefined }): Node {
+  const url = absoluteUrl(c.baseUrl, paths.card(card.cardId));
+  const samePerson = card.profileSlug !== null && card.profileKind === 'person';
+  const holder = samePerson ? nodeIds.owner(c, card.profileSlug!) : nodeIds.holder(c, card.cardId);
+  const employer = card.profileSlug !== null && card.profileKind === 'organization' ? { '@id': nodeIds.owner(c, card.profileSlug), '@type': 'Organization', ...(card.organization ? { name: card.organization } : {}) } : card.organization ? { '@type': 'Organization', name: card.organization } : undefined;
+  const contactPoints = [
+    ...card.phones.map((p) => ({ '@type': 'ContactPoint', telephone: p.number, contactType: p.type })),
+    ...card.emails.map((e) => ({ '@type': 'ContactPoint', email: e.address, contactType: e.type })),
+  ];
+  return graph(
+    {
+      '@type': 'ProfilePage',
+      '@id': nodeIds.page(url),
+      url,
+      inLanguage: card.lang,
+      dateModified: card.updatedAt,
+      isPartOf: ref(nodeIds.website(c)),
+      mainEntity: ref(holder),
+    },
+    {
+      '@type': 'Person',
+      '@id': holder,
+      name: facts.name,
+      ...(card.jobTitle ? { jobTitle: card.jobTitle } : {}),
+      ...(employer ? { worksFor: employer } : {}),
+      ...(contactPoints.length > 0 ? { contactPoint: contactPoints } : {}),
+      ...(card.address ? { address: card.address } : {}),
+      ...(facts.photo ? { image: facts.photo } : {}),
+      ...(facts.website ? { sameAs: [facts.website] } : {}),
+      ...(samePerson ? { url: absoluteUrl(c.baseUrl, paths.profile(card.profileSlug!)) } : {}),
+    },
+  );
+}
+
+/** Which of an article and its translations is the original: the earliest, the default language's on a tie. */
+function originalOf<T extends { date: Date; lang: Lang }>(versions: T[], defaultLang: Lang): T {
+  return versions.reduce((a, b) => (b.date.getTime() < a.date.getTime() || (b.date.getTime() === a.date.getTime() && b.lang === defaultLang) ? b : a));
+}
+
+export interface ArticleFacts {
+  url: string;
+  lang: Lang;
+  title: string;
+  description: string;
+  date: Date;
+  updated: Date | undefined;
+  image: string;
+  keywords: string[];
+  minutes: number;
+  /** The same article in the other languages. */
+  translations: { url: string; lang: Lang; date: Date }[];
+  crumbs: { name: string; url: string }[];
+}
+
+/**
+ * An article: a BlogPosting by the service, with its breadcrumbs. Between the versions in each language, the original
+ * (the earliest) names its translations (workTranslation), and each translation its original (translationOfWork).
+ */
+export function articleGraph(c: Base, a: ArticleFacts, defaultLang: Lang): Node {
+  const original = originalOf([{ url: a.url, lang: a.lang, date: a.date }, ...a.translations], defaultLang);
+  const isOriginal = original.url === a.url;
+  return graph(
+    {
+      '@type': 'BlogPosting',
+      '@id': nodeIds.article(a.url),
+      headline: a.title,
+      description: a.description,
+      inLanguage: a.lang,
+      datePublished: a.date.toISOString(),
+      dateModified: (a.updated ?? a.date).toISOString(),
+      url: a.url,
+      image: a.image,
+      mainEntityOfPage: a.url,
+      isPartOf: ref(nodeIds.website(c)),
+      ...(a.keywords.length > 0 ? { keywords: a.keywords.join(', ') } : {}),
+      timeRequired: `PT${a.minutes}M`,
+      author: ref(nodeIds.organization(c)),
+      publisher: ref(nodeIds.organization(c)),
+      ...(isOriginal
+        ? a.translations.length > 0
+          ? { workTranslation: a.translations.map((tr) => ({ ...ref(nodeIds.article(tr.url)), '@type': 'BlogPosting', url: tr.url, inLanguage: tr.lang })) }
+          : {}
+        : { translationOfWork: { ...ref(nodeIds.article(original.url)), '@type': 'BlogPosting', url: original.url, inLanguage: original.lang } }),
+    },
+    breadcrumbsNode(a.url, [...a.crumbs, { name: a.title, url: a.url }]),
+    organizationNode(c),
+  );
+}
+
+/** A list of the blog (an index page, a topic): a CollectionPage with its breadcrumbs. */
+export function collectionGraph(c: Base, page: { url: string; lang: Lang; name: string; crumbs: { name: string; url: string }[] }): Node {
+  return graph(
+    { '@type': 'CollectionPage', '@id': nodeIds.page(page.url), url: page.url, name: page.name, inLanguage: page.lang, isPartOf: ref(nodeIds.website(c)) },
+    breadcrumbsNode(page.url, [...page.crumbs, { name: page.name, url: page.url }]),
+  );
+}
