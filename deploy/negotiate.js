@@ -111,4 +111,22 @@ function errorVary(r) {
   return siteLangs(r).indexOf(r.uri.split('/')[1]) !== -1 ? 'Accept' : 'Accept, Accept-Language';
 }
 
-export default { twin, lang, errorVary };
+/**
+ * The Link header of a page answer (the sidecar's pageHeaders, site-reader.ts): the site's links ($site_links, or
+ * $home_links on a homepage) and the page's other representation at a URL of its own: the Markdown twin of an HTML
+ * answer, the page of a Markdown one (negotiated, or its twin's own URL).
+ */
+function pageLink(r) {
+  // The path as asked (r.uri is the file try_files settled on: /index.html for /).
+  var uri = String(r.variables.request_uri || r.uri).split('?')[0];
+  var origin = String(r.variables.site_origin || '');
+  var home = siteLangs(r).some(function (l, i) { return uri === (i === 0 ? '/' : '/' + l) || uri === (i === 0 ? '/index.md' : '/' + l + '.md'); });
+  var links = String((home ? r.variables.home_links : r.variables.site_links) || '');
+  var alternate;
+  if (/\.md$/.test(uri)) alternate = '<' + origin + (uri === '/index.md' ? '/' : uri.slice(0, -3)) + '>; rel="alternate"; type="text/html"';
+  else if (twin(r) === '.md') alternate = '<' + origin + uri + '>; rel="alternate"; type="text/html"';
+  else alternate = '<' + origin + (uri === '/' ? '/index.md' : uri.replace(/\/+$/, '') + '.md') + '>; rel="alternate"; type="text/markdown"';
+  return links + ', ' + alternate;
+}
+
+export default { twin, lang, errorVary, pageLink };

@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { homepageLinks } from '../src/lib/discovery.ts';
+import { CONTENT_USAGE } from '../src/lib/ai-preferences.ts';
+import { homepageLinks, siteLinks } from '../src/lib/discovery.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { TYPES, TYPES_BY_PATH } from '../src/lib/media-types.ts';
@@ -55,6 +56,7 @@ export function frontConfig(options: FrontOptions): string {
   };
 
   // Discovery documents of the build, as declared: an exact location each, a regular expression for a templated path.
+  const pageHeaders = ['add_header Link $page_link always;', `add_header Content-Usage ${quote(CONTENT_USAGE)} always;`];
   const discoveryRoutes = (Object.values(ROUTES) as RouteDeclaration[]).filter((route) => route.served === 'static' && route.cache === 'discovery');
   const discoveryPaths = new Set(discoveryRoutes.map((route) => route.path));
   const discovery = discoveryRoutes
@@ -62,8 +64,15 @@ export function frontConfig(options: FrontOptions): string {
     .map((route) => {
       const { path } = route;
       const body = route.negotiated
-        ? [...security, `add_header Cache-Control ${quote(CACHE.discovery)} always;`, 'add_header Vary Accept always;', `try_files ${path}$twin =404;`]
-        : [...typeOverride(path), ...security, `add_header Cache-Control ${quote(CACHE.discovery)} always;`, ...(route.cors ? [cors] : []), 'try_files $uri =404;'];
+        ? [...security, `add_header Cache-Control ${quote(CACHE.discovery)} always;`, 'add_header Vary Accept always;', ...pageHeaders, `try_files ${path}$twin =404;`]
+        : [
+            ...typeOverride(path),
+            ...security,
+            `add_header Cache-Control ${quote(CACHE.discovery)} always;`,
+            ...(route.cors ? [cors] : []),
+            ...(path === paths.llms ? [`add_header Link ${quote(siteLinks(config, { describedBy: false }))} always;`] : []),
+            'try_files $uri =404;',
+          ];
       const match = path.includes('{') ? `~ ${quote(templatePattern(path).source)}` : `= ${path}`;
       return `    location ${match} {\n${indent(body, 6)}\n    }`;
     });
@@ -71,11 +80,10 @@ export function frontConfig(options: FrontOptions): string {
     .filter((path) => !discoveryPaths.has(path))
     .map((path) => `    location = ${path} {\n${indent([...typeOverride(path), ...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'try_files $uri =404;'], 6)}\n    }`);
 
-  const link = homepageLinks(config);
   const homes = LANGS.map((lang) => {
     const path = paths.home(lang);
     const file = path === '/' ? '/index' : path;
-    const body = [...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'add_header Vary Accept always;', `add_header Link ${quote(link)} always;`, `try_files ${file}$twin =404;`];
+    const body = [...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'add_header Vary Accept always;', ...pageHeaders, `try_files ${file}$twin =404;`];
     return `    location = ${path} {\n${indent(body, 6)}\n    }`;
   });
 
@@ -136,6 +144,9 @@ export function frontConfig(options: FrontOptions): string {
     LIVE_LOCATIONS: liveLocations.join('\n'),
     ALIAS_PATTERN: SLUG_PATTERN.source.replace(/^\^/, '^/'),
     MCP_PATH: paths.mcp,
+    SITE_LINKS: siteLinks(config),
+    HOME_LINKS: homepageLinks(config),
+    CONTENT_USAGE,
     MAX_BODY: String(MCP_BODY_LIMIT),
     SECURITY_HEADERS_INDENTED: indent(security, 6),
     CACHE_IMMUTABLE: CACHE.immutable,

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { buildStyleHashes, STATIC_SITEMAP_FILE } from '../src/lib/build-manifest.ts';
 import { CACHE } from '../src/lib/surface.ts';
-import { homepageLinks } from '../src/lib/discovery.ts';
 import type { ServerConfig } from './config.ts';
 import { loadAstroRenderer } from './astro-renderer.ts';
 import { ErrorPages } from './error-pages.ts';
@@ -46,7 +45,7 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const freshness = new Freshness(store, config.changePollMs);
   const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
   const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, freshness, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
-  const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store, homepageLinks: homepageLinks(config) });
+  const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store });
   return { site, store, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
 }
 

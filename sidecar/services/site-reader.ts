@@ -4,8 +4,10 @@
 // one handler each (the compiler refuses a declared live route without one). Throws StoreUnavailableError when the
 // database cannot be read; each caller maps that in one place.
 import { create as contentDisposition } from 'content-disposition';
+import { CONTENT_USAGE } from '../../src/lib/ai-preferences.ts';
+import { alternateLink, homepageLinks, siteLinks } from '../../src/lib/discovery.ts';
 import { CACHE, LANGS, ROUTES, type Lang, type RouteDeclaration, type RouteId } from '../../src/lib/surface.ts';
-import { absoluteUrl, isErrorPagePath, paths } from '../../src/lib/urls.ts';
+import { absoluteUrl, isErrorPagePath, pageOfTwin, paths, twinPath } from '../../src/lib/urls.ts';
 import type { Change, Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
 import type { LivePages } from './live-pages.ts';
@@ -81,8 +83,6 @@ export interface SiteReaderDeps {
   live: LivePages;
   sitemap: Sitemap;
   store: Store;
-  /** The homepages' Link header (rule L). */
-  homepageLinks: string;
 }
 const VARY_ACCEPT = { vary: 'Accept' };
 const asset = (found: Asset | undefined, entity?: Change): Resolution => (found ? { kind: 'asset', asset: found, headers: {}, entity } : { kind: 'not-found' });
@@ -90,6 +90,8 @@ const asset = (found: Asset | undefined, entity?: Change): Resolution => (found 
 export class SiteReader {
   private readonly handlers: Record<LiveRouteId, Handler>;
   private readonly homepages: ReadonlySet<string>;
+  /** The Link headers pages answer with (discovery.ts): the site's, the homepages' (rule L), llms.txt's. */
+  private readonly links: { site: string; home: string; llms: string };
 
   private readonly deps: SiteReaderDeps;
 
@@ -97,17 +99,30 @@ export class SiteReader {
     this.deps = deps;
     const { baseUrl, live, sitemap } = deps;
     this.homepages = new Set(LANGS.map(paths.home));
-    const negotiated = (page: { html: Asset; markdown: Asset }, prefs: ReadPreferences): Resolution => ({ kind: 'asset', asset: prefs.markdown ? page.markdown : page.html, headers: VARY_ACCEPT });
+    this.links = { site: siteLinks(deps), home: homepageLinks(deps), llms: siteLinks(deps, { describedBy: false }) };
+    const negotiated = (page: { html: Asset; markdown: Asset }, markdown: boolean, path: string): Resolution => ({
+      kind: 'asset',
+      asset: markdown ? page.markdown : page.html,
+      headers: this.pageHeaders(path, markdown, this.links.site),
+    });
     this.handlers = {
       getProfilePage: async ({ page }, prefs) => {
         const found = await live.profile(page!);
-        return found ? { ...negotiated(found, prefs), entity: { kind: 'profile', key: page! } } : { kind: 'not-found' };
+        return found ? { ...negotiated(found, prefs.markdown, paths.profile(page!)), entity: { kind: 'profile', key: page! } } : { kind: 'not-found' };
+      },
+      getProfilePageMarkdown: async ({ page }) => {
+        const found = await live.profile(page!);
+        return found ? { ...negotiated(found, true, paths.profile(page!)), entity: { kind: 'profile', key: page! } } : { kind: 'not-found' };
+      },
+      getDigitalCardMarkdown: async ({ cardId }) => {
+        const found = await live.card(cardId!);
+        return found?.page ? { ...negotiated(found.page, true, paths.card(cardId!)), entity: { kind: 'card', key: cardId! } } : { kind: 'not-found' };
       },
       getDigitalCard: async ({ cardId }, prefs) => {
         const found = await live.card(cardId!);
         const entity: Change = { kind: 'card', key: cardId! };
         if (found?.redirect) return { kind: 'redirect', status: 302, location: found.redirect, headers: { 'cache-control': CACHE.cardRedirect }, entity };
-        return found?.page ? { ...negotiated(found.page, prefs), entity } : { kind: 'not-found' };
+        return found?.page ? { ...negotiated(found.page, prefs.markdown, paths.card(cardId!)), entity } : { kind: 'not-found' };
       },
       getDigitalCardVcard: async ({ cardId }) => {
         const found = await live.card(cardId!);
@@ -145,12 +160,19 @@ export class SiteReader {
     if (options.staticFiles && !LIVE_FIXED_PATHS.has(path)) {
       const page = this.deps.site.pages.get(path);
       if (page) {
-        const headers = this.homepages.has(path) ? { ...VARY_ACCEPT, link: this.deps.homepageLinks } : VARY_ACCEPT;
+        const headers = this.pageHeaders(path, prefs.markdown, this.homepages.has(path) ? this.links.home : this.links.site);
         return { kind: 'asset', asset: prefs.markdown ? page.markdown : page.html, headers };
       }
       const file = path.endsWith('.html') ? undefined : this.deps.site.files.get(path);
-      // Discovery documents are public and read by agents running in browsers, on any origin.
-      if (file) return { kind: 'asset', asset: file, headers: corsFor(path) ? { 'access-control-allow-origin': '*' } : {} };
+      if (file) {
+        // Discovery documents are public and read by agents running in browsers, on any origin.
+        const headers: Record<string, string> = corsFor(path) ? { 'access-control-allow-origin': '*' } : {};
+        // A page's twin at its own URL answers as the page's Markdown does.
+        const twinOf = pageOfTwin(path);
+        if (twinOf !== undefined && this.deps.site.pages.has(twinOf)) Object.assign(headers, this.pageHeaders(twinOf, true, this.homepages.has(twinOf) ? this.links.home : this.links.site));
+        if (path === paths.llms) headers.link = this.links.llms;
+        return { kind: 'asset', asset: file, headers };
+      }
     }
     for (const route of LIVE_ROUTES) {
       const match = route.pattern.exec(path);
@@ -164,6 +186,16 @@ export class SiteReader {
       if (valid) return { ...(await this.handlers[route.id](params, prefs)), route: route.declaration.path };
     }
     return { kind: 'not-found' };
+  }
+
+  /**
+   * What every HTML and Markdown page answers with besides its body: Vary, the links to the discovery documents and to
+   * its other representation (discovery.ts), and the site's one preference for AI use (ai-preferences.ts).
+   */
+  private pageHeaders(path: string, markdown: boolean, links: string): Record<string, string> {
+    // The other representation at a URL of its own: the twin of an HTML page, the page of a Markdown answer.
+    const other = absoluteUrl(this.deps.baseUrl, markdown ? path : twinPath(path));
+    return { ...VARY_ACCEPT, link: `${links}, ${alternateLink(other, markdown ? 'text/html' : 'text/markdown')}`, 'content-usage': CONTENT_USAGE };
   }
 
   /** GET /health: ok when the database answers a real query, degraded otherwise. */

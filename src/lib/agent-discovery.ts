@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { filesUnder } from './files.ts';
 import { MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from './mcp-tools.ts';
+import { t } from './i18n.ts';
+import { describeLangNames, LANGS } from './locales.ts';
 import type { PublicConfig } from './site-config.ts';
 import { absoluteUrl, paths } from './urls.ts';
 
@@ -62,36 +64,59 @@ export function serverCard(config: PublicConfig, { tools }: { tools: boolean }) 
   };
 }
 
-function catalogEntries(config: PublicConfig) {
-  const domain = new URL(config.baseUrl).host;
-  return [
-    {
-      identifier: `urn:air:${domain}:${MCP_SERVER.name}`,
-      displayName: `${config.serviceName} (read-only MCP server)`,
-      type: SERVER_CARD_TYPE,
-      url: absoluteUrl(config.baseUrl, paths.mcpServerCardDraft),
-    },
-  ];
+/** The ARD version of the catalogs (Agentic Resource Discovery 1.0, agenticresourcediscovery.org). */
+export const ARD_SPEC_VERSION = '1.0';
+/** ARD's media type of one agent skill's SKILL.md. */
+export const SKILL_TYPE = 'text/markdown; profile="urn:air:agent-skills"';
+
+/** What people ask that an entry answers, in every language of the site (ARD recommends two to five). */
+function queriesOf(key: keyof ReturnType<typeof t>['agentQueries']): string[] {
+  return LANGS.flatMap((lang) => t(lang).agentQueries[key]).slice(0, 5);
 }
 
-/** /.well-known/mcp/catalog.json: the MCP Catalog (discovery draft). */
-export function mcpCatalog(config: PublicConfig) {
-  return { specVersion: 'draft', entries: catalogEntries(config) };
+/** Who publishes the catalogs: the site, by its domain. */
+function host(config: PublicConfig) {
+  return { displayName: config.serviceName, identifier: new URL(config.baseUrl).hostname, documentationUrl: absoluteUrl(config.baseUrl, paths.apiDocs) };
 }
 
-/** /.well-known/ai-catalog.json: the same MCP entry, and the Agent Skills index beside it. */
-export function aiCatalog(config: PublicConfig) {
-  const domain = new URL(config.baseUrl).host;
+/** The MCP server's entry: its server card, by reference (ARD's value-or-reference). */
+function mcpEntry(config: PublicConfig) {
+  const domain = new URL(config.baseUrl).hostname;
   return {
-    specVersion: 'draft',
+    identifier: `urn:air:${domain}:mcp:${MCP_SERVER.name}`,
+    displayName: `${config.serviceName} (read-only MCP server)`,
+    type: SERVER_CARD_TYPE,
+    url: absoluteUrl(config.baseUrl, paths.mcpServerCardDraft),
+    description: `Public link-in-bio profiles, digital business cards and a blog in ${describeLangNames()}, as Markdown. Read-only; no authentication.`,
+    version: MCP_SERVER.version,
+    capabilities: Object.keys(MCP_TOOLS),
+    tags: ['link-in-bio', 'business-card', 'blog', 'read-only'],
+    representativeQueries: queriesOf('mcp'),
+  };
+}
+
+/** /.well-known/mcp/catalog.json: the MCP Catalog (SEP-2127), in ARD 1.0's format. */
+export function mcpCatalog(config: PublicConfig) {
+  return { specVersion: ARD_SPEC_VERSION, host: host(config), entries: [mcpEntry(config)] };
+}
+
+/** /.well-known/ai-catalog.json (ARD 1.0): the MCP server, and each agent skill's SKILL.md. */
+export function aiCatalog(config: PublicConfig, skills: { name: string; description: string }[]) {
+  const domain = new URL(config.baseUrl).hostname;
+  return {
+    specVersion: ARD_SPEC_VERSION,
+    host: host(config),
     entries: [
-      ...catalogEntries(config),
-      {
-        identifier: `urn:air:${domain}:agent-skills`,
-        displayName: `${config.serviceName} agent skills`,
-        type: 'application/json',
-        url: absoluteUrl(config.baseUrl, paths.agentSkillsIndex),
-      },
+      mcpEntry(config),
+      ...skills.map((skill) => ({
+        identifier: `urn:air:${domain}:skill:${skill.name}`,
+        displayName: skill.name,
+        type: SKILL_TYPE,
+        url: absoluteUrl(config.baseUrl, paths.agentSkill(skill.name, 'SKILL.md')),
+        description: skill.description,
+        tags: ['agent-skill'],
+        representativeQueries: queriesOf(skill.name as keyof ReturnType<typeof t>['agentQueries']),
+      })),
     ],
   };
 }

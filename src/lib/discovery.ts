@@ -1,22 +1,39 @@
 // The small discovery documents: the RFC 9727 API catalog, robots.txt and llms.txt.
+import { CONTENT_SIGNAL, CONTENT_USAGE } from './ai-preferences.ts';
 import { t } from './i18n.ts';
 import type { PublicConfig } from './site-config.ts';
 import { MCP_TOOLS } from './mcp-tools.ts';
 import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, LANGS, type Lang } from './surface.ts';
 import { absoluteUrl, paths, twinPath } from './urls.ts';
 
-/** RFC 8288 links from the homepages to the discovery documents (rule L of the spec). */
 /** The languages, the default first. */
 const byDefaultFirst = LANGS.toSorted((a, b) => (a === DEFAULT_LANG ? -1 : b === DEFAULT_LANG ? 1 : 0));
 
-export function homepageLinks(config: PublicConfig): string {
-  const link = (path: string, rel: string, type: string) => `<${absoluteUrl(config.baseUrl, path)}>; rel="${rel}"; type="${type}"`;
+/** One RFC 8288 link. */
+const linkTo = (config: Pick<PublicConfig, 'baseUrl'>, path: string, rel: string, type: string) => `<${absoluteUrl(config.baseUrl, path)}>; rel="${rel}"; type="${type}"`;
+
+/**
+ * The links every HTML and Markdown answer carries (RFC 8288), so that an agent finds the machine-readable documents
+ * from whichever page it lands on: llms.txt (`describedby`), the API catalog, OpenAPI and the AI catalog. A page adds
+ * its other representation (`pageLinks`); the homepages the rest of rule L (`homepageLinks`).
+ */
+export function siteLinks(config: Pick<PublicConfig, 'baseUrl'>, { describedBy = true } = {}): string {
   return [
-    link(paths.apiCatalog, 'api-catalog', 'application/linkset+json'),
-    link(paths.openApi, 'service-desc', 'application/json'),
-    link(paths.apiDocs, 'service-doc', 'text/html'),
-    link(paths.authMd, 'service-meta', 'text/markdown'),
+    ...(describedBy ? [linkTo(config, paths.llms, 'describedby', 'text/plain')] : []),
+    linkTo(config, paths.apiCatalog, 'api-catalog', 'application/linkset+json'),
+    linkTo(config, paths.openApi, 'service-desc', 'application/json'),
+    linkTo(config, paths.aiCatalog, 'ai-catalog', 'application/json'),
   ].join(', ');
+}
+
+/** A page's other representation (`type`) at `url`: its Markdown twin from the HTML, the HTML from the Markdown. */
+export function alternateLink(url: string, type: 'text/html' | 'text/markdown'): string {
+  return `<${url}>; rel="alternate"; type="${type}"`;
+}
+
+/** Rule L of the spec, on the homepages: the site's links, and the documentation and auth policy. */
+export function homepageLinks(config: Pick<PublicConfig, 'baseUrl'>): string {
+  return [siteLinks(config), linkTo(config, paths.apiDocs, 'service-doc', 'text/html'), linkTo(config, paths.authMd, 'service-meta', 'text/markdown')].join(', ');
 }
 
 /** RFC 9727 catalog: one linkset entry anchored at the API's base URL (RFC 9264 JSON). */
@@ -74,8 +91,9 @@ export function robotsTxt(config: PublicConfig): string {
     `Allow: ${paths.mcpServerCardDraft}`,
     // Each path exactly, with a query, and everything below it (RFC 9309 `$`), so `/auth` never hides `/auth.md`.
     ...[...AGENT_REFUSED_SEGMENTS].map((segment) => `/${segment}`).flatMap((p) => [`Disallow: ${p}$`, `Disallow: ${p}?`, `Disallow: ${p}/`]),
-    // https://contentsignals.org: search and AI input allowed, training left to the owners of the content.
-    'Content-Signal: search=yes, ai-input=yes, ai-train=no',
+    // One preference (ai-preferences.ts), in both forms: https://contentsignals.org and IETF AIPREF.
+    `Content-Signal: ${CONTENT_SIGNAL}`,
+    `Content-Usage: ${CONTENT_USAGE}`,
   ];
   return [
     '# Every public page may be crawled and read, by search engines and AI agents alike.',
@@ -90,6 +108,8 @@ export function robotsTxt(config: PublicConfig): string {
     ...rules,
     '',
     `Sitemap: ${absoluteUrl(config.baseUrl, paths.sitemap)}`,
+    // The AI catalog (Agentic Resource Discovery 1.0): the MCP server and the agent skills.
+    `Agentmap: ${absoluteUrl(config.baseUrl, paths.aiCatalog)}`,
     '',
   ].join('\n');
 }

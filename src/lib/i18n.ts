@@ -91,6 +91,13 @@ const en = {
   searchNoResults: 'No article matches “{q}”.',
   searchResults: { one: '{n} article matches “{q}”.', other: '{n} articles match “{q}”.' },
   searchUnavailable: 'Search could not load. Browse the articles page by page or by topic instead.',
+  /** What a person might ask an agent that this site's MCP server, and each agent skill, answers (the AI catalog). */
+  agentQueries: {
+    mcp: ["what links does this creator's profile page list", 'get the phone number from this digital business card'],
+    'read-profiles-and-cards': ["open this creator's link-in-bio page", 'save the contact from this business card'],
+    'read-the-blog': ['find blog articles about privacy', 'should I get a QR or an NFC business card'],
+    'use-the-mcp-server': ['read a public profile through MCP', 'which MCP tools does this site offer'],
+  },
 } as const;
 
 /** A string by plural category (Intl.PluralRules): `other` always, the language's other categories as it needs them. */
@@ -103,7 +110,7 @@ type Dictionary = {
       ? string
       : (typeof en)[K] extends { other: string }
         ? Plural
-        : { [L in keyof (typeof en)[K]]: string };
+        : { [L in keyof (typeof en)[K]]: (typeof en)[K][L] extends readonly string[] ? readonly string[] : string };
 };
 
 const ar: Dictionary = {
@@ -194,6 +201,12 @@ const ar: Dictionary = {
   searchNoResults: 'لا مقال يطابق «{q}».',
   searchResults: { zero: 'لا مقال يطابق «{q}».', one: 'مقال واحد يطابق «{q}».', two: 'مقالان يطابقان «{q}».', few: '{n} مقالات تطابق «{q}».', many: '{n} مقالًا يطابق «{q}».', other: '{n} مقال يطابق «{q}».' },
   searchUnavailable: 'تعذّر تحميل البحث. تصفّح المقالات صفحةً صفحة أو حسب الموضوع.',
+  agentQueries: {
+    mcp: ['ما الروابط التي تعرضها صفحة صانع المحتوى هذه', 'أعطني رقم الهاتف من بطاقة العمل الرقمية هذه'],
+    'read-profiles-and-cards': ['افتح صفحة روابط صانع المحتوى', 'احفظ جهة الاتصال من بطاقة العمل هذه'],
+    'read-the-blog': ['ابحث عن مقالات المدونة عن الخصوصية', 'هل أختار بطاقة عمل برمز QR أم NFC'],
+    'use-the-mcp-server': ['اقرأ صفحة عامة عبر خادم MCP', 'ما أدوات MCP التي يقدّمها هذا الموقع'],
+  },
 };
 
 const dictionaries: Record<Lang, Dictionary> = { en, ar };

@@ -45,3 +45,9 @@ export function describeLangs(joiner = 'or'): string {
   const named = LANGS.map((lang) => `"${lang}" (${LOCALES[lang].englishName})`);
   return named.length > 1 ? `${named.slice(0, -1).join(', ')} ${joiner} ${named.at(-1)}` : (named[0] ?? '');
 }
+
+/** "Arabic and English": the languages by their English names, for prose agents and documents read. */
+export function describeLangNames(joiner = 'and'): string {
+  const named = LANGS.map((lang) => LOCALES[lang].englishName);
+  return named.length > 1 ? `${named.slice(0, -1).join(', ')} ${joiner} ${named.at(-1)}` : (named[0] ?? '');
+}

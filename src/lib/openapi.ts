@@ -38,6 +38,11 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
     description: 'An SVG QR code holding the card\'s contact as a compact vCard 3.0 (N, FN, TEL, EMAIL, ORG, TITLE, URL; UTF-8): a phone saves the contact with no network. Page-mode cards only.',
     params: { cardId: 'Card identifier.' },
   },
+  getProfilePageMarkdown: { description: 'The Markdown twin of /p/{page}, whatever Accept says: what `Accept: text/markdown` on the page returns, at the URL its `Link: rel="alternate"` names.', params: { page: 'Profile slug.' } },
+  getDigitalCardMarkdown: {
+    description: 'The Markdown twin of a page-mode card /c/{cardId}, whatever Accept says. A redirect-mode card has none (404).',
+    params: { cardId: 'Card identifier.' },
+  },
   getDigitalCardVcard: {
     description: 'The contact of a page-mode card as vCard 3.0 (UTF-8, CRLF, folded at 75 octets), for "Save contact".',
     params: { cardId: 'Card identifier.' },

@@ -53,6 +53,12 @@ export function absoluteUrl(baseUrl: string, path: string): string {
   return new URL(path, baseUrl + '/').href;
 }
 
+/** The page path a Markdown twin's path is the twin of: `/index.md` → `/`, `/en/blog.md` → `/en/blog`; else undefined. */
+export function pageOfTwin(path: string): string | undefined {
+  if (!path.endsWith('.md')) return undefined;
+  return path === '/index.md' ? '/' : path.slice(0, -'.md'.length);
+}
+
 /** The URL path of the Markdown twin of an HTML page path: `/` → `/index.md`, `/en/blog/x` → `/en/blog/x.md`. */
 export function twinPath(pagePath: string): string {
   const clean = pagePath.replace(/\/+$/, '');

@@ -85,8 +85,10 @@ describe('the build', () => {
       en: `${base}/en/blog/qr-or-nfc-business-card`,
       'x-default': `${base}/en/blog/qr-or-nfc-business-card`,
     });
-    const ld = JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}');
-    expect(ld).toMatchObject({ '@type': 'BlogPosting', inLanguage: 'ar', url: `${base}/ar/blog/bitaqat-qr-am-nfc`, datePublished: '2026-10-01T21:00:00.000Z' }); // date: 2026-10-02, midnight in the blog's zone (Asia/Riyadh)
+    const ld = JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as { '@graph': Record<string, unknown>[] };
+    const posting = ld['@graph'].find((n) => n['@type'] === 'BlogPosting');
+    // date: 2026-10-02, midnight in the blog's zone (Asia/Riyadh)
+    expect(posting).toMatchObject({ '@id': `${base}/ar/blog/bitaqat-qr-am-nfc#article`, inLanguage: 'ar', url: `${base}/ar/blog/bitaqat-qr-am-nfc`, datePublished: '2026-10-01T21:00:00.000Z' });
   });
 
   it('links each blog index to its RSS feed, which lists that language only', () => {

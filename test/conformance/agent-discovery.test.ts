@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import robotsParser from 'robots-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Lighthouse's port of the ARD conformance suite's validate_manifest (what its ard-schema audit runs).
+import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { AI_CRAWLERS } from '../../src/lib/discovery.ts';
 import { MCP_SERVER, MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
 import { OWNER_APP_SEGMENTS } from '../../src/lib/surface.ts';
@@ -69,16 +71,33 @@ describe('the MCP server card and catalogs', () => {
     expect(Object.keys(result.capabilities).sort()).toEqual(Object.keys(card.capabilities).sort());
   });
 
-  it('the MCP Catalog and the AI Catalog list the card', async () => {
-    const entry = { identifier: `urn:air:localhost:8080:${MCP_SERVER.name}`, type: 'application/mcp-server-card+json', url: `${base}/mcp/server-card` };
+  // Issue 28: both said specVersion "draft", the skills entry a type no discovery client knows, no entry what it answers.
+  it('the MCP Catalog and the AI Catalog are ARD 1.0 by Lighthouse\'s own validator, listing the card and each skill', async () => {
+    for (const path of ['/.well-known/mcp/catalog.json', '/.well-known/ai-catalog.json']) {
+      const tester = new ConformanceTester();
+      tester.validate_manifest(await (await get(path)).text(), path);
+      expect(tester.errors, path).toEqual([]);
+      expect(tester.warnings, path).toEqual([]);
+    }
+    const entry = { identifier: `urn:air:localhost:mcp:${MCP_SERVER.name}`, type: 'application/mcp-server-card+json', url: `${base}/mcp/server-card` };
     const mcp = await json('/.well-known/mcp/catalog.json');
-    expect(mcp.specVersion).toBe('draft');
+    expect(mcp).toMatchObject({ specVersion: '1.0', host: { displayName: 'Bio Cards', identifier: 'localhost' } });
     expect(mcp.entries).toHaveLength(1);
     expect(mcp.entries[0]).toMatchObject(entry);
     const ai = await json('/.well-known/ai-catalog.json');
     expect(ai.entries[0]).toMatchObject(entry);
-    expect(ai.entries.map((e: { url: string }) => e.url)).toContain(`${base}/.well-known/agent-skills/index.json`);
-    for (const e of [...mcp.entries, ...ai.entries]) expect(e.displayName.length).toBeGreaterThan(5);
+    const skills = ai.entries.slice(1) as { type: string; url: string; representativeQueries: string[] }[];
+    expect(skills.map((e) => e.url).sort()).toEqual(['read-profiles-and-cards', 'read-the-blog', 'use-the-mcp-server'].map((name) => `${base}/.well-known/agent-skills/${name}/SKILL.md`));
+    for (const e of [...mcp.entries, ...ai.entries] as { displayName: string; type: string; url: string; representativeQueries: string[] }[]) {
+      expect(e.displayName.length).toBeGreaterThan(5);
+      // What people ask, in every language of the site.
+      expect(e.representativeQueries.some((q) => /[\u0600-\u06FF]/.test(q)), e.url).toBe(true);
+      expect(e.representativeQueries.some((q) => /^[\x20-\x7E]+$/.test(q)), e.url).toBe(true);
+      // Nothing is listed that is not served as what it says it is.
+      const res = await get(new URL(e.url).pathname);
+      expect(res.status, e.url).toBe(200);
+      expect(res.headers.get('content-type') ?? '', e.url).toContain(e.type.startsWith('text/markdown') ? 'text/markdown' : 'application/mcp-server-card+json');
+    }
   });
 
   it('the API catalog and llms.txt link them', async () => {

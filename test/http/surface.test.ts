@@ -10,6 +10,8 @@ const EXAMPLES: Record<RouteId, { path: string; init?: RequestInit }> = {
   homepage: { path: '/' },
   getProfilePage: { path: '/p/layla' },
   getDigitalCard: { path: '/c/k7f2q9' },
+  getProfilePageMarkdown: { path: '/p/layla.md' },
+  getDigitalCardMarkdown: { path: '/c/k7f2q9.md' },
   getDigitalCardVcard: { path: '/c/k7f2q9.vcf' },
   getProfileQr: { path: '/p/layla/qr.svg' },
   getDigitalCardQr: { path: '/c/r8x1/qr.svg' },

@@ -30,6 +30,7 @@ const card: Card = {
   address: 'Line one\nLine two',
   photoUrl: 'https://مثال.example/p.png',
   profileSlug: 'layla',
+  profileKind: 'person',
   updatedAt: '2026-11-01T00:00:00Z',
 };
 
