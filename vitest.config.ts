@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /** The suites that ask a served site: run again, unchanged, on each backend and deployment shape below. */
-const SERVED_SUITES = ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/mcp/*.test.ts'];
+const SERVED_SUITES = ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/http/agents.test.ts', 'test/mcp/*.test.ts'];
 
 export default defineConfig({
   test: {
