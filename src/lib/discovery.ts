@@ -91,9 +91,8 @@ export function robotsTxt(config: PublicConfig): string {
     `Allow: ${paths.mcpServerCardDraft}`,
     // Each path exactly, with a query, and everything below it (RFC 9309 `$`), so `/auth` never hides `/auth.md`.
     ...[...AGENT_REFUSED_SEGMENTS].map((segment) => `/${segment}`).flatMap((p) => [`Disallow: ${p}$`, `Disallow: ${p}?`, `Disallow: ${p}/`]),
-    // One preference (ai-preferences.ts), in both forms: https://contentsignals.org and IETF AIPREF.
+    // The one preference (ai-preferences.ts), as https://contentsignals.org writes it.
     `Content-Signal: ${CONTENT_SIGNAL}`,
-    `Content-Usage: ${CONTENT_USAGE}`,
   ];
   return [
     '# Every public page may be crawled and read, by search engines and AI agents alike.',
@@ -108,8 +107,12 @@ export function robotsTxt(config: PublicConfig): string {
     ...rules,
     '',
     `Sitemap: ${absoluteUrl(config.baseUrl, paths.sitemap)}`,
-    // The AI catalog (Agentic Resource Discovery 1.0): the MCP server and the agent skills.
-    `Agentmap: ${absoluteUrl(config.baseUrl, paths.aiCatalog)}`,
+    '',
+    // AIPREF's Content-Usage rule and ARD's Agentmap line would be directives here, but Lighthouse 13.5 marks any
+    // directive outside its safelist "robots.txt is not valid" (SEO 92 on every page): each is said where nothing
+    // rejects it, and named here for people.
+    `# The same preference for AI use in the IETF AIPREF vocabulary is the Content-Usage header of every page: ${CONTENT_USAGE}.`,
+    `# AI catalog (Agentic Resource Discovery 1.0), also linked from every page: ${absoluteUrl(config.baseUrl, paths.aiCatalog)}`,
     '',
   ].join('\n');
 }
