@@ -13,7 +13,7 @@ import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { TYPES, TYPES_BY_PATH } from '../src/lib/media-types.ts';
 import { loadConfig, type ServerConfig } from '../sidecar/config.ts';
-import { CACHE, DEFAULT_LANG, fixedFirstSegment, LANGS, MCP_BODY_LIMIT, ROUTES, templatePattern, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
+import { CACHE, DEFAULT_LANG, FINGERPRINTED_PATH, fixedFirstSegment, LANGS, MCP_BODY_LIMIT, ROUTES, templatePattern, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
 import { projectRoot } from './ensure-build.ts';
@@ -150,6 +150,7 @@ export function frontConfig(options: FrontOptions): string {
     MAX_BODY: String(MCP_BODY_LIMIT),
     SECURITY_HEADERS_INDENTED: indent(security, 6),
     CACHE_IMMUTABLE: CACHE.immutable,
+    FINGERPRINTED: `"${FINGERPRINTED_PATH.source}"`,
     CACHE_PAGE: CACHE.page,
     CACHE_NONE: CACHE.none,
     CACHE_ERROR: CACHE.error,

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { ENCODING_SUFFIX, ENCODINGS, type Encoding } from '../../src/lib/compression.ts';
 import { filesUnder } from '../../src/lib/files.ts';
 import { typeOf } from '../../src/lib/media-types.ts';
-import { CACHE, staticRouteOf } from '../../src/lib/surface.ts';
+import { CACHE, isFingerprinted, staticRouteOf } from '../../src/lib/surface.ts';
 import { twinPath } from '../../src/lib/urls.ts';
 import { makeAsset, type Asset, type Page } from '../asset.ts';
 
-/** The declared cache rule of a file of the build; fingerprinted assets for a year; anything else a page's. */
+/** The declared cache rule of a file of the build; fingerprinted files for a year; anything else a page's. */
 function cacheControlFor(urlPath: string): string {
-  if (urlPath.startsWith('/_astro/')) return CACHE.immutable;
+  if (isFingerprinted(urlPath)) return CACHE.immutable;
   const route = staticRouteOf(urlPath);
   return route ? CACHE[route.cache] : CACHE.page;
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENCODING_SUFFIX } from './compression.ts';
 import { filesUnder } from './files.ts';
-import { CACHE, staticRouteOf } from './surface.ts';
+import { CACHE, isFingerprinted as isFingerprintedPath, staticRouteOf } from './surface.ts';
 import { twinPath } from './urls.ts';
 
 /** Beside dist/client; kept in the bucket under MANIFEST_KEY, where the next publish reads it. */
@@ -42,9 +42,9 @@ export function manifestOf(clientDir: string): PublishManifest {
   return { version: 1, files };
 }
 
-/** Files whose name changes when their bytes do: never overwritten, never invalidated. */
+/** Files of the build (`_astro/x.css`) whose name changes when their bytes do (surface.ts): never overwritten, never invalidated. */
 export function isFingerprinted(file: string): boolean {
-  return file.startsWith('_astro/') || /^pagefind\/[^/]+\/(?:fragment|index)\//.test(file) || /^pagefind\/[^/]+\/[^/]+\.pf_meta$/.test(file);
+  return isFingerprintedPath(`/${file}`);
 }
 
 /** The URL a file of the build answers: en/blog/x.html → /en/blog/x, index.html → /, others as they are. */

@@ -85,10 +85,23 @@ export const CACHE = {
 } as const;
 export type CacheRule = keyof typeof CACHE;
 
+/**
+ * The files of the build whose URL changes whenever their bytes do (the name holds a hash of the content): Astro's
+ * assets, and Pagefind's fragments, index chunks and metadata. The one owner of that rule: the sidecar and the front
+ * (nginx, from FINGERPRINTED_PATH's source) serve them `immutable` for a year, and publishing uploads them once, so
+ * that every cache holds them as long as the CDN does. Pagefind's entry file and scripts keep their names: pages.
+ */
+export const FINGERPRINTED_PATH = /^\/(?:_astro\/|pagefind\/[^/]+\/(?:fragment|index)\/|pagefind\/[^/]+\/[^/]+\.pf_meta$)/;
+
+/** Whether the build's file at `urlPath` (`/_astro/x.css`) never changes under its name (FINGERPRINTED_PATH). */
+export function isFingerprinted(urlPath: string): boolean {
+  return FINGERPRINTED_PATH.test(urlPath);
+}
+
 /** What a cache rule applies to besides declared routes (for the API documentation). */
 export const CACHE_ALSO: Partial<Record<CacheRule, string>> = {
-  immutable: 'fingerprinted assets under /_astro/',
-  page: 'every other file of the build (the search index under /pagefind/ included)',
+  immutable: "fingerprinted files: assets under /_astro/, the search index's fragments, index chunks and metadata under /pagefind/",
+  page: "every other file of the build (the search index's entry file and scripts included)",
   error: 'error pages (404, 500, 503); a 503 also carries Retry-After',
 };
 

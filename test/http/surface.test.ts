@@ -1,8 +1,11 @@
 // Every declared route answers as src/lib/surface.ts says: a declared status, a declared media type, the declared
 // Cache-Control and CORS. Runs against the sidecar alone and through the front (nginx filled from the declaration).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE, ROUTES, type RouteDeclaration, type RouteId } from '../../src/lib/surface.ts';
+import { CACHE, isFingerprinted, ROUTES, type RouteDeclaration, type RouteId } from '../../src/lib/surface.ts';
 import { OpenApiAnswers } from '../../scripts/fuzz/openapi-answers.ts';
+import { clientDir } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** A request that succeeds for each route, from the demo data and the build (the compiler asks for one per route). */
@@ -84,6 +87,34 @@ describe('every declared route answers as declared', () => {
       const md = await fetch(server.url + path, { headers: { accept: 'text/markdown' } });
       expect(md.headers.get('content-type'), id).toBe('text/markdown; charset=utf-8');
       expect(md.headers.get('vary'), id).toContain('Accept');
+    }
+  });
+});
+
+describe('files of the build that no route declares (issue 30: one rule for which files never change)', () => {
+  /** One file of each kind under `dir` of the build, by the pattern of its name. */
+  const oneUnder = (dir: string, name: RegExp) => {
+    const file = readdirSync(join(clientDir, dir)).find((f) => name.test(f) && !/\.(br|gz)$/.test(f));
+    expect(file, `${dir} has a file like ${name}`).toBeDefined();
+    return `/${dir}/${file}`;
+  };
+
+  it('a fingerprinted file (Astro asset, Pagefind fragment, index chunk, metadata) is immutable for a year, as the CDN keeps it', async () => {
+    const fingerprinted = [oneUnder('_astro', /\.svg$/), oneUnder('pagefind/en/fragment', /\.pf_fragment$/), oneUnder('pagefind/ar/index', /\.pf_index$/), oneUnder('pagefind/en', /\.pf_meta$/)];
+    for (const path of fingerprinted) {
+      expect(isFingerprinted(path), path).toBe(true);
+      const res = await fetch(server.url + path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control'), path).toBe(CACHE.immutable);
+    }
+  });
+
+  it('a file of the search index that keeps its name across builds is a page’s five minutes', async () => {
+    for (const path of ['/pagefind/en/pagefind-entry.json', '/pagefind/ar/pagefind.js']) {
+      expect(isFingerprinted(path), path).toBe(false);
+      const res = await fetch(server.url + path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control'), path).toBe(CACHE.page);
     }
   });
 });

@@ -16,6 +16,7 @@ import {
   AGENT_REFUSED_SEGMENTS,
   CACHE,
   fastifyPath,
+  FINGERPRINTED_PATH,
   LANGS,
   OWNER_APP_SEGMENTS,
   RESERVED_SEGMENTS,
@@ -106,8 +107,9 @@ describe('derived artifacts agree with the declaration', () => {
     }
     expect(conf).toContain(`"${SLUG_PATTERN.source.replace('^', '^/')}"`);
     expect(conf).not.toMatch(/\{\{[A-Z_]+\}\}/);
-    // Fingerprinted assets (the pages inline their CSS; images and the like from Astro's pipeline) for a year.
-    expect(conf).toMatch(new RegExp(`location /_astro/ \\{[^}]*Cache-Control "${CACHE.immutable}"`));
+    // Fingerprinted files (surface.ts's one rule, as a regular expression) for a year.
+    const escaped = FINGERPRINTED_PATH.source.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    expect(conf).toMatch(new RegExp(`location ~ "${escaped}" \\{[^}]*Cache-Control "${CACHE.immutable}"`));
   });
 
   it('the WebMCP script carries the declared languages, refusals and route templates', () => {
@@ -146,6 +148,8 @@ describe('no module keeps a copy of a rule', () => {
     ['an owner-app path list', /['"/]login['"|]|login\|otp/],
     ['a Cache-Control value', /['"](public, (max-age|no-cache)|no-cache|no-store)['"]/],
     ['a profile or card path built by hand', /`\/[pc]\/\$\{/, 'src/lib/urls.ts'],
+    // Issue 30: publishing knew Pagefind's fragments never change, the sidecar and nginx only /_astro/.
+    ['which files of the build are fingerprinted', /startsWith\(['"]\/?_astro\/|location \/_astro\/|pf_meta|\(\?:fragment\|index\)/],
   ];
   it.each(copies)('%s appears only in src/lib/surface.ts (or the one module named)', (_what, pattern, allowed) => {
     const offenders = sources.filter((file) => file !== allowed && pattern.test(readFileSync(join(projectRoot, file), 'utf8'))).map((file) => relative('.', file));
