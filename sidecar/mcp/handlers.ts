@@ -2,11 +2,11 @@
 // completions, over the site's own services. server.ts's one factory registers these for both protocol eras; only
 // the envelope differs.
 import { z } from 'zod';
-import { toolDescriptions } from '../../src/lib/agent-discovery.ts';
+import { mcpInstructions, toolDescriptions } from '../../src/lib/agent-discovery.ts';
 import { escapeMarkdownText, markdownDocument, markdownLink } from '../../src/lib/markdown.ts';
 import { articleListEntry, MCP_RESOURCE_TEMPLATES, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS, type McpToolName } from '../../src/lib/mcp-tools.ts';
 import type { PublicConfig } from '../../src/lib/site-config.ts';
-import { DEFAULT_LANG, LANGS, ROUTES, templatePattern, type Lang } from '../../src/lib/surface.ts';
+import { DEFAULT_LANG, LANGS, ROUTES, routeMatcher, type Lang } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { ErrorPages } from '../error-pages.ts';
 import { requestPathOf } from '../request-path.ts';
@@ -124,7 +124,8 @@ export function mcpHandlers(deps: McpDeps) {
   const { config, site, live, reader, errors } = deps;
   const articles = articleList(site);
   const resources = MCP_RESOURCES.map((r) => ({ ...r, uri: absoluteUrl(config.baseUrl, r.path) }));
-  const templates = MCP_RESOURCE_TEMPLATES.map((t) => ({ ...t, uriTemplate: `${config.baseUrl}${ROUTES[t.route].path}`, pattern: templatePattern(ROUTES[t.route].path) }));
+  const templates = MCP_RESOURCE_TEMPLATES.map((t) => ({ ...t, uriTemplate: `${config.baseUrl}${ROUTES[t.route].path}` }));
+  const matchTemplate = routeMatcher(MCP_RESOURCE_TEMPLATES.map((t) => t.route));
 
   const tools: { [K in McpToolName]: (args: Record<string, unknown>) => Promise<ToolResult> } = {
     get_profile: guarded(async (args) => {
@@ -178,9 +179,7 @@ export function mcpHandlers(deps: McpDeps) {
 
   return {
     info: { name: MCP_SERVER.name, title: `${config.serviceName} (read-only)`, version: MCP_SERVER.version, websiteUrl: config.baseUrl },
-    instructions:
-      `Read-only access to ${config.serviceName}: public profiles (/p/{page}), digital business cards (/c/{cardId}) and a blog in Arabic and English. ` +
-      'Everything is returned as Markdown. Nothing can be created or changed here.',
+    instructions: mcpInstructions(config),
     tools,
     /** tools/list from the registry as the server card describes it (JSON Schema 2020-12, no extra properties, its order). */
     toolList: toolDescriptions(),
@@ -196,7 +195,7 @@ export function mcpHandlers(deps: McpDeps) {
       if (resource && file) return { uri: resource.uri, mimeType: resource.mimeType, text: resourceText(file, uri) };
       // A page of a template: the site reader's Markdown, exactly what GET with Accept: text/markdown returns.
       const path = uri.startsWith(`${config.baseUrl}/`) ? uri.slice(config.baseUrl.length) : undefined;
-      const checked = path !== undefined && templates.some((t) => t.pattern.test(path)) ? requestPathOf(path) : undefined;
+      const checked = path !== undefined && matchTemplate(path) ? requestPathOf(path) : undefined;
       if (checked !== undefined) {
         const resolution = await reader.resolve(checked, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true });
         if (resolution.kind === 'asset' && resolution.asset.type.startsWith('text/markdown')) return { uri, mimeType: 'text/markdown', text: resourceText(resolution.asset, uri) };

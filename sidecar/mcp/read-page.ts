@@ -49,7 +49,7 @@ export async function readPage(reader: SiteReader, errors: ErrorPages, config: P
         url = resolution.sitePath;
         continue;
       case 'not-found': {
-        const first = path.split('/')[1];
+        const first = firstSegmentOf(path);
         const page = errors.page(404, isLang(first) ? first : DEFAULT_LANG, true);
         const shown = page && page.size <= bytesLeft() ? `\n\n${page.body.toString('utf8')}` : '';
         return { ok: false, message: `No public page at ${path} (404).${shown}` };

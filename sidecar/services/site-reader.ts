@@ -6,7 +6,7 @@
 import { create as contentDisposition } from 'content-disposition';
 import { CONTENT_USAGE } from '../../src/lib/ai-preferences.ts';
 import { alternateLink, homepageLinks, siteLinks } from '../../src/lib/discovery.ts';
-import { CACHE, LANGS, ROUTES, type Lang, type RouteDeclaration, type RouteId } from '../../src/lib/surface.ts';
+import { CACHE, LANGS, ROUTES, routeIds, routeMatcher, type Lang, type RouteId } from '../../src/lib/surface.ts';
 import { absoluteUrl, isErrorPagePath, pageOfTwin, paths, twinPath } from '../../src/lib/urls.ts';
 import type { Change, Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
@@ -45,36 +45,11 @@ export interface ReadOptions {
 type LiveRouteId = { [K in RouteId]: (typeof ROUTES)[K]['served'] extends 'live' | 'operations' ? K : never }[RouteId];
 type Handler = (params: Record<string, string>, prefs: ReadPreferences) => Promise<Resolution>;
 
-interface CompiledRoute {
-  id: LiveRouteId;
-  pattern: RegExp;
-  names: string[];
-  declaration: RouteDeclaration;
-}
-
-/** The declared live routes as regular expressions, the most specific first (`/c/{cardId}.vcf` before `/c/{cardId}`, `/{alias}` last). */
-function compileLiveRoutes(): CompiledRoute[] {
-  const routes = (Object.entries(ROUTES) as [RouteId, RouteDeclaration][]).filter(([, r]) => r.method === 'GET' && (r.served === 'live' || r.served === 'operations'));
-  const compiled = routes.map(([id, declaration]) => {
-    const names: string[] = [];
-    const source = declaration.path
-      .split(/(\{\w+\})/)
-      .map((part) => {
-        const name = /^\{(\w+)\}$/.exec(part)?.[1];
-        if (!name) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-        names.push(name);
-        return '([^/]+)';
-      })
-      .join('');
-    return { id: id as LiveRouteId, pattern: new RegExp(`^${source}$`), names, declaration };
-  });
-  const fixed = (r: CompiledRoute) => r.declaration.path.replace(/\{\w+\}/g, '').length;
-  return compiled.sort((a, b) => a.names.length - b.names.length || fixed(b) - fixed(a));
-}
-
-const LIVE_ROUTES = compileLiveRoutes();
+/** The declared GET routes the sidecar answers itself, matched by the declaration's one matcher. */
+const LIVE_ROUTE_IDS = routeIds((r) => r.method === 'GET' && (r.served === 'live' || r.served === 'operations')) as LiveRouteId[];
+const matchLive = routeMatcher(LIVE_ROUTE_IDS);
 /** Paths the sidecar answers itself even when the build has a file there (the build's sitemap.xml is its static part). */
-const LIVE_FIXED_PATHS: ReadonlySet<string> = new Set(LIVE_ROUTES.filter((r) => r.names.length === 0).map((r) => r.declaration.path));
+const LIVE_FIXED_PATHS: ReadonlySet<string> = new Set(LIVE_ROUTE_IDS.map((id) => ROUTES[id].path as string).filter((path) => !path.includes('{')));
 
 export interface SiteReaderDeps {
   baseUrl: string;
@@ -174,18 +149,9 @@ export class SiteReader {
         return { kind: 'asset', asset: file, headers };
       }
     }
-    for (const route of LIVE_ROUTES) {
-      const match = route.pattern.exec(path);
-      if (!match) continue;
-      const params: Record<string, string> = {};
-      const valid = route.names.every((name, i) => {
-        const value = match[i + 1] ?? '';
-        params[name] = value;
-        return route.declaration.params?.[name]?.safeParse(value).success ?? true;
-      });
-      if (valid) return { ...(await this.handlers[route.id](params, prefs)), route: route.declaration.path };
-    }
-    return { kind: 'not-found' };
+    // A parameter its declaration refuses names nothing (a slug with capitals, a card id too long).
+    const match = matchLive(path);
+    return match ? { ...(await this.handlers[match.id](match.params, prefs)), route: match.route.path } : { kind: 'not-found' };
   }
 
   /**

@@ -182,26 +182,54 @@ export type RouteId = keyof typeof ROUTES;
  * ten, a few kilobytes), and what a body may cost once parsed grows with it: 64 KiB of `[{},{},…]` is 1 MB of objects.
  */
 export const MCP_BODY_LIMIT = ROUTES.mcp.maxBodyBytes;
-export const ROUTE_IDS = Object.keys(ROUTES) as RouteId[];
+
+/** A path matched to a declared route: which one, and its parameters by name (as they stand in the path). */
+export interface RouteMatch<Id extends RouteId = RouteId> {
+  id: Id;
+  route: RouteDeclaration;
+  params: Record<string, string>;
+}
+
+/**
+ * The one route matcher: a function that finds the declared route among `ids` a path belongs to, the most specific
+ * first (fewest parameters, then the most fixed text: `/c/{cardId}.vcf` before `/c/{cardId}`, `/{alias}` last), with
+ * its parameters; each `{name}` is one path segment, and a route matches only where its declared `params` accept
+ * them (`/c/x.vcf` with an invalid card id is not the card's vCard). The sidecar's reader, the build's cache rules,
+ * the preview and the MCP resource templates all match paths with it.
+ */
+export function routeMatcher<Id extends RouteId>(ids: readonly Id[]): (path: string) => RouteMatch<Id> | undefined {
+  const compiled = ids
+    .map((id) => {
+      const route = ROUTES[id] as RouteDeclaration;
+      return { id, route, pattern: templatePattern(route.path), names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!), fixed: route.path.replace(/\{\w+\}/g, '').length };
+    })
+    .sort((a, b) => a.names.length - b.names.length || b.fixed - a.fixed);
+  return (path) => {
+    for (const { id, route, pattern, names } of compiled) {
+      const match = pattern.exec(path);
+      if (!match) continue;
+      const params = Object.fromEntries(names.map((name, i) => [name, match[i + 1] ?? '']));
+      if (names.every((name) => route.params?.[name]?.safeParse(params[name]).success ?? true)) return { id, route, params };
+    }
+    return undefined;
+  };
+}
+
+/** The ids of the declared routes that `keep` selects. */
+export function routeIds(keep: (route: RouteDeclaration) => boolean): RouteId[] {
+  return (Object.keys(ROUTES) as RouteId[]).filter((id) => keep(ROUTES[id] as RouteDeclaration));
+}
+
+const matchStatic = routeMatcher(routeIds((r) => r.served === 'static'));
 
 /** The declared route a path of the build belongs to (exact first, then templated), for its cache rule and CORS. */
 export function staticRouteOf(path: string): RouteDeclaration | undefined {
-  return STATIC_MATCHERS.find((m) => m.pattern.test(path))?.route;
+  return matchStatic(path)?.route;
 }
 
-const STATIC_MATCHERS = (Object.values(ROUTES) as RouteDeclaration[])
-  .filter((r) => r.served === 'static')
-  .map((route) => ({ route, pattern: templatePattern(route.path), fixed: route.path.replace(/\{\w+\}/g, '').length, params: (route.path.match(/\{/g) ?? []).length }))
-  .sort((a, b) => a.params - b.params || b.fixed - a.fixed);
-
-/** A declared path as a regular expression: each `{name}` one path segment. */
+/** A declared path as a regular expression: each `{name}` one path segment, captured. */
 export function templatePattern(path: string): RegExp {
-  return new RegExp(`^${path.split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('')}$`);
-}
-
-/** A declared path as Fastify's router writes it: `/p/{page}` → `/p/:page`. */
-export function fastifyPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ':$1');
+  return new RegExp(`^${path.split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('')}$`);
 }
 
 /** The first segment of a declared path when it is fixed: `/p/{page}` → `p`, `/{lang}/blog` → undefined. */
