@@ -10,6 +10,25 @@ import ogImages from './src/integrations/og-images.ts';
 import publishManifest from './src/integrations/publish-manifest.ts';
 import reusePages from './src/integrations/reuse-pages.ts';
 
+/**
+ * The editors' preview (`astro dev`, which `npm run dev` starts) shows drafts and scheduled articles, and renders
+ * profiles and cards from the local database as the sidecar does (scripts/preview-middleware.ts); a build does neither.
+ * @returns {import('astro').AstroIntegration}
+ */
+function previewLivePages() {
+  return {
+    name: 'preview-live-pages',
+    hooks: {
+      'astro:config:setup': ({ command, addMiddleware, updateConfig }) => {
+        // Whether the pages are rendered for the preview (src/lib/build-config.ts): never by a build, whatever
+        // NODE_ENV says (Vite's own DEV is true in a build run with NODE_ENV=test).
+        updateConfig({ vite: { define: { __EDITORS_PREVIEW__: JSON.stringify(command === 'dev') } } });
+        if (command === 'dev') addMiddleware({ entrypoint: new URL('./scripts/preview-middleware.ts', import.meta.url), order: 'pre' });
+      },
+    },
+  };
+}
+
 // The build reads only what pages embed; the server's own settings are sidecar/config.ts's.
 const config = loadPublicConfig();
 
@@ -45,5 +64,5 @@ export default defineConfig({
   // In this order: the pages reused from the last build are in place before anything reads them; the twins, the
   // search index and the images are written before they are compressed; the manifest of what to publish is made of
   // the finished build.
-  integrations: [reusePages(), contentChecks(), markdownTwins(config), searchIndex(), ogImages(config), precompress(), publishManifest()],
+  integrations: [reusePages(), contentChecks(), markdownTwins(config), searchIndex(), ogImages(config), precompress(), publishManifest(), previewLivePages()],
 });

@@ -13,7 +13,8 @@ import type { Change, Store } from '../store/store.ts';
 import { entityTag } from './entities.ts';
 import type { Freshness, FreshnessEvent } from './freshness.ts';
 import { qrSvg } from '../qr.ts';
-import { cardToVcard, cardUrlsOf, contactCode } from '../vcard.ts';
+import { cardToVcard } from '../vcard.ts';
+import { cardPage, profileLocals } from './live-locals.ts';
 import { makeAsset, type Asset, type Page } from '../asset.ts';
 
 export interface LiveDeps {
@@ -80,7 +81,7 @@ export class LivePages {
       const profile = await this.deps.store.profile(slug);
       if (!profile) return undefined;
       // Kept until a link's time window opens or closes.
-      return [await this.render(paths.profile(slug), { profile, now: new Date(now).toISOString() }), nextLinkChange(profile.links, now)];
+      return [await this.render(paths.profile(slug), profileLocals(profile, now)), nextLinkChange(profile.links, now)];
     });
   }
 
@@ -91,9 +92,8 @@ export class LivePages {
       const card = await this.deps.store.card(cardId);
       if (!card) return undefined;
       if (card.mode === 'page') {
-        const urls = cardUrlsOf(this.deps.baseUrl, card);
-        const contact = contactCode(card, urls);
-        const page = await this.render(paths.card(cardId), { card, contactCodeShort: contact.short, now: new Date(now).toISOString() });
+        const { urls, contact, locals } = cardPage(this.deps.baseUrl, card, now);
+        const page = await this.render(paths.card(cardId), locals);
         const vcard = makeAsset(Buffer.from(cardToVcard(card, urls)), VCARD, CACHE.live);
         return [{ page, vcard, contact: contact.text, card }];
       }

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
+import { editorsPreview } from './build-config.ts';
 import { articleDates, isPublished } from './article-dates.ts';
 import { isLang, LANGS, type Lang } from './surface.ts';
 import { LOCALES } from './locales.ts';
@@ -56,8 +57,8 @@ export function getArticles(): Promise<Article[]> {
 }
 
 async function load(): Promise<Article[]> {
-  // The editors' preview (scripts/dev.ts sets BIO_PREVIEW) shows drafts and scheduled articles; a build never does.
-  const preview = process.env.BIO_PREVIEW === '1';
+  // The editors' preview (Astro's dev server, `npm run dev`) shows drafts and scheduled articles; a build never does.
+  const preview = editorsPreview;
   const now = new Date();
   const dated = (await getCollection('blog')).map((entry) => {
     // Astro's loader made Dates of the front matter itself; the dates are read again as the editor wrote them.

@@ -3,5 +3,9 @@
 import type { PublicConfig } from './site-config.ts';
 
 declare const __SITE_CONFIG__: PublicConfig;
+declare const __EDITORS_PREVIEW__: boolean;
 
 export const config: PublicConfig = __SITE_CONFIG__;
+
+/** Whether the pages are rendered for the editors' preview (`npm run dev`), which shows drafts and scheduled articles. */
+export const editorsPreview: boolean = __EDITORS_PREVIEW__;

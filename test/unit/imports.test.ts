@@ -1,5 +1,7 @@
 // The module graph (dpdm, reading the TypeScript as the compiler does): no import circle anywhere, and the server
 // never loads the database's write path. Type-only imports are left out: they vanish at run time.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseCircular, parseDependencyTree, shortenTree, type DependencyTree } from 'dpdm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/env.ts';
@@ -33,6 +35,24 @@ describe('the module graph', () => {
     expect(server).toContain('sidecar/store/open-store.ts');
     expect(server).toContain('sidecar/store/sqlite/sqlite-store.ts');
     for (const file of server) expect(file, file).not.toMatch(/store\/(writer|import-format|import-plan)\.ts$|-writer\.ts$/);
+  });
+
+  // Issue 30: src/middleware.ts loaded scripts/preview-locals.ts by a URL string, which reached sidecar/store; a
+  // script loaded sidecar/routes/mcp.ts for one constant. Layers are read downward: src/lib is shared by everyone.
+  it('nothing reaches upward: src/ imports neither sidecar/ nor scripts/, and no script imports sidecar/routes/', () => {
+    const upward = Object.entries(tree).flatMap(([file, deps]) =>
+      (deps ?? [])
+        .filter((d) => d.id && ((file.startsWith('src/') && /^(sidecar|scripts)\//.test(d.id)) || (file.startsWith('scripts/') && d.id.startsWith('sidecar/routes/'))))
+        .map((d) => `${file} -> ${d.id}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('no module of src/ names another module by a URL string the bundler and this graph cannot see', () => {
+    const hidden = Object.keys(tree)
+      .filter((file) => file.startsWith('src/'))
+      .filter((file) => /new URL\(\s*['"]\.\.?\/[^'"]+\.(?:ts|js|mjs)['"]\s*,\s*import\.meta\.url\)/.test(readFileSync(join(projectRoot, file), 'utf8')));
+    expect(hidden).toEqual([]);
   });
 
   it('only open-store.ts opens the backends’ readers', () => {
