@@ -42,8 +42,7 @@ export function serverCard(config: PublicConfig, { tools }: { tools: boolean }) 
     name: MCP_SERVER.name,
     title,
     version: MCP_SERVER.version,
-    description:
-      'Read-only access to public link-in-bio profiles, digital business cards and a bilingual (Arabic and English) blog, as Markdown. No authentication; nothing is written.',
+    description: `Read-only access to public link-in-bio profiles, digital business cards and a blog in ${describeLangNames()}, as Markdown. No authentication; nothing is written.`,
     websiteUrl: config.baseUrl,
     documentationUrl: absoluteUrl(config.baseUrl, paths.apiDocs),
     serverInfo: { name: MCP_SERVER.name, title, version: MCP_SERVER.version },
@@ -62,6 +61,14 @@ export function serverCard(config: PublicConfig, { tools }: { tools: boolean }) 
         }
       : {}),
   };
+}
+
+/** What the MCP server tells a client it is for (the initialize result's instructions). */
+export function mcpInstructions(config: Pick<PublicConfig, 'serviceName'>): string {
+  return (
+    `Read-only access to ${config.serviceName}: public profiles (/p/{page}), digital business cards (/c/{cardId}) and a blog in ${describeLangNames()}. ` +
+    'Everything is returned as Markdown. Nothing can be created or changed here.'
+  );
 }
 
 /** The ARD version of the catalogs (Agentic Resource Discovery 1.0, agenticresourcediscovery.org). */

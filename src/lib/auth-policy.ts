@@ -1,5 +1,6 @@
 // /auth.md: the agent registration and credential policy (SPEC.md, Authentication), with the operators' contact.
 import type { PublicConfig } from './site-config.ts';
+import { describeLangNames } from './locales.ts';
 import { OWNER_APP_SEGMENTS } from './surface.ts';
 import { absoluteUrl, paths } from './urls.ts';
 
@@ -7,7 +8,7 @@ export function authPolicy(config: PublicConfig): string {
   const url = (path: string) => absoluteUrl(config.baseUrl, path);
   return `# Agent access and credential policy
 
-${config.serviceName} (${config.baseUrl}) publishes link-in-bio profiles, digital business cards and a bilingual blog. This document tells automated clients and AI agents what they may use, with which credentials, and how to ask for more.
+${config.serviceName} (${config.baseUrl}) publishes link-in-bio profiles, digital business cards and a blog in ${describeLangNames()}. This document tells automated clients and AI agents what they may use, with which credentials, and how to ask for more.
 
 ## What needs no credentials
 

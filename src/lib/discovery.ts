@@ -3,6 +3,7 @@ import { CONTENT_SIGNAL, CONTENT_USAGE } from './ai-preferences.ts';
 import { t } from './i18n.ts';
 import type { PublicConfig } from './site-config.ts';
 import { MCP_TOOLS } from './mcp-tools.ts';
+import { describeLangNames } from './locales.ts';
 import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, LANGS, type Lang } from './surface.ts';
 import { absoluteUrl, paths, twinPath } from './urls.ts';
 
@@ -130,7 +131,7 @@ export function llmsTxt(config: PublicConfig, articles: Record<Lang, LlmsArticle
   return [
     `# ${config.serviceName}`,
     '',
-    '> Link-in-bio profiles (/p/{page}) and digital business cards (/c/{cardId}) for Arabic- and English-speaking creators and businesses, and a bilingual blog. Everything public is read-only and needs no credentials; every HTML page answers `Accept: text/markdown` with a Markdown twin.',
+    `> Link-in-bio profiles (/p/{page}) and digital business cards (/c/{cardId}) for creators and businesses, and a blog in ${describeLangNames()}. Everything public is read-only and needs no credentials; every HTML page answers \`Accept: text/markdown\` with a Markdown twin.`,
     '',
     'Do not use /login or any sign-in, one-time-code, OAuth or payment flow: they create accounts and send e-mail.',
     '',

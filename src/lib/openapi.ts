@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { articleListEntry, MCP_TOOLS } from './mcp-tools.ts';
 import type { PublicConfig } from './site-config.ts';
+import { describeLangNames } from './locales.ts';
 import { aliasSchema, CACHE, RESERVED_SEGMENTS, ROUTES, type RouteDeclaration, type RouteId } from './surface.ts';
 import { absoluteUrl, paths } from './urls.ts';
 
@@ -53,7 +54,7 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
     responses: { 302: { ...redirect('/ar/blog or /en/blog'), headers: { ...(redirect('').headers as Json), Vary: { description: 'Always `Accept-Language`.', schema: { type: 'string' } } } } },
   },
   getBlogArticleList: {
-    description: 'Every published article in both languages, newest first: slug, title, date (ISO 8601), absolute URL, language, topic keys and reading time in minutes. The WebMCP and MCP tools list_blog_articles read it (and filter it by language and topic).',
+    description: 'Every published article in every language, newest first: slug, title, date (ISO 8601), absolute URL, language, topic keys and reading time in minutes. The WebMCP and MCP tools list_blog_articles read it (and filter it by language and topic).',
     schema: { type: 'array', items: schemaOf(articleListEntry) },
   },
   listBlogArticles: { description: 'The first page of the articles in one language (20 a page, newest first), linked to the next page with rel="next". Feeds: /{lang}/blog/rss.xml and /{lang}/blog/feed.json.', params: { lang: 'Language of the blog.' } },
@@ -209,7 +210,7 @@ export function openApiDocument(config: PublicConfig): Json {
       version: '1.0.0',
       summary: 'Read-only public pages, discovery documents, health and an MCP endpoint.',
       description:
-        'Public, read-only surface for link-in-bio profiles, digital business cards and a bilingual blog (Arabic and English). ' +
+        `Public, read-only surface for link-in-bio profiles, digital business cards and a blog in ${describeLangNames()}. ` +
         'Every HTML page can also be read as Markdown by sending `Accept: text/markdown`. There is no public write API; ' +
         `owners edit their content after signing in at /login, which automated clients must not use. See ${doc(paths.authMd)}.`,
       contact: { name: `${config.serviceName} operators`, email: config.contactEmail, url: doc(paths.authMd) },

@@ -88,4 +88,16 @@ describe('a third language added by the table, a dictionary, the topics’ names
     expect(list?.inputSchema.properties.lang?.enum).toEqual(['fr', 'ar', 'en']);
     expect(list?.inputSchema.properties.lang?.description).toContain('"fr" (French)');
   });
+
+  it('says so wherever agents read what the site is: no document still calls the blog bilingual or names two languages', () => {
+    const twoLanguages = /bilingual|both languages|two languages|Arabic and English|English and Arabic|Arabic or English/i;
+    const documents = ['openapi.json', '.well-known/mcp/server-card.json', '.well-known/ai-catalog.json', 'llms.txt', 'auth.md', '.well-known/agent-skills/read-the-blog/SKILL.md', '.well-known/agent-skills/read-profiles-and-cards/SKILL.md'];
+    // The three named together are right; two named alone, or "both", are what was written by hand.
+    for (const file of documents) expect(read(file).replace(/French, Arabic (and|or) English/g, ''), file).not.toMatch(twoLanguages);
+    for (const file of ['openapi.json', '.well-known/mcp/server-card.json', 'llms.txt', 'auth.md']) expect(read(file), file).toContain('French, Arabic and English');
+    // The MCP server's instructions, from the copy's own modules as the sidecar loads them.
+    const instructions = spawnSync(process.execPath, ['--input-type=module', '-e', `import { mcpInstructions } from ${JSON.stringify(join(dir, 'src/lib/agent-discovery.ts'))}; console.log(mcpInstructions({ serviceName: 'Bio Cards' }));`], { cwd: dir, encoding: 'utf8' });
+    expect(instructions.stderr).toBe('');
+    expect(instructions.stdout).toContain('a blog in French, Arabic and English');
+  });
 });
