@@ -3,7 +3,7 @@
 // (src/lib/site-config.ts), which this extends.
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, publicConfigSchema, type PublicConfig } from '../src/lib/site-config.ts';
+import { ConfigError, configError, parsePublicConfig, publicConfigSchema, type PublicConfig } from '../src/lib/site-config.ts';
 
 export { ConfigError, type PublicConfig };
 
@@ -154,15 +154,9 @@ export function loadConfigOrExit(env: Env = process.env): ServerConfig {
 
 /** Reads and validates the whole configuration; throws ConfigError naming every bad variable, with its value. */
 export function loadConfig(env: Env = process.env): ServerConfig {
-  // The default BASE_URL follows PORT: http://localhost:$PORT.
   const server = serverSchema.safeParse(env);
-  const port = server.success ? server.data.PORT : 8080;
-  const site = publicConfigSchema.safeParse({ ...env, BASE_URL: env.BASE_URL?.trim() || `http://localhost:${env.PORT?.trim() || port}` });
-  const problems = [...(server.success ? [] : server.error.issues), ...(site.success ? [] : site.error.issues)].map((issue) => {
-    const name = String(issue.path[0]);
-    return `${name} ${issue.message} (got "${env[name] ?? ''}")`;
-  });
-  if (!server.success || !site.success) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  const site = parsePublicConfig(env);
+  if (!server.success || !site.success) throw configError([...(server.success ? [] : server.error.issues), ...(site.success ? [] : site.error.issues)], env);
   const s = server.data;
   return {
     ...site.data,

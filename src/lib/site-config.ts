@@ -33,13 +33,12 @@ function origin(raw: string): string | undefined {
   }
 }
 
-/** The public variables by name, with their defaults (BASE_URL's follows PORT: the caller passes it resolved). */
+/** The public variables by name, with their defaults (BASE_URL's follows PORT: parsePublicConfig resolves it). */
 export const publicConfigSchema = z
   .object({
     BASE_URL: z
       .string()
       .trim()
-      .default('http://localhost:8080')
       .transform((raw, ctx) => origin(raw) ?? (ctx.addIssue({ code: 'custom', message: 'must be an http(s) origin such as https://example.com, with no path, query or credentials' }), z.NEVER)),
     SERVICE_NAME: z
       .string()
@@ -56,14 +55,23 @@ export const publicConfigSchema = z
   })
   .transform((v): PublicConfig => ({ baseUrl: v.BASE_URL, serviceName: v.SERVICE_NAME, contactEmail: v.CONTACT_EMAIL }));
 
-/** The public configuration for the build; throws ConfigError naming every bad variable. */
-export function loadPublicConfig(env: Env = process.env): PublicConfig {
-  const result = publicConfigSchema.safeParse({ ...env, BASE_URL: env.BASE_URL?.trim() || `http://localhost:${env.PORT?.trim() || '8080'}` });
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${String(issue.path[0])} ${issue.message} (got "${env[String(issue.path[0])] ?? ''}")`);
-  throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+/** The default origin follows PORT: http://localhost:$PORT, PORT's own default 8080. */
+export function parsePublicConfig(env: Env) {
+  return publicConfigSchema.safeParse({ ...env, BASE_URL: env.BASE_URL?.trim() || `http://localhost:${env.PORT?.trim() || '8080'}` });
 }
 
-export function publicConfig(config: PublicConfig): PublicConfig {
-  return { baseUrl: config.baseUrl, serviceName: config.serviceName, contactEmail: config.contactEmail };
+/** The one message of a configuration that does not parse: every bad variable, what it must be, and its value. */
+export function configError(issues: readonly { path: readonly PropertyKey[]; message: string }[], env: Env): ConfigError {
+  const problems = issues.map((issue) => {
+    const name = String(issue.path[0]);
+    return `${name} ${issue.message} (got "${env[name] ?? ''}")`;
+  });
+  return new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+}
+
+/** The public configuration for the build; throws ConfigError naming every bad variable. */
+export function loadPublicConfig(env: Env = process.env): PublicConfig {
+  const result = parsePublicConfig(env);
+  if (result.success) return result.data;
+  throw configError(result.error.issues, env);
 }
