@@ -1,4 +1,5 @@
 // @ts-check
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { loadPublicConfig } from './src/lib/site-config.ts';
@@ -6,7 +7,7 @@ import markdownTwins from './src/integrations/markdown-twins.ts';
 import precompress from './src/integrations/precompress.ts';
 import contentChecks from './src/integrations/content-checks.ts';
 import searchIndex from './src/integrations/search-index.ts';
-import ogImages from './src/integrations/og-images.ts';
+import ogImages, { ogDrawingHash } from './src/integrations/og-images.ts';
 import publishManifest from './src/integrations/publish-manifest.ts';
 import reusePages from './src/integrations/reuse-pages.ts';
 
@@ -59,7 +60,7 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   vite: {
     build: { assetsInlineLimit: 0 },
-    define: { __SITE_CONFIG__: JSON.stringify(config) },
+    define: { __SITE_CONFIG__: JSON.stringify(config), __OG_DRAWING__: JSON.stringify(ogDrawingHash(fileURLToPath(new URL('.', import.meta.url)))) },
   },
   // In this order: the pages reused from the last build are in place before anything reads them; the twins, the
   // search index and the images are written before they are compressed; the manifest of what to publish is made of

@@ -14,12 +14,20 @@ import { isLang } from '../lib/locales.ts';
 import { blogCard, ogImagePath, type OgCard } from '../lib/og.ts';
 import type { PublicConfig } from '../lib/site-config.ts';
 import type { OgJob } from './og-worker.ts';
-import { linkOrCopy } from './build-cache.ts';
+import { codeHash, linkOrCopy } from './build-cache.ts';
 
 const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
+/** The code that draws an image, from the project's root: what ogDrawingHash hashes. */
+const DRAWING_CODE = ['src/integrations/og-draw.ts', 'src/integrations/og-worker.ts'];
+
+/** The hash of the drawing code (and of the installed packages: the fonts, CanvasKit), a part of every image's name. */
+export function ogDrawingHash(projectRoot: string): string {
+  return codeHash(projectRoot, DRAWING_CODE);
+}
+
 /** The cards the built pages name, by image path; throws when a page's image name does not match what it shows. */
-export function cardsOfPages(root: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>): Map<string, OgCard> {
+export function cardsOfPages(root: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, drawing: string): Map<string, OgCard> {
   const cards = new Map<string, OgCard>();
   for (const file of filesUnder(root)) {
     if (!file.endsWith('.html')) continue;
@@ -32,16 +40,16 @@ export function cardsOfPages(root: string, config: Pick<PublicConfig, 'baseUrl' 
     if (alt === undefined || !isLang(lang)) throw new Error(`${file}: og:image without og:image:alt or a language`);
     const card = blogCard(config, lang, decode(alt));
     const path = new URL(image).pathname;
-    if (ogImagePath(card) !== path) throw new Error(`${file}: og:image ${path} is not the image of what the page shows (${ogImagePath(card)})`);
+    if (ogImagePath(card, drawing) !== path) throw new Error(`${file}: og:image ${path} is not the image of what the page shows, drawn by this code (${ogImagePath(card, drawing)})`);
     cards.set(path, card);
   }
   return cards;
 }
 
-export async function writeOgImages(root: string, cacheDir: string, workerFile: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>): Promise<{ drawn: number; reused: number }> {
+export async function writeOgImages(root: string, cacheDir: string, workerFile: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, drawing: string): Promise<{ drawn: number; reused: number }> {
   const jobs: OgJob['jobs'] = [];
   let reused = 0;
-  for (const [path, card] of cardsOfPages(root, config)) {
+  for (const [path, card] of cardsOfPages(root, config, drawing)) {
     const out = join(root, path);
     const cached = join(cacheDir, path.slice(path.lastIndexOf('/') + 1));
     if (existsSync(cached)) {
@@ -74,7 +82,7 @@ export default function ogImages(config: PublicConfig): AstroIntegration {
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
         const cacheDir = join(projectRoot, '.cache/og-images');
-        const { drawn, reused } = await writeOgImages(fileURLToPath(dir), cacheDir, join(projectRoot, 'src/integrations/og-worker.ts'), config);
+        const { drawn, reused } = await writeOgImages(fileURLToPath(dir), cacheDir, join(projectRoot, 'src/integrations/og-worker.ts'), config, ogDrawingHash(projectRoot));
         logger.info(`${drawn} Open Graph images drawn, ${reused} reused from the cache, in ${Math.round(performance.now() - started)} ms`);
       },
     },

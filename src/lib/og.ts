@@ -9,8 +9,12 @@ import type { PublicConfig } from './site-config.ts';
 
 export const OG_WIDTH = 1200;
 export const OG_HEIGHT = 630;
-/** Raised when the drawing changes, so every image is drawn again. */
-export const OG_TEMPLATE_VERSION = 1;
+/**
+ * A hash of the code that draws the images (og-images.ts `ogDrawingHash`: og-draw.ts, its worker, the fonts' packages),
+ * which astro.config.mjs defines for the pages: new drawing code is a new name for every image, so no cache anywhere
+ * keeps an old picture under an immutable URL, and nobody has to remember to raise a version.
+ */
+declare const __OG_DRAWING__: string | undefined;
 
 export interface OgCard {
   lang: Lang;
@@ -22,9 +26,13 @@ export interface OgCard {
   host: string;
 }
 
+function missingDrawing(): never {
+  throw new Error('ogImagePath outside the build needs the drawing code hash (og-images.ts ogDrawingHash)');
+}
+
 /** The image's URL path: /_astro/og-{hash}.png (fingerprinted, so cached as immutable, never purged). */
-export function ogImagePath(card: OgCard): string {
-  const hash = createHash('sha256').update(JSON.stringify([OG_TEMPLATE_VERSION, card.lang, card.title, card.kicker, card.host])).digest('base64url').slice(0, 16);
+export function ogImagePath(card: OgCard, drawing: string = typeof __OG_DRAWING__ === 'string' ? __OG_DRAWING__ : missingDrawing()): string {
+  const hash = createHash('sha256').update(JSON.stringify([drawing, card.lang, card.title, card.kicker, card.host])).digest('base64url').slice(0, 16);
   return `/_astro/og-${hash}.png`;
 }
 

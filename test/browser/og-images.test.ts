@@ -2,17 +2,22 @@
 // the same title in the same fonts at the same place; the image must look like Chromium's joined rendering and
 // unlike Chromium's rendering of the same letters isolated (a zero-width non-joiner between each). A renderer that
 // does not join, simulated by feeding it the isolated letters, fails that comparison: the test can fail.
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { drawOgImage } from '../../src/integrations/og-draw.ts';
+import { ogDrawingHash } from '../../src/integrations/og-images.ts';
 import { blogCard, OG_HEIGHT, OG_WIDTH, ogImagePath, type OgCard } from '../../src/lib/og.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { builtFiles, read } from '../helpers/dist.ts';
-import { clientDir, testConfig } from '../helpers/env.ts';
+import { clientDir, projectRoot, testConfig } from '../helpers/env.ts';
+
+/** The hash of the drawing code of this checkout, as astro.config.mjs gives it to the pages. */
+const drawing = ogDrawingHash(projectRoot);
 
 const require = createRequire(import.meta.url);
 const font = (file: string) => readFileSync(require.resolve(file)).toString('base64');
@@ -94,17 +99,35 @@ describe('Open Graph images', () => {
       expect(meta('twitter:card'), urlPath).toBe('summary_large_image');
       const lang = /<html lang="(\w+)"/.exec(html)?.[1] as 'ar' | 'en';
       const alt = meta('og:image:alt')!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-      expect(new URL(url!).pathname, urlPath).toBe(ogImagePath(blogCard(testConfig, lang, alt)));
+      expect(new URL(url!).pathname, urlPath).toBe(ogImagePath(blogCard(testConfig, lang, alt), drawing));
       const image = await sharp(join(clientDir, new URL(url!).pathname)).metadata();
       expect([image.format, image.width, image.height], urlPath).toEqual(['png', 1200, 630]);
     }
   });
 
   it('a changed title is a new image: the name is a hash of what is drawn, never served stale from the cache', () => {
-    const a = ogImagePath(blogCard(testConfig, 'en', 'A title'));
-    expect(ogImagePath(blogCard(testConfig, 'en', 'A title'))).toBe(a);
-    expect(ogImagePath(blogCard(testConfig, 'en', 'A title, edited'))).not.toBe(a);
-    expect(ogImagePath(blogCard(testConfig, 'ar', 'A title'))).not.toBe(a);
-    expect(ogImagePath(blogCard({ ...testConfig, serviceName: 'Other' }, 'en', 'A title'))).not.toBe(a);
+    const a = ogImagePath(blogCard(testConfig, 'en', 'A title'), drawing);
+    expect(ogImagePath(blogCard(testConfig, 'en', 'A title'), drawing)).toBe(a);
+    expect(ogImagePath(blogCard(testConfig, 'en', 'A title, edited'), drawing)).not.toBe(a);
+    expect(ogImagePath(blogCard(testConfig, 'ar', 'A title'), drawing)).not.toBe(a);
+    expect(ogImagePath(blogCard({ ...testConfig, serviceName: 'Other' }, 'en', 'A title'), drawing)).not.toBe(a);
+  });
+
+  it('changed drawing code is a new image for every page, with no version to remember to raise (issue 30)', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'og-drawing-'));
+    try {
+      for (const file of ['src/integrations/og-draw.ts', 'src/integrations/og-worker.ts', 'node_modules/.package-lock.json']) {
+        mkdirSync(join(copy, file, '..'), { recursive: true });
+        cpSync(join(projectRoot, file), join(copy, file));
+      }
+      expect(ogDrawingHash(copy)).toBe(drawing);
+      writeFileSync(join(copy, 'src/integrations/og-draw.ts'), readFileSync(join(copy, 'src/integrations/og-draw.ts'), 'utf8').replace('1200', '1201'));
+      const redrawn = ogDrawingHash(copy);
+      expect(redrawn).not.toBe(drawing);
+      const card = blogCard(testConfig, 'ar', 'عنوان');
+      expect(ogImagePath(card, redrawn)).not.toBe(ogImagePath(card, drawing));
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
