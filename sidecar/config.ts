@@ -78,9 +78,9 @@ const serverSchema = z.object({
     .default('xkey')
     .transform((raw) => raw || 'xkey')
     .pipe(z.enum(['xkey', 'Surrogate-Key', 'Cache-Tag', 'none'], { error: 'must be one of xkey, Surrogate-Key, Cache-Tag, none' })),
-  /** Edges the purger purges (comma-separated base URLs); the sidecars do not read it. */
   /** Where Prometheus metrics are served (HOST:PORT, an internal address, never the public port); empty: nowhere. */
   METRICS_LISTEN: text('').pipe(z.string().regex(/^(\[?[\w.:-]+\]?:\d+)?$/, 'must be HOST:PORT, e.g. 127.0.0.1:9464')),
+  /** Edges the purger purges (comma-separated base URLs); the sidecars do not read it. */
   PURGE_URLS: text('').pipe(z.string().regex(/^(https?:\/\/[^\s,]+)?(,https?:\/\/[^\s,]+)*$/, 'must be http(s) URLs separated by commas')),
 });
 

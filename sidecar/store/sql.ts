@@ -1,7 +1,8 @@
-// The SQL both backends run, written once: `?` placeholders, which PostgreSQL's statements get numbered ($1, $2…)
+// The SQL both backends run on the data, written once (a backend's own questions to its server, such as PostgreSQL's
+// standby probe and the writer's lock, stay in the backend): `?` placeholders, which PostgreSQL's statements get numbered ($1, $2…)
 // by `numbered`. The schema keeps the dialects alike (0/1 flags, ISO 8601 text, the same names), so a query needs no
 // variant; what does differ (how SQLite tells a commit, how a key is generated) stays in the backend or the
-// migration. Adding a column: the migration (schema.ts), the query here, the row type and mapping (rows.ts), and for
+// migration. Adding a column: the migration (migrations.ts), the query here, the row type and mapping (rows.ts), and for
 // an imported field the plan's parameters (import-plan.ts). The Store contract suite runs every query on both.
 import { OWNER_LISTS } from '../../src/lib/live-content.ts';
 import type { LivePageKind } from './store.ts';

@@ -1,8 +1,9 @@
 // The HTTP surface, declared once: languages, identifier patterns, the owner app's paths, reserved first segments,
-// cache rules, and every route with who answers it, its parameters, media types, cache rule and statuses. Fastify's
-// registrations, the nginx template, OpenAPI, robots.txt, the import's validation, read_page's refusals, the WebMCP
-// script's constants and the API documentation's tables are all derived from here (test/unit/surface.test.ts
-// proves they agree). Adding a route or an owner-app path is one edit in this file.
+// cache rules, which files of the build never change, and every route with who answers it, its parameters, media
+// types, cache rule and statuses, with the one matcher of paths to routes (routeMatcher). The site reader's dispatch,
+// the static site's cache rules, the nginx template, OpenAPI, robots.txt, the import's validation, read_page's
+// refusals, the WebMCP script's constants and the API documentation's tables are all derived from here
+// (test/unit/surface.test.ts proves they agree). Adding a route or an owner-app path is one edit in this file.
 import { z } from 'zod';
 
 import { LANGS } from './locales.ts';
