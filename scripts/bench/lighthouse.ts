@@ -31,6 +31,8 @@ export async function lighthouseBench(url: string, dir: string): Promise<Lightho
   const origin = loadConfig({}).baseUrl;
   const chrome = await launchChromium(dir, { origin, address: new URL(url).host });
   const rows: LighthouseRow[] = [];
+  /** Lighthouse's measure of this machine's speed at each run (BenchmarkIndex): simulated throttling scales from it. */
+  const speeds: number[] = [];
   try {
     for (const [kind, path] of PAGES) {
       // Lighthouse's own advice on variability: several runs, the median.
@@ -38,6 +40,7 @@ export async function lighthouseBench(url: string, dir: string): Promise<Lightho
       for (let i = 0; i < RUNS; i++) runs.push(await runLighthouse(origin + path, chrome.port, CATEGORIES));
       runs.sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0));
       const lhr = runs[Math.floor(runs.length / 2)]!;
+      speeds.push(...runs.map((r) => r.environment.benchmarkIndex));
       for (const ref of lhr.categories.performance?.auditRefs ?? []) {
         const audit = lhr.audits[ref.id];
         if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) console.log(`${path}: ${ref.id} ${audit.displayValue ?? ''} (score ${audit.score})`);
@@ -64,7 +67,7 @@ export async function lighthouseBench(url: string, dir: string): Promise<Lightho
   const lines = [
     '# Lighthouse',
     '',
-    `Produced by \`npm run bench -- --lighthouse\` on ${new Date().toISOString().slice(0, 10)}: Lighthouse ${lighthouseVersion} (npm) with its agentic configuration in Debian's Chromium (\`--enable-features=WebMCPTesting\`, so the WebMCP audits see the tools), mobile (simulated throttling: a mid-range phone on a slow 4G connection), ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}. One sidecar (\`npm run serve\`, the one-process default) on loopback; the demo data. Each page ${RUNS} runs, the median (by performance score) shown; a run without a trace (NO_NAVSTART) is run again.`,
+    `Produced by \`npm run bench -- --lighthouse\` on ${new Date().toISOString().slice(0, 10)}: Lighthouse ${lighthouseVersion} (npm) with its agentic configuration in Debian's Chromium (\`--enable-features=WebMCPTesting\`, so the WebMCP audits see the tools), mobile (simulated throttling: a mid-range phone on a slow 4G connection), ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}. One sidecar (\`npm run serve\`, the one-process default) on loopback; the demo data. Each page ${RUNS} runs, the median (by performance score) shown; a run without a trace (NO_NAVSTART) is run again. Lighthouse's BenchmarkIndex of this machine over the runs: ${Math.min(...speeds)}–${Math.max(...speeds)} (median ${speeds.toSorted((a, b) => a - b)[Math.floor(speeds.length / 2)]}); a slower or busier machine gets more total blocking time from the same page.`,
     '',
     '| Page kind | Path | Performance | Accessibility | Best practices | SEO | Agentic Browsing | FCP (ms) | LCP (ms) | Bytes downloaded | Render-blocking requests |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
