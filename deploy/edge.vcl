@@ -5,8 +5,9 @@ vcl 4.1;
 # What it keeps, and for how long, is the origin's to say, so this file needs no route list:
 # - live answers (profiles, cards, vCards, codes, aliases) carry CDN-Cache-Control (RFC 9213; src/lib/surface.ts
 #   CACHE.edgeLive) and name the entity they were built from in an `xkey` header (EDGE_TAG_HEADER): kept for
-#   max-age, served stale-if-error longer while the origin fails, and forgotten as soon as the purger sends
-#   `PURGE` with `xkey-purge: profile:layla` (or `live`, every live page);
+#   max-age, served stale-if-error longer while the origin fails, and made stale as soon as the purger sends
+#   `PURGE` with `xkey-purge: profile:layla` (or `live`, every live page): a soft purge (xkey.softpurge), so the
+#   next reader is served the stale copy while one background fetch, shared by every reader, gets the new page;
 # - static files follow Cache-Control (Varnish's built-in rules); answers marked no-cache or no-store without
 #   CDN-Cache-Control (error pages, /health, /mcp) are not kept.
 # Before a response leaves the edge, the tags and CDN-Cache-Control are removed; Cache-Control, ETag, Vary and the
@@ -44,7 +45,7 @@ sub vcl_recv {
     if (!req.http.xkey-purge) {
       return (synth(400, "PURGE needs an xkey-purge header naming the tags"));
     }
-    set req.http.x-purged = xkey.purge(req.http.xkey-purge);
+    set req.http.x-purged = xkey.softpurge(req.http.xkey-purge);
     return (synth(200, "Purged " + req.http.x-purged));
   }
   if (req.method != "GET" && req.method != "HEAD") {
@@ -53,6 +54,7 @@ sub vcl_recv {
     if (std.integer(req.http.Content-Length, 0) > {{MAX_BODY_BYTES}}) {
       return (synth(413, "Payload Too Large"));
     }
+    set req.http.x-edge-pass = "1";
     return (pass);
   }
   # The answers vary on Accept and Accept-Encoding: keep one copy per representation, not per browser's header.
@@ -70,6 +72,7 @@ sub vcl_recv {
   # Nothing on this surface depends on a cookie or credentials; the owner app lives elsewhere.
   unset req.http.Cookie;
   if (req.http.Authorization) {
+    set req.http.x-edge-pass = "1";
     return (pass);
   }
   return (hash);
@@ -107,6 +110,18 @@ sub vcl_synth {
 }
 
 sub vcl_deliver {
+  # What happened to this request here, for tests, benchmarks and operators: Cache-Status (RFC 9211) names this cache
+  # `edge` and says hit (with the seconds of freshness left: negative when a stale copy was served, after a soft purge
+  # or while the origin fails) or why it went forward (miss, bypass); X-Cache says HIT or MISS in one word.
+  if (req.http.x-edge-pass) {
+    set resp.http.Cache-Status = "edge; fwd=bypass";
+  } elsif (obj.hits > 0 && obj.ttl <= 0s) {
+    set resp.http.Cache-Status = "edge; hit; ttl=" + (std.integer(duration=obj.ttl) - 1) + "; detail=stale";
+  } elsif (obj.hits > 0) {
+    set resp.http.Cache-Status = "edge; hit; ttl=" + std.integer(duration=obj.ttl);
+  } else {
+    set resp.http.Cache-Status = "edge; fwd=miss";
+  }
   if (obj.hits > 0) {
     set resp.http.X-Cache = "HIT";
   } else {

@@ -69,6 +69,12 @@ const cacheOf = async (path: string, headers: Record<string, string> = {}) => {
   return res.headers.get('x-cache');
 };
 
+const cacheStatusOf = async (path: string, init: RequestInit = {}) => {
+  const res = await fetch(edge.url + path, { redirect: 'manual', ...init });
+  await res.arrayBuffer();
+  return res.headers.get('cache-status');
+};
+
 /** Polls until `check` holds (the purger and the edge are other processes), at most `ms`. */
 async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
@@ -132,7 +138,9 @@ describe('live pages at the edge', () => {
     const renders = sidecar!.renders();
     sql("UPDATE profiles SET bio = 'Edited by SQL at the edge' WHERE slug = 'layla'");
     await eventually(async () => (await (await get('/p/layla')).text()).includes('Edited by SQL at the edge'));
-    expect(await cacheOf('/c/k7f2q9')).toBe('MISS');
+    // Soft-purged (issue 29): its next reader gets the stale copy at once, and one fetch brings the new one.
+    expect(await cacheStatusOf('/c/k7f2q9')).toMatch(/^edge; hit; ttl=-\d+; detail=stale$/);
+    await eventually(async () => /^edge; hit; ttl=\d+$/.test((await cacheStatusOf('/c/k7f2q9')) ?? ''));
     expect(await cacheOf('/p/sam-rivera'), purgerLog).toBe('HIT');
     expect(await cacheOf('/c/n0rth1')).toBe('HIT');
     // The sidecar rendered the profile and the card again, and nothing else.
@@ -159,6 +167,34 @@ describe('live pages at the edge', () => {
     expect(valueOf(metrics, 'bio_purge_duration_seconds_count', { edge: edge.url })).toBeGreaterThanOrEqual(1);
     expect(valueOf(metrics, 'bio_purges_failed_total', { edge: edge.url })).toBe(0);
     expect(valueOf(metrics, 'bio_change_log_position')).toBeGreaterThan(0);
+  });
+
+  it('says what happened to each request in Cache-Status (RFC 9211): a miss, a hit with its freshness left, a bypass', async () => {
+    expect(await cacheStatusOf('/p/sam-rivera/qr.svg')).toBe('edge; fwd=miss');
+    const hit = (await cacheStatusOf('/p/sam-rivera/qr.svg')) ?? '';
+    expect(hit).toMatch(/^edge; hit; ttl=\d+$/);
+    expect(Number(/ttl=(\d+)/.exec(hit)?.[1])).toBeGreaterThan(86_000);
+    const mcp = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) };
+    expect(await cacheStatusOf('/mcp', mcp)).toBe('edge; fwd=bypass');
+  });
+
+  it('fifty readers of a page just purged get 200 at once (the stale copy or the new one), and the origin renders it once', async () => {
+    await cacheOf('/p/northwind-studio');
+    expect(await cacheOf('/p/northwind-studio')).toBe('HIT');
+    const renders = sidecar!.renders();
+    const purges = () => (purgerLog.match(/"msg":"purged"[^\n]*profile:northwind-studio/g) ?? []).length;
+    const before = purges();
+    sql("UPDATE profiles SET bio = 'Fifty readers at once' WHERE slug = 'northwind-studio'");
+    await eventually(async () => purges() > before);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => get('/p/northwind-studio')));
+    expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const statuses = answers.map((r) => r.headers.get('cache-status') ?? '');
+    await Promise.all(answers.map((r) => r.arrayBuffer()));
+    // Nobody waited on the origin: every reader was answered from the edge (stale or, once fetched, fresh).
+    expect(statuses.filter((c) => !c.startsWith('edge; hit'))).toEqual([]);
+    await eventually(async () => (await (await get('/p/northwind-studio')).text()).includes('Fifty readers at once'));
+    // One render of the new page for fifty readers and the purger's second purge: the fetches were coalesced.
+    expect(sidecar!.renders() - renders).toBe(1);
   });
 
   it('the purger killed, an edit made, the purger started: nothing stale remains', async () => {
