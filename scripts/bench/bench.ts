@@ -9,6 +9,7 @@
 //   --data-tier    both database backends [--million]                                        data-tier.ts
 //   --fuzz         the project's fuzzer, long, from a new seed [--runs N] [--seed N]         fuzz.ts
 //   --worst        the costliest request of every route and method, and forty clients of them  worst.ts
+//   --regions      three regions on loopback: an edit at every edge, a region cut off [--duration S]  regions.ts
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild } from '../ensure-build.ts';
@@ -21,6 +22,7 @@ import { baseEnv, scratch } from './harness.ts';
 import { lighthouseMode } from './lighthouse.ts';
 import { mcpBench } from './mcp.ts';
 import { overviewBench } from './overview.ts';
+import { regionsBench } from './regions.ts';
 import { soakBench } from './soak.ts';
 import { worstBench } from './worst.ts';
 
@@ -41,6 +43,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string' },
     seed: { type: 'string' },
     worst: { type: 'boolean', default: false },
+    regions: { type: 'boolean', default: false },
   },
 });
 const seconds = Number(flags.duration ?? (flags.soak ? 30 : flags.quick ? 3 : 10));
@@ -61,6 +64,7 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
   ],
   [flags.fuzz, () => fuzzBench({ runs: flags.runs ? Number(flags.runs) : undefined, seed: flags.seed ? Number(flags.seed) : undefined })],
   [flags.worst, () => worstBench({ seconds: flags.duration ? seconds : undefined, million: !flags.quick })],
+  [flags.regions, () => regionsBench(flags.duration ? seconds : 60)],
 ];
 const mode = modes.find(([chosen]) => chosen)?.[1] ?? (() => overviewBench(seconds, flags.quick));
 const outcome = await mode();

@@ -58,7 +58,8 @@ export interface RegionsOptions {
   scratch: string;
 }
 
-async function fillWithDemo(url: string): Promise<void> {
+/** Imports the demo data (scripts/demo-data.json) into the database at `url`, as `npm run db -- import` would. */
+export async function importDemo(url: string): Promise<void> {
   const writer = await openWriter({ databasePath: '', databaseUrl: url });
   try {
     const outcome = await writer.importData(JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')));
@@ -102,7 +103,7 @@ export async function startRegions(options: RegionsOptions): Promise<Regions> {
     await admin.query(`CREATE DATABASE ${DATABASE}`);
     await admin.end();
     const primaryUrl = topology.primary.url(DATABASE);
-    await (options.fill ?? fillWithDemo)(primaryUrl);
+    await (options.fill ?? importDemo)(primaryUrl);
     const primary = new pg.Client({ connectionString: primaryUrl, application_name: 'owner-app' });
     await primary.connect();
     await primary.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8'));

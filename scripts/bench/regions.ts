@@ -1,0 +1,182 @@
+// `npm run bench -- --regions [--duration S]`: what an edit costs across regions (issue 29). Three regions on
+// loopback (scripts/regions/regions.ts: the primary, a standby per region behind a link of 20, 45 and 90 ms one way,
+// a sidecar, a Varnish edge and a purger per region) over 2,000 generated profiles and the demo cards, while readers
+// read every edge. Measures, per region: commit on the primary → the new page at that region's edge (200 edits
+// spread over profiles and cards), origin requests per purged page while fifty clients read it at each edge, hit
+// ratio and errors; then region 3 cut off for S seconds (default 60) while edits go on. Writes BENCHMARKS.regions.md.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../sidecar/config.ts';
+import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { importDemo, startRegions, type Region, type Regions } from '../regions/regions.ts';
+import { bulkPostgres } from './bulk-data.ts';
+import { baseEnv, scratch } from './harness.ts';
+import { fmt, percentile } from './numbers.ts';
+
+const PROFILES = 2000;
+const EDITS = 200;
+const CARDS = ['k7f2q9', 'n0rth1'];
+
+function counters(region: Region): { hit: number; miss: number; backend: number } {
+  const out = spawnSync('varnishstat', ['-n', join(region.edge.prefix, 'varnish'), '-1', '-j'], { encoding: 'utf8' });
+  const json = JSON.parse(out.stdout) as { counters?: Record<string, { value: number }> } & Record<string, { value: number }>;
+  const c = json.counters ?? json;
+  const v = (name: string) => c[name]?.value ?? 0;
+  return { hit: v('MAIN.cache_hit') + v('MAIN.cache_hit_grace'), miss: v('MAIN.cache_miss'), backend: v('MAIN.backend_req') };
+}
+
+/** Readers at every edge, each reading random pages one after another, counting answers that are not 200. */
+function readers(world: Regions, perEdge: number) {
+  const tally = world.regions.map(() => ({ requests: 0, errors: 0 }));
+  let running = true;
+  const loops = world.regions.flatMap((region, i) =>
+    Array.from({ length: perEdge }, async () => {
+      while (running) {
+        const path = Math.random() < 0.1 ? `/c/${CARDS[Math.floor(Math.random() * CARDS.length)]}` : `/p/bench-${1 + Math.floor(Math.random() * PROFILES)}`;
+        try {
+          const res = await fetch(region.edge.url + path);
+          await res.arrayBuffer();
+          tally[i]!.requests++;
+          if (res.status !== 200) tally[i]!.errors++;
+        } catch {
+          tally[i]!.requests++;
+          tally[i]!.errors++;
+        }
+      }
+    }),
+  );
+  return { tally, stop: async () => ((running = false), await Promise.all(loops)) };
+}
+
+/** The edit of one page: a profile's bio or a card's job title, with a marker the page then shows. */
+function edit(k: number): { path: string; sql: string; values: (marker: string) => unknown[] } {
+  if (k % 5 === 4) {
+    const card = CARDS[k % CARDS.length]!;
+    return { path: `/c/${card}`, sql: 'UPDATE cards SET job_title = $1 WHERE card_id = $2', values: (m) => [m, card] };
+  }
+  const slug = `bench-${1 + Math.floor(Math.random() * PROFILES)}`;
+  return { path: `/p/${slug}`, sql: 'UPDATE profiles SET bio = $1 WHERE slug = $2', values: (m) => [m, slug] };
+}
+
+/** Polls `edge` + `path` until it shows `marker`; ms since `since`. */
+async function shown(edge: string, path: string, marker: string, since: number, limitMs = 30_000): Promise<number> {
+  for (;;) {
+    if ((await (await fetch(edge + path)).text()).includes(marker)) return performance.now() - since;
+    if (performance.now() - since > limitMs) throw new Error(`${edge}${path} did not show ${marker} within ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+export async function regionsBench(cutSeconds: number): Promise<void> {
+  ensureBuild(loadConfig({}), baseEnv({}));
+  const world = await startRegions({
+    scratch: mkdtempSync(join(scratch, 'regions-')),
+    fill: async (url) => {
+      await bulkPostgres(url, PROFILES);
+      await importDemo(url);
+    },
+  });
+  try {
+    const n = world.regions.length;
+    // 1. Commit → page at each edge, with readers on every edge.
+    console.log(`${EDITS} edits, readers on every edge…`);
+    const background = readers(world, 8);
+    const before = world.regions.map(counters);
+    const times: number[][] = world.regions.map(() => []);
+    for (let k = 0; k < EDITS; k++) {
+      const e = edit(k);
+      for (const region of world.regions) await (await fetch(region.edge.url + e.path)).arrayBuffer();
+      const marker = `marker-${k}-${Date.now()}`;
+      await world.write(e.sql, e.values(marker));
+      const committed = performance.now();
+      const each = await Promise.all(world.regions.map((region) => shown(region.edge.url, e.path, marker, committed)));
+      each.forEach((ms, i) => times[i]!.push(ms));
+    }
+    const after = world.regions.map(counters);
+    await background.stop();
+
+    // 2. Fifty clients reading one page at each edge while it is edited: origin requests per edit per edge.
+    console.log('fifty clients of one page at each edge, while it is edited…');
+    const COALESCE_EDITS = 10;
+    const backendBefore = world.regions.map((r) => counters(r).backend);
+    for (let k = 0; k < COALESCE_EDITS; k++) {
+      const slug = `bench-${1 + k}`;
+      for (const region of world.regions) await (await fetch(`${region.edge.url}/p/${slug}`)).arrayBuffer();
+      const marker = `coalesced-${k}-${Date.now()}`;
+      let seen = 0;
+      const clients = world.regions.flatMap((region) =>
+        Array.from({ length: 50 }, async () => {
+          for (let tries = 0; tries < 20_000; tries++) {
+            if ((await (await fetch(`${region.edge.url}/p/${slug}`)).text()).includes(marker)) return void seen++;
+          }
+        }),
+      );
+      await world.write('UPDATE profiles SET bio = $1 WHERE slug = $2', [marker, slug]);
+      await Promise.all(clients);
+      if (seen !== clients.length) throw new Error(`only ${seen} of ${clients.length} clients saw the edit`);
+      // The purger's second purge of the same change (once every sidecar has surely seen it) is part of an edit's cost.
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const perEdit = world.regions.map((r, i) => (counters(r).backend - backendBefore[i]!) / COALESCE_EDITS);
+
+    // 3. Region 3 cut off while edits go on and readers read it.
+    console.log(`region ${n} cut off for ${cutSeconds} s…`);
+    const cutReaders = readers(world, 4);
+    const cut = world.regions[n - 1]!;
+    cut.link.cut();
+    const cutStarted = performance.now();
+    const health: string[] = [];
+    let last: { path: string; marker: string } | undefined;
+    let k = 0;
+    while (performance.now() - cutStarted < cutSeconds * 1000) {
+      const e = edit(k++);
+      const marker = `during-cut-${k}-${Date.now()}`;
+      await world.write(e.sql, e.values(marker));
+      last = { path: e.path, marker };
+      if (k % 5 === 0) health.push(String((await fetch(cut.sidecar.url + '/health')).status));
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const editsDuringCut = k;
+    cut.link.restore();
+    const restored = performance.now();
+    const catchUp = await shown(cut.edge.url, last!.path, last!.marker, restored);
+    await cutReaders.stop();
+
+    const rows = world.regions.map((region, i) => {
+      const t = times[i]!.toSorted((a, b) => a - b);
+      const hits = after[i]!.hit - before[i]!.hit;
+      const misses = after[i]!.miss - before[i]!.miss;
+      return `| ${region.n} | ${region.link.delay * 2} | ${fmt(percentile(t, 50))} | ${fmt(percentile(t, 99))} | ${fmt(t.at(-1)!)} | ${perEdit[i]!.toFixed(1)} | ${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)} % | ${background.tally[i]!.requests.toLocaleString('en-US')} | ${background.tally[i]!.errors} |`;
+    });
+    const worstP99 = Math.max(...times.map((t) => percentile(t.toSorted((a, b) => a - b), 99)));
+    const lines = [
+      '# Regions',
+      '',
+      `Produced by \`npm run bench -- --regions${cutSeconds === 60 ? '' : ` --duration ${cutSeconds}`}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}. Three regions on loopback (\`npm run regions\`, scripts/regions/regions.ts): the PostgreSQL primary in region 1 (127.0.1.1); in each region a hot standby streaming from the primary through a link that adds one-way latency (a TCP delay proxy), a sidecar reading that standby, Varnish with deploy/edge.vcl (soft purges) and a purger following the same standby; sidecars and purgers poll the change log every 100 ms. ${PROFILES.toLocaleString('en-US')} generated profiles and the demo cards; eight readers on every edge reading random profiles and cards throughout.`,
+      '',
+      `## An edit, from the commit on the primary to the new page at each edge`,
+      '',
+      `${EDITS} edits one after another (one in five a card's job title, the others a random profile's bio), each page read at every edge just before (so every edge holds the old one); then every edge polled every 5 ms until it shows the edit. Origin requests per edit: fifty clients reading one page at each edge while it is edited (${COALESCE_EDITS} edits), Varnish's backend requests divided by the edits; the purger purges each change twice (at once, and once every sidecar has surely seen it), so two per edit is one fetch per purge.`,
+      '',
+      '| Region | Round trip to the primary (ms) | p50 (ms) | p99 (ms) | max (ms) | Origin requests per edit, 50 clients | Hit ratio during the edits | Reader requests | Reader errors |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...rows,
+      '',
+      `p99 at the farthest region within 1 s: ${worstP99 <= 1000 ? 'yes' : '**no**'} (${fmt(worstP99)} ms).`,
+      '',
+      `## Region ${n} cut off for ${cutSeconds} s`,
+      '',
+      `The link between region ${n} and the primary cut (every connection closed, new ones refused) while edits went on at one a second (${editsDuringCut} edits) and four readers read every edge. Region ${n}'s readers: ${cutReaders.tally[n - 1]!.requests.toLocaleString('en-US')} requests, ${cutReaders.tally[n - 1]!.errors} errors (they got the pages the edge held, stale where an edit could not arrive). Its sidecar's /health during the cut: ${[...new Set(health)].join(', ')}. Once the link was restored, the last edit made during the cut showed at region ${n}'s edge after ${fmt(catchUp)} ms (the standby resumed from its replication slot, the purger from its place in the change log). Errors at the other edges meanwhile: ${cutReaders.tally
+        .slice(0, n - 1)
+        .map((t) => t.errors)
+        .join(', ')}.`,
+      '',
+    ];
+    writeFileSync(join(projectRoot, 'BENCHMARKS.regions.md'), lines.join('\n'));
+    console.log('\n' + lines.join('\n'));
+  } finally {
+    await world.stop();
+  }
+}
