@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
+import { paths } from '../../src/lib/urls.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { importDemo, startRegions, type Region, type Regions } from '../regions/regions.ts';
 import { bulkPostgres } from './bulk-data.ts';
@@ -34,7 +35,7 @@ function readers(world: Regions, perEdge: number) {
   const loops = world.regions.flatMap((region, i) =>
     Array.from({ length: perEdge }, async () => {
       while (running) {
-        const path = Math.random() < 0.1 ? `/c/${CARDS[Math.floor(Math.random() * CARDS.length)]}` : `/p/bench-${1 + Math.floor(Math.random() * PROFILES)}`;
+        const path = Math.random() < 0.1 ? paths.card(CARDS[Math.floor(Math.random() * CARDS.length)]!) : paths.profile(`bench-${1 + Math.floor(Math.random() * PROFILES)}`);
         try {
           const res = await fetch(region.edge.url + path);
           await res.arrayBuffer();
@@ -54,10 +55,10 @@ function readers(world: Regions, perEdge: number) {
 function edit(k: number): { path: string; sql: string; values: (marker: string) => unknown[] } {
   if (k % 5 === 4) {
     const card = CARDS[k % CARDS.length]!;
-    return { path: `/c/${card}`, sql: 'UPDATE cards SET job_title = $1 WHERE card_id = $2', values: (m) => [m, card] };
+    return { path: paths.card(card), sql: 'UPDATE cards SET job_title = $1 WHERE card_id = $2', values: (m) => [m, card] };
   }
   const slug = `bench-${1 + Math.floor(Math.random() * PROFILES)}`;
-  return { path: `/p/${slug}`, sql: 'UPDATE profiles SET bio = $1 WHERE slug = $2', values: (m) => [m, slug] };
+  return { path: paths.profile(slug), sql: 'UPDATE profiles SET bio = $1 WHERE slug = $2', values: (m) => [m, slug] };
 }
 
 /** Polls `edge` + `path` until it shows `marker`; ms since `since`. */
