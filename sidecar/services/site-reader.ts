@@ -167,7 +167,10 @@ export class SiteReader {
   /** GET /health: ok when the database answers a real query, degraded otherwise. */
   private async health(): Promise<Resolution> {
     const status = (await this.deps.store.isAvailable()) ? 'ok' : 'degraded';
-    const body = JSON.stringify({ status, service: this.deps.serviceName, time: new Date().toISOString() });
+    // On a standby, how far behind it is: in a region cut off from the primary, its newest commit stops moving.
+    const stats = this.deps.store.stats?.();
+    const replica = stats ? { replica: { newestCommitAt: stats.newestCommitAt, replayLagMs: Math.round(stats.replicaLagMs) } } : {};
+    const body = JSON.stringify({ status, service: this.deps.serviceName, time: new Date().toISOString(), ...replica });
     return { kind: 'document', status: status === 'ok' ? 200 : 503, type: 'application/json; charset=utf-8', body, headers: { 'cache-control': CACHE.none } };
   }
 }

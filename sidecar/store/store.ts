@@ -67,6 +67,9 @@ export interface Store {
   livePageStarts(kind: LivePageKind, every: number): Promise<string[]>;
   livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]>;
   close(): Promise<void>;
-  /** What an operator watches of a networked database: the standby's replay lag and the pool (PostgreSQL only). */
-  stats?(): { replicaLagMs: number; poolTotal: number; poolIdle: number; poolWaiting: number };
+  /**
+   * What an operator watches of a networked database (PostgreSQL only): the standby's replay lag, when the newest
+   * commit it has replayed was made on the primary (how old its data is, even cut off from the primary), the pool.
+   */
+  stats?(): { replicaLagMs: number; newestCommitAt: string | null; poolTotal: number; poolIdle: number; poolWaiting: number };
 }

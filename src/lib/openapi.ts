@@ -270,6 +270,15 @@ export function openApiDocument(config: PublicConfig): Json {
             status: { type: 'string', enum: ['ok', 'degraded'] },
             service: { type: 'string', description: 'Constant name of the service.' },
             time: { type: 'string', format: 'date-time' },
+            replica: {
+              type: 'object',
+              description: 'On a sidecar reading a PostgreSQL standby: how far behind the primary its data is.',
+              required: ['newestCommitAt', 'replayLagMs'],
+              properties: {
+                newestCommitAt: { type: ['string', 'null'], format: 'date-time', description: 'When the newest commit the standby has replayed was made on the primary (null before the first).' },
+                replayLagMs: { type: 'integer', minimum: 0, description: 'Replay lag while WAL is waiting to be replayed; 0 otherwise.' },
+              },
+            },
           },
         },
         Linkset: {

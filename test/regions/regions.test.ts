@@ -117,6 +117,13 @@ describe('three regions', () => {
       for (const region of others) await within(5_000, async () => (await page(region.edge.url, '/p/northwind-studio')).text.includes(during));
       // Cut off, region 3 cannot know: it keeps its page, and its readers get it.
       await new Promise((r) => setTimeout(r, 1_500));
+      // Its health says how old its newest data is: the last commit it replayed is older than the edit it missed,
+      // while region 1 has replayed that edit. Still 200: what it has is a consistent snapshot, and readers are served.
+      type Health = { status: string; replica?: { newestCommitAt: string | null; replayLagMs: number } };
+      const health3 = (await (await fetch(region3.sidecar.url + '/health')).json()) as Health;
+      const health1 = (await (await fetch(world.regions[0]!.sidecar.url + '/health')).json()) as Health;
+      expect(health3.status).toBe('ok');
+      expect(Date.parse(health3.replica!.newestCommitAt!)).toBeLessThan(Date.parse(health1.replica!.newestCommitAt!));
       const stale = await page(region3.edge.url, '/p/northwind-studio');
       expect(stale.status).toBe(200);
       expect(stale.text).toContain(before);

@@ -41,6 +41,8 @@ export class PgStore implements Store {
   private behind = 0;
   /** The replay lag the last probe measured while WAL was pending (0 when none was). */
   private lagMs = 0;
+  /** When the newest commit this standby has replayed was made on the primary (ISO 8601; null on a primary). */
+  private newestCommitAt: string | null = null;
   /** Where replay stood when WAL was first seen pending there: replay that does not move is lag too. */
   private stall: { lsn: string; since: number } | undefined;
 
@@ -122,7 +124,7 @@ export class PgStore implements Store {
   }
 
   stats() {
-    return { replicaLagMs: this.lagMs, poolTotal: this.pool.totalCount, poolIdle: this.pool.idleCount, poolWaiting: this.pool.waitingCount };
+    return { replicaLagMs: this.lagMs, newestCommitAt: this.newestCommitAt, poolTotal: this.pool.totalCount, poolIdle: this.pool.idleCount, poolWaiting: this.pool.waitingCount };
   }
 
   private async identityOf(): Promise<string> {
@@ -197,16 +199,19 @@ export class PgStore implements Store {
 
   private async check(now: number): Promise<Health> {
     try {
-      const { rows } = await this.pool.query<{ recovery: boolean; pending: boolean | null; lag_ms: number | null; replay: string | null; version: number | null }>(
+      const { rows } = await this.pool.query<{ recovery: boolean; pending: boolean | null; lag_ms: number | null; replayed_at: Date | null; replay: string | null; version: number | null }>(
         `SELECT pg_is_in_recovery() AS recovery,
                 pg_last_wal_replay_lsn()::text AS replay,
                 -- More than a WAL page received and not replayed: when idle, the received position may rest on a page
                 -- boundary just past the last replayed record, which is nothing pending.
                 coalesce(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) > 8192, false) AS pending,
                 (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)::float8 AS lag_ms,
+                pg_last_xact_replay_timestamp() AS replayed_at,
                 (SELECT max(version) FROM schema_version) AS version`,
       );
       const row = rows[0]!;
+      // A standby cut off from its primary cannot see what it misses; how old its newest data is, it can say.
+      this.newestCommitAt = row.recovery && row.replayed_at ? row.replayed_at.toISOString() : null;
       const problem = schemaProblem(row.version ?? 0);
       if (problem) return { ok: false, reason: `${problem} on the primary`, at: now };
       // The lag while WAL is pending: since the last replayed commit was made on the primary, or since replay last
