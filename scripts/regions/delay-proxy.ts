@@ -44,7 +44,7 @@ export class DelayProxy {
   private readonly server: Server;
   /** Where the proxy listens: the near end of the link. */
   readonly listen: Endpoint;
-  private readonly target: Endpoint;
+  private target: Endpoint;
   private delayMs: number;
 
   private constructor(server: Server, listen: Endpoint, target: Endpoint, delayMs: number) {
@@ -86,6 +86,16 @@ export class DelayProxy {
 
   restore(): void {
     this.cutOff = false;
+  }
+
+  /**
+   * Leads the link somewhere else from now on (a name re-pointed at a new primary): open connections are closed, so
+   * their clients reconnect, and reach `target`.
+   */
+  retarget(target: Endpoint): void {
+    this.target = target;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
   }
 
   get isCut(): boolean {

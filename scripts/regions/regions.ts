@@ -43,10 +43,19 @@ export interface Region {
 }
 
 export interface Regions {
+  /** The node writes go to: region 1's primary, or the standby promoted in its place. */
   primary: Node;
   regions: Region[];
   /** Runs one statement on the primary (`$1` placeholders), as the owner app would. */
   write(sql: string, values?: unknown[]): Promise<void>;
+  /**
+   * The operations guide's procedure when the primary is lost: region `n`'s standby promoted, a slot made on it for
+   * every other standby, and the name they reach the primary by (here, each region's link) pointed at it; they follow
+   * its new timeline by themselves (recovery_target_timeline is `latest`), and the purgers, following their own
+   * standby, need nothing. Writes then go to it. The old primary is stopped first (a fast shutdown, which hands
+   * every standby what it had written).
+   */
+  promote(n: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -104,9 +113,10 @@ export async function startRegions(options: RegionsOptions): Promise<Regions> {
     await admin.end();
     const primaryUrl = topology.primary.url(DATABASE);
     await (options.fill ?? importDemo)(primaryUrl);
-    const primary = new pg.Client({ connectionString: primaryUrl, application_name: 'owner-app' });
+    let primary = new pg.Client({ connectionString: primaryUrl, application_name: 'owner-app' });
     await primary.connect();
     await primary.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8'));
+    let writesTo = topology.primary;
 
     const dist = join(projectRoot, 'dist', 'client');
     const headers = securityHeaders(loadConfig({}), buildStyleHashes(join(dist, '..')));
@@ -133,9 +143,28 @@ export async function startRegions(options: RegionsOptions): Promise<Regions> {
       regions.push({ n, link, standby, sidecar, edge: { ...edge, prefix }, purger, purgerLog: () => log });
     }
     return {
-      primary: topology.primary,
+      get primary() {
+        return writesTo;
+      },
       regions,
       write: async (sql, values = []) => void (await primary.query(sql, values)),
+      promote: async (n) => {
+        const next = regions[n - 1]!;
+        await primary.end().catch(() => undefined);
+        writesTo.stop('fast');
+        const admin = new pg.Client({ connectionString: next.standby.url('postgres') });
+        await admin.connect();
+        try {
+          await admin.query('SELECT pg_promote(true, 30)');
+          for (const other of regions) if (other !== next) await admin.query('SELECT pg_create_physical_replication_slot($1)', [`region${other.n}`]);
+        } finally {
+          await admin.end();
+        }
+        for (const other of regions) if (other !== next) other.link.retarget({ host: `127.0.${next.n}.1`, port: next.standby.port });
+        writesTo = next.standby;
+        primary = new pg.Client({ connectionString: next.standby.url(DATABASE), application_name: 'owner-app' });
+        await primary.connect();
+      },
       stop: async () => {
         await primary.end().catch(() => undefined);
         await stopAll();

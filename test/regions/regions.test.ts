@@ -139,4 +139,26 @@ describe('three regions', () => {
     expect(statuses.length).toBeGreaterThan(20);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
   });
+
+  it('the primary lost: the operations guide’s procedure promotes region 2; readers see no error, and edits resume on the new primary at every edge', async () => {
+    const statuses: number[] = [];
+    let reading = true;
+    const readers = world.regions.map(async (region) => {
+      while (reading) {
+        statuses.push((await page(region.edge.url, '/p/layla')).status);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    });
+    try {
+      await world.promote(2);
+      const marker = `Written on the new primary ${Date.now()}`;
+      await world.write('UPDATE profiles SET bio = $1 WHERE slug = $2', [marker, 'layla']);
+      for (const region of world.regions) await within(10_000, async () => (await page(region.edge.url, '/p/layla')).text.includes(marker));
+    } finally {
+      reading = false;
+      await Promise.all(readers);
+    }
+    expect(statuses.length).toBeGreaterThan(30);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  });
 });
