@@ -24,7 +24,7 @@ backend origin {
   # Sick after 4 of 5 probes fail (a loaded origin may answer one slowly): then nothing waits on it, and what is kept
   # is served until it comes back. Healthy from the start: the first requests need not wait for a probe.
   .probe = {
-    .url = "/health";
+    .url = "{{PROBE_PATH}}";
     .interval = 1s;
     .timeout = 2s;
     .window = 5;
@@ -86,6 +86,24 @@ sub vcl_backend_response {
     }
     # Cache-Control: no-cache is for browsers here; the built-in rules would refuse to keep it.
     return (deliver);
+  }
+  # What HTTP caching (RFC 9111) asks of a shared cache where Varnish's defaults differ, found by the http-tests
+  # cache suite (BENCHMARKS.regions.md). `Vary: *` never matches a later request: not kept.
+  if (beresp.http.Vary ~ "(^|,)\s*\*\s*(,|$)") {
+    set beresp.uncacheable = true;
+    set beresp.ttl = 0s;
+    return (deliver);
+  }
+  # No freshness from the origin (no max-age, s-maxage, Expires or Surrogate-Control) and no Last-Modified to guess
+  # one from (RFC 9111 4.2.2): not kept on Varnish's default_ttl alone.
+  if (beresp.http.Cache-Control !~ "(?i)(s-maxage|max-age)\s*=\s*[0-9]+" && !beresp.http.Expires && !beresp.http.Last-Modified && !beresp.http.Surrogate-Control) {
+    set beresp.uncacheable = true;
+    set beresp.ttl = 0s;
+    return (deliver);
+  }
+  # must-revalidate, proxy-revalidate and s-maxage forbid a shared cache to serve the response stale.
+  if (beresp.http.Cache-Control ~ "(?i)(must-revalidate|proxy-revalidate|s-maxage)") {
+    set beresp.grace = 0s;
   }
 }
 

@@ -25,6 +25,8 @@ export interface EdgeOptions {
   dist?: string;
   /** The origin's security headers (sidecar/security-headers.ts), for that page. */
   headers: Record<string, string>;
+  /** What the edge asks the origin to tell it is up: /health (an origin of another kind: its own). */
+  probePath?: string;
 }
 
 const VARNISHD = ['/usr/sbin/varnishd', '/usr/local/sbin/varnishd'];
@@ -41,6 +43,7 @@ export function edgeConfig(options: EdgeOptions): string {
   const values: Record<string, string> = {
     BACKEND_HOST: host,
     BACKEND_PORT: String(port),
+    PROBE_PATH: options.probePath ?? paths.health,
     PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),
     UNAVAILABLE_PAGE: join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
     MAX_BODY_BYTES: String(MCP_BODY_LIMIT),

@@ -13,6 +13,7 @@ import { paths } from '../../src/lib/urls.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { importDemo, startRegions, type Region, type Regions } from '../regions/regions.ts';
 import { bulkPostgres } from './bulk-data.ts';
+import { cacheTests } from './cache-tests.ts';
 import { baseEnv, scratch } from './harness.ts';
 import { fmt, percentile } from './numbers.ts';
 
@@ -145,6 +146,9 @@ export async function regionsBench(cutSeconds: number): Promise<void> {
     const catchUp = await shown(cut.edge.url, last!.path, last!.marker, restored);
     await cutReaders.stop();
 
+    console.log('the http-tests cache suite through the edge…');
+    const yardstick = await cacheTests(scratch);
+
     const rows = world.regions.map((region, i) => {
       const t = times[i]!.toSorted((a, b) => a - b);
       const hits = after[i]!.hit - before[i]!.hit;
@@ -173,6 +177,16 @@ export async function regionsBench(cutSeconds: number): Promise<void> {
         .slice(0, n - 1)
         .map((t) => t.errors)
         .join(', ')}.`,
+      '',
+      '## An outside yardstick: the http-tests cache suite',
+      '',
+      `The HTTP caching test suite of the http-tests project (npm \`http-cache-tests\` ${yardstick.version}, the suite behind cache-tests.fyi) through Varnish with deploy/edge.vcl, in front of the suite's own origin. ${yardstick.passed} of ${yardstick.total} tests pass; ${yardstick.setup} could not be set up through the edge (their request or configuration is one the edge does not forward as sent: an \`Authorization\`, a \`Cookie\`, an \`Accept\` or \`Accept-Encoding\` it normalises). The suite says passing everything is not the goal; what fails, by group:`,
+      '',
+      '| Group | Failed | Tests |',
+      '|---|---:|---|',
+      ...Object.entries(yardstick.failedByGroup).map(([group, ids]) => `| ${group} | ${ids.length} | ${ids.map((id) => `\`${id}\``).join(', ')} |`),
+      '',
+      'Fixed in deploy/edge.vcl after the first run (7 tests): a response with `Vary: *` was kept and served again; one with no freshness and no `Last-Modified` was kept for Varnish\'s default two minutes. Left as they are, by design for this service: request `Cache-Control` (no-cache, max-age, min-fresh, only-if-cached) is ignored, so no client can make the edge fetch every page from the origin; the invalidation after an unsafe method does not apply (the only one is `POST /mcp`, which is never kept); `Age` and `Expires` edge cases, `HEAD` updates and heuristic freshness concern answers this origin never sends (it sends `Cache-Control` with `max-age` on everything kept, and `CDN-Cache-Control` on live pages); error statuses are not kept, so a page that comes back is seen at once.',
       '',
     ];
     writeFileSync(join(projectRoot, 'BENCHMARKS.regions.md'), lines.join('\n'));
