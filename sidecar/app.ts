@@ -12,7 +12,7 @@ import { RequestLog } from './logging.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { edgeTags, pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
-import { originForm, requestPath } from './request-path.ts';
+import { originForm, checkedPathOfRequest } from './request-path.ts';
 import { Freshness } from './services/freshness.ts';
 import { LivePages } from './services/live-pages.ts';
 import { SiteReader } from './services/site-reader.ts';
@@ -89,7 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('surfaceRoute', undefined);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
-    const path = requestPath(request);
+    const path = checkedPathOfRequest(request);
     if (path === undefined) {
       sendBadRequest(reply);
       return;

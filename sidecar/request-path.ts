@@ -9,10 +9,10 @@ const ENCODED_SLASH = /%2f/gi;
  * The decoded path of a request, or undefined when it cannot name a page: broken percent-encoding, a NUL byte,
  * a backslash, or a `.` or `..` segment (encoded or not: nothing here is addressed that way, and traversal is).
  */
-export function requestPath(request: FastifyRequest): string | undefined {
+export function checkedPathOfRequest(request: FastifyRequest): string | undefined {
   const url = request.raw.url ?? '/';
   const q = url.indexOf('?');
-  return requestPathOf(q === -1 ? url : url.slice(0, q));
+  return checkedPath(q === -1 ? url : url.slice(0, q));
 }
 
 /**
@@ -21,7 +21,7 @@ export function requestPath(request: FastifyRequest): string | undefined {
  * names nothing (404, as Apache's AllowEncodedSlashes Off answers), and it is never mistaken for a trailing slash
  * whose canonical URL, made from the raw path, would be the same URL again.
  */
-export function requestPathOf(raw: string): string | undefined {
+export function checkedPath(raw: string): string | undefined {
   // Most URLs have nothing to decode or judge: answer those without decoding.
   if (raw.indexOf('%') === -1 && raw.indexOf('/.') === -1 && raw.indexOf('\\') === -1 && raw.indexOf('\0') === -1) return raw;
   let path: string;

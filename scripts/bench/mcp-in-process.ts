@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
 import { openServices } from '../../sidecar/app.ts';
 import { mcpHandlers } from '../../sidecar/mcp/handlers.ts';
-import { mcpLegs, mcpServerFactory } from '../../sidecar/mcp/server.ts';
+import { mcpLegs, mcpServerFactory } from '../../sidecar/mcp/mcp-server.ts';
 import { projectRoot } from '../ensure-build.ts';
 
 export interface McpCall {

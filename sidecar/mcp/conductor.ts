@@ -1,7 +1,7 @@
 // POST /mcp from its body to its answer, apart from HTTP: `conduct` takes what the route read of the request (the
 // body and the MCP headers) and returns the answer (status, headers, body). In order: the body is read as one message
 // or a batch; a single message's protocol era is the SDK's classifier's call (2026-07-28 or the 2025 revisions); what
-// this server does not do is refused; each request goes to its leg (server.ts); and every answer is taken from one
+// this server does not do is refused; each request goes to its leg (mcp-server.ts); and every answer is taken from one
 // byte budget (budget.ts), so that a batch of large answers is refused answer by answer instead of being built. A
 // batch is answered as JSON-RPC 2.0 section 6 says, word for word: an array (of one, for a batch of one), each element
 // judged and answered on its own and in order (two requests with one id get two answers), nothing for notifications.
@@ -10,7 +10,7 @@ import { MCP_SERVER } from '../../src/lib/mcp-tools.ts';
 import { AnswerBudget, withBudget } from './budget.ts';
 import type { McpHandlers } from './handlers.ts';
 import { answerTooLarge, CODES, errorResponse, invalidParams, isMessage, isNotification, isRequest, NOT_A_MESSAGE, parseBody, type ErrorResponse, type Id } from './jsonrpc.ts';
-import { mcpLegs, type LegAnswer } from './server.ts';
+import { mcpLegs, type LegAnswer } from './mcp-server.ts';
 
 /** What the route read of an HTTP request to /mcp. */
 export interface McpRequest {

@@ -1,5 +1,5 @@
 // What the MCP server does, whatever the protocol revision: the tools' bodies, the resources, templates and
-// completions, over the site's own services. server.ts's one factory registers these for both protocol eras; only
+// completions, over the site's own services. mcp-server.ts's one factory registers these for both protocol eras; only
 // the envelope differs.
 import { z } from 'zod';
 import { mcpInstructions, toolDescriptions } from '../../src/lib/agent-discovery.ts';
@@ -9,7 +9,7 @@ import type { PublicConfig } from '../../src/lib/site-config.ts';
 import { DEFAULT_LANG, LANGS, ROUTES, routeMatcher, type Lang } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { ErrorPages } from '../error-pages.ts';
-import { requestPathOf } from '../request-path.ts';
+import { checkedPath } from '../request-path.ts';
 import type { LivePages } from '../services/live-pages.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 import type { StaticSite } from '../services/static-site.ts';
@@ -195,7 +195,7 @@ export function mcpHandlers(deps: McpDeps) {
       if (resource && file) return { uri: resource.uri, mimeType: resource.mimeType, text: resourceText(file, uri) };
       // A page of a template: the site reader's Markdown, exactly what GET with Accept: text/markdown returns.
       const path = uri.startsWith(`${config.baseUrl}/`) ? uri.slice(config.baseUrl.length) : undefined;
-      const checked = path !== undefined && matchTemplate(path) ? requestPathOf(path) : undefined;
+      const checked = path !== undefined && matchTemplate(path) ? checkedPath(path) : undefined;
       if (checked !== undefined) {
         const resolution = await reader.resolve(checked, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true });
         if (resolution.kind === 'asset' && resolution.asset.type.startsWith('text/markdown')) return { uri, mimeType: 'text/markdown', text: resourceText(resolution.asset, uri) };

@@ -3,7 +3,7 @@
 import type { PublicConfig } from '../../src/lib/site-config.ts';
 import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, firstSegmentOf, isLang } from '../../src/lib/surface.ts';
 import type { ErrorPages } from '../error-pages.ts';
-import { requestPathOf } from '../request-path.ts';
+import { checkedPath } from '../request-path.ts';
 import { bytesLeft, tooLarge } from './budget.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 
@@ -24,7 +24,7 @@ export function resolveSitePath(input: string, config: PublicConfig): { path: st
   if (SCHEME.test(raw) && target.origin !== config.baseUrl) return { refused: `only pages of ${config.baseUrl} can be read, not ${target.origin}` };
   if (!SCHEME.test(raw) && !raw.startsWith('/')) return { refused: 'a path must start with "/"' };
   // Judge the path as written, as the HTTP router does: URL parsing would silently resolve the dot segments away.
-  const decoded = requestPathOf(raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '');
+  const decoded = checkedPath(raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '');
   if (decoded === undefined) return { refused: `"${input}" is not a valid path (broken percent-encoding, NUL, backslash, "." or ".." segments)` };
   // Judged decoded (/%6Cogin is /login), and by its first non-empty segment (//login is /login to most servers).
   if (AGENT_REFUSED_SEGMENTS.has(firstSegmentOf(decoded))) {
@@ -40,7 +40,7 @@ export async function readPage(reader: SiteReader, errors: ErrorPages, config: P
   // Follow the site's own redirects (aliases, /blog, trailing slashes), a few hops at most.
   for (let hop = 0; hop < 4; hop++) {
     const q = url.indexOf('?');
-    const path = requestPathOf(q === -1 ? url : url.slice(0, q));
+    const path = checkedPath(q === -1 ? url : url.slice(0, q));
     if (path === undefined) return { ok: false, message: `Refused: ${url} is not a valid path.` };
     const resolution = await reader.resolve(path, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true, rawUrl: url });
     switch (resolution.kind) {

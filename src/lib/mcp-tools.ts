@@ -7,7 +7,7 @@ import { ids, type RouteId } from './surface.ts';
 export const MCP_SERVER = {
   name: 'bio-cards-public',
   version: '1.0.0',
-  /** Protocol versions served, newest first, all by the SDK's v2 packages (sidecar/mcp/server.ts). */
+  /** Protocol versions served, newest first, all by the SDK's v2 packages (sidecar/mcp/mcp-server.ts). */
   protocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
   /**
    * What the server declares at initialize and server/discover, and the server card repeats: only what it serves. No

@@ -9,7 +9,7 @@ import { StaticSite } from '../../sidecar/services/static-site.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { LiveCache } from '../../sidecar/live-cache.ts';
 import { entityTag, purgeTags } from '../../sidecar/services/entities.ts';
-import { requestPathOf } from '../../sidecar/request-path.ts';
+import { checkedPath } from '../../sidecar/request-path.ts';
 import { cardToVcard, escapeText, foldLine, vcardFileName } from '../../sidecar/vcard.ts';
 import type { Card } from '../../src/lib/live-content.ts';
 
@@ -176,10 +176,10 @@ describe('request paths', () => {
     ['/a%2Fb', '/a%2Fb'],
     ['/p/layla%2f', '/p/layla%2F'],
   ])('%s is the path %s', (raw, path) => {
-    expect(requestPathOf(raw)).toBe(path);
+    expect(checkedPath(raw)).toBe(path);
   });
 
   it.each(['/..', '/a/../b', '/%2e%2e/x', '/./x', '/a%5cb', '/a\\b', '/%00', '/%E0%A4%A', '/%ZZ', '/p/..%2F..%2Fetc', '/a/.%2fb'])('%s names no page', (raw) => {
-    expect(requestPathOf(raw)).toBeUndefined();
+    expect(checkedPath(raw)).toBeUndefined();
   });
 });

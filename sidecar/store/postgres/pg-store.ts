@@ -11,7 +11,7 @@ import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows, type AliasRow
 import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type LivePageKind, type Store } from '../store.ts';
 
 /** The shared queries (sql.ts) with PostgreSQL's numbered placeholders, made once. */
-const Q = Object.fromEntries(
+const NUMBERED_READS = Object.fromEntries(
   Object.entries(READS).map(([name, sql]) => [name, typeof sql === 'string' ? numbered(sql) : (kind: LivePageKind) => numbered(sql(kind))]),
 ) as { [K in keyof typeof READS]: (typeof READS)[K] extends string ? string : (kind: LivePageKind) => string };
 
@@ -75,27 +75,27 @@ export class PgStore implements Store {
   async profile(slug: string): Promise<Profile | undefined> {
     // Three reads in one snapshot: a standby replaying an owner's edit between them must not give the page half of it.
     return this.snapshot(async (query) => {
-      const [row] = await query<ProfileRow>(Q.profile, [slug]);
+      const [row] = await query<ProfileRow>(NUMBERED_READS.profile, [slug]);
       if (!row) return undefined;
-      const links = await query<LinkRow>(Q.links, [row.id]);
-      const socials = await query<SocialRow>(Q.socials, [row.id]);
+      const links = await query<LinkRow>(NUMBERED_READS.links, [row.id]);
+      const socials = await query<SocialRow>(NUMBERED_READS.socials, [row.id]);
       return profileFromRows(row, links, socials);
     });
   }
 
   async card(cardId: string): Promise<Card | undefined> {
-    const [row] = await this.query<CardRow>(Q.card, [cardId]);
+    const [row] = await this.query<CardRow>(NUMBERED_READS.card, [cardId]);
     return row && cardFromRow(row);
   }
 
   async alias(alias: string): Promise<AliasTarget | undefined> {
-    const [row] = await this.query<AliasRow>(Q.alias, [alias]);
+    const [row] = await this.query<AliasRow>(NUMBERED_READS.alias, [alias]);
     return row && aliasTargetOf(row);
   }
 
   async changesSince(seq: number, limit: number): Promise<ChangeBatch> {
-    const [bounds] = await this.query<{ first: string; last: string }>(Q.changeBounds);
-    const rows = await this.query<Change>(Q.changes, [seq, limit + 1]);
+    const [bounds] = await this.query<{ first: string; last: string }>(NUMBERED_READS.changeBounds);
+    const rows = await this.query<Change>(NUMBERED_READS.changes, [seq, limit + 1]);
     return {
       epoch: await this.identityOf(),
       first: Number(bounds?.first ?? 0),
@@ -106,17 +106,17 @@ export class PgStore implements Store {
   }
 
   async livePageCount(kind: LivePageKind): Promise<number> {
-    const [row] = await this.query<{ n: string }>(Q.liveCount(kind));
+    const [row] = await this.query<{ n: string }>(NUMBERED_READS.liveCount(kind));
     return Number(row?.n ?? 0);
   }
 
   async livePageStarts(kind: LivePageKind, every: number): Promise<string[]> {
-    const rows = await this.query<{ key: string }>(Q.liveStarts(kind), [every]);
+    const rows = await this.query<{ key: string }>(NUMBERED_READS.liveStarts(kind), [every]);
     return rows.map((r) => r.key);
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
-    return livePagesOf(kind, await this.query<LivePageRow>(Q.liveFrom(kind), [start, limit]));
+    return livePagesOf(kind, await this.query<LivePageRow>(NUMBERED_READS.liveFrom(kind), [start, limit]));
   }
 
   async close(): Promise<void> {
@@ -129,7 +129,7 @@ export class PgStore implements Store {
 
   private async identityOf(): Promise<string> {
     if (!this.identity) {
-      const [row] = await this.query<{ id: string }>(Q.identity);
+      const [row] = await this.query<{ id: string }>(NUMBERED_READS.identity);
       this.identity = row?.id ?? 'none';
     }
     return this.identity;
