@@ -12,7 +12,7 @@ import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { runEdge } from '../edge.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
-import { baseEnv, scratch, startNginx } from './harness.ts';
+import { baseEnv, scratch, startStaticNginx } from './harness.ts';
 import { cleanEnv, freePort, spawnSidecar } from '../sidecar-process.ts';
 import { commitToPage, postgresBackend, randomScript, sqliteBackend, writer, type Backend } from './data-tier.ts';
 import { fmt, median, percentile } from './numbers.ts';
@@ -142,7 +142,7 @@ export async function edgeBench(options: { seconds: number; scratch: string; sta
 export async function edgeMode(seconds: number): Promise<void> {
   const config = loadConfig({});
   ensureBuild(config, baseEnv({}));
-  const nginx = await startNginx(join(projectRoot, 'dist/client'), config);
+  const nginx = await startStaticNginx(join(projectRoot, 'dist/client'), config);
   const article = '/en/blog/qr-or-nfc-business-card';
   if (nginx) await wrk(nginx.url + article, { seconds: 2 }, scratch);
   await edgeBench({ seconds, scratch, nginxVersion: nginx?.version, staticRun: async () => (nginx ? wrk(nginx.url + article, { seconds }, scratch) : undefined) });

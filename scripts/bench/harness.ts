@@ -52,7 +52,7 @@ export async function startSidecar(databasePath: string, extra: Record<string, s
 }
 
 /** nginx (one worker) serving `root` with the sidecar's headers: the static baseline. Undefined without nginx. */
-export async function startNginx(root: string, config: ServerConfig) {
+export async function startStaticNginx(root: string, config: ServerConfig) {
   const binary = nginxBinary();
   if (!binary) return undefined;
   const p = await port();

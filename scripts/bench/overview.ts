@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { buildBench, type BuildBench } from './build.ts';
-import { baseEnv, database, demoDatabase, generatedProfiles, MCP_HEADERS, mcpBody, rssMb, scratch, startBaseline, startFront, startNginx, startSidecar } from './harness.ts';
+import { baseEnv, database, demoDatabase, generatedProfiles, MCP_HEADERS, mcpBody, rssMb, scratch, startBaseline, startFront, startStaticNginx, startSidecar } from './harness.ts';
 import { fmt } from './numbers.ts';
 import { cycleScript, wrk, type WrkResult } from './wrk.ts';
 
@@ -46,7 +46,7 @@ export async function overviewBench(seconds: number, quick: boolean): Promise<vo
   const sidecar = await startSidecar(demoDb);
   const uncached = await startSidecar(demoDb, { LIVE_CACHE_SIZE: '0' });
   const logged = await startSidecar(demoDb, { LOG_LEVEL: 'info' });
-  const nginx = await startNginx(join(projectRoot, 'dist/client'), config);
+  const nginx = await startStaticNginx(join(projectRoot, 'dist/client'), config);
 
   const article = '/en/blog/qr-or-nfc-business-card';
   // The baseline answers with the same bytes: the same body and the same response headers (security headers,

@@ -24,7 +24,7 @@ let purger: ChildProcess | undefined;
 let purgerLog = '';
 let purgerMetricsPort: number;
 
-async function startSidecar(port = 0) {
+async function startAppInProcess(port = 0) {
   const options = { config: { ...testConfig, databasePath }, distDir };
   const services = await openServices(options);
   const app = await buildApp({ ...options, services });
@@ -86,7 +86,7 @@ async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<v
 
 beforeAll(async () => {
   databasePath = createDatabase();
-  sidecar = await startSidecar();
+  sidecar = await startAppInProcess();
   edge = await runEdge({ listen: `127.0.0.1:${await freePort()}`, backend: `127.0.0.1:${sidecar.port}`, dist: clientDir, headers: securityHeaders(testConfig, buildStyleHashes(distDir)) });
   purgerMetricsPort = await freePort();
   purger = startPurger();
@@ -240,7 +240,7 @@ describe('live pages at the edge', () => {
       expect(uncached.headers.get('content-security-policy')).toContain("default-src 'self'");
       expect(await uncached.text()).toContain('<html lang="en"');
     } finally {
-      sidecar = await startSidecar(port);
+      sidecar = await startAppInProcess(port);
     }
   });
 });

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
-import { startNginx, stopNginx } from '../helpers/front.ts';
+import { startNginxBefore, stopNginx } from '../helpers/front.ts';
 import { spawnSidecar, type SidecarProcess } from '../../scripts/sidecar-process.ts';
 
 /** A sidecar as production runs it behind the front: front mode, trusting the front's X-Forwarded-For. */
@@ -18,10 +18,10 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.ex
 describe('nginx over two sidecar processes', () => {
   const databasePath = createDatabase();
   let sidecars: SidecarProcess[];
-  let front: Awaited<ReturnType<typeof startNginx>>;
+  let front: Awaited<ReturnType<typeof startNginxBefore>>;
   beforeAll(async () => {
     sidecars = [await sidecarProcess(databasePath), await sidecarProcess(databasePath)];
-    front = await startNginx(testConfig, sidecars.map((s) => s.address));
+    front = await startNginxBefore(testConfig, sidecars.map((s) => s.address));
   });
   afterAll(async () => {
     await stopNginx(front.nginx);

@@ -19,7 +19,7 @@ export interface Front {
   close: () => Promise<void>;
 }
 
-export async function startSidecar(config: ServerConfig, port = 0): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
+export async function startAppInProcess(config: ServerConfig, port = 0): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
   const options = { config: { ...config, staticFiles: 'front' as const, trustProxy: '127.0.0.1' }, distDir };
   const services = await openServices(options);
   const app = await buildApp({ ...options, services });
@@ -28,7 +28,7 @@ export async function startSidecar(config: ServerConfig, port = 0): Promise<{ ur
 }
 
 /** Starts nginx, filled from deploy/nginx.conf, over the given sidecar addresses (host:port). */
-export async function startNginx(config: ServerConfig, sidecars: string[]): Promise<{ url: string; nginx: ChildProcess; prefix: string }> {
+export async function startNginxBefore(config: ServerConfig, sidecars: string[]): Promise<{ url: string; nginx: ChildProcess; prefix: string }> {
   const prefix = mkdtempSync(join(tmpdir(), 'bio-front-'));
   const { url, nginx } = await runFront({ config, sidecars, prefix, port: await freePort() });
   return { url, nginx, prefix };
@@ -43,8 +43,8 @@ export function stopNginx(nginx: ChildProcess): Promise<void> {
 }
 
 export async function startFront(config: ServerConfig): Promise<Front> {
-  const sidecars = [await startSidecar(config), await startSidecar(config)];
-  const { url, nginx, prefix } = await startNginx(
+  const sidecars = [await startAppInProcess(config), await startAppInProcess(config)];
+  const { url, nginx, prefix } = await startNginxBefore(
     config,
     sidecars.map((s) => new URL(s.url).host),
   );
