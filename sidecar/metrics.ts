@@ -59,10 +59,10 @@ export function sidecarMetrics(services: Pick<Services, 'live' | 'freshness' | '
       labelNames: ['state'],
       registers: [registry],
       collect() {
-        const s = stats();
-        this.set({ state: 'total' }, s.poolTotal);
-        this.set({ state: 'idle' }, s.poolIdle);
-        this.set({ state: 'waiting' }, s.poolWaiting);
+        const pool = stats();
+        this.set({ state: 'total' }, pool.poolTotal);
+        this.set({ state: 'idle' }, pool.poolIdle);
+        this.set({ state: 'waiting' }, pool.poolWaiting);
       },
     });
   }

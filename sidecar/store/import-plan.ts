@@ -36,7 +36,8 @@ export interface ImportPlan {
   aliases: { alias: string; slug: string }[];
 }
 
-export function importPlan(data: ImportData, now = new Date()): ImportPlan {
+/** The rows a valid file makes, stamped `now`: what planImport hands the writers. */
+function rowsOf(data: ImportData, now = new Date()): ImportPlan {
   const stamp = now.toISOString();
   return {
     profiles: data.profiles.map((p) => ({
@@ -147,5 +148,5 @@ export const CHANGE_LOG_KEEP = 100_000;
 /** The plan for `json`, or every reason it cannot be imported; `known`: the referenced slugs the database holds. */
 export function planImport(json: unknown, known: ReadonlySet<string>): { plan: ImportPlan } | { errors: string[] } {
   const { data, errors } = validateImport(json, (slug) => known.has(slug));
-  return data ? { plan: importPlan(data) } : { errors };
+  return data ? { plan: rowsOf(data) } : { errors };
 }
