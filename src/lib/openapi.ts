@@ -105,6 +105,7 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
     responses: {
       200: { description: 'The answer: a JSON-RPC 2.0 response, or for a batch an array of them (one per request, in order).', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcAnswer' } } } },
       202: { description: 'Only notifications (or responses) were sent: accepted, no body.' },
+      404: { description: 'On the 2026-07-28 revision, a method this server does not serve (subscriptions/listen: it holds no streams): the JSON-RPC error -32601, as the MCP SDK answers it.' },
     },
   },
   getHealth: { description: 'Whether the application and its database answer. Never cached.', responses: { 200: { $ref: '#/components/responses/Health' }, 503: { $ref: '#/components/responses/Health' } } },

@@ -91,6 +91,18 @@ describe('every declared route answers as declared', () => {
   });
 });
 
+describe('answers the fuzzer found undeclared', () => {
+  it('POST /mcp subscriptions/listen on 2026-07-28 (method not found, 404) is an answer OpenAPI declares', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const init = { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'subscriptions/listen', params: { _meta: meta }, id: '' }) };
+    const res = await fetch(server.url + '/mcp', init);
+    const body = await res.text();
+    expect(res.status).toBe(404);
+    expect(JSON.parse(body)).toMatchObject({ id: '', error: { code: -32601 } });
+    expect(openApi.problems('POST', '/mcp', { status: res.status, headers: Object.fromEntries(res.headers), body })).toEqual([]);
+  });
+});
+
 describe('files of the build that no route declares (issue 30: one rule for which files never change)', () => {
   /** One file of each kind under `dir` of the build, by the pattern of its name. */
   const oneUnder = (dir: string, name: RegExp) => {
