@@ -1,12 +1,11 @@
 // The store on PostgreSQL (beyond one machine): each sidecar reads a hot standby of the primary through a bounded
-// pool with a statement timeout. A probe each second decides whether it can be read: the standby answers, its
-// replay is not behind by more than the limit while WAL is pending, and its schema is this code's. While it cannot
-// be, every query fails at once (live routes answer 503 without waiting on a dead pool) and health says degraded;
-// it recovers by itself.
+// pool with a statement timeout. Before every read, the standby's probe (standby-probe.ts) says whether it can be
+// read; while it cannot, every query fails at once (live routes answer 503 without waiting on a dead pool) and
+// health says degraded; it recovers by itself.
 import pg from 'pg';
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
-import { schemaProblem } from '../migrations.ts';
 import { numbered, READS } from '../sql.ts';
+import { StandbyProbe } from './standby-probe.ts';
 import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows, type AliasRow, type CardRow, type LinkRow, type LivePageRow, type ProfileRow, type SocialRow } from '../rows.ts';
 import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type LivePageKind, type Store } from '../store.ts';
 
@@ -25,29 +24,14 @@ export interface PgStoreOptions {
   probeMs?: number;
 }
 
-interface Health {
-  ok: boolean;
-  reason: string;
-  at: number;
-}
 
 export class PgStore implements Store {
   private readonly pool: pg.Pool;
-  private readonly options: PgStoreOptions;
-  private health: Health = { ok: false, reason: 'not probed yet', at: 0 };
-  private probing: Promise<Health> | undefined;
+  /** Whether the database can be read now (standby-probe.ts): asked before every read. */
+  private readonly standby: StandbyProbe;
   private identity: string | undefined;
-  /** Probes in a row that found the replay behind the limit with WAL pending: one alone may be a commit in flight. */
-  private behind = 0;
-  /** The replay lag the last probe measured while WAL was pending (0 when none was). */
-  private lagMs = 0;
-  /** When the newest commit this standby has replayed was made on the primary (ISO 8601; null on a primary). */
-  private newestCommitAt: string | null = null;
-  /** Where replay stood when WAL was first seen pending there: replay that does not move is lag too. */
-  private stall: { lsn: string; since: number } | undefined;
 
   constructor(options: PgStoreOptions) {
-    this.options = options;
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize,
@@ -60,6 +44,7 @@ export class PgStore implements Store {
     });
     // An idle client whose server went away emits an error: it is dropped from the pool, and the probe notices.
     this.pool.on('error', () => undefined);
+    this.standby = new StandbyProbe(this.pool, options);
   }
 
   /** A cheap token that changes with every commit that touched the change log (its sequence), per database. */
@@ -69,7 +54,7 @@ export class PgStore implements Store {
   }
 
   async isAvailable(): Promise<boolean> {
-    return (await this.probe()).ok;
+    return (await this.standby.health()).ok;
   }
 
   async profile(slug: string): Promise<Profile | undefined> {
@@ -124,7 +109,7 @@ export class PgStore implements Store {
   }
 
   stats() {
-    return { replicaLagMs: this.lagMs, newestCommitAt: this.newestCommitAt, poolTotal: this.pool.totalCount, poolIdle: this.pool.idleCount, poolWaiting: this.pool.waitingCount };
+    return { replicaLagMs: this.standby.lagMs, newestCommitAt: this.standby.newestCommitAt, poolTotal: this.pool.totalCount, poolIdle: this.pool.idleCount, poolWaiting: this.pool.waitingCount };
   }
 
   private async identityOf(): Promise<string> {
@@ -162,7 +147,7 @@ export class PgStore implements Store {
 
   /** Runs `attempt` once the probe says the database can be read; every failure is StoreUnavailableError. */
   private async reading<T>(attempt: () => Promise<T>): Promise<T> {
-    const health = await this.probe();
+    const health = await this.standby.health();
     if (!health.ok) throw new StoreUnavailableError(`database unavailable: ${health.reason}`);
     try {
       try {
@@ -175,64 +160,8 @@ export class PgStore implements Store {
       }
     } catch (err) {
       // The next probe decides again; until then this request fails, and the next ones only if the probe does.
-      this.health = { ...this.health, at: 0 };
+      this.standby.askAgain();
       throw new StoreUnavailableError(`database query failed: ${(err as Error).message}`, { cause: err });
-    }
-  }
-
-  /** The current health, probed again when older than probeMs; concurrent callers share one probe. */
-  private probe(now = Date.now()): Promise<Health> {
-    if (now - this.health.at < (this.options.probeMs ?? 1000)) return Promise.resolve(this.health);
-    this.probing ??= this.check(now).then(
-      (health) => {
-        this.health = health;
-        this.probing = undefined;
-        return health;
-      },
-      () => {
-        this.probing = undefined;
-        return this.health;
-      },
-    );
-    return this.probing;
-  }
-
-  private async check(now: number): Promise<Health> {
-    try {
-      const { rows } = await this.pool.query<{ recovery: boolean; pending: boolean | null; lag_ms: number | null; replayed_at: Date | null; replay: string | null; version: number | null }>(
-        `SELECT pg_is_in_recovery() AS recovery,
-                pg_last_wal_replay_lsn()::text AS replay,
-                -- More than a WAL page received and not replayed: when idle, the received position may rest on a page
-                -- boundary just past the last replayed record, which is nothing pending.
-                coalesce(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) > 8192, false) AS pending,
-                (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)::float8 AS lag_ms,
-                pg_last_xact_replay_timestamp() AS replayed_at,
-                (SELECT max(version) FROM schema_version) AS version`,
-      );
-      const row = rows[0]!;
-      // A standby cut off from its primary cannot see what it misses; how old its newest data is, it can say.
-      this.newestCommitAt = row.recovery && row.replayed_at ? row.replayed_at.toISOString() : null;
-      const problem = schemaProblem(row.version ?? 0);
-      if (problem) return { ok: false, reason: `${problem} on the primary`, at: now };
-      // The lag while WAL is pending: since the last replayed commit was made on the primary, or since replay last
-      // moved (after a standby restart nothing may have been replayed yet, and the first measure is unknown).
-      if (row.recovery && row.pending && row.replay) {
-        if (this.stall?.lsn !== row.replay) this.stall = { lsn: row.replay, since: now };
-      } else {
-        this.stall = undefined;
-      }
-      const lag = row.recovery && row.pending ? Math.max(row.lag_ms ?? 0, this.stall ? now - this.stall.since : 0) : 0;
-      this.lagMs = lag;
-      this.behind = lag > this.options.maxReplicaLagMs ? this.behind + 1 : 0;
-      if (this.behind >= 2) {
-        return { ok: false, reason: `the standby's replay is ${Math.round(lag)} ms behind (limit ${this.options.maxReplicaLagMs})`, at: now };
-      }
-      return { ok: true, reason: '', at: now };
-    } catch (err) {
-      const missing = /relation "schema_version" does not exist/.test((err as Error).message);
-      if (missing) return { ok: false, reason: 'the database has no schema: run npm run db -- migrate on the primary', at: now };
-      // Unreachable, or too slow to answer: asked again soon rather than after a whole probe interval.
-      return { ok: false, reason: `cannot reach the database: ${(err as Error).message}`, at: now - (this.options.probeMs ?? 1000) + 200 };
     }
   }
 }
