@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sitemapXml, type SitemapEntry } from '../lib/sitemap.ts';
 import type { TwinJob, TwinResult } from './twin-worker.ts';
 import { buildCacheDir, codeHash } from './build-cache.ts';
+import { buildStep } from './build-step.ts';
 import { twinCacheBase, useCachedTwin } from './twin-cache.ts';
 import { filesUnder } from '../lib/files.ts';
 import type { PublicConfig } from '../lib/site-config.ts';
@@ -59,40 +59,28 @@ async function twinsInWorkers(workerFile: string, root: string, all: string[], c
 }
 
 export default function markdownTwins(config: PublicConfig): AstroIntegration {
-  let projectRoot = process.cwd();
-  return {
-    name: 'markdown-twins',
-    hooks: {
-      'astro:config:done': ({ config: astroConfig }) => {
-        projectRoot = fileURLToPath(astroConfig.root);
-      },
-      'astro:build:done': async ({ dir, logger }) => {
-        const root = fileURLToPath(dir);
-        const started = performance.now();
-        const files: string[] = [];
-        for (const file of filesUnder(root)) if (file.endsWith('.html')) files.push(join(root, file));
-        const cache = { cacheDir: buildCacheDir(projectRoot, 'twins'), code: codeHash(projectRoot, TWIN_CODE) };
-        const { sitemap, styleHashes, reused } = await twinsInWorkers(join(projectRoot, 'src/integrations/twin-worker.ts'), root, files, cache);
-        const count = files.length;
-        logger.info(`${count} Markdown twins (${reused} from the build cache) in ${Math.round(performance.now() - started)} ms for ${config.baseUrl}`);
+  return buildStep('markdown-twins', async ({ projectRoot, root }) => {
+    const files: string[] = [];
+    for (const file of filesUnder(root)) if (file.endsWith('.html')) files.push(join(root, file));
+    const cache = { cacheDir: buildCacheDir(projectRoot, 'twins'), code: codeHash(projectRoot, TWIN_CODE) };
+    const { sitemap, styleHashes, reused } = await twinsInWorkers(join(projectRoot, 'src/integrations/twin-worker.ts'), root, files, cache);
 
-        sitemap.sort((a, b) => a.url.localeCompare(b.url));
-        // The static pages' entries: sitemap.xml for a front that serves dist/client alone, and JSON for the sidecar,
-        // which adds the live pages to them.
-        await writeFile(join(root, 'sitemap.xml'), await sitemapXml(sitemap));
-        await writeFile(join(root, '..', STATIC_SITEMAP_FILE), JSON.stringify(sitemap) + '\n');
+    sitemap.sort((a, b) => a.url.localeCompare(b.url));
+    // The static pages' entries: sitemap.xml for a front that serves dist/client alone, and JSON for the sidecar,
+    // which adds the live pages to them.
+    await writeFile(join(root, 'sitemap.xml'), await sitemapXml(sitemap));
+    await writeFile(join(root, '..', STATIC_SITEMAP_FILE), JSON.stringify(sitemap) + '\n');
 
-        const manifest: BuildManifest = {
-          baseUrl: config.baseUrl,
-          serviceName: config.serviceName,
-          contactEmail: config.contactEmail,
-          fingerprint: buildFingerprint(projectRoot, config),
-          // Live pages use the same layout, so the same styles: test/http/site.test.ts checks every page kind.
-          styleHashes,
-          builtAt: new Date().toISOString(),
-        };
-        await writeFile(join(root, '..', MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
-      },
-    },
-  };
+    const manifest: BuildManifest = {
+      baseUrl: config.baseUrl,
+      serviceName: config.serviceName,
+      contactEmail: config.contactEmail,
+      fingerprint: buildFingerprint(projectRoot, config),
+      // Live pages use the same layout, so the same styles: test/http/site.test.ts checks every page kind.
+      styleHashes,
+      builtAt: new Date().toISOString(),
+    };
+    await writeFile(join(root, '..', MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+    return `${files.length} Markdown twins (${reused} from the build cache) for ${config.baseUrl}`;
+  });
 }

@@ -7,7 +7,6 @@ import type { AstroIntegration } from 'astro';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { filesUnder } from '../lib/files.ts';
 import { isLang } from '../lib/locales.ts';
@@ -15,6 +14,7 @@ import { blogCard, ogImagePath, type OgCard } from '../lib/og.ts';
 import type { PublicConfig } from '../lib/site-config.ts';
 import type { OgJob } from './og-worker.ts';
 import { codeHash, linkOrCopy } from './build-cache.ts';
+import { buildStep } from './build-step.ts';
 
 const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
@@ -72,19 +72,9 @@ export async function writeOgImages(root: string, cacheDir: string, workerFile: 
 }
 
 export default function ogImages(config: PublicConfig): AstroIntegration {
-  let projectRoot = process.cwd();
-  return {
-    name: 'og-images',
-    hooks: {
-      'astro:config:done': ({ config: astroConfig }) => {
-        projectRoot = fileURLToPath(astroConfig.root);
-      },
-      'astro:build:done': async ({ dir, logger }) => {
-        const started = performance.now();
-        const cacheDir = join(projectRoot, '.cache/og-images');
-        const { drawn, reused } = await writeOgImages(fileURLToPath(dir), cacheDir, join(projectRoot, 'src/integrations/og-worker.ts'), config, ogDrawingHash(projectRoot));
-        logger.info(`${drawn} Open Graph images drawn, ${reused} reused from the cache, in ${Math.round(performance.now() - started)} ms`);
-      },
-    },
-  };
+  return buildStep('og-images', async ({ projectRoot, root }) => {
+    const cacheDir = join(projectRoot, '.cache/og-images');
+    const { drawn, reused } = await writeOgImages(root, cacheDir, join(projectRoot, 'src/integrations/og-worker.ts'), config, ogDrawingHash(projectRoot));
+    return `${drawn} Open Graph images drawn, ${reused} reused from the cache`;
+  });
 }

@@ -6,13 +6,13 @@ import type { AstroIntegration } from 'astro';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip } from 'node:zlib';
 import { ENCODING_SUFFIX, isTextType, MIN_COMPRESS_BYTES, zlibOptions } from '../lib/compression.ts';
 import { filesUnder } from '../lib/files.ts';
 import { typeOf } from '../lib/media-types.ts';
 import { buildCacheDir, codeHash, keyOf, linkOrCopy, writeEntry } from './build-cache.ts';
+import { buildStep } from './build-step.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -58,19 +58,9 @@ export async function precompress(root: string, cache?: { dir: string; code: str
 }
 
 export default function precompressIntegration(): AstroIntegration {
-  let projectRoot = process.cwd();
-  return {
-    name: 'precompress',
-    hooks: {
-      'astro:config:done': ({ config }) => {
-        projectRoot = fileURLToPath(config.root);
-      },
-      'astro:build:done': async ({ dir, logger }) => {
-        const started = performance.now();
-        const cache = { dir: buildCacheDir(projectRoot, 'compressed'), code: codeHash(projectRoot, COMPRESSION_CODE) };
-        const { written, reused } = await precompress(fileURLToPath(dir), cache);
-        logger.info(`${written} files precompressed (gzip and brotli; ${reused} from the build cache) in ${Math.round(performance.now() - started)} ms`);
-      },
-    },
-  };
+  return buildStep('precompress', async ({ projectRoot, root }) => {
+    const cache = { dir: buildCacheDir(projectRoot, 'compressed'), code: codeHash(projectRoot, COMPRESSION_CODE) };
+    const { written, reused } = await precompress(root, cache);
+    return `${written} files precompressed (gzip and brotli; ${reused} from the build cache)`;
+  });
 }

@@ -4,19 +4,13 @@
 import type { AstroIntegration } from 'astro';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { manifestOf, PUBLISH_MANIFEST_FILE } from '../lib/publish.ts';
+import { buildStep } from './build-step.ts';
 
 export default function publishManifest(): AstroIntegration {
-  return {
-    name: 'publish-manifest',
-    hooks: {
-      'astro:build:done': ({ dir, logger }) => {
-        const root = fileURLToPath(dir);
-        const manifest = manifestOf(root);
-        writeFileSync(join(root, '..', PUBLISH_MANIFEST_FILE), JSON.stringify(manifest) + '\n');
-        logger.info(`${Object.keys(manifest.files).length} files in ${PUBLISH_MANIFEST_FILE}`);
-      },
-    },
-  };
+  return buildStep('publish-manifest', ({ root }) => {
+    const manifest = manifestOf(root);
+    writeFileSync(join(root, '..', PUBLISH_MANIFEST_FILE), JSON.stringify(manifest) + '\n');
+    return `${Object.keys(manifest.files).length} files in ${PUBLISH_MANIFEST_FILE}`;
+  });
 }

@@ -6,9 +6,9 @@ import type { AstroIntegration } from 'astro';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as pagefind from 'pagefind';
 import { buildCacheDir, codeHash, linkOrCopy, writeEntry } from './build-cache.ts';
+import { buildStep } from './build-step.ts';
 import { LANGS, type Lang } from '../lib/locales.ts';
 import { paths } from '../lib/urls.ts';
 
@@ -88,20 +88,10 @@ async function writeSearchIndex(root: string, cache: Cache): Promise<{ pages: nu
 }
 
 export default function searchIndex(): AstroIntegration {
-  let projectRoot = process.cwd();
-  return {
-    name: 'search-index',
-    hooks: {
-      'astro:config:done': ({ config }) => {
-        projectRoot = fileURLToPath(config.root);
-      },
-      'astro:build:done': async ({ dir, logger }) => {
-        const started = performance.now();
-        const cache = { dir: buildCacheDir(projectRoot, 'pagefind'), code: codeHash(projectRoot, CODE) };
-        const { pages, files, reused } = await writeSearchIndex(fileURLToPath(dir), cache);
-        const from = reused.length > 0 ? `; ${reused.join(', ')} unchanged, from the build cache` : '';
-        logger.info(`search index of ${pages} articles (${files} files${from}) in ${Math.round(performance.now() - started)} ms`);
-      },
-    },
-  };
+  return buildStep('search-index', async ({ projectRoot, root }) => {
+    const cache = { dir: buildCacheDir(projectRoot, 'pagefind'), code: codeHash(projectRoot, CODE) };
+    const { pages, files, reused } = await writeSearchIndex(root, cache);
+    const from = reused.length > 0 ? `; ${reused.join(', ')} unchanged, from the build cache` : '';
+    return `search index of ${pages} articles (${files} files${from})`;
+  });
 }
