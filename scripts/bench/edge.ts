@@ -21,13 +21,13 @@ import { wrk, type WrkResult } from './wrk.ts';
 const PROFILES = 2000;
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
-/** Varnish's own counters (varnishstat), for hit ratio and origin traffic. */
-function varnishCounters(workdir: string): Record<'hit' | 'miss' | 'backend' | 'client' | 'failed' | 'unhealthy', number> {
+/** Varnish's own counters (varnishstat), for hit ratio and origin traffic; `hitGrace`: stale copies served. */
+export function varnishCounters(workdir: string): Record<'hit' | 'hitGrace' | 'miss' | 'backend' | 'client' | 'failed' | 'unhealthy', number> {
   const out = spawnSync('varnishstat', ['-n', workdir, '-1', '-j'], { encoding: 'utf8' });
   const json = JSON.parse(out.stdout) as { counters?: Record<string, { value: number }> } & Record<string, { value: number }>;
   const counters = json.counters ?? json;
   const v = (name: string) => counters[name]?.value ?? 0;
-  return { hit: v('MAIN.cache_hit'), miss: v('MAIN.cache_miss'), backend: v('MAIN.backend_req'), client: v('MAIN.client_req'), failed: v('MAIN.fetch_failed'), unhealthy: v('MAIN.backend_unhealthy') };
+  return { hit: v('MAIN.cache_hit'), hitGrace: v('MAIN.cache_hit_grace'), miss: v('MAIN.cache_miss'), backend: v('MAIN.backend_req'), client: v('MAIN.client_req'), failed: v('MAIN.fetch_failed'), unhealthy: v('MAIN.backend_unhealthy') };
 }
 
 /** Alternating runs of the edge and of nginx: the machine's speed drifts by a fifth between runs a minute apart. */

@@ -4,7 +4,6 @@
 // read every edge. Measures, per region: commit on the primary → the new page at that region's edge (200 edits
 // spread over profiles and cards), origin requests per purged page while fifty clients read it at each edge, hit
 // ratio and errors; then region 3 cut off for S seconds (default 60) while edits go on. Writes BENCHMARKS.regions.md.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { importDemo, startRegions, type Region, type Regions } from '../regions/regions.ts';
 import { bulkPostgres } from './bulk-data.ts';
 import { cacheTests } from './cache-tests.ts';
+import { varnishCounters } from './edge.ts';
 import { baseEnv, scratch } from './harness.ts';
 import { fmt, percentile } from './numbers.ts';
 
@@ -21,12 +21,10 @@ const PROFILES = 2000;
 const EDITS = 200;
 const CARDS = ['k7f2q9', 'n0rth1'];
 
+/** The edge's counters (a stale copy served after a soft purge is a hit: Varnish counts it in cache_hit too). */
 function counters(region: Region): { hit: number; miss: number; backend: number } {
-  const out = spawnSync('varnishstat', ['-n', join(region.edge.prefix, 'varnish'), '-1', '-j'], { encoding: 'utf8' });
-  const json = JSON.parse(out.stdout) as { counters?: Record<string, { value: number }> } & Record<string, { value: number }>;
-  const c = json.counters ?? json;
-  const v = (name: string) => c[name]?.value ?? 0;
-  return { hit: v('MAIN.cache_hit') + v('MAIN.cache_hit_grace'), miss: v('MAIN.cache_miss'), backend: v('MAIN.backend_req') };
+  const { hit, miss, backend } = varnishCounters(join(region.edge.prefix, 'varnish'));
+  return { hit, miss, backend };
 }
 
 /** Readers at every edge, each reading random pages one after another, counting answers that are not 200. */
