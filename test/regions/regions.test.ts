@@ -86,7 +86,7 @@ describe('three regions', () => {
     }
   });
 
-  it('an edit on the primary shows at every edge within a second', async () => {
+  it('an edit on the primary shows at every edge (within 3 s here; the bench measures its p99 against 1 s)', async () => {
     const marker = `Edited for every region ${Date.now()}`;
     for (const region of world.regions) await page(region.edge.url, '/p/sam-rivera');
     await world.write('UPDATE profiles SET bio = $1 WHERE slug = $2', [marker, 'sam-rivera']);
