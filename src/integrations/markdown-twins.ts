@@ -3,13 +3,11 @@
 import type { AstroIntegration } from 'astro';
 import { writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { join, relative } from 'node:path';
 import { sitemapXml, type SitemapEntry } from '../lib/sitemap.ts';
 import type { TwinJob, TwinResult } from './twin-worker.ts';
 import { buildCacheDir, codeHash } from './build-cache.ts';
-import { buildStep } from './build-step.ts';
+import { buildStep, inWorkers } from './build-step.ts';
 import { twinCacheBase, useCachedTwin } from './twin-cache.ts';
 import { filesUnder } from '../lib/files.ts';
 import type { PublicConfig } from '../lib/site-config.ts';
@@ -37,19 +35,7 @@ async function twinsInWorkers(workerFile: string, root: string, all: string[], c
     if (facts.entry) entries.push(facts.entry);
     for (const style of facts.styles) styleHashes.add(style);
   }
-  const workers = files.length === 0 ? 0 : Math.max(1, Math.min(availableParallelism(), Math.ceil(files.length / 50)));
-  const shares = Array.from({ length: workers }, (_, i) => files.filter((_, k) => k % workers === i));
-  const results = await Promise.all(
-    shares.map(
-      (share) =>
-        new Promise<TwinResult>((resolve, reject) => {
-          const worker = new Worker(workerFile, { workerData: { root, files: share, ...cache } satisfies TwinJob });
-          worker.once('message', resolve);
-          worker.once('error', reject);
-          worker.once('exit', (code) => code !== 0 && reject(new Error(`a Markdown twin worker exited with ${code}`)));
-        }),
-    ),
-  );
+  const results = await inWorkers<string, TwinResult>(workerFile, files, 50, (share) => ({ root, files: share, ...cache }) satisfies TwinJob, 'a Markdown twin worker');
   for (const result of results) {
     if (!result.ok) throw new Error(`Markdown twin of ${relative(root, result.file)} failed: ${result.message}`);
     entries.push(...result.entries);

@@ -5,16 +5,14 @@
 // on every core. A changed title is a new name, so the cache can never serve a stale picture.
 import type { AstroIntegration } from 'astro';
 import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { filesUnder } from '../lib/files.ts';
 import { isLang } from '../lib/locales.ts';
 import { blogCard, ogImagePath, type OgCard } from '../lib/og.ts';
 import type { PublicConfig } from '../lib/site-config.ts';
 import type { OgJob } from './og-worker.ts';
 import { codeHash, linkOrCopy } from './build-cache.ts';
-import { buildStep } from './build-step.ts';
+import { buildStep, inWorkers } from './build-step.ts';
 
 const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
@@ -57,17 +55,8 @@ export async function writeOgImages(root: string, cacheDir: string, workerFile: 
       reused++;
     } else jobs.push({ card, out, cached });
   }
-  const workers = Math.max(1, Math.min(availableParallelism(), Math.ceil(jobs.length / 8)));
-  await Promise.all(
-    Array.from({ length: jobs.length === 0 ? 0 : workers }, (_, i) =>
-      new Promise<void>((resolve, reject) => {
-        const worker = new Worker(workerFile, { workerData: { jobs: jobs.filter((_, k) => k % workers === i) } satisfies OgJob });
-        worker.once('message', (m: { ok: boolean; message?: string }) => (m.ok ? resolve() : reject(new Error(`Open Graph image: ${m.message}`))));
-        worker.once('error', reject);
-        worker.once('exit', (code) => code !== 0 && reject(new Error(`an Open Graph worker exited with ${code}`)));
-      }),
-    ),
-  );
+  const answers = await inWorkers<OgJob['jobs'][number], { ok: boolean; message?: string }>(workerFile, jobs, 8, (share) => ({ jobs: share }) satisfies OgJob, 'an Open Graph worker');
+  for (const answer of answers) if (!answer.ok) throw new Error(`Open Graph image: ${answer.message}`);
   return { drawn: jobs.length, reused };
 }
 
