@@ -9,13 +9,12 @@
 // default: 40, 90 and 180 ms round trips), so what an edit costs is measured, not assumed. The sidecars and purgers
 // poll the change log every 100 ms (CHANGE_POLL_MS). `npm run regions` starts it all and prints where each part
 // listens; the tests and `npm run bench -- --regions` start it through startRegions.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../sidecar/config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
-import { openWriter } from '../../sidecar/store/writer.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { runEdge } from '../edge.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
@@ -67,15 +66,10 @@ export interface RegionsOptions {
   scratch: string;
 }
 
-/** Imports the demo data (scripts/demo-data.json) into the database at `url`, as `npm run db -- import` would. */
+/** Loads the demo data into the database at `url` with the project's one writer, as `npm run db -- seed-demo` does. */
 export async function importDemo(url: string): Promise<void> {
-  const writer = await openWriter({ databasePath: '', databaseUrl: url });
-  try {
-    const outcome = await writer.importData(JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')));
-    if (!outcome.ok) throw new Error(outcome.errors.join('\n'));
-  } finally {
-    await writer.close();
-  }
+  const seeded = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'seed-demo'], { env: cleanEnv({ DATABASE_URL: url }), encoding: 'utf8' });
+  if (seeded.status !== 0) throw new Error(`npm run db -- seed-demo failed: ${seeded.stdout}${seeded.stderr}`);
 }
 
 /** Waits until `standby` has replayed everything `primary` has written so far. */
