@@ -133,7 +133,7 @@ export function mcpConductor(handlers: McpHandlers, limits: ConductorLimits): (r
     const budget = new AnswerBudget(limits.maxResponseBytes);
     return withBudget(budget, async () => {
       const body = parseBody(request.body, limits.maxBatch);
-      if ('error' in body) return json(400, body.error);
+      if (!body.ok) return json(400, body.error);
       return body.batch ? batch(request, body.elements, budget) : single(request, body.value, budget);
     });
   };

@@ -173,7 +173,7 @@ export function mcpHandlers(deps: McpDeps) {
     }),
     read_page: guarded(async (args) => {
       const result = await readPage(reader, errors, config, String(args.path));
-      return result.ok ? text(result.text) : failure(result.message);
+      return result.ok ? text(result.text) : failure(result.problem);
     }),
   };
 

@@ -2,6 +2,7 @@
 // message or a batch, what a message is, params checked against their method, the error envelope, and the one mapping
 // of our errors to MCP answers.
 import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import type { Result } from '../../src/lib/result.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
 /** JSON-RPC 2.0 error codes used here (and -32000, "server error", for what the transport refuses). */
@@ -43,21 +44,21 @@ export function clientMessageOf(err: unknown): string | undefined {
  * or the error that answers the whole body: -32700 when it is not JSON, -32600 for an empty batch or one over the
  * limit.
  */
-export type Body = { batch: false; value: unknown } | { batch: true; elements: unknown[] } | { error: ErrorResponse };
+export type Body = Result<{ batch: false; value: unknown } | { batch: true; elements: unknown[] }, { error: ErrorResponse }>;
 
 export function parseBody(body: string, maxBatch: number): Body {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    return { error: errorResponse(null, CODES.parseError, 'Parse error: the body is not valid JSON') };
+    return { ok: false, error: errorResponse(null, CODES.parseError, 'Parse error: the body is not valid JSON') };
   }
-  if (!Array.isArray(parsed)) return { batch: false, value: parsed };
-  if (parsed.length === 0) return { error: errorResponse(null, CODES.invalidRequest, 'Invalid Request: an empty batch') };
+  if (!Array.isArray(parsed)) return { ok: true, batch: false, value: parsed };
+  if (parsed.length === 0) return { ok: false, error: errorResponse(null, CODES.invalidRequest, 'Invalid Request: an empty batch') };
   if (parsed.length > maxBatch) {
-    return { error: errorResponse(null, CODES.invalidRequest, `Invalid Request: a batch may hold at most ${maxBatch} messages (this one holds ${parsed.length}); send the rest in further requests`) };
+    return { ok: false, error: errorResponse(null, CODES.invalidRequest, `Invalid Request: a batch may hold at most ${maxBatch} messages (this one holds ${parsed.length}); send the rest in further requests`) };
   }
-  return { batch: true, elements: parsed };
+  return { ok: true, batch: true, elements: parsed };
 }
 
 /** Whether `value` is a JSON-RPC 2.0 message (request, notification or response); else it is answered -32600. */

@@ -6,63 +6,64 @@ import type { ErrorPages } from '../error-pages.ts';
 import { checkedPath } from '../request-path.ts';
 import { bytesLeft, tooLarge } from './budget.ts';
 import type { SiteReader } from '../services/site-reader.ts';
+import type { Result } from '../../src/lib/result.ts';
 
-export type PageResult = { ok: true; text: string; path: string } | { ok: false; message: string };
+export type PageResult = Result<{ text: string; path: string }>;
 
 const TEXT_TYPES = /^(text\/|application\/(json|xml|linkset\+json|rss\+xml))/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** The site path a tool argument names (as written, still percent-encoded), or a refusal. */
-export function resolveSitePath(input: string, config: PublicConfig): { path: string } | { refused: string } {
+export function resolveSitePath(input: string, config: PublicConfig): Result<{ path: string }> {
   const raw = input.trim();
   let target: URL;
   try {
     target = new URL(raw, config.baseUrl + '/');
   } catch {
-    return { refused: `"${input}" is not a path or URL` };
+    return { ok: false, problem: `"${input}" is not a path or URL` };
   }
-  if (SCHEME.test(raw) && target.origin !== config.baseUrl) return { refused: `only pages of ${config.baseUrl} can be read, not ${target.origin}` };
-  if (!SCHEME.test(raw) && !raw.startsWith('/')) return { refused: 'a path must start with "/"' };
+  if (SCHEME.test(raw) && target.origin !== config.baseUrl) return { ok: false, problem: `only pages of ${config.baseUrl} can be read, not ${target.origin}` };
+  if (!SCHEME.test(raw) && !raw.startsWith('/')) return { ok: false, problem: 'a path must start with "/"' };
   // Judge the path as written, as the HTTP router does: URL parsing would silently resolve the dot segments away.
   const decoded = checkedPath(raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '');
-  if (decoded === undefined) return { refused: `"${input}" is not a valid path (broken percent-encoding, NUL, backslash, "." or ".." segments)` };
+  if (decoded === undefined) return { ok: false, problem: `"${input}" is not a valid path (broken percent-encoding, NUL, backslash, "." or ".." segments)` };
   // Judged decoded (/%6Cogin is /login), and by its first non-empty segment (//login is /login to most servers).
   if (AGENT_REFUSED_SEGMENTS.has(firstSegmentOf(decoded))) {
-    return { refused: `${target.pathname} belongs to the account owners' app or the MCP endpoint and is not readable by agents` };
+    return { ok: false, problem: `${target.pathname} belongs to the account owners' app or the MCP endpoint and is not readable by agents` };
   }
-  return { path: target.pathname + target.search };
+  return { ok: true, path: target.pathname + target.search };
 }
 
 export async function readPage(reader: SiteReader, errors: ErrorPages, config: PublicConfig, input: string): Promise<PageResult> {
   const resolved = resolveSitePath(input, config);
-  if ('refused' in resolved) return { ok: false, message: `Refused: ${resolved.refused}.` };
+  if (!resolved.ok) return { ok: false, problem: `Refused: ${resolved.problem}.` };
   let url = resolved.path;
   // Follow the site's own redirects (aliases, /blog, trailing slashes), a few hops at most.
   for (let hop = 0; hop < 4; hop++) {
     const q = url.indexOf('?');
     const path = checkedPath(q === -1 ? url : url.slice(0, q));
-    if (path === undefined) return { ok: false, message: `Refused: ${url} is not a valid path.` };
+    if (path === undefined) return { ok: false, problem: `Refused: ${url} is not a valid path.` };
     const resolution = await reader.resolve(path, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true, rawUrl: url });
     switch (resolution.kind) {
       case 'redirect':
-        if (resolution.sitePath === undefined) return { ok: false, message: `${path} redirects to another site: ${resolution.location}` };
+        if (resolution.sitePath === undefined) return { ok: false, problem: `${path} redirects to another site: ${resolution.location}` };
         url = resolution.sitePath;
         continue;
       case 'not-found': {
         const first = firstSegmentOf(path);
         const page = errors.page(404, isLang(first) ? first : DEFAULT_LANG, true);
         const shown = page && page.size <= bytesLeft() ? `\n\n${page.body.toString('utf8')}` : '';
-        return { ok: false, message: `No public page at ${path} (404).${shown}` };
+        return { ok: false, problem: `No public page at ${path} (404).${shown}` };
       }
       case 'document':
-        if (resolution.status >= 400) return { ok: false, message: `${path} answered ${resolution.status}; try again later.` };
+        if (resolution.status >= 400) return { ok: false, problem: `${path} answered ${resolution.status}; try again later.` };
         return { ok: true, text: resolution.body, path };
       case 'asset':
-        if (!TEXT_TYPES.test(resolution.asset.type)) return { ok: false, message: `${path} is not a text document (${resolution.asset.type}).` };
+        if (!TEXT_TYPES.test(resolution.asset.type)) return { ok: false, problem: `${path} is not a text document (${resolution.asset.type}).` };
         // Judged by its size before it is read: a sitemap part of 5 MB is never turned into a string here.
-        if (resolution.asset.size > bytesLeft()) return { ok: false, message: tooLarge(path, resolution.asset.size) };
+        if (resolution.asset.size > bytesLeft()) return { ok: false, problem: tooLarge(path, resolution.asset.size) };
         return { ok: true, text: resolution.asset.body.toString('utf8'), path };
     }
   }
-  return { ok: false, message: `${input} redirects too many times.` };
+  return { ok: false, problem: `${input} redirects too many times.` };
 }

@@ -27,7 +27,7 @@ function url(schemes: readonly UrlScheme[]) {
     .max(2048)
     .transform((value, ctx) => {
       const result = normalizeUrl(value, schemes);
-      if ('href' in result) return result.href;
+      if (result.ok) return result.href;
       ctx.addIssue({ code: 'custom', message: result.problem });
       return z.NEVER;
     });

@@ -4,6 +4,7 @@
 // the very same sequence. Used by the writers only: the server never imports this.
 import { validateImport, type ImportData } from './import-format.ts';
 import { WRITES } from './sql.ts';
+import type { Result } from '../../src/lib/result.ts';
 
 export interface ImportCounts {
   profiles: number;
@@ -140,13 +141,13 @@ export function referencedSlugs(json: unknown): string[] {
   return [...new Set(slugs.filter((s): s is string => typeof s === 'string'))];
 }
 
-export type ImportOutcome = { ok: true; counts: ImportCounts } | { ok: false; errors: string[] };
+export type ImportOutcome = Result<{ counts: ImportCounts }, { errors: string[] }>;
 
 /** Rows of the change log a writer keeps (an import prunes older ones): a sidecar further behind drops its whole cache. */
 export const CHANGE_LOG_KEEP = 100_000;
 
 /** The plan for `json`, or every reason it cannot be imported; `known`: the referenced slugs the database holds. */
-export function planImport(json: unknown, known: ReadonlySet<string>): { plan: ImportPlan } | { errors: string[] } {
+export function planImport(json: unknown, known: ReadonlySet<string>): Result<{ plan: ImportPlan }, { errors: string[] }> {
   const { data, errors } = validateImport(json, (slug) => known.has(slug));
-  return data ? { plan: rowsOf(data) } : { errors };
+  return data ? { ok: true, plan: rowsOf(data) } : { ok: false, errors };
 }

@@ -47,7 +47,7 @@ export async function openWriter(config: { databasePath: string; databaseUrl?: s
       // empty database behind (which `npm start` would then serve).
       if (!opened && !existsSync(path)) {
         const planned = planImport(json, new Set());
-        if ('errors' in planned) return { ok: false, errors: planned.errors };
+        if (!planned.ok) return planned;
       }
       return importInto(open().db, json, CHANGE_LOG_KEEP);
     },

@@ -37,7 +37,7 @@ async function twinsInWorkers(workerFile: string, root: string, all: string[], c
   }
   const results = await inWorkers<string, TwinResult>(workerFile, files, 50, (share) => ({ root, files: share, ...cache }) satisfies TwinJob, 'a Markdown twin worker');
   for (const result of results) {
-    if (!result.ok) throw new Error(`Markdown twin of ${relative(root, result.file)} failed: ${result.message}`);
+    if (!result.ok) throw new Error(`Markdown twin of ${relative(root, result.file)} failed: ${result.problem}`);
     entries.push(...result.entries);
     for (const hash of result.styleHashes) styleHashes.add(hash);
   }

@@ -10,7 +10,7 @@ import { filesUnder } from '../lib/files.ts';
 import { isLang } from '../lib/locales.ts';
 import { blogCard, ogImagePath, type OgCard } from '../lib/og.ts';
 import type { PublicConfig } from '../lib/site-config.ts';
-import type { OgJob } from './og-worker.ts';
+import type { OgAnswer, OgJob } from './og-worker.ts';
 import { codeHash, linkOrCopy } from './build-cache.ts';
 import { buildStep, inWorkers } from './build-step.ts';
 
@@ -55,8 +55,8 @@ export async function writeOgImages(root: string, cacheDir: string, workerFile: 
       reused++;
     } else jobs.push({ card, out, cached });
   }
-  const answers = await inWorkers<OgJob['jobs'][number], { ok: boolean; message?: string }>(workerFile, jobs, 8, (share) => ({ jobs: share }) satisfies OgJob, 'an Open Graph worker');
-  for (const answer of answers) if (!answer.ok) throw new Error(`Open Graph image: ${answer.message}`);
+  const answers = await inWorkers<OgJob['jobs'][number], OgAnswer>(workerFile, jobs, 8, (share) => ({ jobs: share }) satisfies OgJob, 'an Open Graph worker');
+  for (const answer of answers) if (!answer.ok) throw new Error(`Open Graph image: ${answer.problem}`);
   return { drawn: jobs.length, reused };
 }
 

@@ -3,8 +3,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { OgCard } from '../lib/og.ts';
+import type { Result } from '../lib/result.ts';
 import { drawOgImage } from './og-draw.ts';
 import { linkOrCopy, writeEntry } from './build-cache.ts';
+
+/** What a worker answers once its share is drawn. */
+export type OgAnswer = Result<object>;
 
 export interface OgJob {
   jobs: { card: OgCard; out: string; cached: string }[];
@@ -18,7 +22,7 @@ try {
     writeEntry(cached, png);
     linkOrCopy(cached, out);
   }
-  parentPort?.postMessage({ ok: true });
+  parentPort?.postMessage({ ok: true } satisfies OgAnswer);
 } catch (err) {
-  parentPort?.postMessage({ ok: false, message: (err as Error).stack ?? String(err) });
+  parentPort?.postMessage({ ok: false, problem: (err as Error).stack ?? String(err) } satisfies OgAnswer);
 }

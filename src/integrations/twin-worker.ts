@@ -7,6 +7,7 @@ import { pageToMarkdown, parsePage } from '../lib/markdown.ts';
 import { sitemapEntryOf, type SitemapEntry } from '../lib/sitemap.ts';
 import { styleHash } from '../lib/build-manifest.ts';
 import { twinCacheBase, writeCachedTwin } from './twin-cache.ts';
+import type { Result } from '../lib/result.ts';
 
 export interface TwinJob {
   root: string;
@@ -16,7 +17,7 @@ export interface TwinJob {
   code: string;
 }
 
-export type TwinResult = { ok: true; entries: SitemapEntry[]; styleHashes: string[] } | { ok: false; file: string; message: string };
+export type TwinResult = Result<{ entries: SitemapEntry[]; styleHashes: string[] }, { file: string; problem: string }>;
 
 // Synchronous file calls: this thread has nothing else to do, and fs/promises' writeFile was 14 times slower here.
 function run({ files, cacheDir, code }: TwinJob): TwinResult {
@@ -35,7 +36,7 @@ function run({ files, cacheDir, code }: TwinJob): TwinResult {
       if (entry) entries.push(entry);
       for (const style of styles) styleHashes.add(style);
     } catch (err) {
-      return { ok: false, file, message: (err as Error).message };
+      return { ok: false, file, problem: (err as Error).message };
     }
   }
   return { ok: true, entries, styleHashes: [...styleHashes] };

@@ -6,6 +6,7 @@
 import matter from 'gray-matter';
 import { parse } from 'yaml';
 import { BLOG_TIME_ZONE } from './blog-calendar.ts';
+import type { Result } from './result.ts';
 
 /** A date more than this far ahead is taken for a typo (2062 for 2026) unless the article says it is meant. */
 export const MAX_AHEAD_DAYS = 366;
@@ -31,13 +32,13 @@ export function dateExample(year = 2026, zone = BLOG_TIME_ZONE): string {
 }
 
 /** `written` as a moment, in `zone` unless it names an offset; or why it is not a date on the calendar. */
-export function readWrittenDate(written: string, zone = BLOG_TIME_ZONE): WrittenDate | { problem: string } {
+export function readWrittenDate(written: string, zone = BLOG_TIME_ZONE): Result<WrittenDate> {
   const text = written.trim();
   const form = FORM.exec(text);
-  if (!form) return { problem: `"${written}" is not a date: ${dateExample(new Date().getUTCFullYear(), zone)}` };
+  if (!form) return { ok: false, problem: `"${written}" is not a date: ${dateExample(new Date().getUTCFullYear(), zone)}` };
   const [year, month, day, hour = 0, minute = 0, second = 0] = form.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part))) as number[];
   const offset = form[7];
-  const wrong = (why: string) => ({ problem: `"${written}" is not on the calendar: ${why}; ${dateExample(year, zone)}` });
+  const wrong = (why: string) => ({ ok: false as const, problem: `"${written}" is not on the calendar: ${why}; ${dateExample(year, zone)}` });
   if (month! < 1 || month! > 12) return wrong(`there is no month ${month} (months are 01 to 12)`);
   if (day! < 1 || day! > daysIn(year!, month!)) return wrong(`${MONTHS[month! - 1]} ${year} has ${daysIn(year!, month!)} days, so there is no day ${day}`);
   if (hour > 23) return wrong(`there is no hour ${hour} (hours are 00 to 23)`);
@@ -47,9 +48,9 @@ export function readWrittenDate(written: string, zone = BLOG_TIME_ZONE): Written
   if (offset !== undefined) {
     const minutes = offsetMinutes(offset);
     if (minutes === undefined) return wrong(`the offset ${offset} is not a time zone's (at most ±14:00, minutes 00 to 59)`);
-    return { instant: new Date(wall - minutes * 60_000), written };
+    return { ok: true, instant: new Date(wall - minutes * 60_000), written };
   }
-  return { instant: new Date(wall - zoneOffsetMs(zone, wall)), written };
+  return { ok: true, instant: new Date(wall - zoneOffsetMs(zone, wall)), written };
 }
 
 /** An offset as written (`Z`, `+03`, `+0300`, `-05:30`) in minutes, or undefined when no zone has it. */
@@ -108,7 +109,7 @@ export function articleDates(fileText: string, file: string, zone = BLOG_TIME_ZO
     const value = written[key];
     if (value === undefined) return undefined;
     const result = readWrittenDate(value, zone);
-    if ('problem' in result) throw new Error(`${file}: ${key}: ${result.problem}`);
+    if (!result.ok) throw new Error(`${file}: ${key}: ${result.problem}`);
     return result.instant;
   };
   const date = read('date');

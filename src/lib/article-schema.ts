@@ -13,13 +13,13 @@ import { TOPICS, TOPICS_FILE } from './topics.ts';
 const writtenDate = z.union([z.string(), z.date()]).superRefine((value, ctx) => {
   if (typeof value !== 'string') return;
   const read = readWrittenDate(value);
-  if ('problem' in read) ctx.addIssue({ code: 'custom', message: read.problem });
+  if (!read.ok) ctx.addIssue({ code: 'custom', message: read.problem });
 });
 
 function instantOf(value: string | Date): number | undefined {
   if (typeof value !== 'string') return value.getTime();
   const read = readWrittenDate(value);
-  return 'instant' in read ? read.instant.getTime() : undefined;
+  return read.ok ? read.instant.getTime() : undefined;
 }
 
 /** The schema with the topics an article may name (the content checks pass the registry of the folder they check). */

@@ -114,7 +114,7 @@ export function contentReport(root: string, now = new Date()): ContentReport {
       // When it appears: a date still ahead is listed; more than a year ahead is a mistake unless the article says so.
       const written = writtenDates(parsed.data).date;
       const when = written === undefined ? undefined : readWrittenDate(written);
-      if (when && 'instant' in when && parsed.data.draft !== true && when.instant.getTime() > now.getTime()) {
+      if (when?.ok && parsed.data.draft !== true && when.instant.getTime() > now.getTime()) {
         const at = when.instant.getTime();
         if (at - now.getTime() > MAX_AHEAD_DAYS * 86_400_000 && parsed.data[FAR_AHEAD_KEY] !== true) {
           say(file, keyLine(lines, frontLines, 'date'), `date: "${written}" is more than a year ahead (it would appear on ${describeMoment(when.instant)}): if that is meant, add "${FAR_AHEAD_KEY}: true"; if not, correct the year`);

@@ -1,5 +1,6 @@
 // The rules for strings owners supply (names, bios, URLs): the import refuses what breaks them, and pages, twins,
 // vCards, redirects and MCP results apply them again to whatever another writer put in the database.
+import type { Result } from './result.ts';
 
 /**
  * C0 and C1 controls (tab and line feed aside, which multi-line text may hold), the line and paragraph separators
@@ -28,30 +29,30 @@ export const LINK_SCHEMES: readonly UrlScheme[] = ['https:', 'http:', 'mailto:',
  * judged first: what is stored, and what every page, header, vCard and Markdown document emits, is what the owner
  * saw, with no hidden second line.
  */
-export function normalizeUrl(value: string, schemes: readonly UrlScheme[]): { href: string } | { problem: string } {
+export function normalizeUrl(value: string, schemes: readonly UrlScheme[]): Result<{ href: string }> {
   const names = schemes.map((s) => s.slice(0, -1));
   const allowed = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? '');
   const bad = /[\s\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u.exec(value);
-  if (bad) return { problem: `contains ${bad[0] === ' ' ? 'a space' : `the character ${codePoint(bad[0])}`}; a URL has no spaces or control characters (encode them as %20 and the like)` };
+  if (bad) return { ok: false, problem: `contains ${bad[0] === ' ' ? 'a space' : `the character ${codePoint(bad[0])}`}; a URL has no spaces or control characters (encode them as %20 and the like)` };
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return { problem: `is not an absolute URL (it must start with ${names.map((n) => `${n}:`).join(' or ')})` };
+    return { ok: false, problem: `is not an absolute URL (it must start with ${names.map((n) => `${n}:`).join(' or ')})` };
   }
-  if (!(schemes as readonly string[]).includes(url.protocol)) return { problem: `the scheme ${url.protocol} is not allowed (use ${allowed})` };
+  if (!(schemes as readonly string[]).includes(url.protocol)) return { ok: false, problem: `the scheme ${url.protocol} is not allowed (use ${allowed})` };
   const web = url.protocol === 'https:' || url.protocol === 'http:';
-  if (web && url.hostname === '') return { problem: 'has no host name' };
+  if (web && url.hostname === '') return { ok: false, problem: 'has no host name' };
   // https://good.example@evil.example/ reads as good.example and leads to evil.example.
-  if (url.username || url.password) return { problem: 'must not contain a user name or password (the part before @ would disguise the real host)' };
-  return { href: url.href };
+  if (url.username || url.password) return { ok: false, problem: 'must not contain a user name or password (the part before @ would disguise the real host)' };
+  return { ok: true, href: url.href };
 }
 
 /** The normalised URL if it is one a visitor can safely follow, else undefined. */
 export function safeHref(value: string | null | undefined, schemes: readonly UrlScheme[] = LINK_SCHEMES): string | undefined {
   if (!value) return undefined;
   const result = normalizeUrl(value, schemes);
-  return 'href' in result ? result.href : undefined;
+  return result.ok ? result.href : undefined;
 }
 
 function codePoint(ch: string): string {

@@ -10,9 +10,9 @@ const call = (id: number, name = 'get_profile', args: unknown = { page: 'layla' 
 
 describe('parseBody', () => {
   it('reads one value or a batch, whose elements are judged later one by one', () => {
-    expect(parseBody(JSON.stringify(call(1)), 10)).toEqual({ batch: false, value: call(1) });
-    expect(parseBody(JSON.stringify([call(1), 7]), 10)).toEqual({ batch: true, elements: [call(1), 7] });
-    expect(parseBody('"hello"', 10)).toEqual({ batch: false, value: 'hello' });
+    expect(parseBody(JSON.stringify(call(1)), 10)).toEqual({ ok: true, batch: false, value: call(1) });
+    expect(parseBody(JSON.stringify([call(1), 7]), 10)).toEqual({ ok: true, batch: true, elements: [call(1), 7] });
+    expect(parseBody('"hello"', 10)).toEqual({ ok: true, batch: false, value: 'hello' });
   });
 
   it.each([
@@ -21,13 +21,13 @@ describe('parseBody', () => {
     ['[]', CODES.invalidRequest, 'an empty batch'],
   ])('answers %j whole with %i', (body, code, text) => {
     const parsed = parseBody(body, 10);
-    expect('error' in parsed && parsed.error).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } });
-    if ('error' in parsed) expect(parsed.error.error.message).toContain(text);
+    expect(!parsed.ok && parsed.error).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } });
+    if (!parsed.ok) expect(parsed.error.error.message).toContain(text);
   });
 
   it('refuses a batch over the limit, saying how many it held', () => {
     const parsed = parseBody(JSON.stringify([call(1), call(2), call(3)]), 2);
-    expect('error' in parsed && parsed.error.error.message).toContain('at most 2 messages (this one holds 3)');
+    expect(!parsed.ok && parsed.error.error.message).toContain('at most 2 messages (this one holds 3)');
   });
 });
 

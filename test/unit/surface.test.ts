@@ -81,10 +81,10 @@ describe('derived artifacts agree with the declaration', () => {
   it('read_page refuses every owner-app segment and /mcp, however written', () => {
     for (const segment of AGENT_REFUSED_SEGMENTS) {
       for (const path of [`/${segment}`, `/${segment.toUpperCase()}/x`, `/%${segment.charCodeAt(0).toString(16)}${segment.slice(1)}`, `//${segment}`]) {
-        expect(resolveSitePath(path, testConfig), path).toHaveProperty('refused');
+        expect(resolveSitePath(path, testConfig), path).toMatchObject({ ok: false, problem: expect.any(String) });
       }
     }
-    expect(resolveSitePath('/p/layla', testConfig)).toEqual({ path: '/p/layla' });
+    expect(resolveSitePath('/p/layla', testConfig)).toEqual({ ok: true, path: '/p/layla' });
   });
 
   it('the import refuses every reserved segment as an alias', () => {
@@ -154,6 +154,14 @@ describe('no module keeps a copy of a rule', () => {
   ];
   it.each(copies)('%s appears only in src/lib/surface.ts (or the one module named)', (_what, pattern, allowed) => {
     const offenders = sources.filter((file) => file !== allowed && pattern.test(readFileSync(join(projectRoot, file), 'utf8'))).map((file) => relative('.', file));
+    expect(offenders).toEqual([]);
+  });
+
+  // Issue 30: results came in three shapes ({ ok }, a value or { problem }, { plan } or { errors }), each caller
+  // testing for a different key.
+  it('a result that can be a refusal is told apart by its ok (src/lib/result.ts), never by which keys it holds', () => {
+    const byKey = /'(problem|errors?|refused|href|instant|plan|path)' in (?!message\b)\w/;
+    const offenders = sources.filter((file) => byKey.test(readFileSync(join(projectRoot, file), 'utf8')));
     expect(offenders).toEqual([]);
   });
 });

@@ -148,7 +148,7 @@ export class PgStore implements Store {
   /** Runs `attempt` once the probe says the database can be read; every failure is StoreUnavailableError. */
   private async reading<T>(attempt: () => Promise<T>): Promise<T> {
     const health = await this.standby.health();
-    if (!health.ok) throw new StoreUnavailableError(`database unavailable: ${health.reason}`);
+    if (!health.ok) throw new StoreUnavailableError(`database unavailable: ${health.problem}`);
     try {
       try {
         return await attempt();

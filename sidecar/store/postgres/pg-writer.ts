@@ -31,7 +31,7 @@ export async function importPg(client: pg.ClientBase, json: unknown, keepChanges
   const referenced = referencedSlugs(json);
   const known = new Set(referenced.length ? (await client.query<{ slug: string }>('SELECT slug FROM profiles WHERE slug = ANY($1)', [referenced])).rows.map((r) => r.slug) : []);
   const planned = planImport(json, known);
-  if ('errors' in planned) return { ok: false, errors: planned.errors };
+  if (!planned.ok) return planned;
   await transaction(client, async () => {
     const steps = importSteps(planned.plan, keepChanges);
     for (let step = steps.next(); !step.done; ) {

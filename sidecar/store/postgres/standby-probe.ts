@@ -3,18 +3,16 @@
 // it measures on the way (the replay lag, when the newest commit it replayed was made) is what /health and the
 // metrics report.
 import type pg from 'pg';
+import type { Result } from '../../../src/lib/result.ts';
 import { schemaProblem } from '../migrations.ts';
 
-export interface Health {
-  ok: boolean;
-  reason: string;
-  at: number;
-}
+/** Whether the standby can be read, or why not; `at`: when the probe answered. */
+export type Health = Result<{ at: number }, { problem: string; at: number }>;
 
 export class StandbyProbe {
   private readonly pool: pg.Pool;
   private readonly options: { maxReplicaLagMs: number; probeMs?: number | undefined };
-  private last: Health = { ok: false, reason: 'not probed yet', at: 0 };
+  private last: Health = { ok: false, problem: 'not probed yet', at: 0 };
   private probing: Promise<Health> | undefined;
   /** Probes in a row that found the replay behind the limit with WAL pending: one alone may be a commit in flight. */
   private behind = 0;
@@ -68,7 +66,7 @@ export class StandbyProbe {
       // A standby cut off from its primary cannot see what it misses; how old its newest data is, it can say.
       this.newestCommitAt = row.recovery && row.replayed_at ? row.replayed_at.toISOString() : null;
       const problem = schemaProblem(row.version ?? 0);
-      if (problem) return { ok: false, reason: `${problem} on the primary`, at: now };
+      if (problem) return { ok: false, problem: `${problem} on the primary`, at: now };
       // The lag while WAL is pending: since the last replayed commit was made on the primary, or since replay last
       // moved (after a standby restart nothing may have been replayed yet, and the first measure is unknown).
       if (row.recovery && row.pending && row.replay) {
@@ -80,14 +78,14 @@ export class StandbyProbe {
       this.lagMs = lag;
       this.behind = lag > this.options.maxReplicaLagMs ? this.behind + 1 : 0;
       if (this.behind >= 2) {
-        return { ok: false, reason: `the standby's replay is ${Math.round(lag)} ms behind (limit ${this.options.maxReplicaLagMs})`, at: now };
+        return { ok: false, problem: `the standby's replay is ${Math.round(lag)} ms behind (limit ${this.options.maxReplicaLagMs})`, at: now };
       }
-      return { ok: true, reason: '', at: now };
+      return { ok: true, at: now };
     } catch (err) {
       const missing = /relation "schema_version" does not exist/.test((err as Error).message);
-      if (missing) return { ok: false, reason: 'the database has no schema: run npm run db -- migrate on the primary', at: now };
+      if (missing) return { ok: false, problem: 'the database has no schema: run npm run db -- migrate on the primary', at: now };
       // Unreachable, or too slow to answer: asked again soon rather than after a whole probe interval.
-      return { ok: false, reason: `cannot reach the database: ${(err as Error).message}`, at: now - (this.options.probeMs ?? 1000) + 200 };
+      return { ok: false, problem: `cannot reach the database: ${(err as Error).message}`, at: now - (this.options.probeMs ?? 1000) + 200 };
     }
   }
 }

@@ -32,7 +32,7 @@ export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number[] 
 export function importInto(db: Database.Database, json: unknown, keepChanges: number): ImportOutcome {
   const exists = db.prepare(WRITES.profileId);
   const planned = planImport(json, new Set(referencedSlugs(json).filter((slug) => exists.get(slug) !== undefined)));
-  if ('errors' in planned) return { ok: false, errors: planned.errors };
+  if (!planned.ok) return planned;
   const statements = new Map<string, Database.Statement>();
   const statement = (sql: string) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
   db.transaction(() => {
