@@ -4,6 +4,9 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { loadPublicConfig } from './src/lib/site-config.ts';
 import markdownTwins from './src/integrations/markdown-twins.ts';
+import { pageFacts } from './src/integrations/page-facts.ts';
+import staticSitemap from './src/integrations/static-sitemap.ts';
+import writeBuildManifest from './src/integrations/write-build-manifest.ts';
 import precompress from './src/integrations/precompress.ts';
 import contentChecks from './src/integrations/content-checks.ts';
 import searchIndex from './src/integrations/search-index.ts';
@@ -32,6 +35,8 @@ function previewLivePages() {
 
 // The build reads only what pages embed; the server's own settings are sidecar/config.ts's.
 const config = loadPublicConfig();
+// What reading the built pages once teaches the build, from the twins step to the sitemap and the manifest.
+const pages = pageFacts();
 
 export default defineConfig({
   site: config.baseUrl,
@@ -62,8 +67,20 @@ export default defineConfig({
     build: { assetsInlineLimit: 0 },
     define: { __SITE_CONFIG__: JSON.stringify(config), __OG_DRAWING__: JSON.stringify(ogDrawingHash(fileURLToPath(new URL('.', import.meta.url)))) },
   },
-  // In this order: the pages reused from the last build are in place before anything reads them; the twins, the
-  // search index and the images are written before they are compressed; the manifest of what to publish is made of
-  // the finished build.
-  integrations: [reusePages(), contentChecks(), markdownTwins(config), searchIndex(), ogImages(config), precompress(), publishManifest(), previewLivePages()],
+  // In this order: the pages reused from the last build are in place before anything reads them; the twins step
+  // reads every page and records what the sitemap and the build manifest need (pages); the twins, the search index
+  // and the images are written before they are compressed; the manifest of what to publish is made of the finished
+  // build.
+  integrations: [
+    reusePages(),
+    contentChecks(),
+    markdownTwins(pages),
+    staticSitemap(pages),
+    writeBuildManifest(config, pages),
+    searchIndex(),
+    ogImages(config),
+    precompress(),
+    publishManifest(),
+    previewLivePages(),
+  ],
 });

@@ -2,7 +2,8 @@
 // (HTTP in and out) over services (site reader, live pages, sitemap, static site) over the store.
 import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { buildStyleHashes, STATIC_SITEMAP_FILE } from '../src/lib/build-manifest.ts';
+import { buildStyleHashes } from '../src/lib/build-manifest.ts';
+import { STATIC_SITEMAP_FILE } from '../src/lib/sitemap.ts';
 import { CACHE } from '../src/lib/surface.ts';
 import type { ServerConfig } from './config.ts';
 import { loadAstroRenderer } from './astro-renderer.ts';

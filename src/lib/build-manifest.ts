@@ -17,8 +17,6 @@ export interface BuildManifest {
 }
 
 export const MANIFEST_FILE = 'build-manifest.json';
-/** Sitemap entries of the static pages, beside dist/client. */
-export const STATIC_SITEMAP_FILE = 'sitemap-static.json';
 const INPUTS = ['src', 'content', 'public', 'astro.config.mjs', 'package-lock.json'];
 
 /** The files an input names: itself when it is a file, else every file below it. */

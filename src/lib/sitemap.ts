@@ -10,6 +10,9 @@ export interface SitemapEntry {
   links?: { lang: string; url: string }[];
 }
 
+/** The static pages' sitemap entries (JSON), beside dist/client, for the sidecar to add the live pages to. */
+export const STATIC_SITEMAP_FILE = 'sitemap-static.json';
+
 /** The namespaces a sitemap here declares: xhtml, for the hreflang alternates. */
 export const SITEMAP_XMLNS = { news: false, video: false, image: false, xhtml: true };
 
