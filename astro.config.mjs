@@ -50,7 +50,7 @@ export default defineConfig({
     // with 'unsafe-inline'.
     inlineStylesheets: 'always',
   },
-  // Pages whose data (their cacheKey, src/lib/cache-key.ts) and code did not change are reused from the last build
+  // Pages whose data (their cacheKey, src/lib/blog/cache-key.ts) and code did not change are reused from the last build
   // (.cache/astro/): an editor's one-article change re-renders that article and the lists it is in. The cache lives
   // in the project (not node_modules/.astro, Astro's default), so that copies of the project made by the tests and
   // the bench, which link node_modules, never share one.

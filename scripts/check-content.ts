@@ -1,7 +1,7 @@
-// `npm run check:content`: every problem of the articles (src/lib/content-checks.ts), all at once, with file and
+// `npm run check:content`: every problem of the articles (src/lib/blog/content-checks.ts), all at once, with file and
 // line; exits 1 when there is any. Then what is scheduled: every article whose date is still ahead, with the day and
 // hour it appears. The build runs the same checks, and says the same, before it starts.
-import { contentReport, scheduledLines } from '../src/lib/content-checks.ts';
+import { contentReport, scheduledLines } from '../src/lib/blog/content-checks.ts';
 import { projectRoot } from './ensure-build.ts';
 
 const { problems, scheduled } = contentReport(projectRoot);

@@ -1,6 +1,6 @@
 // Publishes a build to the bucket behind the CDN: `npm run publish:site -- --build dist --bucket s3://NAME
 // [--distribution ID]`, or `--bucket DIR` for a folder (what the tests use). Reads the manifest of the last
-// published build from the bucket, and runs src/lib/publish.ts's plan: new fingerprinted assets first; then the
+// published build from the bucket, and runs src/lib/publishing/plan.ts's plan: new fingerprinted assets first; then the
 // changed pages, twins and other files together; then the files the build no longer has; then an invalidation of
 // exactly the URLs whose bytes changed or disappeared; then the new manifest; last, assets retired more than a day
 // ago. `--dry-run` prints the plan. The .gz/.br copies are for nginx fronts and are not uploaded.
@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { typeOf } from '../src/lib/media-types.ts';
 import { CACHE } from '../src/lib/surface.ts';
-import { MANIFEST_KEY, PUBLISH_MANIFEST_FILE, publishPlan, urlOf, type PublishManifest, type PublishPlan } from '../src/lib/publish.ts';
+import { MANIFEST_KEY, PUBLISH_MANIFEST_FILE, publishPlan, urlOf, type PublishManifest, type PublishPlan } from '../src/lib/publishing/plan.ts';
 
 /** Where the files go: a folder, or an S3 bucket through the AWS CLI. */
 export interface Bucket {

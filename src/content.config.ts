@@ -1,6 +1,6 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
-import { articleSchema } from './lib/article-schema.ts';
+import { articleSchema } from './lib/blog/article-schema.ts';
 import { LANGS } from './lib/surface.ts';
 
 

@@ -11,7 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { filesUnder } from '../../src/lib/files.ts';
 import { LANGS } from '../../src/lib/locales.ts';
-import { TOPICS } from '../../src/lib/topics.ts';
+import { TOPICS } from '../../src/lib/blog/topics.ts';
 import { projectRoot } from '../ensure-build.ts';
 import { cleanEnv } from '../sidecar-process.ts';
 import { fmt } from './numbers.ts';

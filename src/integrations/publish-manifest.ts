@@ -1,10 +1,10 @@
 // Build step, last: dist/publish-manifest.json, every file of dist/client with a hash of its bytes, which
 // scripts/publish.ts compares with the manifest of the last published build to upload, delete and invalidate only
-// what changed (src/lib/publish.ts).
+// what changed (src/lib/publishing/plan.ts).
 import type { AstroIntegration } from 'astro';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { manifestOf, PUBLISH_MANIFEST_FILE } from '../lib/publish.ts';
+import { manifestOf, PUBLISH_MANIFEST_FILE } from '../lib/publishing/plan.ts';
 import { buildStep } from './build-step.ts';
 
 export default function publishManifest(): AstroIntegration {

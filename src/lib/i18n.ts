@@ -1,7 +1,6 @@
 // The typed UI dictionary: every string a page shows outside of content, one dictionary per language of the locale
 // table (locales.ts), in that language. The compiler refuses a language without its dictionary.
-import { BLOG_TIME_ZONE } from './blog-calendar.ts';
-import { LOCALES, type Lang } from './locales.ts';
+import type { Lang } from './locales.ts';
 
 const en = {
   skipToContent: 'Skip to content',
@@ -215,17 +214,6 @@ export function t(lang: Lang): Dictionary {
   return dictionaries[lang];
 }
 
-
-/** Dates in the page's language. */
-/** The day of `date` in the blog's time zone (blog-calendar.ts), as a reader of `lang` writes it. */
-export function formatDate(date: Date, lang: Lang): string {
-  return new Intl.DateTimeFormat(LOCALES[lang].dateLocale, {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: BLOG_TIME_ZONE,
-  }).format(date);
-}
 
 /** A dictionary string with its `{name}` placeholders filled. */
 export function fill(template: string, values: Record<string, string | number>): string {

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { articlesIn, FEED_SIZE } from '../lib/blog.ts';
+import { articlesIn, FEED_SIZE } from '../lib/blog/articles.ts';
 import { config } from '../lib/build-config.ts';
 import { llmsTxt } from '../lib/discovery.ts';
 import { LANGS, type Lang } from '../lib/surface.ts';

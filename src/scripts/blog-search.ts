@@ -1,7 +1,7 @@
 // The blog's search page: runs the query in the browser over the build's Pagefind index of this page's language
 // (Pagefind loads the index matching <html lang>), and draws the results as plain elements (no HTML from the index
 // is inserted as markup except Pagefind's <mark> highlights, rebuilt as elements).
-import { queryVariants } from '../lib/arabic-search.ts';
+import { queryVariants } from '../lib/blog/arabic-search.ts';
 import type { Plural } from '../lib/i18n.ts';
 
 interface Result {

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../sidecar/app.ts';
-import { PAGE_SIZE } from '../../src/lib/pagination.ts';
+import { PAGE_SIZE } from '../../src/lib/blog/pagination.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
 import { xmllintRss, xmllintSitemap } from '../../scripts/validators.ts';

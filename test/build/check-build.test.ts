@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkLinks } from '../../src/lib/link-check.ts';
+import { checkLinks } from '../../src/lib/publishing/link-check.ts';
 import { cleanEnv, distDir, projectRoot } from '../helpers/env.ts';
 
 const temps: string[] = [];

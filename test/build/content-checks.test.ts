@@ -1,11 +1,11 @@
 // The content checks on a folder of articles with every kind of mistake: all reported at once, each with its file,
-// its line and what is expected (src/lib/content-checks.ts, run by `npm run check:content` and by the build).
+// its line and what is expected (src/lib/blog/content-checks.ts, run by `npm run check:content` and by the build).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkContent, contentReport } from '../../src/lib/content-checks.ts';
+import { checkContent, contentReport } from '../../src/lib/blog/content-checks.ts';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
 
 function contentRoot(files: Record<string, string>): string {

@@ -1,4 +1,4 @@
-// Publishing (scripts/publish.ts, src/lib/publish.ts): the plan on its own, then two real builds published in turn to
+// Publishing (scripts/publish.ts, src/lib/publishing/plan.ts): the plan on its own, then two real builds published in turn to
 // a temporary folder standing in for the bucket. Assets go up before the pages that use them and stay a day after
 // the last page that used them; pages and twins go up together; what the build dropped is deleted; only the URLs
 // whose bytes changed or disappeared are invalidated, never a fingerprinted asset.
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { folderBucket, publish, type Bucket } from '../../scripts/publish.ts';
 import { filesUnder } from '../../src/lib/files.ts';
-import { isFingerprinted, MANIFEST_KEY, publishPlan, RETAIN_MS, type PublishManifest } from '../../src/lib/publish.ts';
+import { isFingerprinted, MANIFEST_KEY, publishPlan, RETAIN_MS, type PublishManifest } from '../../src/lib/publishing/plan.ts';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
 
 describe('the plan', () => {

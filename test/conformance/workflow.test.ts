@@ -43,7 +43,7 @@ describe('.github/workflows/publish.yml', () => {
   it('tells a change under content/ from any other (and a scheduled rebuild is content)', () => {
     expect(changeKind(['content/blog/en/new.md'])).toBe('content');
     expect(changeKind(['content/blog/en/a.md', 'content/blog/topics.json', 'content/blog/images/x.svg'])).toBe('content');
-    expect(changeKind(['content/blog/en/a.md', 'src/lib/blog.ts'])).toBe('code');
+    expect(changeKind(['content/blog/en/a.md', 'src/lib/blog/articles.ts'])).toBe('code');
     expect(changeKind(['package-lock.json'])).toBe('code');
     expect(changeKind(['contents.md'])).toBe('code');
     expect(changeKind([])).toBe('content');

@@ -1,9 +1,9 @@
-// How a query is widened before it reaches the search index (src/lib/arabic-search.ts), on a small fixture of the
+// How a query is widened before it reaches the search index (src/lib/blog/arabic-search.ts), on a small fixture of the
 // spellings Arabic readers type: clitics stuck to a definite noun, a leading conjunction, diacritics and tatweel, the
 // alef forms. (Taa marbuta and haa, and the alef forms inside the index, are folded by Pagefind's Snowball stemmer:
 // test/browser/search.test.ts searches the real index with them.)
 import { describe, expect, it } from 'vitest';
-import { normalizeArabic, queryVariants } from '../../src/lib/arabic-search.ts';
+import { normalizeArabic, queryVariants } from '../../src/lib/blog/arabic-search.ts';
 
 describe('Arabic query variants', () => {
   it.each([

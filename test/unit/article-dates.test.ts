@@ -1,8 +1,8 @@
 // Dates as editors write them (issue 31): checked as dates on the calendar, never rolled over, placed in the blog's time
 // zone unless they name an offset, and the moment an article appears on both sides of midnight in UTC and in Riyadh.
 import { describe, expect, it } from 'vitest';
-import { BLOG_TIME_ZONE } from '../../src/lib/blog-calendar.ts';
-import { describeMoment, isPublished, readWrittenDate } from '../../src/lib/article-dates.ts';
+import { BLOG_TIME_ZONE } from '../../src/lib/blog/calendar.ts';
+import { describeMoment, isPublished, readWrittenDate } from '../../src/lib/blog/article-dates.ts';
 
 const instant = (written: string, zone: string) => {
   const read = readWrittenDate(written, zone);

@@ -48,6 +48,23 @@ describe('the module graph', () => {
     expect(upward).toEqual([]);
   });
 
+  // Issue 30: src/lib mixed what the sidecar shares with what only the blog or publishing uses (the sidecar loaded the
+  // blog's calendar through i18n.ts). src/lib/*.ts is shared; src/lib/blog/ and src/lib/publishing/ are each one
+  // side's own.
+  it('src/lib stands apart: the sidecar and the shared src/lib/*.ts reach neither src/lib/blog/ nor src/lib/publishing/, which do not import each other', () => {
+    const sides = /^src\/lib\/(blog|publishing)\//;
+    const shared = Object.keys(tree).filter((file) => /^src\/lib\/[^/]+\.ts$/.test(file));
+    expect(shared).toContain('src/lib/surface.ts');
+    const reached = [...new Set(['sidecar/server.ts', ...Object.keys(tree).filter((file) => file.startsWith('sidecar/')), ...shared].flatMap((entry) => [...reachableFrom(entry)]))].filter((file) => sides.test(file));
+    expect(reached).toEqual([]);
+    const across = Object.entries(tree).flatMap(([file, deps]) => {
+      const side = sides.exec(file)?.[1];
+      return (deps ?? []).filter((d) => side && d.id && sides.test(d.id) && sides.exec(d.id)?.[1] !== side).map((d) => `${file} -> ${d.id}`);
+    });
+    expect(across).toEqual([]);
+    expect(Object.keys(tree)).toEqual(expect.arrayContaining(['src/lib/blog/articles.ts', 'src/lib/publishing/plan.ts']));
+  });
+
   it('no module of src/ names another module by a URL string the bundler and this graph cannot see', () => {
     const hidden = Object.keys(tree)
       .filter((file) => file.startsWith('src/'))

@@ -2,7 +2,7 @@
 // (and filter by language and topic).
 import type { APIRoute } from 'astro';
 import type { z } from 'zod';
-import { getArticles } from '../../lib/blog.ts';
+import { getArticles } from '../../lib/blog/articles.ts';
 import { config } from '../../lib/build-config.ts';
 import type { articleListEntry } from '../../lib/mcp-tools.ts';
 import { absoluteUrl } from '../../lib/urls.ts';

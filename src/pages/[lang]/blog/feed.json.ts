@@ -1,11 +1,11 @@
 // The JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/) of the blog in one language: the newest FEED_SIZE
 // articles with their summaries, dates, topics and translations.
 import type { APIRoute } from 'astro';
-import { articlesIn, FEED_SIZE } from '../../../lib/blog.ts';
+import { articlesIn, FEED_SIZE } from '../../../lib/blog/articles.ts';
 import { config } from '../../../lib/build-config.ts';
 import { t } from '../../../lib/i18n.ts';
 import { LANGS, type Lang } from '../../../lib/locales.ts';
-import { topicName } from '../../../lib/topics.ts';
+import { topicName } from '../../../lib/blog/topics.ts';
 import { absoluteUrl, paths } from '../../../lib/urls.ts';
 
 export function getStaticPaths() {

@@ -1,7 +1,7 @@
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
-import { articlesIn, FEED_SIZE } from '../../../lib/blog.ts';
-import { topicName } from '../../../lib/topics.ts';
+import { articlesIn, FEED_SIZE } from '../../../lib/blog/articles.ts';
+import { topicName } from '../../../lib/blog/topics.ts';
 import { config } from '../../../lib/build-config.ts';
 import { t } from '../../../lib/i18n.ts';
 import { LANGS, type Lang } from '../../../lib/site-config.ts';

@@ -3,13 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { editorsPreview } from './build-config.ts';
+import { editorsPreview } from '../build-config.ts';
 import { articleDates, isPublished } from './article-dates.ts';
-import { isLang, LANGS, type Lang } from './surface.ts';
-import { LOCALES } from './locales.ts';
+import { isLang, LANGS, type Lang } from '../surface.ts';
+import { LOCALES } from '../locales.ts';
 import { slugProblem } from './article-schema.ts';
 import { TOPICS } from './topics.ts';
-import { paths } from './urls.ts';
+import { paths } from '../urls.ts';
 import { paginate, type ListPage } from './pagination.ts';
 
 export interface ArticleLink {

@@ -7,8 +7,8 @@ import { join, relative, resolve } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import { describeMoment, FAR_AHEAD_KEY, MAX_AHEAD_DAYS, readWrittenDate, writtenDates, writtenFrontMatter } from './article-dates.ts';
 import { articleSchemaWith, slugProblem } from './article-schema.ts';
-import { BLOG_TIME_ZONE, CALENDAR_FILE } from './blog-calendar.ts';
-import { isLang, LANGS, RESERVED_ARTICLE_SLUGS } from './surface.ts';
+import { BLOG_TIME_ZONE, CALENDAR_FILE } from './calendar.ts';
+import { isLang, LANGS, RESERVED_ARTICLE_SLUGS } from '../surface.ts';
 import { parseTopics, TOPICS_FILE } from './topics.ts';
 
 interface Article {

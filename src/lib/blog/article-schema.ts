@@ -1,8 +1,8 @@
 // An article's front matter: the one schema the content collection (src/content.config.ts) and the content checks
-// (src/lib/content-checks.ts) both apply.
+// (src/lib/blog/content-checks.ts) both apply.
 import { z } from 'astro/zod';
 import { FAR_AHEAD_KEY, readWrittenDate } from './article-dates.ts';
-import { RESERVED_ARTICLE_SLUGS, SLUG_PATTERN } from './surface.ts';
+import { RESERVED_ARTICLE_SLUGS, SLUG_PATTERN } from '../surface.ts';
 import { TOPICS, TOPICS_FILE } from './topics.ts';
 
 /**

@@ -9,10 +9,10 @@
 // than reading them; this reads each page once and knows the surface's routes.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { filesUnder } from './files.ts';
-import { ROUTES, templatePattern, type RouteDeclaration } from './surface.ts';
-import { OWNER_APP_SEGMENTS } from './surface.ts';
-import { urlOf } from './publish.ts';
+import { filesUnder } from '../files.ts';
+import { ROUTES, templatePattern, type RouteDeclaration } from '../surface.ts';
+import { OWNER_APP_SEGMENTS } from '../surface.ts';
+import { urlOf } from './plan.ts';
 
 /** Routes answered by the sidecar, not by a file: a link to one is not looked for in the build. */
 const SERVED_ELSEWHERE = (Object.values(ROUTES) as RouteDeclaration[]).filter((r) => r.served !== 'static').map((r) => templatePattern(r.path));

@@ -4,8 +4,8 @@
 // served from the last build: an article's key holds its text and front matter, its neighbours, related articles
 // and translations; a list page's holds every entry it lists and its page links; both hold the public configuration.
 import { createHash } from 'node:crypto';
-import type { Article } from './blog.ts';
-import { config } from './build-config.ts';
+import type { Article } from './articles.ts';
+import { config } from '../build-config.ts';
 import type { ListPage } from './pagination.ts';
 
 export function cacheKey(...parts: unknown[]): string {

@@ -1,12 +1,12 @@
 // When an article appears: its `date` (and `updated`) read as the editor wrote them, checked as dates on the calendar
 // (no month 13, no February 30, no hour 25: YAML's own reading rolls those over into another day, which silently
-// scheduled an article), and placed in the blog's time zone (blog-calendar.ts) unless they name an offset. One rule
+// scheduled an article), and placed in the blog's time zone (calendar.ts) unless they name an offset. One rule
 // for the content checks, the build (what is published, in which order, shown with which day, in the feeds) and the
 // hourly publish run, which is a build.
 import matter from 'gray-matter';
 import { parse } from 'yaml';
-import { BLOG_TIME_ZONE } from './blog-calendar.ts';
-import type { Result } from './result.ts';
+import { BLOG_TIME_ZONE } from './calendar.ts';
+import type { Result } from '../result.ts';
 
 /** A date more than this far ahead is taken for a typo (2062 for 2026) unless the article says it is meant. */
 export const MAX_AHEAD_DAYS = 366;

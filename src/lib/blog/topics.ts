@@ -2,9 +2,9 @@
 // `topics`) and a name in every language of the site, the way translationKey pairs translations. Pages, feeds, the
 // articles list, the MCP tool's filter and the content checks all read it from here.
 import { z } from 'zod';
-import registry from '../../content/blog/topics.json' with { type: 'json' };
-import { LANGS, type Lang } from './locales.ts';
-import { SLUG_PATTERN } from './surface.ts';
+import registry from '../../../content/blog/topics.json' with { type: 'json' };
+import { LANGS, type Lang } from '../locales.ts';
+import { SLUG_PATTERN } from '../surface.ts';
 
 export const TOPICS_FILE = 'content/blog/topics.json';
 

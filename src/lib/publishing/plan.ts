@@ -4,10 +4,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENCODING_SUFFIX } from './compression.ts';
-import { filesUnder } from './files.ts';
-import { CACHE, isFingerprinted as isFingerprintedPath, staticRouteOf } from './surface.ts';
-import { twinPath } from './urls.ts';
+import { ENCODING_SUFFIX } from '../compression.ts';
+import { filesUnder } from '../files.ts';
+import { CACHE, isFingerprinted as isFingerprintedPath, staticRouteOf } from '../surface.ts';
+import { twinPath } from '../urls.ts';
 
 /** Beside dist/client; kept in the bucket under MANIFEST_KEY, where the next publish reads it. */
 export const PUBLISH_MANIFEST_FILE = 'publish-manifest.json';
