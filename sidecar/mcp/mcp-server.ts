@@ -1,7 +1,7 @@
 // The MCP server on the SDK's v2 packages, for every protocol revision this endpoint speaks: one factory
-// (`McpServerFactory`) over the shared handlers (handlers.ts) builds the server for both eras, so the 2026-07-28
-// revision and the 2025 revisions (2025-11-25, 2025-06-18, 2025-03-26) can never drift apart. The route
-// (routes/mcp.ts) sends each request to one of the two legs below, as the SDK's own classifier decides.
+// (`mcpServerFactory`) over the shared handlers (handlers.ts) builds the server for both eras, so the 2026-07-28
+// revision and the 2025 revisions (2025-11-25, 2025-06-18, 2025-03-26) can never drift apart. The conductor
+// (conductor.ts) sends each message to one of the two legs below, as the SDK's own classifier decides.
 import {
   createMcpHandler,
   McpServer,
