@@ -1,5 +1,6 @@
-// Build step before anything is built: the content checks (src/lib/blog/content-checks.ts); any problem fails the build,
-// every one listed with its file and line. Then what is scheduled, each article with the day and hour it appears.
+// Build step before anything is built: the content checks (src/lib/blog/content-checks.ts); any problem fails the
+// build, every one listed with its file and line. Then what is scheduled, each article with the day and hour it
+// appears.
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
 import { contentReport, scheduledLines } from '../lib/blog/content-checks.ts';

@@ -1,6 +1,6 @@
-// Publishing (scripts/publish.ts, src/lib/publishing/plan.ts): the plan on its own, then two real builds published in turn to
-// a temporary folder standing in for the bucket. Assets go up before the pages that use them and stay a day after
-// the last page that used them; pages and twins go up together; what the build dropped is deleted; only the URLs
+// Publishing (scripts/publish.ts, src/lib/publishing/plan.ts): the plan on its own, then two real builds published in
+// turn to a temporary folder standing in for the bucket. Assets go up before the pages that use them and stay a day
+// after the last page that used them; pages and twins go up together; what the build dropped is deleted; only the URLs
 // whose bytes changed or disappeared are invalidated, never a fingerprinted asset.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
