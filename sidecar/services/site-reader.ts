@@ -85,10 +85,8 @@ export class SiteReader {
         const found = await live.profile(page!);
         return found ? { ...negotiated(found, prefs.markdown, paths.profile(page!)), entity: { kind: 'profile', key: page! } } : { kind: 'not-found' };
       },
-      getProfilePageMarkdown: async ({ page }) => {
-        const found = await live.profile(page!);
-        return found ? { ...negotiated(found, true, paths.profile(page!)), entity: { kind: 'profile', key: page! } } : { kind: 'not-found' };
-      },
+      // The profile's twin at a URL of its own answers as the negotiated Markdown does.
+      getProfilePageMarkdown: (params, prefs) => this.handlers.getProfilePage(params, { ...prefs, markdown: true }),
       getDigitalCardMarkdown: async ({ cardId }) => {
         const found = await live.card(cardId!);
         return found?.page ? { ...negotiated(found.page, true, paths.card(cardId!)), entity: { kind: 'card', key: cardId! } } : { kind: 'not-found' };
