@@ -1,65 +1,55 @@
 import { defineConfig } from 'vitest/config';
 
+// Tiers, each runnable alone (`npx vitest run --project NAME`; docs/testing.md says what each takes and proves). Only
+// the projects of a run do their global setup: the unit tier needs none, so one unit file runs in a second or two.
+const BUILD = 'test/setup/build.ts';
+const POSTGRES = 'test/setup/postgres.ts';
+
 /** The suites that ask a served site: run again, unchanged, on each backend and deployment shape below. */
 const SERVED_SUITES = ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/http/agents.test.ts', 'test/mcp/*.test.ts'];
 
+/** A deployment shape: the served suites again, with the environment that puts the shape in front of them. */
+const shape = (name: string, env: Record<string, string>, include: string[] = SERVED_SUITES) => ({
+  extends: true as const,
+  test: { name, include, env, globalSetup: [BUILD, POSTGRES] },
+});
+
 export default defineConfig({
   test: {
-    globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: the browser and validator suites each start their own heavy process.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
-      {
-        // The HTTP and MCP suites again, each server reading a database file that it cannot write, nor create a
-        // file beside (chmod, and chattr +i for root): the server never writes.
-        extends: true,
-        test: {
-          name: 'read-only database',
-          include: SERVED_SUITES,
-          env: { BIO_TEST_READONLY_DB: '1' },
-        },
-      },
-      {
-        // The HTTP and MCP suites again, unchanged, against PostgreSQL: each server reads a database of its own
-        // (the same rows) from a streaming hot standby, with the read-only role.
-        extends: true,
-        test: {
-          name: 'postgres standby',
-          include: SERVED_SUITES,
-          env: { BIO_TEST_POSTGRES: '1' },
-        },
-      },
-      {
-        // The HTTP and MCP suites again, unchanged, through the production shape: nginx (deploy/nginx.conf) serving
-        // dist/client over two sidecars in front mode. Plus the front's own tests (failover, imports, sidecars down).
-        extends: true,
-        test: {
-          name: 'through the front',
-          include: [...SERVED_SUITES, 'test/front/*.test.ts'],
-          env: { BIO_TEST_FRONT: '1' },
-        },
-      },
-      {
-        // The HTTP and MCP suites again, unchanged, through the edge: Varnish (deploy/edge.vcl) in front of a sidecar,
-        // with the purger following the database, on a SQLite file and on a PostgreSQL standby.
-        extends: true,
-        test: {
-          name: 'through the edge',
-          include: SERVED_SUITES,
-          env: { BIO_TEST_EDGE: '1' },
-        },
-      },
+      // Pure modules and in-process apps (app.inject): no build, no database server, no browser.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // The build itself and copies of the project built with faults.
+      { extends: true, test: { name: 'build', include: ['test/build/**/*.test.ts'], globalSetup: [BUILD] } },
+      // Chromium (Debian's, through playwright-core) on the served site.
+      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: [BUILD] } },
+      // A real sidecar on 127.0.0.1 over a SQLite file (and, where a suite says so, a PostgreSQL standby): HTTP, MCP,
+      // validators, faults, the front, the edge, the data tier and the regions.
       {
         extends: true,
         test: {
-          name: 'through the edge on PostgreSQL',
-          include: SERVED_SUITES,
-          env: { BIO_TEST_EDGE: '1', BIO_TEST_POSTGRES: '1' },
+          name: 'served',
+          include: ['test/{http,mcp,conformance,faults,front,edge,store,postgres,regions}/**/*.test.ts'],
+          globalSetup: [BUILD, POSTGRES],
         },
       },
+      // The HTTP and MCP suites again, each server reading a database file that it cannot write, nor create a file
+      // beside (chmod, and chattr +i for root): the server never writes.
+      shape('read-only database', { BIO_TEST_READONLY_DB: '1' }),
+      // Again, against PostgreSQL: each server reads a database of its own (the same rows) from a streaming hot
+      // standby, with the read-only role.
+      shape('postgres standby', { BIO_TEST_POSTGRES: '1' }),
+      // Again through the production shape: nginx (deploy/nginx.conf) serving dist/client over two sidecars in front
+      // mode. Plus the front's own tests (failover, imports, sidecars down).
+      shape('through the front', { BIO_TEST_FRONT: '1' }, [...SERVED_SUITES, 'test/front/*.test.ts']),
+      // Again through the edge: Varnish (deploy/edge.vcl) in front of a sidecar, with the purger following the
+      // database, on a SQLite file and on a PostgreSQL standby.
+      shape('through the edge', { BIO_TEST_EDGE: '1' }),
+      shape('through the edge on PostgreSQL', { BIO_TEST_EDGE: '1', BIO_TEST_POSTGRES: '1' }),
     ],
   },
 });

@@ -3,7 +3,7 @@
 // image and #fragment lands (src/lib/publishing/link-check.ts), every page has its Markdown twin, the sitemap and the
 // RSS feeds are valid against their schemas, the JSON Feeds are JSON Feed 1.1, and every page passes the Nu HTML
 // Checker (pages it found valid before, byte for byte, are not checked again). Lists every problem, exits 1 if there is
-// one. Needs xmllint and Java (scripts/test-deps.sh --content).
+// one. Needs xmllint and Java (scripts/system-packages.sh --content).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { filesUnder } from '../src/lib/files.ts';

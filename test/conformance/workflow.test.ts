@@ -34,7 +34,7 @@ describe('.github/workflows/publish.yml', () => {
   it('runs the whole suite for a code change only; a content change gets the tools of the checks', () => {
     const test = job.steps.find((s) => s.run === 'npm test');
     expect(test?.if).toBe("steps.change.outputs.kind == 'code'");
-    const tools = job.steps.find((s) => s.run === 'bash scripts/test-deps.sh --content');
+    const tools = job.steps.find((s) => s.run === 'bash scripts/system-packages.sh --content');
     expect(tools?.if).toBe("steps.change.outputs.kind == 'content'");
     const change = job.steps.find((s) => s.id === 'change');
     expect(change?.run).toContain('node scripts/change-kind.ts');

@@ -1,4 +1,4 @@
-// PostgreSQL for the tests: the primary and standby started once for the run (test/global-setup.ts), and a new
+// PostgreSQL for the tests: the primary and standby started once for the run (test/setup/postgres.ts), and a new
 // database per test server, filled with exactly the rows of the SQLite file the test made (raw writes included),
 // read by the sidecar from the standby with the read-only role of deploy/postgres-roles.sql.
 import { randomBytes } from 'node:crypto';

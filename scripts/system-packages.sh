@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Makes sure the system programs the tests drive are present: Chromium (browser tests), xmllint (sitemap XSD),
-# Java (the Nu HTML Checker), wrk (benchmarks), nginx with its njs and brotli modules (the front, and the
-# benchmarks' baseline), Varnish with varnish-modules (the edge) and PostgreSQL's server binaries (the data tier). Installs them with apt-get when running as root on Debian; otherwise says what to install.
-# With --content, only what `npm run check:build` needs (xmllint, Java): the publish workflow's content-only path.
+# The system programs the tests drive: Chromium (browser tests), xmllint (sitemap XSD), Java (the Nu HTML Checker),
+# wrk (benchmarks), nginx with its njs and brotli modules (the front, and the benchmarks' baseline), Varnish with
+# varnish-modules (the edge) and PostgreSQL's server binaries (the data tier).
+#   npm run setup                 installs what is missing with apt-get (as root on Debian), else says what to install
+#   bash scripts/system-packages.sh --check     installs nothing: names what is missing and fails (npm test's first step)
+#   bash scripts/system-packages.sh --content   installs only what `npm run check:build` needs (xmllint, Java): the
+#                                               publish workflow's content-only path
 set -euo pipefail
 
+mode="${1:-install}"
 missing=()
-if [ "${1:-}" = --content ]; then
+if [ "$mode" = --content ]; then
   command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
   command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
 else
@@ -27,6 +31,12 @@ compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$mode" = --check ]; then
+  echo "The tests need these system packages: ${missing[*]}" >&2
+  echo "Install them with: npm run setup (as root on Debian; or apt-get install ${missing[*]})." >&2
+  exit 1
+fi
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing system packages the tests need: ${missing[*]}"
