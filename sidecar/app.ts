@@ -6,10 +6,10 @@ import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { STATIC_SITEMAP_FILE } from '../src/lib/sitemap.ts';
 import { CACHE } from '../src/lib/surface.ts';
 import type { ServerConfig } from './config.ts';
-import { loadAstroRenderer } from './astro-renderer.ts';
 import { ErrorPages } from './error-pages.ts';
 import { LiveCache } from './live-cache.ts';
 import { RequestLog } from './logging.ts';
+import { Overloaded, RenderPool } from './render/render-pool.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { edgeTags, pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -42,17 +42,17 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const { config, distDir } = options;
   const site = new StaticSite(join(distDir, 'client'));
   const store = openStore(config);
-  const renderer = await loadAstroRenderer(join(distDir, 'server', 'entry.mjs'));
+  const pool = new RenderPool({ serverEntry: join(distDir, 'server', 'entry.mjs'), threads: config.renderThreads });
   const freshness = new Freshness(store, config.changePollMs);
-  const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, renderer, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
+  const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, pool, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
   const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, freshness, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
   const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store });
-  return { site, store, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
+  return { site, store, pool, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const { site, store, live, reader, errors } = options.services ?? (await openServices(options));
+  const { site, store, pool, live, reader, errors } = options.services ?? (await openServices(options));
 
   const headers = securityHeaders(config, buildStyleHashes(options.distDir));
   const app = Fastify({
@@ -108,6 +108,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       request.log.warn({ err: error.message, path: request.sitePath }, 'store unavailable');
       return errors.send(request, reply, 503, request.sitePath || '/');
     }
+    // Work this process cannot take on now (load shed): the client tries again in a moment.
+    if (error instanceof Overloaded) return errors.send(request, reply, 503, request.sitePath || '/', error.retryAfterSeconds);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.code(error.statusCode).type('text/plain; charset=utf-8').header('cache-control', CACHE.none).send(`${error.message}\n`);
     }
@@ -115,7 +117,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return errors.send(request, reply, 500, request.sitePath || '/');
   });
 
-  app.addHook('onClose', async () => store.close());
+  app.addHook('onClose', async () => {
+    await store.close();
+    await pool.close();
+  });
   await mcpRoutes(app, { config, reader, live, site, errors, limits: config });
   pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve', edge: edgeTags(config.edgeTagHeader) });
   return app;

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, configError, parsePublicConfig, publicConfigSchema, type PublicConfig } from '../src/lib/site-config.ts';
+import { defaultRenderThreads } from './render/render-pool.ts';
 
 export { ConfigError, type PublicConfig };
 
@@ -65,6 +66,13 @@ const serverSchema = z.object({
     .transform((raw) => raw || undefined)
     .pipe(whole(0, 0, 60_000).optional()),
   LIVE_CACHE_SIZE: whole(5000, 0, 10_000_000),
+  /** Unset: every core but the event loop's, at least one. */
+  RENDER_THREADS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw) => raw || undefined)
+    .pipe(whole(1, 1, 64).optional()),
   LOG_LEVEL: oneOf(LOG_LEVELS, 'warn'),
   STATIC_FILES: oneOf(['serve', 'front'], 'serve'),
   TRUST_PROXY: text(''),
@@ -118,6 +126,8 @@ export interface ServerConfig extends PublicConfig {
   changePollMs: number;
   /** Rendered live pages kept in memory; 0 renders every request (for measuring). */
   liveCacheSize: number;
+  /** Worker threads that render live pages, their twins and codes (the event loop renders nothing). */
+  renderThreads: number;
   /** pino level: `info` logs one line per request, `warn` only problems (the default: see BENCHMARKS.md). */
   logLevel: LogLevel;
   /**
@@ -174,6 +184,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     mcpMaxConcurrent: settings.MCP_MAX_CONCURRENT,
     changePollMs: settings.CHANGE_POLL_MS ?? (settings.DATABASE_URL ? 250 : 0),
     liveCacheSize: settings.LIVE_CACHE_SIZE,
+    renderThreads: settings.RENDER_THREADS ?? defaultRenderThreads(),
     logLevel: settings.LOG_LEVEL,
     staticFiles: settings.STATIC_FILES,
     trustProxy: settings.TRUST_PROXY,

@@ -7,6 +7,7 @@ import { CACHE } from '../src/lib/surface.ts';
 import type { Services } from './app.ts';
 import { hostPort } from './config.ts';
 import type { Freshness } from './services/freshness.ts';
+import { LoopWatch } from './loop-watch.ts';
 
 /** A counter whose total another object keeps: read at each scrape. */
 function counterOf(registry: Registry, name: string, help: string, read: () => number): void {
@@ -50,6 +51,15 @@ export function sidecarMetrics(services: Pick<Services, 'live' | 'freshness' | '
   counterOf(registry, 'bio_live_renders_total', 'Live pages rendered.', () => live.renders);
   counterOf(registry, 'bio_sitemap_builds_total', 'Sitemap documents (the list, the index or a part) built: once per change of what they list.', () => sitemap.builds);
   changeLogMetrics(registry, freshness);
+  const loop = new LoopWatch();
+  new Gauge({
+    name: 'bio_event_loop_longest_hold_seconds',
+    help: 'The longest the event loop was held (main-thread CPU time between two of its turns) since the last scrape.',
+    registers: [registry],
+    collect() {
+      this.set(loop.takeLongestHoldMs() / 1000);
+    },
+  });
   if (store.stats) {
     const stats = () => store.stats!();
     new Gauge({ name: 'bio_pg_replica_lag_seconds', help: "The standby's replay lag while WAL is pending, at the last probe.", registers: [registry], collect() { this.set(stats().replicaLagMs / 1000); } });

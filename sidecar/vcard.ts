@@ -4,7 +4,7 @@
 import type { Card, CardEmail, CardPhone } from '../src/lib/live-content.ts';
 import { safeHref, WEB_SCHEMES } from '../src/lib/owner-input.ts';
 import { absoluteUrl, paths } from '../src/lib/urls.ts';
-import { qrVersion } from './qr.ts';
+import { qrVersion } from './render/qr.ts';
 
 const CRLF = '\r\n';
 

@@ -43,6 +43,7 @@ export async function mcpInProcess(databasePath: string, legacy2025: McpCall, mo
     ["2025-11-25 leg: a fresh server on the SDK's stateless transport (initialize)", await perCall(async () => (await legs.legacy(incoming, initialize)).body)],
     ["2026-07-28 leg: the SDK's createMcpHandler (a fresh server per request)", await perCall(async () => (await legs.modern(webRequest(modern2026.headers)(), modernBody)).body)],
   ];
-  services.store.close();
+  await services.store.close();
+  await services.pool.close();
   return rows;
 }

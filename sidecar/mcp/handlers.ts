@@ -131,7 +131,7 @@ export function mcpHandlers(deps: McpDeps) {
     get_profile: guarded(async (args) => {
       const page = String(args.page);
       const found = await live.profile(page);
-      return found ? textOf(found.markdown, `The profile "${page}"`) : failure(`No published profile "${page}".`);
+      return found ? textOf(await found.markdown(), `The profile "${page}"`) : failure(`No published profile "${page}".`);
     }),
     get_digital_card: guarded(async (args) => {
       const cardId = String(args.cardId);
@@ -147,7 +147,7 @@ export function mcpHandlers(deps: McpDeps) {
           ),
         );
       }
-      return found.page ? textOf(found.page.markdown, `The card "${cardId}"`) : failure(`No active digital card "${cardId}".`);
+      return found.page ? textOf(await found.page.markdown(), `The card "${cardId}"`) : failure(`No active digital card "${cardId}".`);
     }),
     list_blog_articles: guarded((args) => {
       const lang = args.lang as Lang | undefined;

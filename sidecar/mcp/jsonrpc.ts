@@ -3,6 +3,7 @@
 // of our errors to MCP answers.
 import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import type { Result } from '../../src/lib/result.ts';
+import { Overloaded } from '../render/render-pool.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
 /** JSON-RPC 2.0 error codes used here (and -32000, "server error", for what the transport refuses). */
@@ -36,7 +37,9 @@ export const STORE_UNAVAILABLE = 'The database is temporarily unavailable; try a
 
 /** The one mapping of our errors: a message a client can act on, or undefined for a defect (the SDK reports it). */
 export function clientMessageOf(err: unknown): string | undefined {
-  return err instanceof StoreUnavailableError ? STORE_UNAVAILABLE : undefined;
+  if (err instanceof StoreUnavailableError) return STORE_UNAVAILABLE;
+  if (err instanceof Overloaded) return err.message;
+  return undefined;
 }
 
 /**

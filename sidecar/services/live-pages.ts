@@ -1,28 +1,33 @@
 // Live pages from the store: profiles, cards (their page, vCard, codes or redirect target) and aliases. A page is
-// rendered once and served from memory until the change log names it (or a link's time window moves). Throws
-// StoreUnavailableError when the database cannot be read: the HTTP app and the MCP server each map that in one place.
-import pLimit from 'p-limit';
+// rendered once, in the render pool's threads (never on the event loop), and served from memory until the change log
+// names it (or a link's time window moves). Throws StoreUnavailableError when the database cannot be read, and
+// Overloaded when the pool has more waiting than it can do soon: the HTTP app and the MCP server each map those in
+// one place.
 import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-content.ts';
-import { pageToMarkdown } from '../../src/lib/markdown.ts';
 import { safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
 import { CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
-import type { AstroRenderer } from '../astro-renderer.ts';
 import type { LiveCache } from '../live-cache.ts';
+import type { RenderPool, Rendered } from '../render/render-pool.ts';
 import type { Change, Store } from '../store/store.ts';
 import { entityTag } from './entities.ts';
 import type { Freshness, FreshnessEvent } from './freshness.ts';
-import { qrSvg } from '../qr.ts';
 import { cardToVcard } from '../vcard.ts';
 import { cardPage, profileLocals } from './live-locals.ts';
-import { makeAsset, type Asset, type Page } from '../asset.ts';
+import { makeAsset, type Asset } from '../asset.ts';
 
 export interface LiveDeps {
   baseUrl: string;
   store: Store;
   freshness: Freshness;
-  renderer: AstroRenderer;
-  cache: LiveCache<Page | CardFound | AliasFound | Asset>;
+  pool: RenderPool;
+  cache: LiveCache<LivePage | CardFound | AliasFound | Asset>;
+}
+
+/** A live page: its HTML, and its Markdown twin, made on first use (most visitors are people, who never ask for it). */
+export interface LivePage {
+  html: Asset;
+  markdown(): Promise<Asset>;
 }
 
 /** Where an alias leads: a published profile on the paid plan. */
@@ -32,7 +37,7 @@ export interface AliasFound {
 
 /** What a card id resolves to: its page and vCard, or the target it redirects to. */
 export interface CardFound {
-  page?: Page;
+  page?: LivePage;
   vcard?: Asset;
   /** What the offline contact code holds (a page-mode card). */
   contact?: string;
@@ -45,15 +50,11 @@ const MARKDOWN = 'text/markdown; charset=utf-8';
 const VCARD = 'text/vcard; charset=utf-8';
 const SVG = 'image/svg+xml';
 
+/** An asset of what the pool made, with the compressed forms it made (the event loop compresses nothing). */
+const assetOf = (made: Rendered, type: string) => makeAsset(made.body, type, CACHE.live, made.forms);
 
 export class LivePages {
   private readonly deps: LiveDeps;
-  /**
-   * Renders under way at most: a render is CPU, and this process has one thread for it. Forty first visits at once
-   * would take turns with every other request (a cached page, /health) in between; two at a time, the others wait
-   * their turn without holding the event loop (their database reads still run at once).
-   */
-  private readonly rendering = pLimit(2);
   /** Lookups under way, by key: concurrent misses for one key share one query and one render. */
   private readonly inflight = new Map<string, Promise<unknown>>();
   /** Bumped by every eviction: a lookup that read the database before it must not cache what it read. */
@@ -75,9 +76,9 @@ export class LivePages {
   }
 
   /** Throws StoreUnavailableError when the database cannot be read (as do card and alias). */
-  profile(slug: string, now = Date.now()): Promise<Page | undefined> {
+  profile(slug: string, now = Date.now()): Promise<LivePage | undefined> {
     if (!SLUG_PATTERN.test(slug)) return Promise.resolve(undefined);
-    return this.lookup<Page>(`p:${slug}`, { kind: 'profile', key: slug }, now, async () => {
+    return this.lookup<LivePage>(`p:${slug}`, { kind: 'profile', key: slug }, now, async () => {
       const profile = await this.deps.store.profile(slug);
       if (!profile) return undefined;
       // Kept until a link's time window opens or closes.
@@ -133,7 +134,7 @@ export class LivePages {
    * database, cached when found (until `expiresAt`) and tagged with the entity it shows, whose change evicts it.
    * What is not found is not cached: unknown paths cannot fill the cache.
    */
-  private async lookup<T extends Page | CardFound | AliasFound | Asset>(key: string, entity: Change, now: number, find: () => Promise<[value: T, expiresAt?: number] | undefined>): Promise<T | undefined> {
+  private async lookup<T extends LivePage | CardFound | AliasFound | Asset>(key: string, entity: Change, now: number, find: () => Promise<[value: T, expiresAt?: number] | undefined>): Promise<T | undefined> {
     const { freshness, cache } = this.deps;
     await freshness.sync(now);
     const cached = cache.get(key, now);
@@ -157,21 +158,24 @@ export class LivePages {
   }
 
   private async qr(text: string): Promise<Asset> {
-    return makeAsset(Buffer.from(await qrSvg(text)), SVG, CACHE.live);
+    return assetOf(await this.deps.pool.qr(text, SVG), SVG);
   }
 
   /**
    * Renders the HTML now and its Markdown twin on first use: most visitors are people (a card scanned at a
-   * meeting), and converting every rendered page to Markdown was most of a render's garbage.
+   * meeting), and converting every rendered page to Markdown doubled a render's cost. Both in the pool's threads.
    */
-  private async render(path: string, locals: LiveLocals): Promise<Page> {
+  private async render(path: string, locals: LiveLocals): Promise<LivePage> {
     this.renders++;
-    const html = makeAsset(await this.rendering(() => this.deps.renderer.render(path, locals)), HTML, CACHE.live);
-    let markdown: Asset | undefined;
+    const { pool } = this.deps;
+    const html = assetOf(await pool.page(path, locals, HTML), HTML);
+    let markdown: Promise<Asset> | undefined;
     return {
       html,
-      get markdown() {
-        markdown ??= makeAsset(Buffer.from(pageToMarkdown(html.body.toString('utf8'))), MARKDOWN, CACHE.live);
+      markdown() {
+        markdown ??= pool.markdown(html.body, MARKDOWN).then((made) => assetOf(made, MARKDOWN));
+        // A conversion refused (the pool is busy) is not kept: the next request tries again.
+        markdown.catch(() => (markdown = undefined));
         return markdown;
       },
     };

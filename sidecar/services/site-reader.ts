@@ -10,7 +10,7 @@ import { CACHE, LANGS, ROUTES, routeIds, routeMatcher, type Lang, type RouteId }
 import { absoluteUrl, isErrorPagePath, pageOfTwin, paths, twinPath } from '../../src/lib/urls.ts';
 import type { Change, Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
-import type { LivePages } from './live-pages.ts';
+import type { LivePage, LivePages } from './live-pages.ts';
 import type { Sitemap } from './sitemap.ts';
 import type { Asset } from '../asset.ts';
 import { corsFor, type StaticSite } from './static-site.ts';
@@ -75,27 +75,27 @@ export class SiteReader {
     const { baseUrl, live, sitemap } = deps;
     this.homepages = new Set(LANGS.map(paths.home));
     this.links = { site: siteLinks(deps), home: homepageLinks(deps), llms: siteLinks(deps, { describedBy: false }) };
-    const negotiated = (page: { html: Asset; markdown: Asset }, markdown: boolean, path: string): Resolution => ({
+    const negotiated = async (page: LivePage, markdown: boolean, path: string): Promise<Resolution> => ({
       kind: 'asset',
-      asset: markdown ? page.markdown : page.html,
+      asset: markdown ? await page.markdown() : page.html,
       headers: this.pageHeaders(path, markdown, this.links.site),
     });
     this.handlers = {
       getProfilePage: async ({ page }, prefs) => {
         const found = await live.profile(page!);
-        return found ? { ...negotiated(found, prefs.markdown, paths.profile(page!)), entity: { kind: 'profile', key: page! } } : { kind: 'not-found' };
+        return found ? { ...(await negotiated(found, prefs.markdown, paths.profile(page!))), entity: { kind: 'profile', key: page! } } : { kind: 'not-found' };
       },
       // The profile's twin at a URL of its own answers as the negotiated Markdown does.
       getProfilePageMarkdown: (params, prefs) => this.handlers.getProfilePage(params, { ...prefs, markdown: true }),
       getDigitalCardMarkdown: async ({ cardId }) => {
         const found = await live.card(cardId!);
-        return found?.page ? { ...negotiated(found.page, true, paths.card(cardId!)), entity: { kind: 'card', key: cardId! } } : { kind: 'not-found' };
+        return found?.page ? { ...(await negotiated(found.page, true, paths.card(cardId!))), entity: { kind: 'card', key: cardId! } } : { kind: 'not-found' };
       },
       getDigitalCard: async ({ cardId }, prefs) => {
         const found = await live.card(cardId!);
         const entity: Change = { kind: 'card', key: cardId! };
         if (found?.redirect) return { kind: 'redirect', status: 302, location: found.redirect, headers: { 'cache-control': CACHE.cardRedirect }, entity };
-        return found?.page ? { ...negotiated(found.page, prefs.markdown, paths.card(cardId!)), entity } : { kind: 'not-found' };
+        return found?.page ? { ...(await negotiated(found.page, prefs.markdown, paths.card(cardId!))), entity } : { kind: 'not-found' };
       },
       getDigitalCardVcard: async ({ cardId }) => {
         const found = await live.card(cardId!);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ describe('loadConfig', () => {
       mcpMaxResponseBytes: 4 * 1024 * 1024,
       mcpMaxConcurrent: 4,
       liveCacheSize: 5000,
+      renderThreads: Math.max(1, availableParallelism() - 1),
       logLevel: 'warn',
       staticFiles: 'serve',
       trustProxy: '',

@@ -3,7 +3,7 @@
 import { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import type { LiveLocals } from '../src/lib/live-content.ts';
+import type { LiveLocals } from '../../src/lib/live-content.ts';
 
 type AstroHandler = (req: IncomingMessage, res: unknown, next: () => void, locals: LiveLocals) => Promise<void>;
 

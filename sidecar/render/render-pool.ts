@@ -1,0 +1,101 @@
+// The render pool: worker threads (piscina) that do the CPU work of live answers (an Astro render, its Markdown twin,
+// a QR code, and each one's compressed forms), so that the event loop, which answers /health and every cached page,
+// is never held by it. Piscina rather than Node's Worker by hand: it queues tasks with a bound, moves results without
+// copying, replaces a thread that dies, and lowers the threads' priority so that the event loop's thread is scheduled
+// first when the cores are busy. Tasks past the queue's bound are refused at once (Overloaded: a 503 that says when
+// to retry) instead of waiting behind work that would take longer than a client waits.
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import Piscina from 'piscina';
+import type { Encoding } from '../../src/lib/compression.ts';
+import type { LiveLocals } from '../../src/lib/live-content.ts';
+import type { RenderedBytes, RenderTask } from './render-worker.ts';
+
+/** Work refused because the server is too busy now: answered 503 with Retry-After, never queued. */
+export class Overloaded extends Error {
+  override name = 'Overloaded';
+  readonly retryAfterSeconds: number;
+  constructor(why: string, retryAfterSeconds = 1) {
+    super(`Service busy: ${why}; retry in ${retryAfterSeconds} s`);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** What a task made: the body and its compressed forms (none when not worth compressing). */
+export interface Rendered {
+  body: Buffer;
+  forms: Partial<Record<Encoding, Buffer>>;
+}
+
+export interface RenderPoolOptions {
+  /** dist/server/entry.mjs: Astro's renderer of the live pages. */
+  serverEntry: string;
+  /** Worker threads at most (RENDER_THREADS). */
+  threads: number;
+  /** Tasks waiting at most per thread before new ones are refused. */
+  queuePerThread?: number;
+}
+
+/** The default number of threads: every core but the one the event loop runs on, and at least one. */
+export const defaultRenderThreads = () => Math.max(1, availableParallelism() - 1);
+
+export class RenderPool {
+  readonly #pool: Piscina<RenderTask, RenderedBytes>;
+  readonly #maxQueue: number;
+
+  constructor(options: RenderPoolOptions) {
+    this.#maxQueue = options.threads * (options.queuePerThread ?? 32);
+    this.#pool = new Piscina({
+      filename: fileURLToPath(new URL('./render-worker.ts', import.meta.url)),
+      workerData: { serverEntry: options.serverEntry },
+      // Started on first use and kept: an idle sidecar holds no thread it does not need, a busy one never restarts one.
+      minThreads: 0,
+      maxThreads: options.threads,
+      idleTimeout: 60_000,
+      maxQueue: this.#maxQueue,
+      // Below the event loop's thread in the scheduler's eyes: /health first when every core is busy.
+      niceIncrement: 5,
+      // A task's whole heap (an Astro render of the largest page holds a few MB) well within these.
+      resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
+    });
+  }
+
+  /** A live page's HTML. */
+  page(path: string, locals: LiveLocals, type: string): Promise<Rendered> {
+    return this.#run({ kind: 'page', path, locals, type });
+  }
+
+  /** The Markdown twin of a page's HTML. */
+  markdown(html: Buffer, type: string): Promise<Rendered> {
+    return this.#run({ kind: 'markdown', html, type });
+  }
+
+  /** A QR code of `text`, as SVG. */
+  qr(text: string, type: string): Promise<Rendered> {
+    return this.#run({ kind: 'qr', text, type });
+  }
+
+  /** Tasks waiting for a thread now. */
+  get queued(): number {
+    return this.#pool.queueSize;
+  }
+
+  /** Threads' busy share since start (0–1). */
+  get utilization(): number {
+    return this.#pool.utilization;
+  }
+
+  close(): Promise<void> {
+    return this.#pool.destroy();
+  }
+
+  async #run(task: RenderTask): Promise<Rendered> {
+    if (this.#pool.queueSize >= this.#maxQueue) throw new Overloaded(`${this.#pool.queueSize} renders are waiting`);
+    const done = await this.#pool.run(task);
+    const forms: Rendered['forms'] = {};
+    for (const [encoding, bytes] of Object.entries(done.forms) as [Encoding, Uint8Array][]) forms[encoding] = bufferOf(bytes);
+    return { body: bufferOf(done.body), forms };
+  }
+}
+
+const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -1,0 +1,56 @@
+// A worker thread of the render pool (render-pool.ts): the CPU work of a live answer, off the event loop that answers
+// /health and every cached page. Each task returns the bytes and their compressed forms, ready to be kept.
+import { workerData } from 'node:worker_threads';
+import Piscina from 'piscina';
+import { compress, isCompressible, type Encoding } from '../../src/lib/compression.ts';
+import { pageToMarkdown } from '../../src/lib/markdown.ts';
+import type { LiveLocals } from '../../src/lib/live-content.ts';
+import { loadAstroRenderer, type AstroRenderer } from './astro-renderer.ts';
+import { qrSvg } from './qr.ts';
+
+export type RenderTask =
+  | { kind: 'page'; path: string; locals: LiveLocals; type: string }
+  | { kind: 'markdown'; html: Uint8Array; type: string }
+  | { kind: 'qr'; text: string; type: string };
+
+/** A body and the compressed forms worth sending (none for a body too small or not text). */
+export interface RenderedBytes {
+  body: Uint8Array;
+  forms: Partial<Record<Encoding, Uint8Array>>;
+}
+
+const { serverEntry } = workerData as { serverEntry: string };
+/** Astro's renderer, loaded on the first page this thread renders (a sidecar that renders nothing never loads it). */
+let renderer: Promise<AstroRenderer> | undefined;
+
+export default async function run(task: RenderTask): Promise<RenderedBytes> {
+  const body = await bodyOf(task);
+  const forms: RenderedBytes['forms'] = {};
+  if (isCompressible(task.type, body.length)) for (const encoding of ['br', 'gzip'] as const) forms[encoding] = own(compress(body, encoding));
+  const result: RenderedBytes = { body: own(body), forms };
+  // The bytes move to the main thread instead of being copied.
+  const buffers = [result.body, ...Object.values(forms)].map((bytes) => bytes.buffer);
+  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: result } as never) as unknown as RenderedBytes;
+}
+
+async function bodyOf(task: RenderTask): Promise<Buffer> {
+  switch (task.kind) {
+    case 'page':
+      renderer ??= loadAstroRenderer(serverEntry);
+      return (await renderer).render(task.path, task.locals);
+    case 'markdown':
+      return Buffer.from(pageToMarkdown(Buffer.from(task.html.buffer, task.html.byteOffset, task.html.byteLength).toString('utf8')));
+    case 'qr':
+      return Buffer.from(await qrSvg(task.text));
+  }
+}
+
+/**
+ * The bytes in memory of their own, so that moving them detaches nothing else: a small Buffer is often a slice of
+ * Node's shared pool, which the thread goes on using.
+ */
+function own(bytes: Buffer): Uint8Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
+}
