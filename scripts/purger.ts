@@ -9,6 +9,7 @@ import { ALL_LIVE, purgeTags } from '../sidecar/services/entities.ts';
 import { Freshness, type FreshnessEvent } from '../sidecar/services/freshness.ts';
 import { openStore } from '../sidecar/store/open-store.ts';
 import { StoreUnavailableError } from '../sidecar/store/store.ts';
+import { withoutTrailingSlashes } from '../src/lib/urls.ts';
 
 /** Past this many tags in one go, purging everything live is cheaper than a header that long. */
 const MAX_TAGS = 200;
@@ -66,7 +67,7 @@ export async function runPurger(config: ServerConfig): Promise<{ stop: () => Pro
   const freshness = new Freshness(store, 0);
   const metrics = purgerMetrics(freshness);
   const metricsServer = config.metricsListen ? await serveMetrics(metrics.registry, config.metricsListen) : undefined;
-  const edges = config.purgeUrls.map((url) => new EdgeQueue(url.replace(/\/+$/, ''), metrics));
+  const edges = config.purgeUrls.map((url) => new EdgeQueue(withoutTrailingSlashes(url), metrics));
   const pollMs = Math.max(config.changePollMs, 50);
   // The sidecars learn of a change on their own clock (CHANGE_POLL_MS; SQLite's through a file-system event): an edge
   // that refetches a page the moment it is purged may get it from a sidecar that has not evicted it yet, and keep it.

@@ -26,6 +26,13 @@ export interface FuzzOptions {
   seed: number;
   /** How much the heap may grow between the warm-up and the end, in bytes. */
   heapGrowthLimit?: number;
+  /**
+   * The longest one request may hold the server's event loop (main-thread CPU milliseconds, read from its metrics
+   * after each request); undefined: not checked. Every other client waits while one request holds it.
+   */
+  loopHoldLimitMs?: number;
+  /** Go on past a request that fails, listing what each failing request found (a survey), instead of stopping. */
+  keepGoing?: boolean;
 }
 
 export interface FuzzReport {
@@ -37,6 +44,10 @@ export interface FuzzReport {
   heap?: { early: number; late: number };
   /** The failure fast-check reported (seed, path, the smallest failing request), if any. */
   failure?: string;
+  /** With keepGoing: every failing request and what it found (fifty at most). */
+  problems?: string[];
+  /** The requests that held the event loop longest (ms, longest first, ten at most), when metrics are served. */
+  longestHolds?: { ms: number; request: string }[];
 }
 
 /** Sends one request over a fresh connection, slowly when it asks to, and reads the whole answer. */
@@ -144,10 +155,14 @@ async function knownValues(url: string, extra: Record<string, string[]>): Promis
   };
 }
 
-async function heapUsed(metricsUrl: string): Promise<number> {
+async function metric(metricsUrl: string, name: string): Promise<number> {
   const text = await (await fetch(metricsUrl)).text();
-  return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? NaN);
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return Number(line?.slice(name.length + 1) ?? NaN);
 }
+const heapUsed = (metricsUrl: string) => metric(metricsUrl, 'nodejs_heap_size_used_bytes');
+/** The longest the server's event loop was held since the last read, in ms (each read starts a new window). */
+export const longestLoopHoldMs = async (metricsUrl: string) => (await metric(metricsUrl, 'bio_event_loop_longest_hold_seconds')) * 1000;
 
 export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<FuzzReport> {
   const openApi = new OpenApiAnswers(await (await fetch(`${target.url}/openapi.json`)).json());
@@ -157,7 +172,11 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
   const early: number[] = [];
   const late: number[] = [];
   let runs = 0;
+  const longestHolds: { ms: number; request: string }[] = [];
+  const found: string[] = [];
   const property = fc.asyncProperty(requestArbitrary(known), async (req) => {
+    // Each request's window starts clean: what came before is not counted against it.
+    if (target.metricsUrl) await longestLoopHoldMs(target.metricsUrl);
     let answer: Awaited<ReturnType<typeof send>>;
     try {
       answer = await send(target.url, req);
@@ -167,9 +186,17 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
     runs++;
     statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
     const problems = problemsOf(req, answer, openApi, baseUrl);
+    if (target.metricsUrl) {
+      const held = await longestLoopHoldMs(target.metricsUrl);
+      longestHolds.push({ ms: Math.round(held * 10) / 10, request: `${req.method} ${shorten(req.target)}${req.body ? ` ${shorten(req.body)}` : ''}` });
+      longestHolds.sort((a, b) => b.ms - a.ms).splice(10);
+      if (options.loopHoldLimitMs !== undefined && held > options.loopHoldLimitMs) problems.push(`held the event loop ${held.toFixed(1)} ms (bound: ${options.loopHoldLimitMs} ms)`);
+    }
     const gone = target.exited();
     if (gone !== undefined) problems.push(`the server exited: ${gone.slice(-600)}`);
-    if (problems.length > 0) throw new Error(`${req.method} ${req.target} → ${answer.status}:\n  - ${problems.join('\n  - ')}\n  answer: ${answer.body.slice(0, 300)}`);
+    if (problems.length > 0 && options.keepGoing) {
+      if (found.length < 50) found.push(`${req.method} ${shorten(req.target)} → ${answer.status}: ${problems.join('; ')}`);
+    } else if (problems.length > 0) throw new Error(`${req.method} ${shorten(req.target)} → ${answer.status}:\n  - ${problems.join('\n  - ')}\n  answer: ${answer.body.slice(0, 300)}`);
     if (target.metricsUrl && runs % 25 === 0) {
       const quarter = options.numRuns / 4;
       if (runs > quarter / 2 && runs <= quarter) early.push(await heapUsed(target.metricsUrl));
@@ -177,7 +204,7 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
     }
   });
   const result = await fc.check(property, { numRuns: options.numRuns, seed: options.seed, markInterruptAsFailure: true, includeErrorInReport: true });
-  const report: FuzzReport = { seed: options.seed, runs, statuses };
+  const report: FuzzReport = { seed: options.seed, runs, statuses, ...(longestHolds.length ? { longestHolds } : {}), ...(options.keepGoing ? { problems: found } : {}) };
   if (result.failed) report.failure = fc.defaultReportMessage(result) ?? `failed with seed ${options.seed}`;
   if (early.length > 0 && late.length > 0) {
     report.heap = { early: Math.min(...early), late: Math.min(...late) };
@@ -190,6 +217,11 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
 }
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+/** A long target, as a report can show it: its start, its length and its end. */
+function shorten(target: string): string {
+  return target.length <= 120 ? target : `${target.slice(0, 60)}…(${target.length} characters)…${target.slice(-40)}`;
+}
 
 function describe(target: FuzzTarget): string {
   const gone = target.exited();

@@ -60,6 +60,18 @@ const HOSTILE = [
   ...OWNER_APP_SEGMENTS.slice(0, 3),
 ];
 
+/**
+ * Long runs of one character or escape, for inputs whose cost may grow faster than their length (a regular
+ * expression that backtracks, a loop over a loop): as long as a request line or a header may be (Node refuses a
+ * request head over 16 KiB), and shorter. The bound the fuzzer holds each answer to (the event loop held no longer
+ * than a few milliseconds) is what catches them.
+ */
+const RUN_LENGTHS = [500, 4_000, 15_000];
+const RUN_UNITS = ['/', 'a', '.', '-', '%', '%2F', '%20', '\\', ' ', ',', ';', '=', '*', 'ا', '"', '{', '[', '0', '\t'];
+export const longRun = fc.tuple(fc.constantFrom(...RUN_UNITS), fc.constantFrom(...RUN_LENGTHS)).map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
+/** A long run as it can stand in a request target (spaces and controls encoded, the rest as it is). */
+const longRunInPath = longRun.map((run) => run.replace(/[^\x21-\x7e]|["\\{}]/g, (c) => encodeURIComponent(c)));
+
 /** A string as a path segment may carry it: percent-encoded where it must be. */
 const segmentOf = (s: string) => encodeURIComponent(s);
 
@@ -120,25 +132,38 @@ function randomPath(): fc.Arbitrary<string> {
 
 export function pathArbitrary(known: Known): fc.Arbitrary<string> {
   const routes = (Object.values(ROUTES) as RouteDeclaration[]).filter((r) => r.method === 'GET');
-  return fc.oneof({ weight: 6, arbitrary: respelled(fc.oneof(...routes.map((r) => routePath(r, known)))) }, { weight: 1, arbitrary: randomPath() });
+  const declared = respelled(fc.oneof(...routes.map((r) => routePath(r, known))));
+  // A declared path with a long run before, inside (as a parameter) or after it.
+  const grown = fc.tuple(declared, longRunInPath, fc.constantFrom('before', 'after', 'segment')).map(([path, run, where]) => {
+    if (where === 'before') return `/${run}${path}`;
+    if (where === 'after') return `${path}${run}`;
+    return `${path}/${run}/a/`;
+  });
+  return fc.oneof({ weight: 12, arbitrary: declared }, { weight: 2, arbitrary: randomPath() }, { weight: 1, arbitrary: grown });
 }
 
 const query = fc.oneof(
-  { weight: 6, arbitrary: fc.constant('') },
+  { weight: 12, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: longRunInPath.map((run) => `?${run}`) },
   { weight: 1, arbitrary: fc.constantFrom('?', '?q=1', '?utm_source=x', '?page=2&page=3', '?%ZZ') },
   { weight: 1, arbitrary: fc.string({ maxLength: 16 }).map((s) => `?q=${encodeURIComponent(s)}`) },
 );
 
 const optionalHeader = (name: string, values: string[]) => fc.option(fc.constantFrom(...values), { freq: 2 }).map((v) => (v === null ? {} : { [name]: v }));
 
+/** Header values as clients send them, or a long run of one character (header values carry no control but tab). */
+const optionalGrownHeader = (name: string, values: string[]) =>
+  fc.oneof({ weight: 12, arbitrary: optionalHeader(name, values) }, { weight: 1, arbitrary: longRun.map((run) => ({ [name]: run.replace(/[^\t\x20-\x7e]/g, 'a') })) });
+
 function commonHeaders(known: Known): fc.Arbitrary<Record<string, string>> {
   return fc
     .tuple(
-      optionalHeader('host', [known.host, known.host, new URL(known.baseUrl).host, 'evil.example', '[::1]', 'localhost']),
-      optionalHeader('accept', ['text/html', 'text/markdown', 'text/markdown;q=0.9, text/html;q=0.1', '*/*', 'text/*', BOTH, 'application/json', 'garbage;;q=x', 'image/*']),
-      optionalHeader('accept-encoding', ['gzip', 'br', 'gzip, br', 'identity', 'br;q=0, gzip;q=0', '*', 'zstd', 'gzip;q=banana']),
-      optionalHeader('accept-language', ['ar', 'en', 'fr', 'ar-SA,ar;q=0.9', '*', '!!', 'en;q=0, ar;q=0']),
-      optionalHeader('if-none-match', ['*', '"x"', 'W/"abc"', '"a", "b"']),
+      optionalGrownHeader('host', [known.host, known.host, new URL(known.baseUrl).host, 'evil.example', '[::1]', 'localhost', '127.0.0.1:99999999', 'localhost:65536', '[::1]:99999']),
+      optionalGrownHeader('accept', ['text/html', 'text/markdown', 'text/markdown;q=0.9, text/html;q=0.1', '*/*', 'text/*', BOTH, 'application/json', 'garbage;;q=x', 'image/*']),
+      optionalGrownHeader('accept-encoding', ['gzip', 'br', 'gzip, br', 'identity', 'br;q=0, gzip;q=0', '*', 'zstd', 'gzip;q=banana']),
+      optionalGrownHeader('accept-language', ['ar', 'en', 'fr', 'ar-SA,ar;q=0.9', '*', '!!', 'en;q=0, ar;q=0']),
+      optionalGrownHeader('if-none-match', ['*', '"x"', 'W/"abc"', '"a", "b"']),
+      optionalGrownHeader('origin', [`http://${known.host}`, 'https://evil.example', 'null']),
     )
     .map((parts) => Object.assign({}, ...parts) as Record<string, string>);
 }
@@ -177,6 +202,8 @@ function toolArguments(known: Known): fc.Arbitrary<[string, unknown]> {
     fc.tuple(paramValue('slug', known), lang).map(([slug, l]) => ['get_blog_article', defined({ slug: decodeSafely(slug), lang: l })] as [string, unknown]),
     fc.tuple(pathArbitrary(known), fc.boolean()).map(([path, absolute]) => ['read_page', { path: absolute ? `${known.baseUrl}${path}` : path }] as [string, unknown]),
     fc.tuple(fc.constantFrom(...TOOL_NAMES, 'no_such_tool', ''), fc.jsonValue({ maxDepth: 2 })).map(([name, args]) => [name, args] as [string, unknown]),
+    // A long run in every string argument a tool takes.
+    fc.tuple(fc.constantFrom(...TOOL_NAMES), longRun).map(([name, run]) => [name, { page: run, cardId: run, slug: run, lang: run, topic: run, path: run }] as [string, unknown]),
   );
 }
 
@@ -197,7 +224,9 @@ function message(known: Known): fc.Arbitrary<{ method: string; name?: string; me
     fc.constantFrom(...VERSIONS).map((v) => ({ method: 'initialize', params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } as Record<string, unknown> })),
     toolArguments(known).map(([name, args]) => ({ method: 'tools/call', name, params: { name, arguments: args } as Record<string, unknown> })),
     fc.oneof(pathArbitrary(known).map((p) => `${known.baseUrl}${p}`), fc.constantFrom('file:///etc/passwd', `${known.baseUrl}/docs/api.md`, `${known.baseUrl}/openapi.json`, 'x')).map((uri) => ({ method: 'resources/read', name: uri, params: { uri } as Record<string, unknown> })),
-    fc.tuple(fc.constantFrom(...templates, 'x'), fc.constantFrom('slug', 'lang', 'page', 'x'), fc.string({ maxLength: 40 })).map(([uri, name, value]) => ({
+    longRun.map((run) => ({ method: 'resources/read', params: { uri: run } as Record<string, unknown> })),
+    fc.tuple(fc.constantFrom('tools/list', 'resources/list', 'resources/templates/list'), longRun).map(([method, cursor]) => ({ method, params: { cursor } as Record<string, unknown> })),
+    fc.tuple(fc.constantFrom(...templates, 'x'), fc.constantFrom('slug', 'lang', 'page', 'x'), fc.oneof(fc.string({ maxLength: 40 }), longRun)).map(([uri, name, value]) => ({
       method: 'completion/complete',
       params: { ref: { type: 'ref/resource', uri }, argument: { name, value } } as Record<string, unknown>,
     })),

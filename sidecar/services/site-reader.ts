@@ -7,7 +7,7 @@ import { create as contentDisposition } from 'content-disposition';
 import { CONTENT_USAGE } from '../../src/lib/ai-preferences.ts';
 import { alternateLink, homepageLinks, siteLinks } from '../../src/lib/discovery.ts';
 import { CACHE, LANGS, ROUTES, routeIds, routeMatcher, type Lang, type RouteId } from '../../src/lib/surface.ts';
-import { absoluteUrl, isErrorPagePath, pageOfTwin, paths, twinPath } from '../../src/lib/urls.ts';
+import { absoluteUrl, isErrorPagePath, pageOfTwin, paths, twinPath, withoutTrailingSlashes } from '../../src/lib/urls.ts';
 import type { Change, Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
 import type { LivePage, LivePages } from './live-pages.ts';
@@ -125,7 +125,7 @@ export class SiteReader {
     // An encoded slash, kept encoded by the path's judgement (request-path.ts), names nothing: not even a trailing slash.
     if (path.includes('%2F')) return { kind: 'not-found' };
     if (path.length > 1 && path.endsWith('/')) {
-      const canonical = withoutTrailingSlash(this.deps.baseUrl, options.rawUrl ?? path);
+      const canonical = canonicalWithoutTrailingSlash(this.deps.baseUrl, options.rawUrl ?? path);
       return { kind: 'redirect', status: 301, location: canonical.href, sitePath: canonical.pathname + canonical.search, headers: {} };
     }
     // Error pages are answered with their status, never addressed themselves (/en/404, /en/404.md).
@@ -178,10 +178,10 @@ export class SiteReader {
  * percent-encoded), set as the path of our own origin. Never a path-relative Location: `//evil.example/` would
  * be read as another host.
  */
-export function withoutTrailingSlash(baseUrl: string, rawUrl: string): URL {
+export function canonicalWithoutTrailingSlash(baseUrl: string, rawUrl: string): URL {
   const q = rawUrl.indexOf('?');
   const url = new URL(baseUrl);
-  url.pathname = (q === -1 ? rawUrl : rawUrl.slice(0, q)).replace(/\/+$/, '') || '/';
+  url.pathname = withoutTrailingSlashes(q === -1 ? rawUrl : rawUrl.slice(0, q)) || '/';
   if (q !== -1) url.search = rawUrl.slice(q);
   return url;
 }

@@ -20,8 +20,17 @@ import type { Freshness } from './freshness.ts';
 
 export const SITEMAP_URL_LIMIT = 50_000;
 const XML = 'application/xml';
-/** Rows read from the store, and entries written, per turn of the event loop. */
-const SLICE = 2_000;
+/**
+ * Rows read from the store, and entries written, per turn of the event loop: about 3 ms of it (an entry costs the
+ * sitemap library some 5 µs; 500 rows, a SQLite read of a millisecond or two).
+ */
+const SLICE = 500;
+
+/**
+ * Lets the event loop answer what is waiting (a macrotask: an `await` of a promise already settled, as SQLite's reads
+ * are, is a microtask, and a loop of them never yields).
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Compressed bytes of parts kept at most (the least recently asked for leaves first): a million profiles are twenty
  * parts of about 0.4 MB (gzip and brotli), so every part is kept far beyond that.
@@ -142,10 +151,37 @@ export class Sitemap {
     return run;
   }
 
+  /**
+   * How many live pages of `kind` there are, and the first key of each part of `limit` of them: walked in steps of a
+   * slice of rows, one query each, so that no step holds the event loop (SQLite's queries run on it) or a connection
+   * for long, however many there are.
+   */
+  private async survey(kind: LivePageKind, limit: number): Promise<{ count: number; starts: string[] }> {
+    const { store } = this.deps;
+    const starts: string[] = [];
+    let count = 0;
+    let after = '';
+    for (;;) {
+      if (count % limit === 0) {
+        const start = await store.liveKeyAfter(kind, after, 0);
+        if (start === undefined) return { count, starts };
+        starts.push(start);
+      }
+      // The next step ends at a slice, or at the end of this part, whichever comes first.
+      const step = Math.min(SLICE, limit - (count % limit));
+      const last = await store.liveKeyAfter(kind, after, step - 1);
+      if (last === undefined) return { count: count + (await store.liveCountAfter(kind, after, step)), starts };
+      count += step;
+      after = last;
+      await turn();
+    }
+  }
+
   private async buildPlan(): Promise<Plan> {
-    const { baseUrl, store } = this.deps;
+    const { baseUrl } = this.deps;
     const limit = this.limit;
-    const counts = { profile: await store.livePageCount('profile'), card: await store.livePageCount('card') };
+    const surveys = { profile: await this.survey('profile', limit), card: await this.survey('card', limit) };
+    const counts = { profile: surveys.profile.count, card: surveys.card.count };
     if (this.staticEntries.length + counts.profile + counts.card <= limit) {
       // One list: small enough to be the sitemap itself.
       const index = await this.document(new SitemapStream({ xmlns: SITEMAP_XMLNS }), async (write) => {
@@ -156,9 +192,7 @@ export class Sitemap {
     }
     const parts: Part[] = [];
     for (let i = 0; i < this.staticEntries.length; i += limit) parts.push({ kind: 'static', entries: this.staticEntries.slice(i, i + limit) });
-    for (const kind of ['profile', 'card'] as const) {
-      if (counts[kind] > 0) for (const start of await store.livePageStarts(kind, limit)) parts.push({ kind, start });
-    }
+    for (const kind of ['profile', 'card'] as const) for (const start of surveys[kind].starts) parts.push({ kind, start });
     const index = await this.document(new SitemapIndexStream(), async (write) => {
       for (let n = 1; n <= parts.length; n++) await write({ url: absoluteUrl(baseUrl, paths.sitemapPart(n)) });
     });
@@ -186,6 +220,7 @@ export class Sitemap {
       if (fresh.length < want) return;
       from = fresh[fresh.length - 1]!.key;
       skipFirst = true;
+      await turn();
     }
   }
 
@@ -211,9 +246,9 @@ export class Sitemap {
     try {
       await feed(async (item) => {
         const more = xml.write(item);
-        // Let other requests in between slices even when nothing pushes back.
         if (!more) await once(xml, 'drain');
-        else if (++written % SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+        // Let other requests in between slices, pushed back or not (a drain comes in the same turn).
+        if (++written % SLICE === 0) await turn();
       });
       xml.end();
       const [gz, brotli] = await forms;

@@ -30,9 +30,9 @@ export const READS = {
   changes: 'SELECT kind, key FROM changes WHERE seq > ? ORDER BY seq LIMIT ?',
   changeBounds: 'SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM changes',
   identity: 'SELECT id FROM store_identity',
-  liveCount: (kind: LivePageKind) => `SELECT count(*) AS n FROM ${LIVE[kind].from}`,
-  liveStarts: (kind: LivePageKind) =>
-    `SELECT key FROM (SELECT ${LIVE[kind].key} AS key, row_number() OVER (ORDER BY ${LIVE[kind].key}) AS n FROM ${LIVE[kind].from}) t WHERE (n - 1) % ? = 0 ORDER BY key`,
+  // Each reads at most a slice of rows (its OFFSET or LIMIT): the sitemap walks a million keys in many short steps.
+  liveKeyAfter: (kind: LivePageKind) => `SELECT ${LIVE[kind].key} AS key FROM ${LIVE[kind].from} AND ${LIVE[kind].key} > ? ORDER BY ${LIVE[kind].key} LIMIT 1 OFFSET ?`,
+  liveCountAfter: (kind: LivePageKind) => `SELECT count(*) AS n FROM (SELECT 1 FROM ${LIVE[kind].from} AND ${LIVE[kind].key} > ? ORDER BY ${LIVE[kind].key} LIMIT ?) t`,
   liveFrom: (kind: LivePageKind) => `SELECT ${LIVE[kind].key} AS key, updated_at FROM ${LIVE[kind].from} AND ${LIVE[kind].key} >= ? ORDER BY ${LIVE[kind].key} LIMIT ?`,
 } as const;
 

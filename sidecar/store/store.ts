@@ -59,12 +59,13 @@ export interface Store {
   /** The change log after `seq`, at most `limit` rows. */
   changesSince(seq: number, limit: number): Promise<ChangeBatch>;
   /**
-   * The sitemap's live part, read in pages by key (keyset pagination: never every row at once): published profiles
-   * by slug, active page-mode cards by card id. How many there are; the first key of every `every`-th row; and up
-   * to `limit` pages from the key `start` on.
+   * The sitemap's live part, read by key in bounded steps (keyset pagination: no query reads every row, so that a
+   * million profiles are walked in short steps, never in one long one): published profiles by slug, active page-mode
+   * cards by card id. The key `offset` rows after the key `after` ('' before the first), or undefined past the end;
+   * how many rows follow `after`, counted no further than `max`; and up to `limit` pages from the key `start` on.
    */
-  livePageCount(kind: LivePageKind): Promise<number>;
-  livePageStarts(kind: LivePageKind, every: number): Promise<string[]>;
+  liveKeyAfter(kind: LivePageKind, after: string, offset: number): Promise<string | undefined>;
+  liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<number>;
   livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]>;
   close(): Promise<void>;
   /**

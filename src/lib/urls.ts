@@ -61,8 +61,19 @@ export function pageOfTwin(path: string): string | undefined {
 
 /** The URL path of the Markdown twin of an HTML page path: `/` → `/index.md`, `/en/blog/x` → `/en/blog/x.md`. */
 export function twinPath(pagePath: string): string {
-  const clean = pagePath.replace(/\/+$/, '');
+  const clean = withoutTrailingSlashes(pagePath);
   return clean === '' ? '/index.md' : `${clean}.md`;
+}
+
+/**
+ * `path` without the slashes it ends in, in one pass from the end. Not `replace(/\/+$/, '')`: on a run of slashes
+ * that does not end the string, that pattern tries every start in the run, and 15,000 slashes before an `a` held the
+ * event loop 0.2–0.4 s (issue 36).
+ */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  return path.slice(0, end);
 }
 
 /** The error pages' own URLs and their twins' (/en/404, /en/404.md): answered with their status, never addressed. */

@@ -11,6 +11,12 @@ import { largeDatabase } from '../helpers/large-database.ts';
 
 const SEED = 20_261_124;
 const RUNS = 400;
+/**
+ * The longest one request may hold the event loop, in main-thread CPU time (issue 36): what a request may cost the
+ * loop is a few milliseconds; a garbage collection of the capped heap fits beside it. Rendering, Markdown, codes and
+ * large answers run in worker threads.
+ */
+const LOOP_HOLD_LIMIT_MS = 50;
 
 describe.each(['sqlite', 'postgres'] as const)('the fuzzer on %s', (backend) => {
   let sidecar: SidecarProcess;
@@ -25,8 +31,8 @@ describe.each(['sqlite', 'postgres'] as const)('the fuzzer on %s', (backend) => 
   });
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
 
-  it(`${RUNS} requests: no 5xx but a declared 503, no redirect to itself, every answer as the OpenAPI document says, the server up and its heap flat`, async () => {
-    const report = await fuzz({ url: sidecar.url, metricsUrl, exited: () => exited, values: valuesOf(demoData) }, { numRuns: RUNS, seed: SEED });
+  it(`${RUNS} requests: no 5xx but a declared 503, no redirect to itself, every answer as the OpenAPI document says, none holding the event loop past ${LOOP_HOLD_LIMIT_MS} ms, the server up and its heap flat`, async () => {
+    const report = await fuzz({ url: sidecar.url, metricsUrl, exited: () => exited, values: valuesOf(demoData) }, { numRuns: RUNS, seed: SEED, loopHoldLimitMs: LOOP_HOLD_LIMIT_MS });
     expect(report.failure, report.failure).toBeUndefined();
     expect(report.runs).toBe(RUNS);
     // The draw reaches the answers that matter, not only refusals.

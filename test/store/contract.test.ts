@@ -126,13 +126,17 @@ describe.each(backends)('the Store contract on $name', (backend) => {
     expect(await store.alias('nothing')).toBeUndefined();
   });
 
-  it('counts and pages the sitemap’s live part by key', async () => {
+  it('walks, counts and pages the sitemap’s live part by key, in bounded steps', async () => {
     const profiles = (data.profiles as { slug: string; published?: boolean }[]).filter((p) => p.published !== false).map((p) => p.slug).sort();
-    expect(await store.livePageCount('profile')).toBe(profiles.length);
-    expect(await store.livePageStarts('profile', 2)).toEqual(profiles.filter((_, i) => i % 2 === 0));
+    expect(await store.liveKeyAfter('profile', '', 0)).toBe(profiles[0]);
+    expect(await store.liveKeyAfter('profile', profiles[0]!, 1)).toBe(profiles[2]);
+    expect(await store.liveKeyAfter('profile', profiles.at(-1)!, 0)).toBeUndefined();
+    expect(await store.liveCountAfter('profile', '', 1000)).toBe(profiles.length);
+    expect(await store.liveCountAfter('profile', '', 2)).toBe(2);
+    expect(await store.liveCountAfter('profile', profiles[0]!, 1000)).toBe(profiles.length - 1);
     const page = await store.livePagesFrom('profile', profiles[1]!, 2);
     expect(page.map((p) => p.path)).toEqual(profiles.slice(1, 3).map((slug) => `/p/${slug}`));
-    expect(await store.livePageCount('card')).toBe(3);
+    expect(await store.liveCountAfter('card', '', 1000)).toBe(3);
     expect((await store.livePagesFrom('card', '', 10)).map((p) => p.path)).toEqual(['/c/contract-1', '/c/k7f2q9', '/c/n0rth1']);
   });
 
@@ -196,8 +200,8 @@ describe('both backends answer alike', () => {
       profiles: await Promise.all(['layla', 'contract-person', 'contract-draft', 'sam-rivera'].map((slug) => store.profile(slug))),
       cards: await Promise.all(['k7f2q9', 'n0rth1', 'r8x1', 'contract-1', 'contract-off'].map((id) => store.card(id))),
       aliases: await Promise.all(['layla', 'nakheel', 'contract', 'none'].map((a) => store.alias(a))),
-      counts: [await store.livePageCount('profile'), await store.livePageCount('card')],
-      starts: [await store.livePageStarts('profile', 3), await store.livePageStarts('card', 2)],
+      counts: [await store.liveCountAfter('profile', '', 1000), await store.liveCountAfter('card', '', 1000)],
+      keys: [await store.liveKeyAfter('profile', '', 3), await store.liveKeyAfter('card', '', 2)],
       pages: [(await store.livePagesFrom('profile', '', 100)).map((p) => p.path), (await store.livePagesFrom('card', '', 100)).map((p) => p.path)],
       changes: (await store.changesSince(0, 100_000)).changes.map((c) => `${c.kind}:${c.key}`).sort(),
     });

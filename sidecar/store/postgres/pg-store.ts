@@ -90,14 +90,14 @@ export class PgStore implements Store {
     };
   }
 
-  async livePageCount(kind: LivePageKind): Promise<number> {
-    const [row] = await this.query<{ n: string }>(NUMBERED_READS.liveCount(kind));
-    return Number(row?.n ?? 0);
+  async liveKeyAfter(kind: LivePageKind, after: string, offset: number): Promise<string | undefined> {
+    const [row] = await this.query<{ key: string }>(NUMBERED_READS.liveKeyAfter(kind), [after, offset]);
+    return row?.key;
   }
 
-  async livePageStarts(kind: LivePageKind, every: number): Promise<string[]> {
-    const rows = await this.query<{ key: string }>(NUMBERED_READS.liveStarts(kind), [every]);
-    return rows.map((r) => r.key);
+  async liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<number> {
+    const [row] = await this.query<{ n: string }>(NUMBERED_READS.liveCountAfter(kind), [after, max]);
+    return Number(row?.n ?? 0);
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {

@@ -79,12 +79,12 @@ export class SqliteStore implements Store {
     });
   }
 
-  async livePageCount(kind: LivePageKind): Promise<number> {
-    return this.run((s) => (s[`liveCount:${kind}`].get() as { n: number }).n);
+  async liveKeyAfter(kind: LivePageKind, after: string, offset: number): Promise<string | undefined> {
+    return this.run((s) => (s[`liveKeyAfter:${kind}`].get(after, offset) as { key: string } | undefined)?.key);
   }
 
-  async livePageStarts(kind: LivePageKind, every: number): Promise<string[]> {
-    return this.run((s) => (s[`liveStarts:${kind}`].all(every) as { key: string }[]).map((r) => r.key));
+  async liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<number> {
+    return this.run((s) => (s[`liveCountAfter:${kind}`].get(after, max) as { n: number }).n);
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
