@@ -78,6 +78,7 @@ const serverSchema = z.object({
   TRUST_PROXY: text(''),
   REQUEST_TIMEOUT_MS: whole(30_000, 100, 3_600_000),
   IDLE_TIMEOUT_MS: whole(75_000, 100, 3_600_000),
+  SEND_TIMEOUT_MS: whole(10_000, 100, 3_600_000),
   SHUTDOWN_DRAIN_MS: whole(1000, 0, 600_000),
   /** The header live answers name their entity in, for edges: Varnish's xkey, Fastly's Surrogate-Key, Cloudflare's Cache-Tag. */
   EDGE_TAG_HEADER: z
@@ -141,6 +142,8 @@ export interface ServerConfig extends PublicConfig {
   requestTimeoutMs: number;
   /** A connection with no traffic for this long is closed (longer than a front's 60 s keep-alive to upstreams). */
   idleTimeoutMs: number;
+  /** An answer the client stops reading loses its connection after this long (and what it held: an /mcp slot). */
+  sendTimeoutMs: number;
   /** On SIGTERM, how long to keep answering (with Connection: close) before closing. */
   shutdownDrainMs: number;
   /** The header live answers name their entity in (undefined: none). */
@@ -190,6 +193,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     trustProxy: settings.TRUST_PROXY,
     requestTimeoutMs: settings.REQUEST_TIMEOUT_MS,
     idleTimeoutMs: settings.IDLE_TIMEOUT_MS,
+    sendTimeoutMs: settings.SEND_TIMEOUT_MS,
     shutdownDrainMs: settings.SHUTDOWN_DRAIN_MS,
     edgeTagHeader: settings.EDGE_TAG_HEADER === 'none' ? undefined : settings.EDGE_TAG_HEADER,
     purgeUrls: settings.PURGE_URLS ? settings.PURGE_URLS.split(',') : [],

@@ -1,14 +1,14 @@
 // POST /mcp: Streamable HTTP, stateless, JSON responses. This module does the HTTP, and only that: host and origin,
-// admission, Accept, content type, body size (with a lingering close) and rate, each refused as a JSON-RPC error; it
-// hands the body and the MCP headers to the conductor (mcp/conductor.ts), which does the JSON-RPC, and sends what
-// it answers.
+// Accept, content type and coding, body size (with a lingering close), rate and admission to a slot, each refused as a
+// JSON-RPC error; it hands the body and the MCP headers to the conductor (mcp/conductor.ts), which does the JSON-RPC,
+// and sends what it answers.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import pLimit from 'p-limit';
-import type { PublicConfig } from '../../src/lib/site-config.ts';
+import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config.ts';
 import { CACHE, MCP_BODY_LIMIT, ROUTES } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
+import { clientOf, FairSlots } from '../fair-slots.ts';
 import { mcpConductor, type McpAnswer } from '../mcp/conductor.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../mcp/jsonrpc.ts';
@@ -22,25 +22,6 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
   return sendJson(reply, status, errorResponse(null, code, message));
 }
 
-/** Loopback names, for local use; DNS rebinding sends a foreign name to a loopback address. */
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** Hosts a browser may legitimately send: BASE_URL's, and loopback names. */
-function allowedHost(host: string | undefined, config: PublicConfig): boolean {
-  if (!host) return false;
-  if (host.toLowerCase() === new URL(config.baseUrl).host) return true;
-  return LOOPBACK.has(host.replace(/:\d+$/, '').toLowerCase());
-}
-
-function allowedOrigin(origin: string | undefined, config: PublicConfig): boolean {
-  if (!origin) return true; // not a browser, or a same-origin navigation: nothing to rebind
-  try {
-    const u = new URL(origin);
-    return u.origin === config.baseUrl || LOOPBACK.has(u.hostname);
-  } catch {
-    return false;
-  }
-}
 
 function acceptsBoth(request: FastifyRequest): boolean {
   const accept = String(request.headers.accept ?? '');
@@ -73,26 +54,32 @@ function lingerOnRefusedBody(request: FastifyRequest, reply: FastifyReply): void
   request.raw.resume();
 }
 
-export interface McpLimits extends Pick<ServerConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes' | 'mcpMaxConcurrent'> {}
+export interface McpLimits extends Pick<ServerConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes' | 'mcpMaxConcurrent' | 'sendTimeoutMs'> {}
 
 export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: McpLimits }) {
   const { limits } = deps;
   const conduct = mcpConductor(mcpHandlers(deps), { maxBatch: limits.mcpMaxBatch, maxResponseBytes: limits.mcpMaxResponseBytes });
   /**
-   * At most MCP_MAX_CONCURRENT requests are conducted at once, each until its answer has left (a client that does not
-   * read keeps its place): what /mcp holds in memory is that many answers of MCP_MAX_RESPONSE_BYTES, whatever
-   * clients send. Others wait their turn, their bodies unread; past a queue as long again times sixteen, 503.
+   * At most MCP_MAX_CONCURRENT requests are conducted at once, each from the moment its body has arrived (a client
+   * still sending holds nothing) until its answer has left, or SEND_TIMEOUT_MS after it was ready if the client is
+   * not reading it (the connection is then closed): what /mcp holds in memory is that many answers of
+   * MCP_MAX_RESPONSE_BYTES, and no client holds a slot longer than its own work and that bound. Others wait in turn
+   * between clients (fair-slots.ts); past sixteen times the slots waiting, the client waiting most is refused, 503.
    */
-  const admission = pLimit(limits.mcpMaxConcurrent);
-  const waitingAtMost = limits.mcpMaxConcurrent * 16;
+  const slots = new FairSlots({ capacity: limits.mcpMaxConcurrent, maxWaiting: limits.mcpMaxConcurrent * 16 });
+  /** The hosts a browser may send to this endpoint (DNS rebinding sends a foreign one to a loopback address). */
+  const allowedHosts = [new URL(deps.config.baseUrl).hostname, ...localhostAllowedHostnames()];
+  const endpoint = `${deps.config.baseUrl}${paths.mcp}`;
 
   await app.register(async (scope) => {
     // Per client address; only /mcp is limited: it is the one route that does work per request.
     await scope.register(rateLimit, {
       max: limits.mcpRateLimit,
       timeWindow: limits.mcpRateWindowSeconds * 1000,
+      // Over IPv6 a client has a /64 of addresses: it counts as one.
+      keyGenerator: (request) => clientOf(request.ip),
       // Thrown to the error handler below, which answers it as a JSON-RPC error (Retry-After is already set).
-      errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `Too many requests: at most ${context.max} per ${context.after}; retry later` }),
+      errorResponseBuilder: () => ({ statusCode: 429, message: tooMany(limits) }),
     });
 
     // Parse the body ourselves: Fastify's JSON parser would answer malformed JSON in its own format, not JSON-RPC.
@@ -110,22 +97,18 @@ export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: 
       return jsonRpcError(reply, 500, CODES.internalError, 'Internal error');
     });
 
+    // The SDK's own checks of Host and Origin (port-agnostic allowlists; a Host no URL can hold is refused, not thrown).
     scope.addHook('onRequest', async (request, reply) => {
-      if (!allowedHost(request.headers.host, deps.config) || !allowedOrigin(request.headers.origin, deps.config)) {
+      if (!validateHostHeader(request.headers.host, allowedHosts).ok || !validateOriginHeader(request.headers.origin, allowedHosts).ok) {
         return jsonRpcError(reply, 403, CODES.serverError, 'Forbidden: this Host or Origin may not use the MCP endpoint');
       }
-      if (request.method !== 'POST') return;
-      if (admission.pendingCount >= waitingAtMost) {
-        return jsonRpcError(reply.header('retry-after', '1'), 503, CODES.serverError, 'Service busy: too many MCP requests are waiting; retry in a second');
-      }
-      // In from here until the answer has left, or the client has gone (even while it waited).
-      const gone = new Promise<void>((left) => reply.raw.once('close', left));
-      await new Promise<void>((admitted) => void admission(() => (admitted(), gone)));
     });
 
     const notAllowed = (_request: FastifyRequest, reply: FastifyReply) =>
       jsonRpcError(reply.header('allow', 'POST'), 405, CODES.serverError, 'Method not allowed: this stateless MCP endpoint answers POST only (no SSE stream, no session to delete)');
     scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: paths.mcp, handler: notAllowed });
+    // RFC 9110 §9.3.7: OPTIONS says what the resource takes, as on every other resource.
+    scope.route({ method: 'OPTIONS', url: paths.mcp, handler: (_request, reply) => reply.code(204).header('allow', 'POST').header('cache-control', CACHE.none).send() });
 
     const charge = scope.createRateLimit();
     scope.post(paths.mcp, async (request, reply) => {
@@ -135,27 +118,47 @@ export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: 
       if (!/^application\/json\s*(;|$)/i.test(String(request.headers['content-type'] ?? ''))) {
         return jsonRpcError(reply, 415, CODES.serverError, 'Unsupported Media Type: the body must be JSON (Content-Type: application/json)');
       }
+      // RFC 9110 §8.4.1: a content coding the server does not read is 415 (else gzip bytes were parsed as JSON).
+      const coding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+      if (coding !== 'identity' && coding !== '') {
+        return jsonRpcError(reply, 415, CODES.serverError, `Unsupported Media Type: Content-Encoding "${coding.slice(0, 40)}" is not read here; send the body as it is`);
+      }
+      // A slot from here (the body has arrived) until the answer has left.
+      const gone = new Promise<void>((left) => reply.raw.once('close', left));
+      const release = await slots.acquire(clientOf(request.ip), gone);
+      if (!release) return jsonRpcError(reply.header('retry-after', '1'), 503, CODES.serverError, 'Service busy: too many MCP requests are waiting; retry in a second');
+      if (reply.raw.destroyed) return release();
+      reply.raw.once('close', release);
       const answer: McpAnswer = await conduct({
         body: request.body as string,
         protocolVersion: headerOf(request, 'mcp-protocol-version'),
         mcpMethod: headerOf(request, 'mcp-method'),
         mcpName: headerOf(request, 'mcp-name'),
-        webRequest: () => webRequestOf(request),
+        webRequest: () => webRequestOf(request, endpoint),
         chargeMessages: async (n) => {
           for (let i = 0; i < n; i++) {
             const limit = await charge(request);
-            if (!limit.isAllowed && limit.isExceeded) {
-              return { retryAfterSeconds: limit.ttlInSeconds, message: `Too many requests: at most ${limits.mcpRateLimit} messages per ${limits.mcpRateWindowSeconds} s, each message of a batch counted; retry later` };
-            }
+            if (!limit.isAllowed && limit.isExceeded) return { retryAfterSeconds: limit.ttlInSeconds, message: tooMany(limits) };
           }
           return undefined;
         },
       });
       // Answers depend on the live database and are per request: never kept by a cache.
       reply.headers(answer.headers).header('cache-control', CACHE[ROUTES.mcp.cache]).code(answer.status);
+      // A client that does not read its answer gives its slot back with its connection, SEND_TIMEOUT_MS from now.
+      const deadline = setTimeout(() => reply.raw.destroy(), limits.sendTimeoutMs).unref();
+      reply.raw.once('close', () => clearTimeout(deadline)).once('finish', () => {
+        clearTimeout(deadline);
+        release();
+      });
       return answer.body === undefined ? reply.send() : reply.type('application/json').send(answer.body);
     });
   });
+}
+
+/** The rate limit's refusal, with the limit as configured (a batch's messages each counted). */
+function tooMany(limits: McpLimits): string {
+  return `Too many requests: at most ${limits.mcpRateLimit} messages per ${limits.mcpRateWindowSeconds} s, each message of a batch counted; retry later`;
 }
 
 /** A header as the Web Headers API reads it (repeated values joined), or undefined. */
@@ -169,11 +172,12 @@ function headerOf(request: FastifyRequest, name: string): string | undefined {
  * answers go out through Fastify. Not the SDK's Node adapter: bridging Node's request and response onto Web ones and
  * streaming the answer was a tenth of the CPU of a tools/call and gave it a long latency tail (p99 410 ms at p50 20 ms).
  */
-function webRequestOf(request: FastifyRequest): Request {
+function webRequestOf(request: FastifyRequest, endpoint: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: 'POST', headers });
+  // Our own endpoint's URL, never one made of the client's Host (a port no URL can hold threw here: a 500).
+  return new Request(endpoint, { method: 'POST', headers });
 }

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       trustProxy: '',
       requestTimeoutMs: 30_000,
       idleTimeoutMs: 75_000,
+      sendTimeoutMs: 10_000,
       changePollMs: 0,
       shutdownDrainMs: 1000,
       edgeTagHeader: 'xkey',
