@@ -48,6 +48,11 @@ sub vcl_recv {
     set req.http.x-purged = xkey.softpurge(req.http.xkey-purge);
     return (synth(200, "Purged " + req.http.x-purged));
   }
+  # A request line of 8,000 characters and more names no page (an identifier is 64 at most), as nginx's 8k buffer
+  # refuses it: 414 here, not the origin's redirect of it, whose Location would be longer than this cache takes.
+  if (req.url ~ "^.{8000}") {
+    return (synth(414, "URI Too Long"));
+  }
   if (req.method != "GET" && req.method != "HEAD") {
     # The MCP endpoint's body limit, answered here as the sidecar answers it: forwarding the body would only have the
     # origin refuse it half-read.
@@ -59,7 +64,7 @@ sub vcl_recv {
   }
   # The answers vary on Accept and Accept-Encoding: keep one copy per representation, not per browser's header.
   # The origin answers Markdown only when text/markdown is asked for; brotli before gzip, as the sidecar does.
-  if (req.http.Accept !~ "text/markdown") {
+  if (req.http.Accept !~ "(?i)text/markdown") {
     set req.http.Accept = "text/html";
   }
   if (req.http.Accept-Encoding ~ "\bbr\b" && req.http.Accept-Encoding !~ "\bbr\s*;\s*q=0(\.0*)?\s*(,|$)") {
@@ -125,9 +130,29 @@ sub vcl_synth {
     synthetic("""{{BODY_TOO_LARGE}}""");
     return (deliver);
   }
+  if (resp.status == 412 || resp.status == 414) {
+{{SYNTH_SECURITY_HEADERS}}
+    set resp.http.Content-Type = "text/plain; charset=utf-8";
+    set resp.http.Cache-Control = "no-store";
+    if (resp.status == 412) {
+      synthetic("Precondition failed: no entity tag in If-Match is this representation's." + {"
+"});
+    } else {
+      synthetic("URI too long: a request line of 8,000 characters or more names nothing here." + {"
+"});
+    }
+    return (deliver);
+  }
 }
 
 sub vcl_deliver {
+  # RFC 9110 §13.1.1: If-Match naming no tag of this answer is 412, on a GET too, as the origin answers it; a cached
+  # copy answers the same. A weak tag never matches (strong comparison).
+  if (req.http.If-Match && req.http.If-Match != "*" && resp.status == 200) {
+    if (!resp.http.ETag || !std.strstr(req.http.If-Match, resp.http.ETag) || std.strstr(req.http.If-Match, "W/" + resp.http.ETag)) {
+      return (synth(412, "Precondition Failed"));
+    }
+  }
   # What happened to this request here, for tests, benchmarks and operators: Cache-Status (RFC 9211) names this cache
   # `edge` and says hit (with the seconds of freshness left: negative when a stale copy was served, after a soft purge
   # or while the origin fails) or why it went forward (miss, bypass); X-Cache says HIT or MISS in one word.

@@ -65,12 +65,8 @@ function specifyType(type, spec) {
   else if (specType !== '*') return null;
   if (specSub === mine[1]) s |= 2;
   else if (specSub !== '*') return null;
-  var keys = Object.keys(spec.params);
-  if (keys.length > 0) {
-    // Our types carry no parameters: a spec's parameter matches only `*` or an empty value.
-    for (var k = 0; k < keys.length; k++) if (spec.params[keys[k]] !== '*' && spec.params[keys[k]] !== '') return null;
-    s |= 1;
-  }
+  // A range's parameters are not weighed (the sidecar drops them too): each page has one HTML and one Markdown form,
+  // both UTF-8, so `text/markdown; charset=utf-8` and `text/markdown; variant=GFM` name the twin.
   return s;
 }
 
@@ -89,6 +85,21 @@ function twin(r) {
   var accept = r.headersIn.Accept;
   if (!accept) return '.html';
   return best(['text/html', 'text/markdown'], parseList(accept), specifyType) === 'text/markdown' ? '.md' : '.html';
+}
+
+/**
+ * ".md" for an error page when the request names a twin (a path ending in .md asks for Markdown whatever Accept
+ * says) or prefers Markdown; else ".html" (the sidecar's error-pages.ts).
+ */
+function errorTwin(r) {
+  return /\.md$/.test(r.uri) ? '.md' : twin(r);
+}
+
+/** `path` without the slashes it ends in (a loop: a pattern would try every start in a long run of slashes). */
+function withoutTrailingSlashes(path) {
+  var end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  return path.slice(0, end);
 }
 
 /** The site's languages, the default first: $site_langs, filled from src/lib/surface.ts by npm run front. */
@@ -125,8 +136,8 @@ function pageLink(r) {
   var alternate;
   if (/\.md$/.test(uri)) alternate = '<' + origin + (uri === '/index.md' ? '/' : uri.slice(0, -3)) + '>; rel="alternate"; type="text/html"';
   else if (twin(r) === '.md') alternate = '<' + origin + uri + '>; rel="alternate"; type="text/html"';
-  else alternate = '<' + origin + (uri === '/' ? '/index.md' : uri.replace(/\/+$/, '') + '.md') + '>; rel="alternate"; type="text/markdown"';
+  else alternate = '<' + origin + (uri === '/' ? '/index.md' : withoutTrailingSlashes(uri) + '.md') + '>; rel="alternate"; type="text/markdown"';
   return links + ', ' + alternate;
 }
 
-export default { twin, lang, errorVary, pageLink };
+export default { twin, errorTwin, lang, errorVary, pageLink };

@@ -1,7 +1,7 @@
 // `npm run db -- migrate | import FILE.json | seed-demo`: the only writer of the database.
 import { readFileSync } from 'node:fs';
 import { loadConfigOrExit } from '../sidecar/config.ts';
-import { parseImportText } from '../sidecar/store/import-format.ts';
+import { parseImportBytes } from '../sidecar/store/import-format.ts';
 import { openWriter } from '../sidecar/store/writer.ts';
 
 const USAGE = `Usage:
@@ -33,15 +33,15 @@ async function importJson(json: unknown, label: string) {
 }
 
 function readJson(file: string): unknown {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
     fail(`Cannot read ${file}: ${(err as Error).message}`);
   }
-  const { json, errors } = parseImportText(text);
-  if (errors.length > 0) fail(problems(file, errors));
-  return json;
+  const parsed = parseImportBytes(bytes);
+  if (!parsed.ok) fail(problems(file, parsed.errors));
+  return parsed.json;
 }
 
 const config = loadConfigOrExit();

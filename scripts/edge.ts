@@ -51,6 +51,9 @@ export function edgeConfig(options: EdgeOptions): string {
     SECURITY_HEADERS: Object.entries(options.headers)
       .map(([name, value]) => `  set beresp.http.${name} = {"${value}"};`)
       .join('\n'),
+    SYNTH_SECURITY_HEADERS: Object.entries(options.headers)
+      .map(([name, value]) => `    set resp.http.${name} = {"${value}"};`)
+      .join('\n'),
   };
   const vcl = readFileSync(join(projectRoot, 'deploy', 'edge.vcl'), 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (_, name: string) => {
     const value = values[name];

@@ -5,7 +5,10 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { STATIC_SITEMAP_FILE } from '../src/lib/sitemap.ts';
 import { CACHE } from '../src/lib/surface.ts';
+import { paths } from '../src/lib/urls.ts';
 import type { ServerConfig } from './config.ts';
+import { clientErrorHandler } from './client-errors.ts';
+import { CODES, errorResponse } from './mcp/jsonrpc.ts';
 import { ErrorPages } from './error-pages.ts';
 import { LiveCache } from './live-cache.ts';
 import { RequestLog } from './logging.ts';
@@ -13,7 +16,7 @@ import { Overloaded, RenderPool } from './render/render-pool.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { edgeTags, pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
-import { originForm, checkedPathOfRequest } from './request-path.ts';
+import { originForm, checkedPathOfRequest, hasValidHost } from './request-path.ts';
 import { Freshness } from './services/freshness.ts';
 import { LivePages } from './services/live-pages.ts';
 import { SiteReader } from './services/site-reader.ts';
@@ -74,6 +77,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       headersTimeout: Math.min(60_000, config.requestTimeoutMs),
       connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
     },
+    // A request Node cannot read (too large, too slow, not HTTP) is answered with our headers too.
+    clientErrorHandler: clientErrorHandler(headers),
     // A URL the router cannot decode gets our 400, with our headers, not Fastify's JSON echoing the URL.
     frameworkErrors: (error, _request, anyReply) => {
       const reply = anyReply as FastifyReply;
@@ -90,6 +95,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('surfaceRoute', undefined);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    if (!hasValidHost(request)) {
+      const why = 'Bad request: one Host header is required, naming a host and a port from 0 to 65535';
+      reply.code(400).header('cache-control', CACHE.none);
+      // The MCP endpoint refuses as JSON-RPC, as it refuses everything else.
+      if (request.url === paths.mcp) reply.type('application/json').send(JSON.stringify(errorResponse(null, CODES.invalidRequest, why)));
+      else reply.type('text/plain; charset=utf-8').send(`${why}.\n`);
+      return;
+    }
     const path = checkedPathOfRequest(request);
     if (path === undefined) {
       sendBadRequest(reply);

@@ -25,14 +25,15 @@ export class ErrorPages {
   }
 
   /**
-   * Answers with the error page: in the language of the path's first segment, else the one the client prefers. A 503
-   * says when to try again: `retryAfterSeconds` (a database that cannot be read is given half a minute).
+   * Answers with the error page: in the language of the path's first segment, else the one the client prefers; as
+   * Markdown when the client prefers it or the path names a twin (`.md`: what it asked for is Markdown whatever Accept
+   * says). A 503 says when to try again: `retryAfterSeconds` (a database that cannot be read is given half a minute).
    */
   send(request: FastifyRequest, reply: FastifyReply, status: ErrorStatus, path: string, retryAfterSeconds = 30) {
     const first = path.split('/')[1];
     const lang = isLang(first) ? first : preferredLang(request.headers);
     if (status === 503) reply.header('retry-after', String(retryAfterSeconds));
-    const asset = this.page(status, lang, prefersMarkdown(request.headers));
+    const asset = this.page(status, lang, path.endsWith('.md') || prefersMarkdown(request.headers));
     if (!asset) return reply.code(status).type('text/plain; charset=utf-8').header('cache-control', CACHE.error).send(FALLBACK_TEXT[status]);
     reply.header('vary', isLang(first) ? 'Accept' : 'Accept, Accept-Language');
     return sendAsset(request, reply, asset, status);

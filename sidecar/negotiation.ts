@@ -24,7 +24,24 @@ function memo<T>(decide: (value: string) => T, max = 500): (value: string) => T 
   };
 }
 
-const markdownFor = memo((accept) => new Negotiator({ headers: { accept } }).mediaType(['text/html', 'text/markdown']) === 'text/markdown');
+/**
+ * Accept with each range's parameters dropped but its weight: a page has one HTML and one Markdown form, both UTF-8,
+ * so `text/markdown; charset=utf-8` or RFC 7763's `variant=GFM` still names the twin (negotiator alone would match
+ * a range with parameters only to a type offered with the same ones). Split, never matched by a pattern: a header of
+ * 16 KiB costs one pass.
+ */
+function withoutParameters(accept: string): string {
+  return accept
+    .split(',')
+    .map((range) => {
+      const [type = '', ...parameters] = range.split(';');
+      const weight = parameters.find((p) => p.trim().toLowerCase().startsWith('q='));
+      return weight === undefined ? type : `${type};${weight}`;
+    })
+    .join(',');
+}
+
+const markdownFor = memo((accept) => new Negotiator({ headers: { accept: withoutParameters(accept) } }).mediaType(['text/html', 'text/markdown']) === 'text/markdown');
 // The default language first: it wins ties such as `*`.
 const langFor = memo(
   (acceptLanguage) => (new Negotiator({ headers: { 'accept-language': acceptLanguage } }).language([DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)]) as Lang | undefined) ?? DEFAULT_LANG,

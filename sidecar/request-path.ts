@@ -1,5 +1,6 @@
-// The one judgement of a request path, for the HTTP routes (the app's onRequest hook) and the MCP tools that name
-// pages (read_page, resource templates): the decoded path, or nothing when it cannot name a page here.
+// The one judgement of a request's target, for the HTTP routes (the app's onRequest hook) and the MCP tools that name
+// pages (read_page, resource templates): the decoded path, or nothing when it cannot name a page here; and whether its
+// Host is one a request may carry.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 
@@ -54,4 +55,26 @@ export function originForm(req: IncomingMessage): string {
   req.headers.host = authority.slice(authority.lastIndexOf('@') + 1);
   const rest = absolute[2]!;
   return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/**
+ * RFC 9110 §7.2 and RFC 9112 §3.2: a Host is `uri-host [":" port]` (an IP literal in brackets, or a registered name of
+ * unreserved characters, sub-delimiters and percent-escapes). Checked in one pass: no part of it can be read two ways.
+ */
+const HOST = /^(?:\[[\d.:A-Fa-f]+\]|[\w!$%&'()*+,.;=~-]*)(?::(\d{0,5}))?$/;
+
+/**
+ * Whether the request's Host may be answered: exactly one Host field (RFC 9112 §3.2: a server MUST answer 400 to more
+ * than one), whose value is a host and a port a connection can have. Node keeps only the first of several Host lines
+ * in `headers`, so the raw lines are counted.
+ */
+export function hasValidHost(request: FastifyRequest): boolean {
+  const raw = request.raw.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return false;
+  const host = request.headers.host;
+  if (host === undefined) return true;
+  const match = HOST.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
 }

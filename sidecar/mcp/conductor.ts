@@ -5,7 +5,7 @@
 // byte budget (budget.ts), so that a batch of large answers is refused answer by answer instead of being built. A
 // batch is answered as JSON-RPC 2.0 section 6 says, word for word: an array (of one, for a batch of one), each element
 // judged and answered on its own and in order (two requests with one id get two answers), nothing for notifications.
-import { classifyInboundRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import { MCP_SERVER } from '../../src/lib/mcp-tools.ts';
 import { AnswerBudget, withBudget } from './budget.ts';
 import type { McpHandlers } from './handlers.ts';
@@ -146,8 +146,8 @@ function take(budget: AnswerBudget, error: ErrorResponse): string {
   return body;
 }
 
-/** The refusal of an MCP-Protocol-Version header the 2025 revisions' transport does not speak, as the SDK words it. */
+/** The refusal of an MCP-Protocol-Version header this server does not speak, as the SDK words it, listing those it does. */
 function unsupportedVersion(version: string | undefined): ErrorResponse | undefined {
-  if (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
-  return errorResponse(null, CODES.serverError, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+  if (version === undefined || (MCP_SERVER.protocolVersions as readonly string[]).includes(version)) return undefined;
+  return errorResponse(null, CODES.serverError, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${MCP_SERVER.protocolVersions.join(', ')})`);
 }

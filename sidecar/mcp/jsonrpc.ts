@@ -2,7 +2,9 @@
 // message or a batch, what a message is, params checked against their method, the error envelope, and the one mapping
 // of our errors to MCP answers.
 import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
 import type { Result } from '../../src/lib/result.ts';
+import { nestsDeeperThan } from '../json-nesting.ts';
 import { Overloaded } from '../render/render-pool.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
@@ -49,7 +51,13 @@ export function clientMessageOf(err: unknown): string | undefined {
  */
 export type Body = Result<{ batch: false; value: unknown } | { batch: true; elements: unknown[] }, { error: ErrorResponse }>;
 
+/** How deep a body may nest: far beyond any request's params, far within what validating it needs of the stack. */
+export const MAX_BODY_NESTING = 64;
+
 export function parseBody(body: string, maxBatch: number): Body {
+  if (nestsDeeperThan(body, MAX_BODY_NESTING)) {
+    return { ok: false, error: errorResponse(null, CODES.invalidRequest, `Invalid Request: the body is nested deeper than ${MAX_BODY_NESTING} levels`) };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -96,6 +104,12 @@ const REQUEST_SCHEMAS = new Map<string, { safeParse: (value: unknown) => { succe
 export function invalidParams(message: unknown): ErrorResponse | undefined {
   if (!isRequest(message)) return undefined;
   const result = REQUEST_SCHEMAS.get(message.method)?.safeParse(message);
+  if (result?.success && message.method === 'tools/call') {
+    // The SDK looks a tool up in a plain object: `constructor` or `toString` found a function there ("Tool toString
+    // disabled"). A name the registry does not own is unknown, in the SDK's own words.
+    const name = (message as unknown as { params: { name: string } }).params.name;
+    if (!Object.hasOwn(MCP_TOOLS, name)) return errorResponse(message.id, CODES.invalidParams, `Tool ${name} not found`);
+  }
   if (!result || result.success) return undefined;
   const issue = result.error?.issues[0];
   const where = issue ? issue.path.map(String).join('.') : 'params';

@@ -8,7 +8,6 @@ import {
   ProtocolError,
   ResourceNotFoundError,
   WebStandardStreamableHTTPServerTransport,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type McpRequestContext,
@@ -51,6 +50,9 @@ const LISTS = { ttlMs: ttlMsOf(CACHE.discovery), cacheScope: 'public' as const }
 export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext) => McpServer {
   return ({ era }) => {
     const server = new McpServer(handlers.info, {
+      // Exactly the revisions this server speaks (not the 2024 ones the SDK also knows): initialize counter-offers the
+      // newest 2025 one, and the transport refuses any other header, listing these.
+      supportedProtocolVersions: [...MCP_SERVER.protocolVersions],
       capabilities: MCP_SERVER.capabilities,
       instructions: handlers.instructions,
       // Public content: shared caches may keep what every client would get.
@@ -68,10 +70,10 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
     const lowLevel = server.server;
     // tools/list from the registry as the server card describes it (JSON Schema 2020-12, closed objects), not the
     // SDK's own conversion: one description of one registry.
-    lowLevel.setRequestHandler('tools/list', () => ({ tools: handlers.toolList }) as never);
+    lowLevel.setRequestHandler('tools/list', (request) => (refuseCursor(request.params), { tools: handlers.toolList }) as never);
     // Resources through the low-level handlers: the SDK's registerResource cannot answer -32002 for the 2025 era.
-    lowLevel.setRequestHandler('resources/list', () => ({ resources: handlers.listResources() }));
-    lowLevel.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: handlers.listTemplates() }));
+    lowLevel.setRequestHandler('resources/list', (request) => (refuseCursor(request.params), { resources: handlers.listResources() }));
+    lowLevel.setRequestHandler('resources/templates/list', (request) => (refuseCursor(request.params), { resourceTemplates: handlers.listTemplates() }));
     lowLevel.setRequestHandler('resources/read', async (request) => {
       const uri = request.params.uri;
       try {
@@ -96,6 +98,14 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
     });
     return server;
   };
+}
+
+/**
+ * Every list fits in one page, so this server never gives a cursor: one sent is not one of ours, and the MCP
+ * specification says an invalid cursor is -32602 (answering the first page again would loop a client forever).
+ */
+function refuseCursor(params: { cursor?: unknown } | undefined): void {
+  if (params?.cursor !== undefined) throw new ProtocolError(CODES.invalidParams, 'Invalid params: cursor: this server gives no cursors (every list fits in one page); list again without one');
 }
 
 /** What the legacy leg reads of a request: its protocol version header, and the request itself when the SDK's
@@ -164,7 +174,7 @@ class SharedLegacyServer implements Transport {
   takes(incoming: Incoming, message: unknown): message is JSONRPCRequest {
     const m = message as { id?: unknown; method?: unknown } | null;
     if (!m || typeof m !== 'object' || Array.isArray(m) || m.id === undefined || typeof m.method !== 'string' || !STATELESS_METHODS.has(m.method)) return false;
-    return incoming.protocolVersion === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(incoming.protocolVersion);
+    return incoming.protocolVersion === undefined || (MCP_SERVER.protocolVersions as readonly string[]).includes(incoming.protocolVersion);
   }
 
   answer(message: JSONRPCRequest): Promise<JSONRPCMessage> {

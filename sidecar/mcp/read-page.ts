@@ -22,8 +22,10 @@ export function resolveSitePath(input: string, config: PublicConfig): Result<{ p
   } catch {
     return { ok: false, problem: `"${input}" is not a path or URL` };
   }
-  if (SCHEME.test(raw) && target.origin !== config.baseUrl) return { ok: false, problem: `only pages of ${config.baseUrl} can be read, not ${target.origin}` };
   if (!SCHEME.test(raw) && !raw.startsWith('/')) return { ok: false, problem: 'a path must start with "/"' };
+  // Whatever names another host: a URL of another origin, and a path that starts with two slashes (or a slash and a
+  // backslash), which URLs read as a network-path reference (`//evil.example/p/layla` is evil.example's /p/layla).
+  if (target.origin !== config.baseUrl) return { ok: false, problem: `only pages of ${config.baseUrl} can be read; "${raw.slice(0, 80)}" names another site (${target.origin})` };
   // Judge the path as written, as the HTTP router does: URL parsing would silently resolve the dot segments away.
   const decoded = checkedPath(raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '');
   if (decoded === undefined) return { ok: false, problem: `"${input}" is not a valid path (broken percent-encoding, NUL, backslash, "." or ".." segments)` };

@@ -4,7 +4,7 @@
 // Overloaded when the pool has more waiting than it can do soon: the HTTP app and the MCP server each map those in
 // one place.
 import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-content.ts';
-import { safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
+import { cardRedirectProblem, safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
 import { CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { LiveCache } from '../live-cache.ts';
@@ -98,8 +98,9 @@ export class LivePages {
         const vcard = makeAsset(Buffer.from(cardToVcard(card, urls)), VCARD, CACHE.live);
         return [{ page, vcard, contact: contact.text, card }];
       }
+      // A redirect back to a card of this site (another writer's row; the import refuses it) would loop: not followed.
       const target = safeHref(card.redirectUrl, WEB_SCHEMES);
-      return target ? [{ redirect: target, card }] : undefined;
+      return target && !cardRedirectProblem(target, this.deps.baseUrl) ? [{ redirect: target, card }] : undefined;
     });
   }
 

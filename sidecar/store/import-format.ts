@@ -2,7 +2,9 @@
 import { visit } from 'jsonc-parser';
 import { z } from 'zod';
 import { EMAIL_TYPES, OWNER_LISTS, PHONE_TYPES } from '../../src/lib/live-content.ts';
-import { LINK_SCHEMES, normalizeUrl, textProblem, WEB_SCHEMES, type UrlScheme } from '../../src/lib/owner-input.ts';
+import { cardRedirectProblem, LINK_SCHEMES, normalizeUrl, textProblem, WEB_SCHEMES, type UrlScheme } from '../../src/lib/owner-input.ts';
+import type { Result } from '../../src/lib/result.ts';
+import { nestsDeeperThan } from '../json-nesting.ts';
 import { aliasSchema, DEFAULT_LANG, ids } from '../../src/lib/surface.ts';
 import { NETWORK_ID_PATTERN } from '../../src/lib/social-networks.ts';
 
@@ -122,11 +124,20 @@ export type ImportData = z.infer<typeof importFile>;
 export type ImportProfile = z.infer<typeof profile>;
 export type ImportCard = ImportData['cards'][number];
 
+/** What an import is judged against beyond the file itself. */
+export interface ImportRules {
+  /** The site the cards will be served on (BASE_URL): a redirect card may not lead back to a card of it. */
+  baseUrl?: string | undefined;
+}
+
+/** An import's data, or every problem with it. */
+export type Validated = Result<{ data: ImportData }, { errors: string[] }>;
+
 /** Validates an import against the format, itself and what the database already holds; returns every problem. */
-export function validateImport(input: unknown, existingSlugs: (slug: string) => boolean): { data?: ImportData; errors: string[] } {
+export function validateImport(input: unknown, existingSlugs: (slug: string) => boolean, rules: ImportRules = {}): Validated {
   const parsed = importFile.safeParse(input);
   if (!parsed.success) {
-    return { errors: parsed.error.issues.map((issue) => `${describePath(input, issue.path)}${describeValue(input, issue.path)}: ${issue.message}`) };
+    return { ok: false, errors: parsed.error.issues.map((issue) => `${describePath(input, issue.path)}${describeValue(input, issue.path)}: ${issue.message}`) };
   }
   const data = parsed.data;
   const errors: string[] = [];
@@ -150,22 +161,42 @@ export function validateImport(input: unknown, existingSlugs: (slug: string) => 
   data.aliases.forEach((a, i) => {
     if (!known(a.page)) errors.push(`aliases[${i}] (alias "${a.alias}").page: no profile "${a.page}" in this file or the database`);
   });
-  return errors.length > 0 ? { errors } : { data, errors };
+  if (rules.baseUrl) {
+    const baseUrl = rules.baseUrl;
+    data.cards.forEach((c, i) => {
+      if (c.mode !== 'redirect') return;
+      const problem = cardRedirectProblem(c.redirectUrl, baseUrl);
+      if (problem) errors.push(`cards[${i}] (cardId "${c.cardId}").redirectUrl ${JSON.stringify(c.redirectUrl)}: ${problem}`);
+    });
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, data };
 }
 
+/** How deep an import file may nest: a record's lists are three levels down; a thousand is a file that is not one. */
+export const MAX_IMPORT_NESTING = 1000;
+
 /**
- * The import file's text as JSON, or every reason it is not one: a byte-order mark at the start is ignored (RFC 8259
- * §8.1 allows it, and Windows editors write it); a key given twice in one object is refused, naming the record, the
- * key and its line, since JSON.parse would silently keep the last value. jsonc-parser walks the text for that: it
- * gives each property's path and line, which JSON.parse hides.
+ * The import file's bytes as JSON, or every reason they are not one: bytes that are not UTF-8 are refused, naming the
+ * line and byte (RFC 8259 §8.1: JSON is UTF-8; decoding them as U+FFFD would store replacement characters in owners'
+ * names); a byte-order mark at the start is ignored (RFC 8259 allows it, and Windows editors write it); a file nested
+ * deeper than MAX_IMPORT_NESTING is refused before it is walked; a key given twice in one object is refused, naming the
+ * record, the key and its line, since JSON.parse would silently keep the last value. jsonc-parser walks the text for
+ * that: it gives each property's path and line, which JSON.parse hides.
  */
-export function parseImportText(text: string): { json?: unknown; errors: string[] } {
+export function parseImportBytes(bytes: Uint8Array): Result<{ json: unknown }, { errors: string[] }> {
+  const invalid = firstInvalidUtf8(bytes);
+  if (invalid !== -1) {
+    const line = bytes.subarray(0, invalid).reduce((lines, byte) => lines + (byte === 0x0a ? 1 : 0), 1);
+    return { ok: false, errors: [`the file is not UTF-8: byte ${invalid + 1} (line ${line}) is 0x${bytes[invalid]!.toString(16).padStart(2, '0')}, which starts no UTF-8 character there; save the file as UTF-8`] };
+  }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (nestsDeeperThan(body, MAX_IMPORT_NESTING)) return { ok: false, errors: [`the file is nested deeper than ${MAX_IMPORT_NESTING} levels: an import file is records in lists, a few levels deep`] };
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch (err) {
-    return { errors: [`the file is not valid JSON: ${(err as Error).message}`] };
+    return { ok: false, errors: [`the file is not valid JSON: ${(err as Error).message}`] };
   }
   const errors: string[] = [];
   const keys: Set<string>[] = [];
@@ -179,7 +210,36 @@ export function parseImportText(text: string): { json?: unknown; errors: string[
       seen.add(property);
     },
   });
-  return errors.length > 0 ? { errors } : { json, errors };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, json };
+}
+
+/**
+ * Where the first byte that is not well-formed UTF-8 stands (RFC 3629: no overlong forms, no surrogates, nothing past
+ * U+10FFFF), or -1 when every byte is.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let length: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) [length, min] = [2, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [length, min] = [3, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [length, min] = [4, 0x10000];
+    else return i;
+    let code = b & (0xff >> (length + 1));
+    for (let k = 1; k < length; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || (next & 0xc0) !== 0x80) return i;
+      code = (code << 6) | (next & 0x3f);
+    }
+    if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return i;
+    i += length;
+  }
+  return -1;
 }
 
 /**

@@ -2,7 +2,7 @@
 // one transaction (upserts by slug, card id and alias; a profile's links and socials replaced by the file's). The
 // steps are a generator of statements from sql.ts, so that SQLite's synchronous driver and PostgreSQL's client run
 // the very same sequence. Used by the writers only: the server never imports this.
-import { validateImport, type ImportData } from './import-format.ts';
+import { validateImport, type ImportData, type ImportRules } from './import-format.ts';
 import { WRITES } from './sql.ts';
 import type { Result } from '../../src/lib/result.ts';
 
@@ -147,7 +147,7 @@ export type ImportOutcome = Result<{ counts: ImportCounts }, { errors: string[] 
 export const CHANGE_LOG_KEEP = 100_000;
 
 /** The plan for `json`, or every reason it cannot be imported; `known`: the referenced slugs the database holds. */
-export function planImport(json: unknown, known: ReadonlySet<string>): Result<{ plan: ImportPlan }, { errors: string[] }> {
-  const { data, errors } = validateImport(json, (slug) => known.has(slug));
-  return data ? { ok: true, plan: rowsOf(data) } : { ok: false, errors };
+export function planImport(json: unknown, known: ReadonlySet<string>, rules: ImportRules = {}): Result<{ plan: ImportPlan }, { errors: string[] }> {
+  const validated = validateImport(json, (slug) => known.has(slug), rules);
+  return validated.ok ? { ok: true, plan: rowsOf(validated.data) } : validated;
 }

@@ -3,6 +3,7 @@
 // only module that opens a backend's writer; the server never imports it.
 import { existsSync } from 'node:fs';
 import pg from 'pg';
+import type { ImportRules } from './import-format.ts';
 import { CHANGE_LOG_KEEP, planImport, type ImportOutcome } from './import-plan.ts';
 import { importPg, migratePg } from './postgres/pg-writer.ts';
 import { importInto, openForWriting } from './sqlite/sqlite-writer.ts';
@@ -19,7 +20,9 @@ export interface StoreWriter {
   close(): Promise<void>;
 }
 
-export async function openWriter(config: { databasePath: string; databaseUrl?: string | undefined }): Promise<StoreWriter> {
+/** Where to write, and (`baseUrl`, the site the data will be served on) what an import is judged against. */
+export async function openWriter(config: { databasePath: string; databaseUrl?: string | undefined } & ImportRules): Promise<StoreWriter> {
+  const rules: ImportRules = { baseUrl: config.baseUrl };
   if (config.databaseUrl) {
     const client = new pg.Client({ connectionString: config.databaseUrl, application_name: 'bio-db-cli' });
     await client.connect();
@@ -30,7 +33,7 @@ export async function openWriter(config: { databasePath: string; databaseUrl?: s
       migrate: () => migratePg(client),
       importData: async (json) => {
         await migratePg(client);
-        return importPg(client, json, CHANGE_LOG_KEEP);
+        return importPg(client, json, CHANGE_LOG_KEEP, rules);
       },
       close: () => client.end(),
     };
@@ -46,10 +49,10 @@ export async function openWriter(config: { databasePath: string; databaseUrl?: s
       // Into a file that does not exist yet, an import is judged before the file is made: a refused one leaves no
       // empty database behind (which `npm start` would then serve).
       if (!opened && !existsSync(path)) {
-        const planned = planImport(json, new Set());
+        const planned = planImport(json, new Set(), rules);
         if (!planned.ok) return planned;
       }
-      return importInto(open().db, json, CHANGE_LOG_KEEP);
+      return importInto(open().db, json, CHANGE_LOG_KEEP, rules);
     },
     close: async () => {
       opened?.db.close();

@@ -120,6 +120,8 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
 function response(route: RouteDeclaration, status: number, op: (typeof OPERATIONS)[RouteId]): Json {
   const particular = op.responses?.[status];
   if (particular && ('$ref' in particular || 'content' in particular || route.served === 'agents')) return particular;
+  // A request too slow or too large to be read as one: the connection's answer, before any route is known.
+  if (status === 408 || status === 431) return { $ref: '#/components/responses/RequestUnread' };
   // The MCP endpoint refuses as JSON-RPC, whatever the status (413 before reading the body, 503 when full).
   if (route.served === 'agents') return { $ref: '#/components/responses/JsonRpcError' };
   let generic: Json;
@@ -262,6 +264,10 @@ export function openApiDocument(config: PublicConfig): Json {
           content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/JsonRpcErrorResponse' }, { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/JsonRpcErrorResponse' } }] } } },
         },
         OtherStatuses: OTHER_STATUSES,
+        RequestUnread: {
+          description: 'The request was not read: 408 when it did not arrive whole in time, 431 when its request line and headers hold more than 16 KiB. Plain text, and the connection is closed.',
+          content: { 'text/plain': text },
+        },
       },
       schemas: {
         Health: {

@@ -1,6 +1,7 @@
 // The rules for strings owners supply (names, bios, URLs): the import refuses what breaks them, and pages, twins,
 // vCards, redirects and MCP results apply them again to whatever another writer put in the database.
 import type { Result } from './result.ts';
+import { firstSegmentOf, fixedFirstSegment, ROUTES } from './surface.ts';
 
 /**
  * C0 and C1 controls (tab and line feed aside, which multi-line text may hold), the line and paragraph separators
@@ -57,4 +58,26 @@ export function safeHref(value: string | null | undefined, schemes: readonly Url
 
 function codePoint(ch: string): string {
   return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Why a redirect card may not lead to `href`, or undefined: a page of a card on this site (`baseUrl`). To itself it
+ * would redirect forever, and to another redirect card the two could redirect to each other. Judged at import and
+ * again when the card is served (another writer may have written it).
+ */
+export function cardRedirectProblem(href: string, baseUrl: string): string | undefined {
+  let target: URL;
+  try {
+    target = new URL(href);
+  } catch {
+    return undefined;
+  }
+  if (target.origin !== new URL(baseUrl).origin) return undefined;
+  let path: string;
+  try {
+    path = decodeURIComponent(target.pathname);
+  } catch {
+    path = target.pathname;
+  }
+  return firstSegmentOf(path) === fixedFirstSegment(ROUTES.getDigitalCard.path) ? 'leads to a card of this site: a redirect card must lead to a page of its own, not back to a card here' : undefined;
 }

@@ -40,6 +40,41 @@ describe('a request that never finishes', () => {
     });
     expect(outcome.closed).toBe(true);
     expect(outcome.response).toMatch(/^HTTP\/1\.1 408/);
+    // Our answer, with our headers, as every other answer (issue 36: Node's own 408 had none).
+    expect(outcome.response).toMatch(/\r\ncontent-security-policy: /i);
+    expect(outcome.response).toMatch(/\r\nx-content-type-options: nosniff/i);
+    expect((await fetch(server.url + '/health')).status).toBe(200);
+  });
+});
+
+describe('a request head too large', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  const answer = (method: string) =>
+    new Promise<string>((resolve) => {
+      const url = new URL(server.url);
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(`${method} /p/layla HTTP/1.1\r\nHost: ${url.host}\r\nAccept: ${'a'.repeat(20_000)}\r\n\r\n`));
+      let response = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (d) => (response += d));
+      socket.on('close', () => resolve(response));
+      socket.on('error', () => undefined);
+    });
+
+  it('is answered 431 with our headers, a body for GET and none for HEAD, and the connection closed', async () => {
+    const get = await answer('GET');
+    expect(get).toMatch(/^HTTP\/1\.1 431 /);
+    expect(get).toMatch(/\r\ncontent-security-policy: /i);
+    expect(get).toMatch(/\r\nconnection: close\r\n/i);
+    expect(get.split('\r\n\r\n')[1]).toMatch(/too large/i);
+    const head = await answer('HEAD');
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    // What follows the head of a HEAD answer would be read as the next answer (a client's parse error).
+    expect(head.split('\r\n\r\n')[1]).toBe('');
     expect((await fetch(server.url + '/health')).status).toBe(200);
   });
 });
@@ -62,7 +97,16 @@ describe('MCP batches', () => {
     const third = await post(server, call(7, 'list_blog_articles', {}));
     expect(third.status).toBe(429);
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await third.json()).error.code).toBe(-32000);
+    const refusal = await third.json();
+    expect(refusal.error.code).toBe(-32000);
+    // The limit as configured: six messages per sixty seconds, not per the time left until the window resets.
+    expect(refusal.error.message).toContain('at most 6 messages per 60 s');
+  });
+
+  it('a single message over the limit is told the same window', async () => {
+    const res = await post(server, call(8, 'list_blog_articles', {}));
+    expect(res.status).toBe(429);
+    expect((await res.json()).error.message).toMatch(/per 60 s\b/);
   });
 });
 

@@ -36,6 +36,10 @@ describe('Markdown negotiation (rule M)', () => {
     ['browser default', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', HTML],
     ['only an unrelated type', 'application/json', HTML],
     ['garbage', ';;;q=x,,', HTML],
+    // A parameter of the type (the charset every twin is in, RFC 7763's variant) still names Markdown (issue 36).
+    ['markdown with its charset', 'text/markdown; charset=utf-8', MARKDOWN],
+    ['markdown with a variant, in capitals', 'Text/Markdown;Variant=GFM', MARKDOWN],
+    ['html with its charset beside markdown', 'text/html; charset=utf-8;q=0.5, text/markdown; charset=UTF-8', MARKDOWN],
   ];
 
   for (const [name, path] of Object.entries(pages)) {
@@ -85,6 +89,16 @@ describe('404 pages', () => {
     expect(md.headers.get('content-type')).toBe(MARKDOWN);
     const { data } = matter(await md.text());
     expect(Object.keys(data)).toEqual(['title', 'description', 'url', 'lang']);
+  });
+
+  // A twin's own URL asks for Markdown: its 404 is the Markdown error page whatever Accept says (issue 36).
+  it.each(['/p/nobody.md', '/c/nope00.md', '/en/blog/nope.md', '/ar/blog/لا-يوجد.md', '/nothing.md'])('%s answers 404 as Markdown', async (path) => {
+    for (const accept of [undefined, 'text/html', '*/*']) {
+      const res = await get(encodeURI(path), accept ? { accept } : {});
+      expect(res.status, `${path} ${accept}`).toBe(404);
+      expect(res.headers.get('content-type'), `${path} ${accept}`).toBe(MARKDOWN);
+      expect(Object.keys(matter(await res.text()).data)).toEqual(['title', 'description', 'url', 'lang']);
+    }
   });
 
   it('answers in the language of the path, or of Accept-Language when the path has none', async () => {
@@ -159,16 +173,37 @@ describe('headers', () => {
     expect((await get('/en/blog', { 'if-none-match': htmlTag })).status).toBe(304);
     expect((await get('/en/blog', { 'if-none-match': htmlTag, accept: 'text/markdown' })).status).toBe(200);
   });
+
+  // RFC 9110 §13.1.1: a condition that is false is not ignored on a GET either (issue 36).
+  it('answers If-Match with 412 when no tag matches, and with the page when one does or it is *', async () => {
+    const page = await get('/en/blog');
+    const tag = page.headers.get('etag') ?? '';
+    await page.arrayBuffer();
+    const refused = await get('/en/blog', { 'if-match': '"nope"' });
+    expect(refused.status).toBe(412);
+    expect(refused.headers.get('content-security-policy')).toBeTruthy();
+    expect((await get('/en/blog', { 'if-match': `"nope", ${tag}` })).status).toBe(200);
+    expect((await get('/en/blog', { 'if-match': '*' })).status).toBe(200);
+    // A weak tag never matches If-Match (strong comparison).
+    expect((await get('/en/blog', { 'if-match': `W/${tag}` })).status).toBe(412);
+    expect((await get('/p/layla', { 'if-match': '"nope"' })).status).toBe(412);
+  });
 });
 
 describe('HEAD', () => {
-  it.each(['/', '/en/blog', '/openapi.json', '/.well-known/api-catalog', '/missing'])('%s: same status and headers as GET, no body', async (path) => {
-    const [g, h] = await Promise.all([get(path, { accept: 'text/markdown' }), get(path, { accept: 'text/markdown' }, 'HEAD')]);
-    expect(h.status).toBe(g.status);
-    for (const name of ['content-type', 'content-length', 'etag', 'vary', 'cache-control', 'link']) {
-      expect(h.headers.get(name), name).toBe(g.headers.get(name));
+  it.each(['/', '/en/blog', '/openapi.json', '/.well-known/api-catalog', '/missing', '/sitemap.xml'])('%s: same status and headers as GET, no body', async (path) => {
+    // Without compression too: a document kept only compressed is decompressed as it is sent (issue 36: HEAD said 0).
+    for (const encoding of ['identity', 'gzip, br']) {
+      const headers = { accept: 'text/markdown', 'accept-encoding': encoding };
+      const [g, h] = await Promise.all([get(path, headers), get(path, headers, 'HEAD')]);
+      expect(h.status).toBe(g.status);
+      for (const name of ['content-type', 'content-length', 'etag', 'vary', 'cache-control', 'link']) {
+        expect(h.headers.get(name), `${path} ${encoding} ${name}`).toBe(g.headers.get(name));
+      }
+      const body = await g.arrayBuffer();
+      if (encoding === 'identity' && g.headers.get('content-length') !== null) expect(Number(g.headers.get('content-length')), `${path} ${encoding}`).toBe(body.byteLength);
+      expect(await h.text()).toBe('');
     }
-    expect(await h.text()).toBe('');
   });
 });
 

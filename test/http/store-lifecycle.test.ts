@@ -126,6 +126,47 @@ describe('npm run db', () => {
     expect(sha(path)).toBe(before);
   });
 
+  // Issue 36: a file nested 200,000 deep ended in an uncaught RangeError and a stack trace.
+  it('refuses a file nested deeper than any import needs, saying so, without a stack trace', () => {
+    const path = createDatabase();
+    const before = sha(path);
+    const r = importText(path, `{"profiles": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    expect(r.status, r.out).toBe(1);
+    expect(r.out).toMatch(/nested/);
+    expect(r.out).not.toMatch(/RangeError|\n\s+at /);
+    expect(sha(path)).toBe(before);
+  });
+
+  // Issue 36: bytes that are not UTF-8 were imported as U+FFFD, silently.
+  it('refuses a file that is not UTF-8, naming the line and byte, and writes nothing', () => {
+    const path = createDatabase();
+    const before = sha(path);
+    const file = join(dirname(path), 'latin1.json');
+    writeFileSync(file, Buffer.concat([Buffer.from('{"profiles": [\n  {"slug": "caf", "name": "Caf'), Buffer.from([0xe9]), Buffer.from('", "lang": "en"}\n]}')]));
+    const r = cli(path, 'import', file);
+    expect(r.status, r.out).toBe(1);
+    expect(r.out).toMatch(/not UTF-8/);
+    expect(r.out).toMatch(/line 2/);
+    expect(sha(path)).toBe(before);
+  });
+
+  // Issue 36: a redirect card whose target is its own page redirected to itself forever.
+  it('refuses a redirect card that leads to a card of this site, itself included', () => {
+    const path = createDatabase();
+    const before = sha(path);
+    const r = importJson(path, {
+      cards: [
+        { cardId: 'loop01', mode: 'redirect', redirectUrl: 'http://localhost:8080/c/loop01' },
+        { cardId: 'loop02', mode: 'redirect', redirectUrl: 'http://localhost:8080/c/loop01?x=1' },
+      ],
+    });
+    expect(r.status, r.out).toBe(1);
+    expect(r.out).toContain('cards[0] (cardId "loop01").redirectUrl');
+    expect(r.out).toContain('cards[1] (cardId "loop02").redirectUrl');
+    expect(r.out).toMatch(/card of this site/);
+    expect(sha(path)).toBe(before);
+  });
+
   it('answers malformed JSON with a message and writes nothing', () => {
     const path = createDatabase();
     const before = sha(path);

@@ -153,8 +153,29 @@ describe('tools/call', () => {
     }
   });
 
+  // A network-path reference names another host, not a path here (issue 36: it read this site's /p/layla).
+  it('read_page refuses a path that starts with two slashes as another site, saying so', async () => {
+    for (const path of ['//evil.example/p/layla', '//login', '///p/layla', '/\\evil.example/p/layla']) {
+      const result = await call('read_page', { path });
+      expect(result.isError, path).toBe(true);
+      expect(textOf(result), path).not.toMatch(/owner app/);
+      expect(textOf(result), path).not.toContain('Layla');
+    }
+    expect(textOf(await call('read_page', { path: '//evil.example/p/layla' }))).toMatch(/another (site|host)/);
+  });
+
   it('answers an unknown tool with the protocol error -32602 naming it, as the specification lists it', async () => {
     await expect(call('delete_everything', {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('delete_everything') });
+    // Names that an object's prototype holds are tools of no one's either (issue 36: "Tool constructor disabled").
+    const unknown = await call('delete_everything', {}).catch((err: Error) => err.message);
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const message = await call(name, {}).catch((err: { code: number; message: string }) => (expect(err.code).toBe(-32602), err.message));
+      expect(message, name).toBe(String(unknown).replace('delete_everything', name));
+    }
+  });
+
+  it('refuses a tools/list cursor it never gave, instead of starting over', async () => {
+    await expect(client.listTools({ cursor: 'garbage' })).rejects.toMatchObject({ code: -32602 });
   });
 });
 

@@ -102,6 +102,58 @@ describe('POST /mcp errors', () => {
     expect((await post(initialize, { origin: 'http://localhost:8080' })).status).toBe(200);
   });
 
+  // A Host whose port no URL can hold passed the host check and then broke the request's own URL: 500 (issue 36).
+  it('a Host with a port out of range, or two Host headers, is refused, never a 500', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(server.url);
+    const status = (hosts: string[]) =>
+      new Promise<number>((resolve, reject) => {
+        const headers: [string, string][] = [...hosts.map((h): [string, string] => ['host', h]), ['content-type', 'application/json'], ['accept', BOTH]];
+        const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: headers.flat(), setHost: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(initialize);
+      });
+    for (const host of ['127.0.0.1:99999999', 'localhost:65536', '[::1]:99999', 'localhost:8080x']) expect([400, 403], host).toContain(await status([host]));
+    expect(await status(['localhost:8080', 'evil.example'])).toBe(400);
+    expect(await status(['localhost:8080'])).toBe(200);
+  });
+
+  it('OPTIONS → 204 with Allow: POST, as on every resource', async () => {
+    const res = await fetch(server.url + '/mcp', { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+
+  it('a compressed body → 415 (no content coding is read), not parsed as JSON', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const res = await fetch(server.url + '/mcp', { method: 'POST', body: gzipSync(initialize), headers: { 'content-type': 'application/json', accept: BOTH, 'content-encoding': 'gzip' } });
+    const body = await expectJsonRpcError(res, 415);
+    expect(body.error.message).toMatch(/Content-Encoding/);
+  });
+
+  it('a body nested deeper than any request needs → 400 saying so, without a stack or an engine message', async () => {
+    for (const text of [`${'['.repeat(5000)}${']'.repeat(5000)}`, `{"jsonrpc":"2.0","id":1,"result":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`]) {
+      const body = await expectJsonRpcError(await post(text), 400);
+      expect(JSON.stringify(body)).not.toMatch(/RangeError|stack/);
+      expect(body.error.message).toMatch(/nest/i);
+    }
+  });
+
+  it('the unsupported-version answer lists exactly the versions this server speaks', async () => {
+    const { MCP_SERVER } = await import('../../src/lib/mcp-tools.ts');
+    const body = await expectJsonRpcError(await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-protocol-version': '1999-01-01' }), 400);
+    for (const version of MCP_SERVER.protocolVersions) expect(body.error.message).toContain(version);
+    expect(body.error.message).not.toContain('2024-');
+  });
+
+  it('a response posted under the 2026-07-28 header is accepted (202), not told that version is unsupported', async () => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 5, result: {} }), { 'mcp-protocol-version': '2026-07-28' });
+    expect(res.status).toBe(202);
+  });
+
   it('keeps the server healthy after all of that', async () => {
     expect((await fetch(server.url + '/health')).status).toBe(200);
   });

@@ -89,7 +89,8 @@ describe('derived artifacts agree with the declaration', () => {
 
   it('the import refuses every reserved segment as an alias', () => {
     const aliases = [...RESERVED_SEGMENTS].filter((s) => SLUG_PATTERN.test(s)).map((alias) => ({ alias, page: 'p1' }));
-    const { errors } = validateImport({ profiles: [{ slug: 'p1', name: 'P', lang: 'en' }], aliases }, () => false);
+    const validated = validateImport({ profiles: [{ slug: 'p1', name: 'P', lang: 'en' }], aliases }, () => false);
+    const errors = validated.ok ? [] : validated.errors;
     expect(errors).toHaveLength(aliases.length);
     for (const e of errors) expect(e).toContain('is reserved');
   });

@@ -2,6 +2,7 @@
 // completely and written in one transaction. Used by the CLI, the tests and the bench; never the server.
 import pg from 'pg';
 import { countsOf, importSteps, planImport, referencedSlugs, type ImportOutcome } from '../import-plan.ts';
+import type { ImportRules } from '../import-format.ts';
 import { pendingMigrations, SCHEMA_VERSION } from '../migrations.ts';
 import { numbered } from '../sql.ts';
 
@@ -26,11 +27,11 @@ export async function migratePg(client: pg.ClientBase, upTo = SCHEMA_VERSION): P
 }
 
 /** Validates `json` against the format, itself and what the database holds, then writes it in one transaction. */
-export async function importPg(client: pg.ClientBase, json: unknown, keepChanges: number): Promise<ImportOutcome> {
+export async function importPg(client: pg.ClientBase, json: unknown, keepChanges: number, rules: ImportRules = {}): Promise<ImportOutcome> {
   // The slugs the file refers to, looked up at once (validation itself is synchronous).
   const referenced = referencedSlugs(json);
   const known = new Set(referenced.length ? (await client.query<{ slug: string }>('SELECT slug FROM profiles WHERE slug = ANY($1)', [referenced])).rows.map((r) => r.slug) : []);
-  const planned = planImport(json, known);
+  const planned = planImport(json, known, rules);
   if (!planned.ok) return planned;
   await transaction(client, async () => {
     const steps = importSteps(planned.plan, keepChanges);
