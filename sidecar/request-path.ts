@@ -61,7 +61,7 @@ export function originForm(req: IncomingMessage): string {
  * RFC 9110 §7.2 and RFC 9112 §3.2: a Host is `uri-host [":" port]` (an IP literal in brackets, or a registered name of
  * unreserved characters, sub-delimiters and percent-escapes). Checked in one pass: no part of it can be read two ways.
  */
-const HOST = /^(?:\[[\d.:A-Fa-f]+\]|[\w!$%&'()*+,.;=~-]*)(?::(\d{0,5}))?$/;
+const HOST = /^(?:\[[\d.:A-F]+\]|[\w!$%&'()*+,.;=~-]*)(?::(\d{0,5}))?$/i;
 
 /**
  * Whether the request's Host may be answered: exactly one Host field (RFC 9112 §3.2: a server MUST answer 400 to more

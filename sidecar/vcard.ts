@@ -127,6 +127,15 @@ export function contactCode(card: Card, urls: CardUrls, fits = (text: string) =>
 
 /** The ASCII fallback file name of a card's vCard. */
 export function vcardFileName(card: Card): string {
-  const ascii = (card.name ?? '').normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase();
+  const ascii = trimHyphens((card.name ?? '').normalize('NFKD').replace(/[^a-z\d]+/gi, '-')).toLowerCase();
   return `${ascii || card.cardId}.vcf`;
+}
+
+/** `text` without the hyphens it starts and ends with (one pass each way: no pattern tries every start in a run). */
+function trimHyphens(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === '-') start++;
+  while (end > start && text[end - 1] === '-') end--;
+  return text.slice(start, end);
 }

@@ -187,7 +187,7 @@ export function buildReport(rows: BuildBench[], searches: Awaited<ReturnType<typ
     '',
     `| Articles a language | Build | ${stepNames.join(' | ')} |`,
     `|---:|---|${stepNames.map(() => '---:').join('|')}|`,
-    ...rows.flatMap((r) => (['cold', 'rebuild'] as const).map((kind) => `| ${fmt(r.perLang)} | ${kind} | ${stepNames.map((s) => (r[kind].steps[s] === undefined ? '—' : fmt(r[kind].steps[s]!, 1))).join(' | ')} |`)),
+    ...rows.flatMap((r) => (['cold', 'rebuild'] as const).map((kind) => `| ${fmt(r.perLang)} | ${kind} | ${stepNames.map((s) => (r[kind].steps[s] === undefined ? '—' : fmt(r[kind].steps[s], 1))).join(' | ')} |`)),
     '',
     'What the blog adds at that size:',
     '',
@@ -225,7 +225,7 @@ export async function buildMode(articles: string | undefined): Promise<void> {
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   // A typical query a language: two words in English, one with و+ال in Arabic.
   const queries: Partial<Record<Lang, string>> = { en: 'business card', ar: 'والبطاقة' };
-  const searches = await searchDownload(url, Object.entries(queries).map(([lang, q]) => ({ lang, q: q! })));
+  const searches = await searchDownload(url, Object.entries(queries).map(([lang, q]) => ({ lang, q: q })));
   await app.close();
   const command = `npm run bench -- --build${articles ? ` --articles ${articles}` : ''}`;
   const report = buildReport(rows, searches, command, `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);

@@ -52,7 +52,7 @@ export function wrk(url: string, options: WrkOptions, scratch: string): Promise<
         p99: lat('99'),
         non2xx3xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0),
         socketErrors: socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
-        requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0),
+        requests: Number(/\b(\d+) requests in/.exec(stdout)?.[1] ?? 0),
       });
     });
   });

@@ -181,7 +181,7 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
     try {
       answer = await send(target.url, req);
     } catch (err) {
-      throw new Error(`${req.method} ${req.target}: no answer (${(err as Error).message})${describe(target)}`);
+      throw new Error(`${req.method} ${shorten(req.target)}: no answer (${(err as Error).message})${describe(target)}`, { cause: err });
     }
     runs++;
     statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;

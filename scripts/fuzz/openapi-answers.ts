@@ -4,6 +4,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
+// A document read as it comes (any OpenAPI document): its shape is checked by the code that walks it.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 export interface Answer {
@@ -43,9 +45,9 @@ export class OpenApiAnswers {
           method: method.toUpperCase(),
           segments: ['paths', path, method],
           operation: operation as Json,
-          pattern: new RegExp(`^${path.split(/(\{[^}]+\})/).map((part) => (/^\{[^}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('')}$`),
-          fixed: path.replace(/\{[^}]+\}/g, '').length,
-          params: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => {
+          pattern: new RegExp(`^${path.split(/(\{[^{}]+\})/).map((part) => (/^\{[^{}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('')}$`),
+          fixed: path.replace(/\{[^{}]+\}/g, '').length,
+          params: [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => {
             const declared = ((operation as Json).parameters as Json[] | undefined)?.find((p) => p.in === 'path' && p.name === m[1]);
             const validate = declared?.schema ? this.ajv.compile(declared.schema as Json) : undefined;
             return { name: m[1]!, valid: (value: string) => validate?.(value) ?? true };
@@ -120,7 +122,7 @@ export class OpenApiAnswers {
   private resolve(node: Json): Json {
     let current = node;
     for (let i = 0; i < 5 && typeof current.$ref === 'string'; i++) {
-      current = (current.$ref as string)
+      current = (current.$ref)
         .slice(2)
         .split('/')
         .reduce<Json>((at, part) => at[unescapePointer(part)], this.doc);

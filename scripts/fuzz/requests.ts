@@ -95,7 +95,7 @@ function routePath(route: RouteDeclaration, known: Known): fc.Arbitrary<string> 
   });
 }
 
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const UNRESERVED = /[\w\-.~]/;
 
 /** Other spellings of one path: some characters percent-encoded (either case), slashes doubled or added, suffixes. */
 function respelled(path: fc.Arbitrary<string>): fc.Arbitrary<string> {
@@ -220,15 +220,15 @@ function message(known: Known): fc.Arbitrary<{ method: string; name?: string; me
   const id = fc.oneof({ weight: 5, arbitrary: fc.integer() }, { weight: 2, arbitrary: fc.string({ maxLength: 6 }) }, { weight: 1, arbitrary: fc.constantFrom(null, 1.5, true) });
   const templates = MCP_RESOURCE_TEMPLATES.map((t) => `${known.baseUrl}${ROUTES[t.route].path}`);
   const call: fc.Arbitrary<{ method: string; name?: string; params: Record<string, unknown> }> = fc.oneof(
-    fc.constantFrom('ping', 'tools/list', 'resources/list', 'resources/templates/list', 'server/discover', 'subscriptions/listen', 'logging/setLevel', 'prompts/list', 'no/such').map((method) => ({ method, params: {} as Record<string, unknown> })),
-    fc.constantFrom(...VERSIONS).map((v) => ({ method: 'initialize', params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } as Record<string, unknown> })),
-    toolArguments(known).map(([name, args]) => ({ method: 'tools/call', name, params: { name, arguments: args } as Record<string, unknown> })),
-    fc.oneof(pathArbitrary(known).map((p) => `${known.baseUrl}${p}`), fc.constantFrom('file:///etc/passwd', `${known.baseUrl}/docs/api.md`, `${known.baseUrl}/openapi.json`, 'x')).map((uri) => ({ method: 'resources/read', name: uri, params: { uri } as Record<string, unknown> })),
-    longRun.map((run) => ({ method: 'resources/read', params: { uri: run } as Record<string, unknown> })),
-    fc.tuple(fc.constantFrom('tools/list', 'resources/list', 'resources/templates/list'), longRun).map(([method, cursor]) => ({ method, params: { cursor } as Record<string, unknown> })),
+    fc.constantFrom('ping', 'tools/list', 'resources/list', 'resources/templates/list', 'server/discover', 'subscriptions/listen', 'logging/setLevel', 'prompts/list', 'no/such').map((method) => ({ method, params: {} })),
+    fc.constantFrom(...VERSIONS).map((v) => ({ method: 'initialize', params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } })),
+    toolArguments(known).map(([name, args]) => ({ method: 'tools/call', name, params: { name, arguments: args } })),
+    fc.oneof(pathArbitrary(known).map((p) => `${known.baseUrl}${p}`), fc.constantFrom('file:///etc/passwd', `${known.baseUrl}/docs/api.md`, `${known.baseUrl}/openapi.json`, 'x')).map((uri) => ({ method: 'resources/read', name: uri, params: { uri } })),
+    longRun.map((run) => ({ method: 'resources/read', params: { uri: run } })),
+    fc.tuple(fc.constantFrom('tools/list', 'resources/list', 'resources/templates/list'), longRun).map(([method, cursor]) => ({ method, params: { cursor } })),
     fc.tuple(fc.constantFrom(...templates, 'x'), fc.constantFrom('slug', 'lang', 'page', 'x'), fc.oneof(fc.string({ maxLength: 40 }), longRun)).map(([uri, name, value]) => ({
       method: 'completion/complete',
-      params: { ref: { type: 'ref/resource', uri }, argument: { name, value } } as Record<string, unknown>,
+      params: { ref: { type: 'ref/resource', uri }, argument: { name, value } },
     })),
   );
   return fc

@@ -95,7 +95,7 @@ export function mcpConductor(handlers: McpHandlers, limits: ConductorLimits): (r
 
   async function batch(request: McpRequest, elements: unknown[], budget: AnswerBudget): Promise<McpAnswer> {
     // Batches are a 2025-03-26 form: the 2026-07-28 revision has none (the SDK's classifier says the same).
-    if (elements.some((element) => isMessage(element) && classifyInboundRequest({ httpMethod: 'POST', body: element } as Parameters<typeof classifyInboundRequest>[0]).kind !== 'legacy')) {
+    if (elements.some((element) => isMessage(element) && classifyInboundRequest({ httpMethod: 'POST', body: element }).kind !== 'legacy')) {
       return json(400, errorResponse(null, CODES.invalidRequest, 'Invalid Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later'));
     }
     const unsupported = unsupportedVersion(request.protocolVersion);

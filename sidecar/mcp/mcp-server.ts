@@ -81,7 +81,7 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
         if (era === 'legacy') return { contents: [contents] };
         // The documents (API docs, auth.md, OpenAPI) for an hour; a page of a template revalidates, as live pages do.
         const ttlMs = contents.uri.endsWith('.md') || contents.uri.endsWith('.json') ? ttlMsOf(CACHE.discovery) : 0;
-        return { contents: [contents], ttlMs, cacheScope: 'public' } as never;
+        return { contents: [contents], ttlMs, cacheScope: 'public' };
       } catch (err) {
         if (err instanceof UnknownResource) {
           throw new ResourceNotFoundError(uri, err.message);
@@ -167,7 +167,7 @@ class SharedLegacyServer implements Transport {
     const waiting = id === undefined ? undefined : this.#waiting.get(id);
     if (!waiting) return;
     this.#waiting.delete(id!);
-    waiting.answered(as2025({ ...message, id: waiting.id } as JSONRPCMessage));
+    waiting.answered(as2025({ ...message, id: waiting.id }));
   }
 
   /** Whether this request is one the shared server answers exactly as a fresh one would. */

@@ -54,7 +54,7 @@ function lingerOnRefusedBody(request: FastifyRequest, reply: FastifyReply): void
   request.raw.resume();
 }
 
-export interface McpLimits extends Pick<ServerConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes' | 'mcpMaxConcurrent' | 'sendTimeoutMs'> {}
+export type McpLimits = Pick<ServerConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes' | 'mcpMaxConcurrent' | 'sendTimeoutMs'>;
 
 export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: McpLimits }) {
   const { limits } = deps;

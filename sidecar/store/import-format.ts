@@ -70,7 +70,7 @@ const profile = z
   })
   .strict();
 
-const phone = z.string().trim().regex(/^\+?[0-9][0-9 ()-]{2,29}$/, 'must be a phone number of digits, spaces, hyphens and brackets, optionally starting with +');
+const phone = z.string().trim().regex(/^\+?\d[0-9 ()-]{2,29}$/, 'must be a phone number of digits, spaces, hyphens and brackets, optionally starting with +');
 /** A phone: a number (a mobile line), or { number, type } with type cell, work or home. */
 const cardPhone = z.union([phone.transform((number) => ({ number, type: 'cell' as const })), z.object({ number: phone, type: z.enum(PHONE_TYPES) }).strict()]);
 const email = z.email().max(254);

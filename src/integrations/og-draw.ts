@@ -32,7 +32,7 @@ function load(): Promise<Kit> {
       fontFile('@expo-google-fonts/noto-naskh-arabic', '700Bold/NotoNaskhArabic_700Bold.ttf'),
       fontFile('@expo-google-fonts/noto-sans', '700Bold/NotoSans_700Bold.ttf'),
       fontFile('@expo-google-fonts/noto-sans', '400Regular/NotoSans_400Regular.ttf'),
-    ].map((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+    ].map((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
     const fonts = ck.FontMgr.FromData(...buffers);
     if (!fonts) throw new Error('CanvasKit could not load the Open Graph fonts');
     const surface = ck.MakeSurface(OG_WIDTH, OG_HEIGHT);

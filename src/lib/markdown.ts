@@ -60,10 +60,22 @@ turndown.addRule('listItem', {
       const start = Number(parent.getAttribute('start') ?? 1);
       marker = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
     }
-    const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, '\n' + ' '.repeat(marker.length));
+    const body = withOuterNewlinesCut(content).replace(/\n/g, '\n' + ' '.repeat(marker.length));
     return marker + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
   },
 });
+
+/**
+ * `text` without the line feeds it starts with, and those it ends with made one: a pass from each end, where
+ * `/\n+$/` would try every start in a long run of them.
+ */
+function withOuterNewlinesCut(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === '\n') start++;
+  while (end > start && text[end - 1] === '\n') end--;
+  return text.slice(start, end) + (end < text.length ? '\n' : '');
+}
 
 export class MarkdownConversionError extends Error {
   override name = 'MarkdownConversionError';
@@ -98,7 +110,7 @@ export function pageToMarkdown(page: string | Document): string {
   prepare(main, meta.url);
   // Turndown converts a clone, which would not have the fixed rows; this document is already a throwaway copy.
   Object.defineProperty(main, 'cloneNode', { value: () => main });
-  const body = turndown.turndown(main as unknown as HTMLElement).trim();
+  const body = turndown.turndown(main).trim();
   return markdownDocument(meta, body);
 }
 

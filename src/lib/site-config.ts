@@ -19,7 +19,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+const EMAIL = /^[^\s@<>"]+@(?:[^\s@<>".]+\.)+[^\s@<>".]+$/;
 
 /** An http(s) origin with no path, query or credentials, normalised (lower-case host, no trailing slash). */
 function origin(raw: string): string | undefined {

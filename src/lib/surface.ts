@@ -14,7 +14,7 @@ export { DEFAULT_LANG, isLang, LANGS, type Lang } from './locales.ts';
 /** Profiles, aliases and articles: lowercase words of letters and digits joined by single hyphens, at most 64. */
 export const SLUG_PATTERN = /^(?=[a-z0-9-]{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** Card identifiers, printed on or encoded in the physical card. */
-export const CARD_ID_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
+export const CARD_ID_PATTERN = /^[\w-]{3,64}$/;
 
 export const ids = {
   slug: z.string().regex(SLUG_PATTERN, 'must be 1–64 lowercase letters and digits, in words joined by single hyphens (e.g. "layla-designs")'),
@@ -24,9 +24,9 @@ export const ids = {
    * A part of the sitemap index, counting from 1, written as the index writes it: `01`, `+1`, `1.0`, `1e0` and `0x1`
    * are not other names of part 1 (each would be another URL of one document, a miss at every edge).
    */
-  sitemapPart: z.string().regex(/^[1-9][0-9]{0,5}$/, 'must be a part number as the index writes it: 1, 2, 3, …'),
+  sitemapPart: z.string().regex(/^[1-9]\d{0,5}$/, 'must be a part number as the index writes it: 1, 2, 3, …'),
   /** Pages of a list past the first (the first is the list's own URL), written as the pages link them. */
-  listPage: z.string().regex(/^(?:[2-9]|[1-9][0-9]{1,5})$/, 'must be a page number from 2, as the pages link them'),
+  listPage: z.string().regex(/^(?:[2-9]|[1-9]\d{1,5})$/, 'must be a page number from 2, as the pages link them'),
   topic: z.string().regex(SLUG_PATTERN, 'must be a topic key (content/blog/topics.json)'),
 };
 

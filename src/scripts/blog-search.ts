@@ -89,7 +89,7 @@ if (form?.dataset.index && input && status && list) {
       item.append(heading, excerpt(data.excerpt));
       list.append(item);
     }
-    status.textContent = found.length === 0 ? fill(messages.none, { q: query }) : fill(messages.results[rules.select(found.length) as keyof Plural] ?? messages.results.other, { n: found.length, q: query });
+    status.textContent = found.length === 0 ? fill(messages.none, { q: query }) : fill(messages.results[rules.select(found.length)] ?? messages.results.other, { n: found.length, q: query });
   };
 
   const initial = new URLSearchParams(location.search).get('q') ?? '';

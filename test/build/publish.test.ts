@@ -80,7 +80,7 @@ describe('two builds published in turn to a folder', () => {
     const edited = join(dir, 'content/blog/en/link-in-bio-that-works.md');
     // (Its link to the removed article goes too: the content checks would refuse the build.)
     const text = readFileSync(edited, 'utf8').replace('They give the page a few seconds.', 'They give the page a few seconds, no more.');
-    writeFileSync(edited, text.replace(/\[([^\]]+)\]\(\/en\/blog\/how-ai-agents-read-this-site\)/g, '$1'));
+    writeFileSync(edited, text.replace(/\[([^[\]]+)\]\(\/en\/blog\/how-ai-agents-read-this-site\)/g, '$1'));
     rmSync(join(dir, 'content/blog/en/how-ai-agents-read-this-site.md'));
     build('second');
     bucketDir = mkdtempSync(join(tmpdir(), 'bucket-'));

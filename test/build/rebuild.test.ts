@@ -99,8 +99,8 @@ describe('a rebuild after an editor’s change', () => {
     expect((log.match(/\((?:restored|cached)\)/g) ?? []).length).toBeGreaterThan(5);
     expect(count(log, /Markdown twins \((\d+) from the build cache\)/)).toBeGreaterThan(10);
     expect(count(log, /gzip and brotli; (\d+) from the build cache/)).toBeGreaterThan(10);
-    expect(count(log, /(\d+) reused from the cache/)).toBeGreaterThan(10);
-    expect(count(log, /(\d+) Open Graph images drawn/)).toBe(1);
+    expect(count(log, /\b(\d+) reused from the cache/)).toBeGreaterThan(10);
+    expect(count(log, /\b(\d+) Open Graph images drawn/)).toBe(1);
   });
 });
 

@@ -13,7 +13,7 @@ describe('/global-scripts/webmcp.js', () => {
 
   it('is minified: no comments, no indentation, at most two thirds of its source', () => {
     expect(built.length).toBeLessThan((source.length * 2) / 3);
-    expect(built).not.toMatch(/^\s*\/\//m);
+    expect(built).not.toMatch(/^[ \t]*\/\//m);
     expect(built).not.toMatch(/\/\*/);
     expect(built).not.toMatch(/\n {2,}/);
   });

@@ -6,9 +6,9 @@ export function parseMetrics(text: string): { name: string; labels: Record<strin
     .split('\n')
     .filter((line) => line && !line.startsWith('#'))
     .map((line) => {
-      const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+      const match = /^([a-z_:][\w:]*)(?:\{(.*)\})? (\S+)$/i.exec(line);
       if (!match) throw new Error(`not a metric line: ${line}`);
-      const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
+      const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/\b(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
       return { name: match[1]!, labels, value: Number(match[3]) };
     });
 }

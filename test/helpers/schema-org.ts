@@ -47,5 +47,5 @@ export interface Issue {
 /** What the validator says of a page's structured data (nothing, when all is well), and the JSON-LD it found. */
 export async function structuredData(html: string): Promise<{ issues: Issue[]; jsonld: Record<string, Record<string, unknown>[]> }> {
   const extracted = new WebAutoExtractor({ addLocation: true, embedSource: ['rdfa', 'microdata'] }).parse(html);
-  return { issues: (await validator.validate(extracted)) as Issue[], jsonld: extracted.jsonld as Record<string, Record<string, unknown>[]> };
+  return { issues: (await validator.validate(extracted)) as Issue[], jsonld: extracted.jsonld };
 }

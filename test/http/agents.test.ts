@@ -90,7 +90,7 @@ describe('one preference for AI use', () => {
     const dict = (value: string) => Object.fromEntries(value.split(',').map((pair) => pair.trim().split('=') as [string, string]));
     const u = dict(usage);
     for (const group of groups) {
-      const s = dict(/^Content-Signal:\s*(.+)$/m.exec(group)?.[1] ?? '');
+      const s = dict(/^Content-Signal:[ \t]*(\S.*)$/m.exec(group)?.[1] ?? '');
       // Cloudflare's ai-train is AIPREF's train-ai, search is search; yes is y.
       expect(s['ai-train']).toBe(u['train-ai'] === 'y' ? 'yes' : 'no');
       expect(s.search).toBe(u.search === 'y' ? 'yes' : 'no');
@@ -101,7 +101,7 @@ describe('one preference for AI use', () => {
 
   it('robots.txt is valid to Lighthouse’s own robots.txt audit (a directive outside its safelist costs every page 8 SEO points)', async () => {
     const content = await (await fetch(server.url + '/robots.txt')).text();
-    const result = RobotsTxtAudit.audit({ RobotsTxt: { status: 200, content } } as never) as { score: number; details?: { items?: unknown[] } };
+    const result = RobotsTxtAudit.audit({ RobotsTxt: { status: 200, content } }) as { score: number; details?: { items?: unknown[] } };
     expect(result.details?.items ?? []).toEqual([]);
     expect(result.score).toBe(1);
   });

@@ -34,7 +34,7 @@ function raw(path: string, headers: Record<string, string> = {}, method = 'GET')
 }
 
 const decode = (r: Raw) => (r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body) : r.body);
-const varies = (r: Raw, name: string) => String(r.headers.vary ?? '').split(/\s*,\s*/).map((v) => v.toLowerCase()).includes(name.toLowerCase());
+const varies = (r: Raw, name: string) => String(r.headers.vary ?? '').split(',').map((v) => v.trim().toLowerCase()).includes(name.toLowerCase());
 
 const pages = [
   ['homepage', '/'],

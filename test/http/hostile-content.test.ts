@@ -1,5 +1,6 @@
 // Hostile owners and hostile URLs (issue 10): whatever an owner stores, or another writer puts in the database, no
 // string becomes a header, a vCard property, live HTML or Markdown structure, or a redirect off the site.
+import { request } from 'node:http';
 import { createDocument } from '@mixmark-io/domino';
 import Database from 'better-sqlite3';
 import matter from 'gray-matter';
@@ -212,14 +213,12 @@ describe('no redirect leaves the site', () => {
   const redirectOf = (path: string) => {
     const url = new URL(server.url);
     return new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
-      import('node:http').then(({ request }) =>
-        request({ host: url.hostname, port: url.port, path }, (r) => {
-          r.resume();
-          resolve({ status: r.statusCode ?? 0, location: r.headers.location });
-        })
-          .on('error', reject)
-          .end(),
-      );
+      request({ host: url.hostname, port: url.port, path }, (r) => {
+        r.resume();
+        resolve({ status: r.statusCode ?? 0, location: r.headers.location });
+      })
+        .on('error', reject)
+        .end();
     });
   };
 

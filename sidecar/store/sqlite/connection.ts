@@ -76,7 +76,7 @@ export class SqliteConnection {
       if (isBusy(err)) throw new LockedError('database is locked by another process', { cause: err });
       if (err instanceof Database.SqliteError || err instanceof TypeError || err instanceof RangeError) {
         this.close();
-        throw new StoreUnavailableError(`database query failed: ${(err as Error).message}`, { cause: err });
+        throw new StoreUnavailableError(`database query failed: ${(err).message}`, { cause: err });
       }
       throw err;
     }

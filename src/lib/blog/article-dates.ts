@@ -44,7 +44,7 @@ export function readWrittenDate(written: string, zone = BLOG_TIME_ZONE): Result<
   if (hour > 23) return wrong(`there is no hour ${hour} (hours are 00 to 23)`);
   if (minute > 59) return wrong(`there is no minute ${minute} (minutes are 00 to 59)`);
   if (second > 59) return wrong(`there is no second ${second} (seconds are 00 to 59)`);
-  const wall = Date.UTC(year!, month! - 1, day!, hour, minute, second);
+  const wall = Date.UTC(year!, month! - 1, day, hour, minute, second);
   if (offset !== undefined) {
     const minutes = offsetMinutes(offset);
     if (minutes === undefined) return wrong(`the offset ${offset} is not a time zone's (at most ±14:00, minutes 00 to 59)`);
@@ -91,7 +91,7 @@ function offsetAt(zone: string, instant: number): number {
  * timestamps would turn `2026-13-01` into a Date of 2027-01-01 before anything could look at it).
  */
 export function writtenFrontMatter(fileText: string): Record<string, unknown> {
-  return matter(fileText, { engines: { yaml: (text: string) => parse(text, { schema: 'core' }) as object } }).data as Record<string, unknown>;
+  return matter(fileText, { engines: { yaml: (text: string) => parse(text, { schema: 'core' }) as object } }).data;
 }
 
 /** The date and updated of an article's front matter as written (undefined when one is missing or is no text). */

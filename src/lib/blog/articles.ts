@@ -165,7 +165,7 @@ export function readingMinutes(markdown: string, lang: Lang): number {
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/\]\([^)]*\)/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
+    .replace(/<[^<>]+>/g, ' ')
     .replace(/https?:\/\/\S+/g, ' ');
   const words = text.match(WORD)?.length ?? 0;
   return Math.max(1, Math.round(words / LOCALES[lang].wordsPerMinute));

@@ -24,7 +24,7 @@ interface Article {
   anchors: Set<string>;
 }
 
-const LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+const LINK = /(!?)\[([^[\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 const SCHEMES = /^(https?|mailto|tel):/i;
 
 /** Every problem of the articles under `root` (the project), as `file:line: message` lines; none when all is well. */
@@ -125,10 +125,10 @@ export function contentReport(root: string, now = new Date()): ContentReport {
       const slugger = new GithubSlugger();
       const anchors = new Set<string>();
       for (const line of lines.slice(frontLines)) {
-        const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-        if (heading) anchors.add(slugger.slug(heading[1]!.replace(/[*_`]/g, '')));
+        const text = headingText(line);
+        if (text) anchors.add(slugger.slug(text.replace(/[*_`]/g, '')));
       }
-      const data = parsed.data as Record<string, unknown>;
+      const data = parsed.data;
       articles.push({ file, lang: folder, slug, lines, bodyStart: frontLines + 1, data, draft: data.draft === true, translationKey: typeof data.translationKey === 'string' ? data.translationKey : undefined, anchors });
     }
   }
@@ -197,4 +197,22 @@ export function contentReport(root: string, now = new Date()): ContentReport {
 function keyLine(lines: string[], frontLines: number, key: string): number {
   const at = lines.slice(0, frontLines).findIndex((l) => l.startsWith(`${key}:`));
   return at === -1 ? 1 : at + 1;
+}
+
+/**
+ * The text of an ATX heading line (`## Title ##` → `Title`), or undefined for any other line. Read by hand: a pattern
+ * for the closing `#`s and the spaces around them had runs of spaces that it could read several ways (backtracking).
+ */
+function headingText(line: string): string | undefined {
+  const open = /^#{1,6}[ \t]+/.exec(line);
+  if (!open) return undefined;
+  let end = line.length;
+  const trimEnd = () => {
+    while (end > open[0].length && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  };
+  trimEnd();
+  while (end > open[0].length && line[end - 1] === '#') end--;
+  trimEnd();
+  const text = line.slice(open[0].length, end);
+  return text === '' ? undefined : text;
 }

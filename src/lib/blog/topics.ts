@@ -27,7 +27,7 @@ export function parseTopics(value: unknown): { topics: Map<string, TopicNames>; 
     const parsed = names.safeParse(entry);
     if (!parsed.success) {
       problems.push({ key, message: `"${key}": ${parsed.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; ')} (every topic has a name in ${LANGS.join(' and ')})` });
-    } else if (SLUG_PATTERN.test(key)) topics.set(key, parsed.data as TopicNames);
+    } else if (SLUG_PATTERN.test(key)) topics.set(key, parsed.data);
   }
   return { topics, problems };
 }
