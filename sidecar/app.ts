@@ -12,6 +12,7 @@ import { CODES, errorResponse } from './mcp/jsonrpc.ts';
 import { ErrorPages } from './error-pages.ts';
 import { LiveCache } from './live-cache.ts';
 import { RequestLog } from './logging.ts';
+import { Pressure } from './pressure.ts';
 import { Overloaded, RenderPool } from './render/render-pool.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { edgeTags, pageRoutes } from './routes/pages.ts';
@@ -46,16 +47,17 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const site = new StaticSite(join(distDir, 'client'));
   const store = openStore(config);
   const pool = new RenderPool({ serverEntry: join(distDir, 'server', 'entry.mjs'), threads: config.renderThreads });
+  const pressure = new Pressure({ maxEventLoopDelayMs: config.maxEventLoopDelayMs });
   const freshness = new Freshness(store, config.changePollMs);
-  const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, pool, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
-  const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, freshness, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
-  const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store });
-  return { site, store, pool, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
+  const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, pool, pressure, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
+  const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, freshness, pressure, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
+  const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store, pressure });
+  return { site, store, pool, pressure, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const { site, store, pool, live, reader, errors } = options.services ?? (await openServices(options));
+  const { site, store, pool, pressure, live, reader, errors } = options.services ?? (await openServices(options));
 
   const headers = securityHeaders(config, buildStyleHashes(options.distDir));
   const app = Fastify({
@@ -86,6 +88,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).type('text/plain; charset=utf-8').send('URI too long\n');
       return sendBadRequest(reply);
     },
+  });
+
+  // Connections are bounded: past MAX_CONNECTIONS a new one is closed at once, so that idle or slow clients cannot
+  // hold memory by the thousand.
+  app.server.maxConnections = config.maxConnections;
+  // An answer larger than the kernel's buffers take at once is sent only as fast as its client reads: one that stops
+  // reading loses its connection after SEND_TIMEOUT_MS without progress (Node sets the idle timeout back when the
+  // answer is done), so that a thousand readers that read nothing do not hold a thousand answers.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (payload !== null && typeof payload === 'object' && (!Buffer.isBuffer(payload) || payload.length > SEND_WATCHED_BYTES)) request.raw.socket?.setTimeout(config.sendTimeoutMs);
+    done(null, payload);
   });
 
   // Every reply carries the security headers (set as Fastify headers: cheaper than on the raw response, which Node
@@ -134,10 +147,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await store.close();
     await pool.close();
   });
+  // Under pressure an /mcp request is refused before its body is read; the services refuse other costly work.
+  await pressure.measure(
+    app,
+    (method, url) => method === 'POST' && url === paths.mcp,
+    (why) => ({ statusCode: 503, headers: { 'retry-after': '1', 'content-type': 'application/json', 'cache-control': CACHE.none }, body: JSON.stringify(errorResponse(null, CODES.serverError, `Service busy: ${why}; retry in 1 s`)) }),
+  );
   await mcpRoutes(app, { config, reader, live, site, errors, limits: config });
   pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve', edge: edgeTags(config.edgeTagHeader) });
   return app;
 }
+
+/** Answers smaller than this leave at once (the kernel takes them whole); larger ones and streams are watched. */
+const SEND_WATCHED_BYTES = 64 * 1024;
 
 function sendBadRequest(reply: FastifyReply) {
   return reply

@@ -79,6 +79,8 @@ const serverSchema = z.object({
   REQUEST_TIMEOUT_MS: whole(30_000, 100, 3_600_000),
   IDLE_TIMEOUT_MS: whole(75_000, 100, 3_600_000),
   SEND_TIMEOUT_MS: whole(10_000, 100, 3_600_000),
+  MAX_CONNECTIONS: whole(2048, 1, 1_000_000),
+  MAX_EVENT_LOOP_DELAY_MS: whole(100, 1, 60_000),
   SHUTDOWN_DRAIN_MS: whole(1000, 0, 600_000),
   /** The header live answers name their entity in, for edges: Varnish's xkey, Fastly's Surrogate-Key, Cloudflare's Cache-Tag. */
   EDGE_TAG_HEADER: z
@@ -144,6 +146,10 @@ export interface ServerConfig extends PublicConfig {
   idleTimeoutMs: number;
   /** An answer the client stops reading loses its connection after this long (and what it held: an /mcp slot). */
   sendTimeoutMs: number;
+  /** Connections open at once at most; past it a new one is closed at once. */
+  maxConnections: number;
+  /** The event loop's mean delay past which costly work is refused with 503 (load shed) and /health is degraded. */
+  maxEventLoopDelayMs: number;
   /** On SIGTERM, how long to keep answering (with Connection: close) before closing. */
   shutdownDrainMs: number;
   /** The header live answers name their entity in (undefined: none). */
@@ -194,6 +200,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     requestTimeoutMs: settings.REQUEST_TIMEOUT_MS,
     idleTimeoutMs: settings.IDLE_TIMEOUT_MS,
     sendTimeoutMs: settings.SEND_TIMEOUT_MS,
+    maxConnections: settings.MAX_CONNECTIONS,
+    maxEventLoopDelayMs: settings.MAX_EVENT_LOOP_DELAY_MS,
     shutdownDrainMs: settings.SHUTDOWN_DRAIN_MS,
     edgeTagHeader: settings.EDGE_TAG_HEADER === 'none' ? undefined : settings.EDGE_TAG_HEADER,
     purgeUrls: settings.PURGE_URLS ? settings.PURGE_URLS.split(',') : [],

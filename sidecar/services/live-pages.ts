@@ -8,7 +8,8 @@ import { cardRedirectProblem, safeHref, WEB_SCHEMES } from '../../src/lib/owner-
 import { CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { LiveCache } from '../live-cache.ts';
-import type { RenderPool, Rendered } from '../render/render-pool.ts';
+import { Overloaded, type RenderPool, type Rendered } from '../render/render-pool.ts';
+import type { Pressure } from '../pressure.ts';
 import type { Change, Store } from '../store/store.ts';
 import { entityTag } from './entities.ts';
 import type { Freshness, FreshnessEvent } from './freshness.ts';
@@ -22,6 +23,8 @@ export interface LiveDeps {
   freshness: Freshness;
   pool: RenderPool;
   cache: LiveCache<LivePage | CardFound | AliasFound | Asset>;
+  /** Why no page should be made now (load shed), if anything: what is cached keeps being served. */
+  pressure?: Pick<Pressure, 'why'> | undefined;
 }
 
 /** A live page: its HTML, and its Markdown twin, made on first use (most visitors are people, who never ask for it). */
@@ -146,6 +149,8 @@ export class LivePages {
     this.misses++;
     const running = this.inflight.get(key);
     if (running) return running as Promise<T | undefined>;
+    const why = this.deps.pressure?.why();
+    if (why) throw new Overloaded(why);
     const evictions = this.evictions;
     const lookup = find()
       .then((found) => {

@@ -12,6 +12,7 @@ import type { Change, Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
 import type { LivePage, LivePages } from './live-pages.ts';
 import type { Sitemap } from './sitemap.ts';
+import type { Pressure } from '../pressure.ts';
 import type { Asset } from '../asset.ts';
 import { corsFor, type StaticSite } from './static-site.ts';
 
@@ -58,6 +59,8 @@ export interface SiteReaderDeps {
   live: LivePages;
   sitemap: Sitemap;
   store: Store;
+  /** Why the process sheds load now, if it does: /health says so. */
+  pressure?: Pick<Pressure, 'why'> | undefined;
 }
 const VARY_ACCEPT = { vary: 'Accept' };
 const asset = (found: Asset | undefined, entity?: Change): Resolution => (found ? { kind: 'asset', asset: found, headers: {}, entity } : { kind: 'not-found' });
@@ -162,13 +165,19 @@ export class SiteReader {
     return { ...VARY_ACCEPT, link: `${links}, ${alternateLink(other, markdown ? 'text/html' : 'text/markdown')}`, 'content-usage': CONTENT_USAGE };
   }
 
-  /** GET /health: ok when the database answers a real query, degraded otherwise. */
+  /**
+   * GET /health: ok when the database answers a real query and the process takes on work; degraded, with the reason,
+   * when the database does not answer or the process sheds load (a balancer then sends the work elsewhere).
+   */
   private async health(): Promise<Resolution> {
-    const status = (await this.deps.store.isAvailable()) ? 'ok' : 'degraded';
+    const available = await this.deps.store.isAvailable();
+    const shedding = this.deps.pressure?.why();
+    const status = available && !shedding ? 'ok' : 'degraded';
+    const reason = !available ? { reason: 'the database does not answer' } : shedding ? { reason: `shedding load: ${shedding}` } : {};
     // On a standby, how far behind it is: in a region cut off from the primary, its newest commit stops moving.
     const stats = this.deps.store.stats?.();
     const replica = stats ? { replica: { newestCommitAt: stats.newestCommitAt, replayLagMs: Math.round(stats.replicaLagMs) } } : {};
-    const body = JSON.stringify({ status, service: this.deps.serviceName, time: new Date().toISOString(), ...replica });
+    const body = JSON.stringify({ status, service: this.deps.serviceName, time: new Date().toISOString(), ...reason, ...replica });
     return { kind: 'document', status: status === 'ok' ? 200 : 503, type: 'application/json; charset=utf-8', body, headers: { 'cache-control': CACHE.none } };
   }
 }

@@ -17,6 +17,8 @@ import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import { compressedAsset, type Asset } from '../asset.ts';
 import type { LivePageKind, Store } from '../store/store.ts';
 import type { Freshness } from './freshness.ts';
+import type { Pressure } from '../pressure.ts';
+import { Overloaded } from '../render/render-pool.ts';
 
 export const SITEMAP_URL_LIMIT = 50_000;
 const XML = 'application/xml';
@@ -43,6 +45,8 @@ interface SitemapDeps {
   freshness: Freshness;
   staticEntriesFile: string;
   limit?: number | undefined;
+  /** Why no document should be built now (load shed), if anything. */
+  pressure?: Pick<Pressure, 'why'> | undefined;
 }
 
 /** One part of a sitemap index: a slice of the static entries, or up to `limit` live pages of a kind from a key on. */
@@ -93,6 +97,7 @@ export class Sitemap {
       this.parts.set(n, kept);
       return kept;
     }
+    this.refuseUnderPressure();
     const building = this.queued(() => this.buildPart(part));
     this.parts.set(n, building);
     building.then(
@@ -110,6 +115,12 @@ export class Sitemap {
 
   private get limit(): number {
     return this.deps.limit ?? SITEMAP_URL_LIMIT;
+  }
+
+  /** A build is costly: under pressure it is refused (a 503: crawlers retry), and what is built keeps being served. */
+  private refuseUnderPressure(): void {
+    const why = this.deps.pressure?.why();
+    if (why) throw new Overloaded(why);
   }
 
   /** Drops every document: the data they list changed. */
@@ -134,6 +145,7 @@ export class Sitemap {
   private async current(): Promise<Plan> {
     await this.deps.freshness.sync();
     if (!this.plan) {
+      this.refuseUnderPressure();
       const plan = this.queued(() => this.buildPlan());
       this.plan = plan;
       // A failed build is not kept: the next request tries again.

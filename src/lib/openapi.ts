@@ -277,6 +277,7 @@ export function openApiDocument(config: PublicConfig): Json {
             status: { type: 'string', enum: ['ok', 'degraded'] },
             service: { type: 'string', description: 'Constant name of the service.' },
             time: { type: 'string', format: 'date-time' },
+            reason: { type: 'string', description: 'When degraded: why, in words (the database does not answer, or the process is shedding load and why).' },
             replica: {
               type: 'object',
               description: 'On a sidecar reading a PostgreSQL standby: how far behind the primary its data is.',

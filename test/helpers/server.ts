@@ -25,8 +25,10 @@ export interface TestServerOptions extends Partial<Omit<AppOptions, 'config' | '
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const { databasePath = createDatabase(), config, ...appOptions } = options;
-  // Suites send many /mcp requests from one address; the rate-limit test sets its own low limit.
-  const merged = { ...testConfig, mcpRateLimit: 1_000_000, ...config, databasePath };
+  // Suites send many /mcp requests from one address; the rate-limit test sets its own low limit. The server runs in
+  // the test's own process, whose event loop the test's work holds too (a CLI run with spawnSync, a QR code decoded):
+  // its lag says nothing of the server's, so load shedding is off unless a test sets its own bound.
+  const merged = { ...testConfig, mcpRateLimit: 1_000_000, maxEventLoopDelayMs: Number.POSITIVE_INFINITY, ...config, databasePath };
   if (onPostgres) {
     // The same rows, in a database of their own on the primary, read from the standby with the read-only role.
     merged.databaseUrl = (await databaseFromSqlite(databasePath)).standby;

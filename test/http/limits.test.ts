@@ -172,3 +172,53 @@ describe('a corrupt row (written by another writer)', () => {
     expect((await fetch(server.url + '/c/k7f2q9')).status).toBe(200);
   });
 });
+
+// Load shed before it stalls (issue 36): the test holds this process's event loop (the server runs in it), as a burst
+// of work would, and asks right after; costly work is refused, what is cached or static is served, health says why.
+describe('a lagging event loop', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ config: { maxEventLoopDelayMs: 20 } });
+  });
+  afterAll(() => server.close());
+
+  const until200 = async (path: string) => {
+    for (let i = 0; i < 50; i++) {
+      const res = await fetch(server.url + path);
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${path} never answered 200`);
+  };
+
+  it('sheds costly requests with 503 and Retry-After while /health says why and cached and static pages answer', async () => {
+    await until200('/p/layla');
+    await until200('/health');
+    // Hold the loop for a second: the next sample of its delay says it lags.
+    const until = Date.now() + 1000;
+    while (Date.now() < until);
+    await new Promise((r) => setTimeout(r, 5));
+    const [health, cached, uncached, staticPage, mcp] = await Promise.all([
+      fetch(server.url + '/health'),
+      fetch(server.url + '/p/layla'),
+      fetch(server.url + '/p/sam-rivera'),
+      fetch(server.url + '/en/blog'),
+      post(server, { jsonrpc: '2.0', id: 1, method: 'ping' }),
+    ]);
+    expect(health.status).toBe(503);
+    const body = await health.json();
+    expect(body.status).toBe('degraded');
+    expect(body.reason).toMatch(/shedding load: the event loop lags \d+ ms/);
+    expect(cached.status).toBe(200);
+    expect(staticPage.status).toBe(200);
+    expect(uncached.status).toBe(503);
+    expect(uncached.headers.get('retry-after')).toBe('1');
+    expect(mcp.status).toBe(503);
+    expect(mcp.headers.get('retry-after')).toBe('1');
+    expect((await mcp.json()).error.message).toMatch(/Service busy: the event loop lags/);
+    // Once the loop keeps up again, so does the server.
+    await until200('/p/sam-rivera');
+    await until200('/health');
+  });
+});

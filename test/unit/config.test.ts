@@ -32,6 +32,8 @@ describe('loadConfig', () => {
       requestTimeoutMs: 30_000,
       idleTimeoutMs: 75_000,
       sendTimeoutMs: 10_000,
+      maxConnections: 2048,
+      maxEventLoopDelayMs: 100,
       changePollMs: 0,
       shutdownDrainMs: 1000,
       edgeTagHeader: 'xkey',
