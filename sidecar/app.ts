@@ -153,7 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (method, url) => method === 'POST' && url === paths.mcp,
     (why) => ({ statusCode: 503, headers: { 'retry-after': '1', 'content-type': 'application/json', 'cache-control': CACHE.none }, body: JSON.stringify(errorResponse(null, CODES.serverError, `Service busy: ${why}; retry in 1 s`)) }),
   );
-  await mcpRoutes(app, { config, reader, live, site, errors, limits: config });
+  await mcpRoutes(app, { config, reader, live, site, errors, pool, limits: config });
   pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve', edge: edgeTags(config.edgeTagHeader) });
   return app;
 }

@@ -41,7 +41,7 @@ export interface SidecarMetrics {
   request(route: string, status: number): void;
 }
 
-export function sidecarMetrics(services: Pick<Services, 'live' | 'freshness' | 'store' | 'sitemap'>): SidecarMetrics {
+export function sidecarMetrics(services: Pick<Services, 'live' | 'freshness' | 'store' | 'sitemap'>, server?: Server): SidecarMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({ name: 'bio_http_requests_total', help: 'Requests answered, by route and status.', labelNames: ['route', 'status'], registers: [registry] });
@@ -51,6 +51,16 @@ export function sidecarMetrics(services: Pick<Services, 'live' | 'freshness' | '
   counterOf(registry, 'bio_live_renders_total', 'Live pages rendered.', () => live.renders);
   counterOf(registry, 'bio_sitemap_builds_total', 'Sitemap documents (the list, the index or a part) built: once per change of what they list.', () => sitemap.builds);
   changeLogMetrics(registry, freshness);
+  if (server) {
+    new Gauge({
+      name: 'bio_http_connections',
+      help: 'Connections open now (MAX_CONNECTIONS bounds them).',
+      registers: [registry],
+      async collect() {
+        this.set(await new Promise<number>((resolve) => server.getConnections((err, n) => resolve(err ? NaN : n))));
+      },
+    });
+  }
   const loop = new LoopWatch();
   new Gauge({
     name: 'bio_event_loop_longest_hold_seconds',

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CACHE } from '../src/lib/surface.ts';
 import { preferredEncoding } from './negotiation.ts';
 import type { Asset, Encoded } from './asset.ts';
+import { Overloaded } from './render/render-pool.ts';
 
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, status = 200) {
   let encoded: Encoded | undefined;
@@ -33,8 +34,24 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
   // An asset kept only compressed is decompressed as it is sent (never held whole), and not at all for HEAD: an empty
   // stream, since Fastify answers a HEAD without a body as `content-length: 0`, and the length is the GET's.
   if (!asset.stream) return reply.code(status).send(asset.body);
-  reply.code(status).header('content-length', asset.size);
-  return reply.send(request.method === 'HEAD' ? Readable.from([]) : asset.stream());
+  if (request.method === 'HEAD') return reply.code(status).header('content-length', asset.size).send(Readable.from([]));
+  return reply.code(status).header('content-length', asset.size).send(decompressing(asset.stream));
+}
+
+/**
+ * Clients reading a document kept only compressed (a sitemap part of 5 MB) without compression at once, at most: each
+ * costs a decompressor and the buffers between it and a client that may read slowly (a thousand of them held 300 MB
+ * that the allocator kept after they went). Crawlers and edges take gzip; past this, the others are asked to retry.
+ */
+const MAX_DECOMPRESSING = 16;
+let decompressingNow = 0;
+
+function decompressing(stream: () => Readable): Readable {
+  if (decompressingNow >= MAX_DECOMPRESSING) throw new Overloaded(`${decompressingNow} clients are reading an uncompressed copy of a large document now; ask for it with Accept-Encoding: gzip, or retry`);
+  decompressingNow++;
+  const body = stream();
+  body.once('close', () => decompressingNow--);
+  return body;
 }
 
 /** RFC 9110 §13.1.1: true without If-Match, for `*`, or when one listed tag is `etag` (strong comparison: a weak tag never matches). */

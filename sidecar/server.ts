@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 
 /** Counts every answer by its declared route (`/p/{page}`), `/mcp`, or `static`, and serves the metrics. */
 async function startMetrics(app: FastifyInstance, services: Services, listen: string) {
-  const metrics = sidecarMetrics(services);
+  const metrics = sidecarMetrics(services, app.server);
   app.addHook('onResponse', (request, reply, done) => {
     const url = request.routeOptions.url;
     metrics.request(request.surfaceRoute ?? (url === '/*' ? 'static' : (url ?? 'not-found')), reply.statusCode);

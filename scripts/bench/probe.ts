@@ -1,7 +1,7 @@
 // A reader beside a load: `node scripts/bench/probe.ts URL SECONDS PATH…` asks each path in turn, one request at a time,
 // 10 ms after the previous answer, for SECONDS, and prints its latencies as JSON ({ n, p50, p99, max, errors }). A
 // process of its own, so that the bench's own work never delays it; what a load balancer's health check or a reader
-// sees while others send the costliest requests (worst.ts).
+// sees while others send the costliest requests (worst.ts). The path `mcp:ping` is an MCP ping (POST /mcp).
 import { percentile } from './numbers.ts';
 
 const [url, seconds, ...paths] = process.argv.slice(2);
@@ -11,7 +11,11 @@ const end = Date.now() + Number(seconds) * 1000;
 for (let i = 0; Date.now() < end; i++) {
   const started = performance.now();
   try {
-    const res = await fetch(url + paths[i % paths.length]!);
+    const path = paths[i % paths.length]!;
+    const res =
+      path === 'mcp:ping'
+        ? await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', signal: AbortSignal.timeout(30_000) })
+        : await fetch(url + path, { signal: AbortSignal.timeout(30_000) });
     await res.arrayBuffer();
     if (res.status !== 200) errors++;
   } catch {

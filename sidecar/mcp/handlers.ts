@@ -14,7 +14,7 @@ import type { LivePages } from '../services/live-pages.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 import type { StaticSite } from '../services/static-site.ts';
 import type { Asset } from '../asset.ts';
-import { bytesLeft, tooLarge } from './budget.ts';
+import { bytesLeft, textForAnswer, tooLarge } from './budget.ts';
 import { clientMessageOf } from './jsonrpc.ts';
 import { readPage } from './read-page.ts';
 
@@ -50,7 +50,7 @@ export class AnswerTooLarge extends Error {
 
 /** The text of `asset` as a tool's result, or a refusal when it cannot fit in the answer: judged before it is read. */
 function textOf(asset: Asset, what: string): ToolResult {
-  return asset.size > bytesLeft() ? failure(tooLarge(what, asset.size)) : text(asset.body.toString('utf8'));
+  return asset.size > bytesLeft() ? failure(tooLarge(what, asset.size)) : text(textForAnswer(asset.body));
 }
 
 export function articleList(site: StaticSite): Article[] {
@@ -77,7 +77,7 @@ function guarded<A>(handler: (args: A) => ToolResult | Promise<ToolResult>): (ar
 /** A resource's text; AnswerTooLarge when it cannot fit in the answer (judged before it is read). */
 function resourceText(asset: Asset, uri: string): string {
   if (asset.size > bytesLeft()) throw new AnswerTooLarge(tooLarge(uri, asset.size));
-  return asset.body.toString('utf8');
+  return textForAnswer(asset.body);
 }
 
 export type McpHandlers = ReturnType<typeof mcpHandlers>;

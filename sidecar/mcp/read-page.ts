@@ -4,7 +4,7 @@ import type { PublicConfig } from '../../src/lib/site-config.ts';
 import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, firstSegmentOf, isLang } from '../../src/lib/surface.ts';
 import type { ErrorPages } from '../error-pages.ts';
 import { checkedPath } from '../request-path.ts';
-import { bytesLeft, tooLarge } from './budget.ts';
+import { bytesLeft, textForAnswer, tooLarge } from './budget.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 import type { Result } from '../../src/lib/result.ts';
 
@@ -64,7 +64,7 @@ export async function readPage(reader: SiteReader, errors: ErrorPages, config: P
         if (!TEXT_TYPES.test(resolution.asset.type)) return { ok: false, problem: `${path} is not a text document (${resolution.asset.type}).` };
         // Judged by its size before it is read: a sitemap part of 5 MB is never turned into a string here.
         if (resolution.asset.size > bytesLeft()) return { ok: false, problem: tooLarge(path, resolution.asset.size) };
-        return { ok: true, text: resolution.asset.body.toString('utf8'), path };
+        return { ok: true, text: textForAnswer(resolution.asset.body), path };
     }
   }
   return { ok: false, problem: `${input} redirects too many times.` };

@@ -32,7 +32,7 @@ export interface RenderPoolOptions {
   serverEntry: string;
   /** Worker threads at most (RENDER_THREADS). */
   threads: number;
-  /** Tasks waiting at most per thread before new ones are refused. */
+  /** Tasks waiting at most per thread before new ones are refused (256: a second or two of renders). */
   queuePerThread?: number;
 }
 
@@ -44,7 +44,7 @@ export class RenderPool {
   readonly #maxQueue: number;
 
   constructor(options: RenderPoolOptions) {
-    this.#maxQueue = options.threads * (options.queuePerThread ?? 32);
+    this.#maxQueue = options.threads * (options.queuePerThread ?? 256);
     this.#pool = new Piscina({
       filename: fileURLToPath(new URL('./render-worker.ts', import.meta.url)),
       workerData: { serverEntry: options.serverEntry },
@@ -73,6 +73,11 @@ export class RenderPool {
   /** A QR code of `text`, as SVG. */
   qr(text: string, type: string): Promise<Rendered> {
     return this.#run({ kind: 'qr', text, type });
+  }
+
+  /** A document's text (its UTF-8 bytes) as a JSON string literal, in UTF-8: an MCP answer's large text, escaped here. */
+  async jsonString(text: Buffer): Promise<Buffer> {
+    return (await this.#run({ kind: 'json-string', text, type: 'application/octet-stream' })).body;
   }
 
   /** Tasks waiting for a thread now. */

@@ -11,7 +11,8 @@ import { qrSvg } from './qr.ts';
 export type RenderTask =
   | { kind: 'page'; path: string; locals: LiveLocals; type: string }
   | { kind: 'markdown'; html: Uint8Array; type: string }
-  | { kind: 'qr'; text: string; type: string };
+  | { kind: 'qr'; text: string; type: string }
+  | { kind: 'json-string'; text: Uint8Array; type: string };
 
 /** A body and the compressed forms worth sending (none for a body too small or not text). */
 export interface RenderedBytes {
@@ -42,6 +43,8 @@ async function bodyOf(task: RenderTask): Promise<Buffer> {
       return Buffer.from(pageToMarkdown(Buffer.from(task.html.buffer, task.html.byteOffset, task.html.byteLength).toString('utf8')));
     case 'qr':
       return Buffer.from(await qrSvg(task.text));
+    case 'json-string':
+      return Buffer.from(JSON.stringify(Buffer.from(task.text.buffer, task.text.byteOffset, task.text.byteLength).toString('utf8')));
   }
 }
 

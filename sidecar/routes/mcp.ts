@@ -9,6 +9,7 @@ import type { ServerConfig } from '../config.ts';
 import { CACHE, MCP_BODY_LIMIT, ROUTES } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 import { clientOf, FairSlots } from '../fair-slots.ts';
+import type { RenderPool } from '../render/render-pool.ts';
 import { mcpConductor, type McpAnswer } from '../mcp/conductor.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../mcp/jsonrpc.ts';
@@ -56,9 +57,9 @@ function lingerOnRefusedBody(request: FastifyRequest, reply: FastifyReply): void
 
 export type McpLimits = Pick<ServerConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes' | 'mcpMaxConcurrent' | 'sendTimeoutMs'>;
 
-export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: McpLimits }) {
-  const { limits } = deps;
-  const conduct = mcpConductor(mcpHandlers(deps), { maxBatch: limits.mcpMaxBatch, maxResponseBytes: limits.mcpMaxResponseBytes });
+export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: McpLimits; pool: Pick<RenderPool, 'jsonString'> }) {
+  const { limits, pool } = deps;
+  const conduct = mcpConductor(mcpHandlers(deps), { maxBatch: limits.mcpMaxBatch, maxResponseBytes: limits.mcpMaxResponseBytes, jsonString: (text) => pool.jsonString(text) });
   /**
    * At most MCP_MAX_CONCURRENT requests are conducted at once, each from the moment its body has arrived (a client
    * still sending holds nothing) until its answer has left, or SEND_TIMEOUT_MS after it was ready if the client is
