@@ -40,9 +40,10 @@ export interface Page {
 /**
  * An asset of `body`. Its compressed bodies are the build's copies when `precompressed` is given (static files: what
  * the build wrote, nothing more), else made from the body on first use when it is text worth compressing (live
- * renders: compressed once, kept with the rendered page in the live cache, never per request).
+ * renders: compressed once, kept with the rendered page in the live cache, never per request). `made` holds forms
+ * made already (by the render pool); the others are made on first use.
  */
-export function makeAsset(body: Buffer, type: string, cacheControl: string, precompressed?: Partial<Record<Encoding, Buffer>>): Asset {
+export function makeAsset(body: Buffer, type: string, cacheControl: string, precompressed?: Partial<Record<Encoding, Buffer>>, madeAlready: Partial<Record<Encoding, Buffer>> = {}): Asset {
   body = ownMemory(body);
   const hash = createHash('sha1').update(body).digest('base64url');
   const compressible = precompressed ? Object.keys(precompressed).length > 0 : isCompressible(type, body.length);
@@ -58,7 +59,7 @@ export function makeAsset(body: Buffer, type: string, cacheControl: string, prec
       if (!compressible) return undefined;
       const made = encoded[encoding];
       if (made) return made;
-      const bytes = precompressed ? precompressed[encoding] : compress(body, encoding);
+      const bytes = precompressed ? precompressed[encoding] : (madeAlready[encoding] ?? compress(body, encoding));
       if (!bytes) return undefined;
       return (encoded[encoding] = { body: ownMemory(bytes), etag: `"${hash}-${encoding}"` });
     },

@@ -7,7 +7,7 @@
 // judged and answered on its own and in order (two requests with one id get two answers), nothing for notifications.
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import { MCP_SERVER } from '../../src/lib/mcp-tools.ts';
-import { AnswerBudget, withBudget } from './budget.ts';
+import { AnswerBudget, withBudget, type DeferredText } from './budget.ts';
 import type { McpHandlers } from './handlers.ts';
 import { answerTooLarge, CODES, errorResponse, invalidParams, isMessage, isNotification, isRequest, NOT_A_MESSAGE, parseBody, type ErrorResponse, type Id } from './jsonrpc.ts';
 import { mcpLegs, type LegAnswer } from './mcp-server.ts';
@@ -37,8 +37,8 @@ export interface ConductorLimits {
   maxBatch: number;
   /** Bytes of one response at most, whatever it holds (MCP_MAX_RESPONSE_BYTES). */
   maxResponseBytes: number;
-  /** A document's text (UTF-8) as a JSON string, in bytes: the render pool's, off the event loop. */
-  jsonString: (body: Buffer) => Promise<Buffer>;
+  /** A document's text as a JSON string, in bytes: the render pool's, off the event loop. */
+  jsonString: (text: DeferredText) => Promise<Buffer>;
 }
 
 /** A turn of the event loop (a macrotask), so that what waits is answered in between. */

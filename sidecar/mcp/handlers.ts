@@ -50,7 +50,7 @@ export class AnswerTooLarge extends Error {
 
 /** The text of `asset` as a tool's result, or a refusal when it cannot fit in the answer: judged before it is read. */
 function textOf(asset: Asset, what: string): ToolResult {
-  return asset.size > bytesLeft() ? failure(tooLarge(what, asset.size)) : text(textForAnswer(asset.body));
+  return asset.size > bytesLeft() ? failure(tooLarge(what, asset.size)) : text(textForAnswer(asset));
 }
 
 export function articleList(site: StaticSite): Article[] {
@@ -77,7 +77,7 @@ function guarded<A>(handler: (args: A) => ToolResult | Promise<ToolResult>): (ar
 /** A resource's text; AnswerTooLarge when it cannot fit in the answer (judged before it is read). */
 function resourceText(asset: Asset, uri: string): string {
   if (asset.size > bytesLeft()) throw new AnswerTooLarge(tooLarge(uri, asset.size));
-  return textForAnswer(asset.body);
+  return textForAnswer(asset);
 }
 
 export type McpHandlers = ReturnType<typeof mcpHandlers>;

@@ -64,7 +64,7 @@ export async function readPage(reader: SiteReader, errors: ErrorPages, config: P
         if (!TEXT_TYPES.test(resolution.asset.type)) return { ok: false, problem: `${path} is not a text document (${resolution.asset.type}).` };
         // Judged by its size before it is read: a sitemap part of 5 MB is never turned into a string here.
         if (resolution.asset.size > bytesLeft()) return { ok: false, problem: tooLarge(path, resolution.asset.size) };
-        return { ok: true, text: textForAnswer(resolution.asset.body), path };
+        return { ok: true, text: textForAnswer(resolution.asset), path };
     }
   }
   return { ok: false, problem: `${input} redirects too many times.` };

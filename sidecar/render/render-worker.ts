@@ -1,6 +1,7 @@
 // A worker thread of the render pool (render-pool.ts): the CPU work of a live answer, off the event loop that answers
 // /health and every cached page. Each task returns the bytes and their compressed forms, ready to be kept.
 import { workerData } from 'node:worker_threads';
+import { gunzipSync } from 'node:zlib';
 import Piscina from 'piscina';
 import { compress, isCompressible, type Encoding } from '../../src/lib/compression.ts';
 import { pageToMarkdown } from '../../src/lib/markdown.ts';
@@ -12,7 +13,7 @@ export type RenderTask =
   | { kind: 'page'; path: string; locals: LiveLocals; type: string }
   | { kind: 'markdown'; html: Uint8Array; type: string }
   | { kind: 'qr'; text: string; type: string }
-  | { kind: 'json-string'; text: Uint8Array; type: string };
+  | { kind: 'json-string'; text: Uint8Array; gzipped: boolean; type: string };
 
 /** A body and the compressed forms worth sending (none for a body too small or not text). */
 export interface RenderedBytes {
@@ -27,7 +28,9 @@ let renderer: Promise<AstroRenderer> | undefined;
 export default async function run(task: RenderTask): Promise<RenderedBytes> {
   const body = await bodyOf(task);
   const forms: RenderedBytes['forms'] = {};
-  if (isCompressible(task.type, body.length)) for (const encoding of ['br', 'gzip'] as const) forms[encoding] = own(compress(body, encoding));
+  // Brotli here, which browsers and the edge take: making gzip too, for every render, was a third of a render's cost;
+  // the few clients that take only gzip get it made once on first use (asset.ts).
+  if (isCompressible(task.type, body.length)) forms.br = own(compress(body, 'br'));
   const result: RenderedBytes = { body: own(body), forms };
   // The bytes move to the main thread instead of being copied.
   const buffers = [result.body, ...Object.values(forms)].map((bytes) => bytes.buffer);
@@ -43,8 +46,10 @@ async function bodyOf(task: RenderTask): Promise<Buffer> {
       return Buffer.from(pageToMarkdown(Buffer.from(task.html.buffer, task.html.byteOffset, task.html.byteLength).toString('utf8')));
     case 'qr':
       return Buffer.from(await qrSvg(task.text));
-    case 'json-string':
-      return Buffer.from(JSON.stringify(Buffer.from(task.text.buffer, task.text.byteOffset, task.text.byteLength).toString('utf8')));
+    case 'json-string': {
+      const bytes = Buffer.from(task.text.buffer, task.text.byteOffset, task.text.byteLength);
+      return Buffer.from(JSON.stringify((task.gzipped ? gunzipSync(bytes) : bytes).toString('utf8')));
+    }
   }
 }
 

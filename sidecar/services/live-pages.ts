@@ -53,8 +53,8 @@ const MARKDOWN = 'text/markdown; charset=utf-8';
 const VCARD = 'text/vcard; charset=utf-8';
 const SVG = 'image/svg+xml';
 
-/** An asset of what the pool made, with the compressed forms it made (the event loop compresses nothing). */
-const assetOf = (made: Rendered, type: string) => makeAsset(made.body, type, CACHE.live, made.forms);
+/** An asset of what the pool made, with the compressed forms it made (others are made on first use). */
+const assetOf = (made: Rendered, type: string) => makeAsset(made.body, type, CACHE.live, undefined, made.forms);
 
 export class LivePages {
   private readonly deps: LiveDeps;
