@@ -10,6 +10,7 @@
 //   --fuzz         the project's fuzzer, long, from a new seed [--runs N] [--seed N]         fuzz.ts
 //   --worst        the costliest request of every route and method, and forty clients of them  worst.ts
 //   --regions      three regions on loopback: an edit at every edge, a region cut off [--duration S]  regions.ts
+//   --hot-path     cached answers against an earlier revision, side by side [--baseline REV]    hot-path.ts
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild } from '../ensure-build.ts';
@@ -18,6 +19,7 @@ import { compressionBench } from './compression.ts';
 import { dataTierBench } from './data-tier.ts';
 import { edgeMode } from './edge.ts';
 import { fuzzBench } from './fuzz.ts';
+import { hotPathBench } from './hot-path.ts';
 import { baseEnv, scratch } from './harness.ts';
 import { lighthouseMode } from './lighthouse.ts';
 import { mcpBench } from './mcp.ts';
@@ -44,6 +46,8 @@ const { values: flags } = parseArgs({
     seed: { type: 'string' },
     worst: { type: 'boolean', default: false },
     regions: { type: 'boolean', default: false },
+    'hot-path': { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
 });
 const seconds = Number(flags.duration ?? (flags.soak ? 30 : flags.quick ? 3 : 10));
@@ -65,6 +69,7 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
   [flags.fuzz, () => fuzzBench({ runs: flags.runs ? Number(flags.runs) : undefined, seed: flags.seed ? Number(flags.seed) : undefined })],
   [flags.worst, () => worstBench({ seconds: flags.duration ? seconds : undefined, million: !flags.quick })],
   [flags.regions, () => regionsBench(flags.duration ? seconds : 60)],
+  [flags['hot-path'], () => hotPathBench({ seconds: flags.duration ? seconds : 5, baseline: flags.baseline })],
 ];
 const mode = modes.find(([chosen]) => chosen)?.[1] ?? (() => overviewBench(seconds, flags.quick));
 const outcome = await mode();

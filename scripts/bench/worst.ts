@@ -4,7 +4,9 @@
 // costs (every thread of the process, from /proc/PID/task/*/schedstat) and the memory it holds at its peak (the rise of
 // the resident set's high-water mark, reset before it with /proc/PID/clear_refs). Then forty clients sending a mix of
 // the costliest for a minute (--duration) while two more ask /health and a cached profile: their p99, and whether the
-// process lived through it. Writes BENCHMARKS.worst.md.
+// process lived through it; the longest each request held the event loop, cold and at its input ×1, ×2 and ×4; and the
+// hostile clients of stalls.ts (a crawler, slow readers, idle sockets, slot holders, superlinear inputs, many
+// addresses), each with /health's p99 and the resident set during and after. Writes BENCHMARKS.worst.md.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -14,7 +16,9 @@ import { DEFAULT_LANG, LANGS, MCP_BODY_LIMIT } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { postgresBackend, sqliteBackend, type Backend } from './data-tier.ts';
+import { freePort } from '../sidecar-process.ts';
 import { baseEnv, MODERN, scratch, startSidecar } from './harness.ts';
+import { stallScenarios, type StallRow } from './stalls.ts';
 import { fmt } from './numbers.ts';
 import { wrk, type WrkResult } from './wrk.ts';
 
@@ -25,7 +29,7 @@ const LEGACY = { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol
 const OTHER_LANG = LANGS.find((lang) => lang !== DEFAULT_LANG) ?? DEFAULT_LANG;
 
 /** The largest profile and card an import allows (OWNER_LISTS, the text bounds), beside the bulk ones. */
-const LARGEST = {
+export const LARGEST = {
   profiles: [
     {
       slug: 'largest',
@@ -70,6 +74,11 @@ interface Case {
   request: Request;
   /** Sent this many times at once (a crowd asking one thing). */
   crowd?: number;
+  /**
+   * The request with its input `factor` times as large (1, 2, 4), when its cost could grow with its input: the loop's
+   * hold at each shows a cost that grows faster than the input (a backtracking pattern, a loop over a loop).
+   */
+  scaled?: (factor: number) => Request;
 }
 
 const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
@@ -95,11 +104,19 @@ function cases(): Case[] {
     { route: 'GET /sitemaps/{n}.xml', what: 'a part of 50,000 profiles, not yet built, sent as it is (decompressed as sent)', request: { path: part } },
     { route: 'GET /sitemaps/{n}.xml (×16)', what: 'sixteen clients at once asking for that part, not yet built', request: { path: part, headers: { 'accept-encoding': 'gzip' } }, crowd: 16 },
     { route: 'GET /health', what: 'health', request: { path: '/health' } },
-    { route: 'GET (404)', what: 'a path of 2,000 characters that names nothing', request: { path: paths.profile('a'.repeat(2000)) } },
+    { route: 'GET (404)', what: 'a path of 2,000 characters that names nothing', request: { path: paths.profile('a'.repeat(2000)) }, scaled: (f) => ({ path: paths.profile('a'.repeat(2000 * f)) }) },
+    { route: 'GET (301)', what: 'a path of 3,500 slashes before `a/` (a trailing slash to redirect)', request: { path: `/${'/'.repeat(3500)}a/` }, scaled: (f) => ({ path: `/${'/'.repeat(3500 * f)}a/` }) },
+    { route: 'GET /p/{page} (Accept)', what: 'an Accept header of 3,500 characters (media ranges, negotiated)', request: { path: '/p/layla', headers: { accept: 'text/html;q=0.1,'.repeat(219) } }, scaled: (f) => ({ path: '/p/layla', headers: { accept: 'text/html;q=0.1,'.repeat(219 * f) } }) },
     { route: 'POST /mcp initialize', what: 'initialize (a fresh server)', request: mcp({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'b', version: '1' } } }) },
     { route: 'POST /mcp tools/list', what: 'tools/list', request: mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
     { route: 'POST /mcp resources/read', what: 'the largest resource (OpenAPI)', request: mcp({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'http://localhost:8080/openapi.json' } }) },
-    { route: 'POST /mcp completion/complete', what: 'a 60,000-character prefix', request: mcp({ jsonrpc: '2.0', id: 1, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'http://localhost:8080/{lang}/blog/{slug}' }, argument: { name: 'slug', value: 'q'.repeat(60_000) } } }) },
+    {
+      route: 'POST /mcp completion/complete',
+      what: 'a 15,000-character prefix (four times that is near the body limit)',
+      request: mcp({ jsonrpc: '2.0', id: 1, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'http://localhost:8080/{lang}/blog/{slug}' }, argument: { name: 'slug', value: 'q'.repeat(15_000) } } }),
+      scaled: (f) => mcp({ jsonrpc: '2.0', id: 1, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'http://localhost:8080/{lang}/blog/{slug}' }, argument: { name: 'slug', value: 'q'.repeat(15_000 * f) } } }),
+    },
+    { route: 'POST /mcp read_page', what: 'a path of 15,000 slashes', request: mcp(call(1, 'read_page', { path: '/'.repeat(15_000) })), scaled: (f) => mcp(call(1, 'read_page', { path: '/'.repeat(15_000 * f) })) },
     { route: 'POST /mcp tools/call get_profile', what: 'the largest profile, not yet rendered', request: mcp(call(1, 'get_profile', { page: 'largest' })) },
     { route: 'POST /mcp tools/call get_digital_card', what: 'the largest card, not yet rendered', request: mcp(call(1, 'get_digital_card', { cardId: 'largest-card' })) },
     { route: 'POST /mcp tools/call list_blog_articles', what: 'every article', request: mcp(call(1, 'list_blog_articles', {})) },
@@ -136,6 +153,10 @@ interface Measured {
   cpuMs: number;
   heldMb: number;
   wallMs: number;
+  /** The event loop's longest hold while it was answered (ms), cold. */
+  holdMs: number;
+  /** The same, warm, at its input ×1, ×2 and ×4, when it scales. */
+  scaledHoldMs?: number[];
 }
 
 async function send(url: string, r: Request): Promise<{ status: number; bytes: number }> {
@@ -143,13 +164,22 @@ async function send(url: string, r: Request): Promise<{ status: number; bytes: n
   return { status: res.status, bytes: (await res.arrayBuffer()).byteLength };
 }
 
+async function longestHoldMs(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split('\n').find((l) => l.startsWith('bio_event_loop_longest_hold_seconds '));
+  return Number(line?.split(' ')[1] ?? NaN) * 1000;
+}
+
 /** One case, alone, in a fresh sidecar over `env`'s database. */
 async function measureCase(env: Record<string, string>, c: Case): Promise<Measured> {
-  const sidecar = await startSidecar('', env);
+  const metricsPort = await freePort();
+  const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  const sidecar = await startSidecar('', { ...env, METRICS_LISTEN: `127.0.0.1:${metricsPort}` });
   try {
     for (let i = 0; i < 3; i++) await send(sidecar.url, { path: '/health' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     writeFileSync(`/proc/${sidecar.pid}/clear_refs`, '5');
+    await longestHoldMs(metricsUrl);
     const rssBefore = statusKb(sidecar.pid, 'VmRSS');
     const cpuBefore = cpuNs(sidecar.pid);
     const started = performance.now();
@@ -158,8 +188,19 @@ async function measureCase(env: Record<string, string>, c: Case): Promise<Measur
     await new Promise((resolve) => setTimeout(resolve, 100));
     const cpuMs = (cpuNs(sidecar.pid) - cpuBefore) / 1e6;
     const heldMb = (statusKb(sidecar.pid, 'VmHWM') - rssBefore) / 1024;
+    const holdMs = await longestHoldMs(metricsUrl);
+    let scaledHoldMs: number[] | undefined;
+    if (c.scaled) {
+      scaledHoldMs = [];
+      for (const factor of [1, 2, 4]) {
+        await send(sidecar.url, c.scaled(factor)).catch(() => undefined);
+        await longestHoldMs(metricsUrl);
+        await send(sidecar.url, c.scaled(factor)).catch(() => undefined);
+        scaledHoldMs.push(await longestHoldMs(metricsUrl));
+      }
+    }
     if (sidecar.child.exitCode !== null) throw new Error(`${c.route}: the sidecar exited`);
-    return { route: c.route, what: c.what, status: answers[0]!.status, bytes: answers[0]!.bytes, cpuMs, heldMb, wallMs };
+    return { route: c.route, what: c.what, status: answers[0]!.status, bytes: answers[0]!.bytes, cpuMs, heldMb, wallMs, holdMs, ...(scaledHoldMs ? { scaledHoldMs } : {}) };
   } finally {
     sidecar.child.kill('SIGKILL');
   }
@@ -220,6 +261,7 @@ export async function worstBench(options: { seconds?: number | undefined; millio
   const data = { profiles: [...demo.profiles!, ...LARGEST.profiles], cards: [...demo.cards!, ...LARGEST.cards], aliases: [...demo.aliases!, ...LARGEST.aliases] };
   const results: { backend: string; profiles: number; rows: Measured[] }[] = [];
   const loads: Load[] = [];
+  const stalls: { backend: string; profiles: number; rows: StallRow[] }[] = [];
   const pg = await postgresBackend();
   try {
     for (const backend of [sqliteBackend(scratch), pg] as Backend[]) {
@@ -230,12 +272,14 @@ export async function worstBench(options: { seconds?: number | undefined; millio
         for (const c of cases()) {
           rows.push(await measureCase(db.env, c));
           const r = rows.at(-1)!;
-          console.log(`  ${r.route}: ${r.status}, ${fmt(r.cpuMs, 1)} ms CPU, ${fmt(r.heldMb, 1)} MB held`);
+          console.log(`  ${r.route}: ${r.status}, ${fmt(r.cpuMs, 1)} ms CPU, ${fmt(r.heldMb, 1)} MB held, the loop held ${fmt(r.holdMs, 1)} ms${r.scaledHoldMs ? ` (×1, ×2, ×4: ${r.scaledHoldMs.map((h) => fmt(h, 1)).join(', ')} ms)` : ''}`);
         }
         results.push({ backend: backend.name, profiles, rows });
         if (profiles === sizes.at(-1)) {
           console.log(`  forty clients of the costliest, ${seconds} s…`);
           for (const niced of [false, true]) loads.push(await loadRun(backend.name, db.env, profiles, seconds, niced));
+          console.log(`  hostile clients, ${seconds} s each…`);
+          stalls.push({ backend: backend.name, profiles, rows: await stallScenarios(db.env, profiles, seconds, console.log) });
         }
         await db.close();
       }
@@ -250,9 +294,19 @@ export async function worstBench(options: { seconds?: number | undefined; millio
     '',
     `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Each request is sent alone (or as the crowd it says) to a fresh sidecar process started as \`npm run serve\` starts it (\`--max-old-space-size=160\`), after three requests of /health; nothing it needs is cached yet. **CPU** is the time every thread of the process spent from just before the request to 100 ms after its answer (/proc/PID/task/*/schedstat: the main thread, the thread pool that compresses, V8's collectors). **Held** is how far the resident set's high-water mark rose above where it stood before the request (/proc/PID/clear_refs resets the mark): the most memory the request made the process hold at once. The database holds the bulk profiles, the demo data, and the largest profile and card an import allows.`,
     '',
-    `| Route or method | Its costliest request | Status | ${columns.map((c) => `${c}: CPU ms / held MB`).join(' | ')} |`,
+    `| Route or method | Its costliest request | Status | ${columns.map((c) => `${c}: CPU ms / held MB / loop held ms`).join(' | ')} |`,
     `|---|---|---:|${columns.map(() => '---:').join('|')}|`,
-    ...results[0]!.rows.map((row, i) => `| ${row.route} | ${row.what} | ${row.status} | ${results.map((r) => `${fmt(r.rows[i]!.cpuMs, 1)} / ${fmt(r.rows[i]!.heldMb, 1)}`).join(' | ')} |`),
+    ...results[0]!.rows.map((row, i) => `| ${row.route} | ${row.what} | ${row.status} | ${results.map((r) => `${fmt(r.rows[i]!.cpuMs, 1)} / ${fmt(r.rows[i]!.heldMb, 1)} / ${fmt(r.rows[i]!.holdMs, 1)}`).join(' | ')} |`),
+    '',
+    "CPU is every thread's (the render pool's included); *loop held* is the sidecar's own measure of the longest its event loop was held (main-thread CPU between two turns: what every other request waited), cold.",
+    '',
+    '## Cost against input size',
+    '',
+    'The requests whose cost could grow with their input, sent warm at their input ×1, ×2 and ×4: the longest the event loop was held (ms). A cost that grows faster than the input would show here (issue 36: 15,000 slashes held it 0.4 s). Past a limit (a path over 16 KiB, a body over 64 KiB) the answer is the refusal.',
+    '',
+    `| Route or method | Its input (×1) | ${columns.map((c) => `${c}: ×1 / ×2 / ×4`).join(' | ')} |`,
+    `|---|---|${columns.map(() => '---:').join('|')}|`,
+    ...results[0]!.rows.flatMap((row, i) => (row.scaledHoldMs ? [`| ${row.route} | ${row.what} | ${results.map((r) => (r.rows[i]!.scaledHoldMs ?? []).map((h) => fmt(h, 1)).join(' / ')).join(' | ')} |`] : [])),
     '',
     '## Forty clients of the costliest requests',
     '',
@@ -264,8 +318,18 @@ export async function worstBench(options: { seconds?: number | undefined; millio
     '',
     "Non-2xx answers there are the 413s to the 8 MiB bodies, by design; socket errors are wrk's own two-second timeout on the slowest of the costliest (a part sent as it is, 5 MB, to a reader that shares the cores).",
     '',
+    '## Hostile clients (issue 36)',
+    '',
+    `Each scenario runs for ${seconds} s against a fresh sidecar (as \`npm run serve\` runs it, on the largest database above) while a prober asks /health one request at a time: its latency (bound: p99 100 ms), the longest the event loop was held, and the resident set before, at its peak, and ${15} s after the clients left (scripts/bench/stalls.ts).`,
+    '',
+    '| Backend | Scenario | /health p50 ms | p99 ms (bound 100) | max ms | errors | Loop held ms | RSS MB: before → peak → after | What the clients saw |',
+    '|---|---|---:|---:|---:|---:|---:|---|---|',
+    ...stalls.flatMap((s) =>
+      s.rows.map((r) => `| ${s.backend.split(' (')[0]}, ${fmt(s.profiles)} | ${r.scenario} | ${fmt(r.health.p50, 1)} | ${fmt(r.health.p99, 1)} | ${fmt(r.health.max)} | ${fmt(r.health.errors)} | ${fmt(r.holdMs, 1)} | ${fmt(r.rss.before)} → ${fmt(r.rss.peak)} → ${fmt(r.rss.after)} | ${r.clients} |`),
+    ),
+    '',
   ];
   writeFileSync(join(projectRoot, 'BENCHMARKS.worst.md'), lines.join('\n'));
   console.log('\n' + lines.join('\n'));
-  return loads.every((l) => l.lived && l.probe.p99 <= 100 && l.probe.errors === 0);
+  return loads.every((l) => l.lived && l.probe.p99 <= 100 && l.probe.errors === 0) && stalls.every((s) => s.rows.every((r) => r.health.p99 <= 100 && r.health.errors === 0 && !r.clients.includes('EXITED')));
 }
