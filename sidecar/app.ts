@@ -8,6 +8,7 @@ import { CACHE } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
 import type { ServerConfig } from './config.ts';
 import { clientErrorHandler } from './client-errors.ts';
+import { limitConnectionsPerClient } from './connection-limits.ts';
 import { CODES, errorResponse } from './mcp/jsonrpc.ts';
 import { ErrorPages } from './error-pages.ts';
 import { LiveCache } from './live-cache.ts';
@@ -93,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Connections are bounded: past MAX_CONNECTIONS a new one is closed at once, so that idle or slow clients cannot
   // hold memory by the thousand.
   app.server.maxConnections = config.maxConnections;
+  limitConnectionsPerClient(app.server, config.maxConnectionsPerClient, config.trustProxy);
   // An answer larger than the kernel's buffers take at once is sent only as fast as its client reads: one that stops
   // reading loses its connection after SEND_TIMEOUT_MS without progress (Node sets the idle timeout back when the
   // answer is done), so that a thousand readers that read nothing do not hold a thousand answers.

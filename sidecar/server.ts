@@ -25,6 +25,19 @@ function openConnections(server: Server): Promise<number> {
   return new Promise((resolve) => server.getConnections((err, count) => resolve(err ? 0 : count)));
 }
 
+/** One request of each MCP leg, in process: what the first client would otherwise pay for. */
+async function warmMcp(app: FastifyInstance): Promise<void> {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  await app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, 'mcp-protocol-version': '2025-11-25' }, payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_page', arguments: { path: '/' } } }) });
+  await app.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: { ...headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }),
+  });
+}
+
 export async function startServer(): Promise<void> {
   const config = loadConfigOrExit();
 
@@ -36,6 +49,7 @@ export async function startServer(): Promise<void> {
   }
 
   const services = await openServices({ config, distDir });
+  await services.pool.warm(config.renderThreads);
   const app = await buildApp({ config, distDir, logger: { level: config.logLevel }, services });
   // Metrics for operators, on an internal address of their own (never the public port), only when asked for.
   const metricsServer = config.metricsListen ? await startMetrics(app, services, config.metricsListen) : undefined;
@@ -73,6 +87,8 @@ export async function startServer(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
+  // The MCP layer compiles its schemas on first use (some 20 ms of the event loop): done here, before anyone waits.
+  await warmMcp(app);
   await app.listen({ port: config.port, host: config.host });
   console.log(`Serving ${config.baseUrl} on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`);
 }

@@ -52,7 +52,7 @@ async function measure(backend: Backend, seconds: number, scratch: string, stati
   const { env, write, close } = await backend.prepare(PROFILES);
   const children: ChildProcess[] = [];
   try {
-    const sidecar = await spawnSidecar({ ...env, LOG_LEVEL: 'warn' }, { discardOutput: true });
+    const sidecar = await spawnSidecar({ ...env, LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1' }, { discardOutput: true });
     children.push(sidecar.child);
     const prefix = join(scratch, `edge-${Math.random().toString(36).slice(2)}`);
     const dist = join(projectRoot, 'dist', 'client');

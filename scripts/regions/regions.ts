@@ -122,7 +122,7 @@ export async function startRegions(options: RegionsOptions): Promise<Regions> {
       const standby = await topology.addStandby(`region${n}`, { host: `127.0.${n}.1`, upstream: link.listen });
       await caughtUp(primary, standby);
       const env = { DATABASE_URL: standby.url(DATABASE, 'bio_reader'), CHANGE_POLL_MS: POLL_MS };
-      const sidecar = await spawnSidecar({ ...env, MCP_RATE_LIMIT: '1000000' }, { discardOutput: true });
+      const sidecar = await spawnSidecar({ ...env, MCP_RATE_LIMIT: '1000000', TRUST_PROXY: '127.0.0.0/8' }, { discardOutput: true });
       children.push(sidecar.child);
       const prefix = join(options.scratch, `edge-region${n}`);
       const edge = await runEdge({ listen: `127.0.${n}.3:${await freePort()}`, backend: sidecar.address, prefix, dist, headers });

@@ -48,10 +48,11 @@ export class RenderPool {
     this.#pool = new Piscina({
       filename: fileURLToPath(new URL('./render-worker.ts', import.meta.url)),
       workerData: { serverEntry: options.serverEntry },
-      // Started on first use and kept: an idle sidecar holds no thread it does not need, a busy one never restarts one.
+      // Started on first use (or by warm()) and kept: a thread that left when idle would load Astro again, a second of
+      // CPU, for the next visitor.
       minThreads: 0,
       maxThreads: options.threads,
-      idleTimeout: 60_000,
+      idleTimeout: 24 * 60 * 60 * 1000,
       maxQueue: this.#maxQueue,
       // Below the event loop's thread in the scheduler's eyes: /health first when every core is busy.
       niceIncrement: 5,
@@ -62,6 +63,14 @@ export class RenderPool {
       // A task's whole heap (an Astro render of the largest page holds a few MB) well within these.
       resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
     });
+  }
+
+  /**
+   * Starts every thread and has it load Astro's renderer (a second of CPU), so that the first visitor of a live page
+   * does not wait for it. The sidecar process does this before it listens; apps in tests start threads on first use.
+   */
+  async warm(threads: number): Promise<void> {
+    await Promise.all(Array.from({ length: threads }, () => this.#run({ kind: 'warm', type: '' })));
   }
 
   /** A live page's HTML. */

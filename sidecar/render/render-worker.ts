@@ -13,7 +13,8 @@ export type RenderTask =
   | { kind: 'page'; path: string; locals: LiveLocals; type: string }
   | { kind: 'markdown'; html: Uint8Array; type: string }
   | { kind: 'qr'; text: string; type: string }
-  | { kind: 'json-string'; text: Uint8Array; gzipped: boolean; type: string };
+  | { kind: 'json-string'; text: Uint8Array; gzipped: boolean; type: string }
+  | { kind: 'warm'; type: string };
 
 /** A body and the compressed forms worth sending (none for a body too small or not text). */
 export interface RenderedBytes {
@@ -46,6 +47,10 @@ async function bodyOf(task: RenderTask): Promise<Buffer> {
       return Buffer.from(pageToMarkdown(Buffer.from(task.html.buffer, task.html.byteOffset, task.html.byteLength).toString('utf8')));
     case 'qr':
       return Buffer.from(await qrSvg(task.text));
+    case 'warm':
+      renderer ??= loadAstroRenderer(serverEntry);
+      await renderer;
+      return Buffer.alloc(0);
     case 'json-string': {
       const bytes = Buffer.from(task.text.buffer, task.text.byteOffset, task.text.byteLength);
       return Buffer.from(JSON.stringify((task.gzipped ? gunzipSync(bytes) : bytes).toString('utf8')));

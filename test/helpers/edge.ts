@@ -23,7 +23,8 @@ export interface Edge {
 }
 
 export async function startEdge(config: ServerConfig): Promise<Edge> {
-  const options = { config, distDir };
+  // The edge is the sidecar's front: its connections are every client's.
+  const options = { config: { ...config, trustProxy: '127.0.0.1' }, distDir };
   const services = await openServices(options);
   const app = await buildApp({ ...options, services });
   const origin = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));

@@ -123,3 +123,32 @@ describe('the wait for a slot', () => {
     expect(finished.indexOf('b'), finished.join(' ')).toBeLessThan(4);
   });
 });
+
+describe('connections one client may hold', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ config: { maxConnectionsPerClient: 8 } });
+  });
+  afterAll(() => server.close());
+
+  it('past its share a client\'s new connection is closed at once, and another client is still answered', async () => {
+    const url = new URL(server.url);
+    const open = (localAddress: string) =>
+      new Promise<Socket & { closedAt: () => boolean }>((resolve) => {
+        let closed = false;
+        const socket = connect({ port: Number(url.port), host: url.hostname, localAddress }, () => resolve(Object.assign(socket, { closedAt: () => closed })));
+        socket.on('close', () => (closed = true));
+        socket.on('error', () => undefined);
+      });
+    const held = await Promise.all(Array.from({ length: 10 }, () => open('127.0.0.2')));
+    sockets.push(...held);
+    await new Promise((r) => setTimeout(r, 200));
+    // Eight held open; the ninth and tenth closed by the server.
+    expect(held.filter((s) => s.closedAt()).length).toBe(2);
+    expect(await post(server, ping(1), '127.0.0.1')).toBe(200);
+    // Given back when they go.
+    for (const s of held) s.destroy();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await post(server, ping(2), '127.0.0.2')).toBe(200);
+  });
+});

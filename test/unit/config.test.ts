@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       idleTimeoutMs: 75_000,
       sendTimeoutMs: 10_000,
       maxConnections: 2048,
+      maxConnectionsPerClient: 64,
       maxEventLoopDelayMs: 100,
       changePollMs: 0,
       shutdownDrainMs: 1000,
