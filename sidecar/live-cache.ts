@@ -5,6 +5,8 @@ interface Entry<V> {
   value: V;
   expiresAt: number;
   tag: string | undefined;
+  /** When it was last moved to the back (a count of moves): moved again only once others have passed it. */
+  movedAt: number;
 }
 
 export class LiveCache<V> {
@@ -12,6 +14,7 @@ export class LiveCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   /** The keys of the entries built from each entity. */
   private readonly byTag = new Map<string, Set<string>>();
+  private moves = 0;
 
   constructor(max = 5000) {
     this.max = max;
@@ -24,9 +27,14 @@ export class LiveCache<V> {
       this.delete(key);
       return undefined;
     }
-    // Map keeps insertion order: re-inserting marks the entry as most recently used.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    // Map keeps insertion order: re-inserting marks the entry as most recently used. An entry among the most recent
+    // quarter stays where it is: moving it on every hit was a tenth of a cached page's answer, and it is far from
+    // being the one evicted next.
+    if (this.moves - entry.movedAt > this.max / 4) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      entry.movedAt = ++this.moves;
+    }
     return entry.value;
   }
 
@@ -37,7 +45,7 @@ export class LiveCache<V> {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt, tag });
+    this.entries.set(key, { value, expiresAt, tag, movedAt: ++this.moves });
     if (tag !== undefined) {
       const keys = this.byTag.get(tag) ?? new Set<string>();
       keys.add(key);

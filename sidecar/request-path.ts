@@ -74,7 +74,12 @@ export function hasValidHost(request: FastifyRequest): boolean {
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
   if (hosts > 1) return false;
   const host = request.headers.host;
-  if (host === undefined) return true;
+  if (host === undefined || host === lastValidHost) return true;
   const match = HOST.exec(host);
-  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+  const valid = match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+  if (valid) lastValidHost = host;
+  return valid;
 }
+
+/** Nearly every request names the host the last one did: judged once. */
+let lastValidHost: string | undefined;

@@ -1,18 +1,20 @@
 // `npm run bench -- --hot-path [--baseline REV] [--duration S]`: the answers every reader takes (a static article, its
 // Markdown twin, a cached live profile, /health), served by this code and by the code at REV (default 60ea353, before
 // issue 27's round), side by side in one run on one machine: each sidecar started as `npm run serve` starts it over
-// the same demo database, wrk (Debian's) against each in turn, two rounds, alternating, so that what the machine does
-// meanwhile falls on both. REV is checked out in a scratch worktree (its own build; this checkout's node_modules).
-// Writes BENCHMARKS.hot-path.md.
+// the same demo database, pinned to the first CPU, wrk (Debian's, one thread) pinned to the second, against each in
+// turn, five rounds alternating, so that what the machine does meanwhile falls on both; the median of each. REV is
+// checked out in a scratch worktree (its own build; this checkout's node_modules). Writes BENCHMARKS.hot-path.md.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { freePort, serveFlags } from '../sidecar-process.ts';
-import { baseEnv, demoDatabase, scratch, startSidecar, track } from './harness.ts';
-import { fmt } from './numbers.ts';
+import { baseEnv, demoDatabase, scratch, track } from './harness.ts';
+import { fmt, median } from './numbers.ts';
+
+const ROUNDS = 5;
 import { wrk } from './wrk.ts';
 
 interface Route {
@@ -40,16 +42,19 @@ function checkout(rev: string): string {
   return join(dir, 'sidecar', 'server.ts');
 }
 
-/** A sidecar of the code at `entry`, as `npm run serve` starts it. */
-async function startAt(entry: string, databasePath: string): Promise<string> {
+/** CPU nanoseconds the event loop's thread (the process's main thread) has used so far. */
+const loopNs = (pid: number) => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]);
+
+/** A sidecar of the code at `entry`, as `npm run serve` starts it, on the first CPU. */
+async function startAt(entry: string, databasePath: string): Promise<{ url: string; pid: number }> {
   const port = await freePort();
-  const child = track(spawn(process.execPath, [...serveFlags, entry], { env: baseEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', DATABASE_PATH: databasePath }), stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(spawn('taskset', ['-c', '0', process.execPath, ...serveFlags, entry], { env: baseEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', DATABASE_PATH: databasePath }), stdio: ['ignore', 'pipe', 'pipe'] }));
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d) => ((out += d), out.includes('Serving') && resolve()));
-    child.once('exit', (code) => reject(new Error(`the baseline sidecar exited (${code}): ${out}`)));
+    child.once('exit', (code) => reject(new Error(`the sidecar at ${entry} exited (${code}): ${out}`)));
   });
-  return `http://127.0.0.1:${port}`;
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid ?? 0 };
 }
 
 export async function hotPathBench(options: { seconds: number; baseline?: string | undefined }): Promise<void> {
@@ -58,36 +63,43 @@ export async function hotPathBench(options: { seconds: number; baseline?: string
   console.log(`Checking out and building ${rev}…`);
   const baselineEntry = checkout(rev);
   const db = demoDatabase();
-  const ours = (await startSidecar(db)).url;
+  const ours = await startAt(join(projectRoot, 'sidecar', 'server.ts'), db);
   const theirs = await startAt(baselineEntry, db);
   const sides = [
     ['this code', ours],
     [rev, theirs],
   ] as const;
   // Warm both: every route once (the live page rendered and kept, compressed forms made).
-  for (const [, url] of sides) for (const r of ROUTES) await (await fetch(url + r.path, r.headers ? { headers: r.headers } : {})).arrayBuffer();
+  for (const [, { url }] of sides) for (const r of ROUTES) await (await fetch(url + r.path, r.headers ? { headers: r.headers } : {})).arrayBuffer();
   const rps: Record<string, Record<string, number[]>> = {};
-  for (let round = 0; round < 2; round++) {
+  const usPerAnswer: Record<string, Record<string, number[]>> = {};
+  for (let round = 0; round < ROUNDS; round++) {
     for (const r of ROUTES) {
-      for (const [name, url] of round === 0 ? sides : [...sides].reverse()) {
-        const result = await wrk(url + r.path, { connections: 50, threads: 2, seconds: options.seconds, ...(r.headers ? { headers: r.headers } : {}) }, scratch);
+      for (const [name, { url, pid }] of round % 2 === 0 ? sides : [...sides].reverse()) {
+        const before = loopNs(pid);
+        const result = await wrk(url + r.path, { connections: 50, threads: 1, seconds: options.seconds, cpu: 1, ...(r.headers ? { headers: r.headers } : {}) }, scratch);
+        const us = (loopNs(pid) - before) / 1000 / Math.max(1, result.requests);
         ((rps[r.name] ??= {})[name] ??= []).push(result.rps);
-        console.log(`  ${r.name}, ${name}: ${fmt(result.rps)} req/s`);
+        ((usPerAnswer[r.name] ??= {})[name] ??= []).push(us);
+        console.log(`  ${r.name}, ${name}: ${fmt(result.rps)} req/s, ${fmt(us, 1)} µs of the event loop an answer`);
       }
     }
   }
   const lines = [
     '# The hot path against an earlier revision',
     '',
-    `Produced by \`npm run bench -- --hot-path --baseline ${rev} --duration ${options.seconds}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Both sidecars as \`npm run serve\` starts them, over the same demo database, warmed; \`wrk -t2 -c50 -d${options.seconds}s\` against each in turn, two rounds alternating (issue 36, item 8: every cached answer had got 15–25% slower than at 60ea353).`,
+    `Produced by \`npm run bench -- --hot-path --baseline ${rev} --duration ${options.seconds}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Both sidecars as \`npm run serve\` starts them (pinned to CPU 0), over the same demo database, warmed; \`wrk -t1 -c50 -d${options.seconds}s\` (pinned to CPU 1) against each in turn, ${ROUNDS} rounds alternating; the median (issue 36, item 8: every cached answer had got 15–25% slower than at 60ea353).`,
     '',
-    `| Answer | This code: req/s (two rounds) | ${rev}: req/s (two rounds) | This code / ${rev} |`,
-    '|---|---:|---:|---:|',
+    `The event loop's CPU an answer (its thread's time over the run, from /proc, divided by the answers wrk counted) is the steadier measure on a machine that others share; requests per second follow it.`,
+    '',
+    `| Answer | This code: µs of the loop an answer | ${rev} | This code / ${rev} | This code: median req/s (all rounds) | ${rev}: median req/s (all rounds) |`,
+    '|---|---:|---:|---:|---:|---:|',
     ...ROUTES.map((r) => {
       const a = rps[r.name]!['this code']!;
       const b = rps[r.name]![rev]!;
-      const mean = (v: number[]) => v.reduce((x, y) => x + y, 0) / v.length;
-      return `| ${r.name} | ${a.map((v) => fmt(v)).join(', ')} | ${b.map((v) => fmt(v)).join(', ')} | ${fmt(mean(a) / mean(b), 2)} |`;
+      const ua = median(usPerAnswer[r.name]!['this code']!);
+      const ub = median(usPerAnswer[r.name]![rev]!);
+      return `| ${r.name} | ${fmt(ua, 1)} | ${fmt(ub, 1)} | ${fmt(ua / ub, 2)} | ${fmt(median(a))} (${a.map((v) => fmt(v)).join(', ')}) | ${fmt(median(b))} (${b.map((v) => fmt(v)).join(', ')}) |`;
     }),
     '',
   ];

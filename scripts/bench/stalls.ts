@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { paths } from '../../src/lib/urls.ts';
 import { projectRoot } from '../ensure-build.ts';
 import { freePort } from '../sidecar-process.ts';
 import { scratch, startSidecar } from './harness.ts';
@@ -91,7 +92,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'crawler: forty clients, never-rendered profiles in random order',
     run: async (url, seconds, profiles) => {
-      const script = `request = function() return wrk.format("GET", "/p/bench-" .. math.random(1, ${profiles})) end\n`;
+      const script = `request = function() return wrk.format("GET", "${paths.profile('bench-')}" .. math.random(1, ${profiles})) end\n`;
       const r = await wrk(url + '/', { connections: 40, threads: 1, seconds, script }, scratch);
       return `${Math.round(r.rps)} req/s, ${r.non2xx3xx} non-2xx (503: shed), ${r.socketErrors} socket errors`;
     },
@@ -151,7 +152,7 @@ const SCENARIOS: Scenario[] = [
       const rpc = (value: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_page', arguments: { path: value } } });
       const script = cycleScript([
         { path: `/${'/'.repeat(LONG)}a/` },
-        { path: `/p/${'-'.repeat(LONG)}` },
+        { path: paths.profile('-'.repeat(LONG)) },
         { path: '/p/layla', headers: { Accept: 'a,'.repeat(LONG / 2), 'Accept-Language': '-'.repeat(LONG / 2) } },
         { path: `/en/blog?${'='.repeat(LONG)}` },
         { method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json', Accept: BOTH }, body: rpc('/'.repeat(LONG)) },

@@ -21,6 +21,8 @@ export interface WrkOptions {
   headers?: Record<string, string>;
   /** Run wrk at this niceness (19: the lowest priority), so that a load generator sharing the server's cores yields them. */
   nice?: number;
+  /** Run wrk on this CPU only (taskset), so that it never shares the server's core. */
+  cpu?: number;
 }
 
 function ms(value: string, unit: string): number {
@@ -38,7 +40,7 @@ export function wrk(url: string, options: WrkOptions, scratch: string): Promise<
   }
   args.push(url);
   return new Promise((resolve, reject) => {
-    const [command, argv] = options.nice === undefined ? ['wrk', args] : ['nice', ['-n', String(options.nice), 'wrk', ...args]];
+    const [command, argv] = options.cpu !== undefined ? ['taskset', ['-c', String(options.cpu), 'wrk', ...args]] : options.nice === undefined ? ['wrk', args] : ['nice', ['-n', String(options.nice), 'wrk', ...args]];
     execFile(command, argv, { timeout: ((options.seconds ?? 10) + 30) * 1000 }, (error, stdout) => {
       if (error) return reject(error);
       const lat = (p: string) => {

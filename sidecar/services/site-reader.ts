@@ -151,8 +151,14 @@ export class SiteReader {
       }
     }
     // A parameter its declaration refuses names nothing (a slug with capitals, a card id too long).
-    const match = matchLive(path);
+    const match = this.matchLive(path);
     return match ? { ...(await this.handlers[match.id](match.params, prefs)), route: match.route.path } : { kind: 'not-found' };
+  }
+
+  /** The declared live route of `path`, remembered: matching tried a dozen patterns and their parameters' schemas. */
+  private readonly matches = new BoundedMemo<ReturnType<typeof matchLive>>();
+  private matchLive(path: string): ReturnType<typeof matchLive> {
+    return this.matches.get(path, () => matchLive(path));
   }
 
   /**
@@ -160,10 +166,16 @@ export class SiteReader {
    * its other representation (discovery.ts), and the site's one preference for AI use (ai-preferences.ts).
    */
   private pageHeaders(path: string, markdown: boolean, links: string): Record<string, string> {
-    // The other representation at a URL of its own: the twin of an HTML page, the page of a Markdown answer.
-    const other = absoluteUrl(this.deps.baseUrl, markdown ? path : twinPath(path));
-    return { ...VARY_ACCEPT, link: `${links}, ${alternateLink(other, markdown ? 'text/html' : 'text/markdown')}`, 'content-usage': CONTENT_USAGE };
+    // Made once a page and form, then kept (answers copy them): parsing the URL for the link cost a twentieth of a
+    // cached page's answer.
+    return this.headersMemo.get(`${markdown ? 'md' : 'html'} ${links === this.links.home ? 'home' : 'site'} ${path}`, () => {
+      // The other representation at a URL of its own: the twin of an HTML page, the page of a Markdown answer.
+      const other = absoluteUrl(this.deps.baseUrl, markdown ? path : twinPath(path));
+      return { ...VARY_ACCEPT, link: `${links}, ${alternateLink(other, markdown ? 'text/html' : 'text/markdown')}`, 'content-usage': CONTENT_USAGE };
+    });
   }
+
+  private readonly headersMemo = new BoundedMemo<Readonly<Record<string, string>>>();
 
   /**
    * GET /health: ok when the database answers a real query and the process takes on work; degraded, with the reason,
@@ -179,6 +191,27 @@ export class SiteReader {
     const replica = stats ? { replica: { newestCommitAt: stats.newestCommitAt, replayLagMs: Math.round(stats.replicaLagMs) } } : {};
     const body = JSON.stringify({ status, service: this.deps.serviceName, time: new Date().toISOString(), ...reason, ...replica });
     return { kind: 'document', status: status === 'ok' ? 200 : 503, type: 'application/json; charset=utf-8', body, headers: { 'cache-control': CACHE.none } };
+  }
+}
+
+/**
+ * A memo of what a key computes to, for keys requests choose: at most `max` kept, all forgotten when full (a client
+ * sending random paths costs a clear now and then, never memory).
+ */
+class BoundedMemo<V> {
+  readonly #values = new Map<string, V>();
+  readonly #max: number;
+
+  constructor(max = 10_000) {
+    this.#max = max;
+  }
+
+  get(key: string, make: () => V): V {
+    if (this.#values.has(key)) return this.#values.get(key) as V;
+    const value = make();
+    if (this.#values.size >= this.#max) this.#values.clear();
+    this.#values.set(key, value);
+    return value;
   }
 }
 
