@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
-import { fuzz, valuesOf, type FuzzReport } from '../fuzz/fuzz.ts';
+import { fuzz, LOOP_HOLD_LIMIT_MS, valuesOf, type FuzzReport } from '../fuzz/fuzz.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { freePort } from '../sidecar-process.ts';
 import { postgresBackend, sqliteBackend, type Backend } from './data-tier.ts';
@@ -31,7 +31,7 @@ export async function fuzzBench(options: { runs?: number | undefined; seed?: num
       let exited: string | undefined;
       sidecar.child.once('exit', (code, signal) => (exited = `exit ${code ?? signal}`));
       const started = performance.now();
-      const report = await fuzz({ url: sidecar.url, metricsUrl: `http://127.0.0.1:${metrics}/metrics`, exited: () => exited, values: valuesOf(demo) }, { numRuns: runs, seed });
+      const report = await fuzz({ url: sidecar.url, metricsUrl: `http://127.0.0.1:${metrics}/metrics`, exited: () => exited, values: valuesOf(demo) }, { numRuns: runs, seed, loopHoldLimitMs: LOOP_HOLD_LIMIT_MS });
       reports.push({ backend: backend.name, report, seconds: (performance.now() - started) / 1000 });
       console.log(`${backend.name}: ${report.failure ? `FAILED\n${report.failure}` : `${fmt(report.runs)} requests, nothing found`}`);
       sidecar.child.kill('SIGKILL');
@@ -45,14 +45,18 @@ export async function fuzzBench(options: { runs?: number | undefined; seed?: num
   const lines = [
     '# The fuzzer, long',
     '',
-    `Produced by \`npm run bench -- --fuzz --seed ${seed} --runs ${runs}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}. Requests drawn by scripts/fuzz/requests.ts from the surface declaration and the MCP schemas, each answer held to scripts/fuzz/fuzz.ts's rules (no 5xx but a declared 503, no redirect to itself, the security headers, what the served OpenAPI document declares, the server up, its heap flat), against a sidecar process (\`npm run serve\`'s heap cap) over ${fmt(PROFILES)} profiles and the demo data. CI runs 400 a backend with a fixed seed (test/faults/fuzz.test.ts).`,
+    `Produced by \`npm run bench -- --fuzz --seed ${seed} --runs ${runs}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}. Requests drawn by scripts/fuzz/requests.ts from the surface declaration and the MCP schemas, each answer held to scripts/fuzz/fuzz.ts's rules (no 5xx but a declared 503, no redirect to itself, the security headers, what the served OpenAPI document declares, no request holding the event loop past ${LOOP_HOLD_LIMIT_MS} ms, the server up, its heap flat), against a sidecar process (\`npm run serve\`'s heap cap) over ${fmt(PROFILES)} profiles and the demo data. CI runs 400 a backend with a fixed seed (test/faults/fuzz.test.ts).`,
     '',
-    `| Backend | Requests | Found | Seconds | Heap low point, early → late (MB) | ${statuses.join(' | ')} |`,
-    `|---|---:|---|---:|---:|${statuses.map(() => '---:').join('|')}|`,
+    `| Backend | Requests | Found | Seconds | Heap low point, early → late (MB) | Loop held at most (ms) | ${statuses.join(' | ')} |`,
+    `|---|---:|---|---:|---:|---:|${statuses.map(() => '---:').join('|')}|`,
     ...reports.map(
       ({ backend, report, seconds }) =>
-        `| ${backend} | ${fmt(report.runs)} | ${report.failure ? '**a failure** (below)' : 'nothing'} | ${fmt(seconds, 1)} | ${mb(report.heap?.early)} → ${mb(report.heap?.late)} | ${statuses.map((s) => fmt(report.statuses[s] ?? 0)).join(' | ')} |`,
+        `| ${backend} | ${fmt(report.runs)} | ${report.failure ? '**a failure** (below)' : 'nothing'} | ${fmt(seconds, 1)} | ${mb(report.heap?.early)} → ${mb(report.heap?.late)} | ${fmt(report.longestHolds?.[0]?.ms ?? NaN, 1)} | ${statuses.map((s) => fmt(report.statuses[s] ?? 0)).join(' | ')} |`,
     ),
+    '',
+    'The requests that held the event loop longest:',
+    '',
+    ...reports.flatMap(({ backend, report }) => (report.longestHolds ?? []).slice(0, 3).map((h) => `- ${backend.split(' (')[0]}: ${fmt(h.ms, 1)} ms, \`${h.request.replaceAll('`', "'")}\``)),
     '',
     ...reports.filter((r) => r.report.failure).flatMap((r) => [`## ${r.backend}`, '', '```', r.report.failure!.split('\n    at ')[0]!, '```', '']),
   ];

@@ -4,19 +4,13 @@
 // on every machine; the report names the seed and the smallest request that fails. `npm run bench -- --fuzz` runs
 // longer, from a new seed each time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fuzz, valuesOf } from '../../scripts/fuzz/fuzz.ts';
+import { fuzz, LOOP_HOLD_LIMIT_MS, valuesOf } from '../../scripts/fuzz/fuzz.ts';
 import { freePort, spawnSidecar, type SidecarProcess } from '../../scripts/sidecar-process.ts';
 import { demoData } from '../helpers/database.ts';
 import { largeDatabase } from '../helpers/large-database.ts';
 
 const SEED = 20_261_124;
 const RUNS = 400;
-/**
- * The longest one request may hold the event loop, in main-thread CPU time (issue 36): what a request may cost the
- * loop is a few milliseconds; a garbage collection of the capped heap fits beside it. Rendering, Markdown, codes and
- * large answers run in worker threads.
- */
-const LOOP_HOLD_LIMIT_MS = 50;
 
 describe.each(['sqlite', 'postgres'] as const)('the fuzzer on %s', (backend) => {
   let sidecar: SidecarProcess;
