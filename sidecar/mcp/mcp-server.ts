@@ -116,7 +116,7 @@ export interface Incoming {
 }
 
 /** A leg's answer: the HTTP status and headers the SDK chose, and the JSON-RPC message(s), not yet serialised
- * (undefined: nothing to send, as for notifications). The route merges, bounds and serialises it once. */
+ * (undefined: nothing to send, as for notifications). The conductor bounds and serialises it once. */
 export interface LegAnswer {
   status: number;
   headers: Record<string, string>;

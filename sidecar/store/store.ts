@@ -47,7 +47,10 @@ export interface ChangeBatch {
 }
 
 export interface Store {
-  /** A token that changes whenever the data may have changed; cached pages are kept per token. */
+  /**
+   * A token that changes whenever the data may have changed: the cheap check before the change log is read (what an
+   * edit evicts is decided per entity, by the log).
+   */
   version(): Promise<string>;
   /** Whether a real query against the schema answers now (health): the one place unavailability is a value. */
   isAvailable(): Promise<boolean>;

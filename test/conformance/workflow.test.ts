@@ -32,7 +32,7 @@ describe('.github/workflows/publish.yml', () => {
   });
 
   it('runs the whole suite for a code change only; a content change gets the tools of the checks', () => {
-    const test = job.steps.find((s) => s.run === 'npm test');
+    const test = job.steps.find((s) => s.run === 'npm run setup && npm test');
     expect(test?.if).toBe("steps.change.outputs.kind == 'code'");
     const tools = job.steps.find((s) => s.run === 'bash scripts/system-packages.sh --content');
     expect(tools?.if).toBe("steps.change.outputs.kind == 'content'");
@@ -65,5 +65,30 @@ describe('.github/workflows/publish.yml', () => {
     const cache = job.steps.findIndex((s) => s.uses?.startsWith('actions/cache@'));
     expect(cache).toBeGreaterThan(index(/^npm install$/m));
     expect(job.steps[cache]?.with?.path).toBe('.cache');
+  });
+});
+
+describe('.github/workflows/ci.yml', () => {
+  const ci = join(projectRoot, '.github/workflows/ci.yml');
+  const workflow = parse(readFileSync(ci, 'utf8')) as { on: Record<string, unknown>; jobs: Record<string, { container?: string; steps: { run?: string }[] }> };
+  const job = Object.values(workflow.jobs)[0]!;
+
+  it('passes action-validator (the GitHub Actions workflow schema)', () => {
+    const r = spawnSync(join(projectRoot, 'node_modules/.bin/action-validator'), [ci], { encoding: 'utf8' });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  });
+
+  it('runs on every push and pull request, on the machine kind, the README\'s test command and then the soak, as .ci/run does', () => {
+    expect(Object.keys(workflow.on).sort()).toEqual(['pull_request', 'push']);
+    expect(job.container).toBe('debian:12');
+    const runs = job.steps.flatMap((s) => (s.run ? [s.run] : []));
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const command = /^npm install && npm run setup && npm test/m.exec(readme)?.[0];
+    expect(command).toBeDefined();
+    expect(runs[0]).toContain('npm run setup && npm test');
+    expect(runs[1]).toBe('npm run bench -- --soak --duration 5');
+    const local = readFileSync(join(projectRoot, '.ci/run'), 'utf8');
+    expect(local).toContain('npm run setup && npm test');
+    expect(local).toContain('npm run bench -- --soak --duration 5');
   });
 });
