@@ -14,7 +14,7 @@ export interface PressureLimits {
 }
 
 /** How often the loop's delay and the heap are sampled. */
-const SAMPLE_MS = 250;
+export const SAMPLE_MS = 250;
 
 export class Pressure {
   readonly #limits: Required<PressureLimits>;
@@ -28,7 +28,10 @@ export class Pressure {
   why(): string | undefined {
     const { eventLoopDelay, heapUsed } = this.#sample();
     const { maxEventLoopDelayMs, maxHeapUsedBytes } = this.#limits;
-    if (eventLoopDelay > maxEventLoopDelayMs) return `the event loop lags ${Math.round(eventLoopDelay)} ms (over ${maxEventLoopDelayMs} ms)`;
+    // A sample with no turn of the loop in it (the loop was held, or not scheduled, for the whole interval) is an
+    // infinite delay to under-pressure; it is a delay of at least the interval, and judged as that.
+    const [delay, atLeast] = Number.isFinite(eventLoopDelay) ? [eventLoopDelay, ''] : [SAMPLE_MS, 'at least '];
+    if (delay > maxEventLoopDelayMs) return `the event loop lags ${atLeast}${Math.round(delay)} ms (over ${maxEventLoopDelayMs} ms)`;
     if (heapUsed > maxHeapUsedBytes) return `the heap holds ${mb(heapUsed)} MB (over ${mb(maxHeapUsedBytes)} MB)`;
     return undefined;
   }

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkSqlite } from '../../scripts/bench/bulk-data.ts';
-import { freePort, spawnSidecar, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { spawnTestSidecar } from '../helpers/sidecar.ts';
 import { parseMetrics, valueOf } from '../helpers/metrics.ts';
 import { largeDatabase } from '../helpers/large-database.ts';
 
@@ -20,7 +21,7 @@ describe.each(['sqlite', 'postgres'] as const)('the worst requests on %s', (back
   beforeAll(async () => {
     const port = await freePort();
     metrics = `http://127.0.0.1:${port}/metrics`;
-    sidecar = await spawnSidecar({ ...(await largeDatabase(backend)), METRICS_LISTEN: `127.0.0.1:${port}`, MCP_RATE_LIMIT: '1000000' });
+    sidecar = await spawnTestSidecar({ ...(await largeDatabase(backend)), METRICS_LISTEN: `127.0.0.1:${port}`, MCP_RATE_LIMIT: '1000000' });
     sidecar.child.once('exit', (code) => (exited = code));
   });
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
@@ -32,7 +33,10 @@ describe.each(['sqlite', 'postgres'] as const)('the worst requests on %s', (back
   const builds = async () => valueOf(parseMetrics(await (await fetch(metrics)).text()), 'bio_sitemap_builds_total');
 
   it('the sitemap is an index of four parts (the build, two of profiles, the cards), each at one URL', async () => {
-    const index = await (await fetch(sidecar.url + '/sitemap.xml')).text();
+    const res = await fetch(sidecar.url + '/sitemap.xml');
+    const index = await res.text();
+    const health = await (await fetch(sidecar.url + '/health')).text();
+    expect(res.status, `retry-after ${res.headers.get('retry-after')}, /health ${health}, ${sidecar.output().slice(-600)}`).toBe(200);
     expect([...index.matchAll(/<loc>[^<]+\/sitemaps\/(\d+)\.xml<\/loc>/g)].map((m) => m[1])).toEqual(['1', '2', '3', '4']);
     for (const n of ['02', '+2', '2.0', '2e0', '0x2', '%202']) expect((await fetch(`${sidecar.url}/sitemaps/${n}.xml`)).status, n).toBe(404);
   });
@@ -83,7 +87,7 @@ describe('a refused body (issue 27)', () => {
   beforeAll(async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'bio-worst-')), 'bio.db');
     bulkSqlite(path, 10);
-    sidecar = await spawnSidecar({ DATABASE_PATH: path });
+    sidecar = await spawnTestSidecar({ DATABASE_PATH: path });
   });
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
 

@@ -1,0 +1,47 @@
+// Load shedding's judgement of the event loop (sidecar/pressure.ts over @fastify/under-pressure), in this process. A
+// hold of the loop that starts just after a sample and outlasts the interval leaves the next sample empty, which
+// under-pressure reports as an infinite delay. That is a lag of at least one interval, not an infinite one: a bound
+// of a minute must not shed for it (the tests' sidecars on a busy machine did), and a short bound must, in numbers.
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Pressure, SAMPLE_MS } from '../../sidecar/pressure.ts';
+
+const hold = (ms: number) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+};
+
+describe('a hold of the event loop longer than a sample', () => {
+  let close: (() => Promise<unknown>) | undefined;
+  afterEach(() => close?.());
+
+  /** What pressure says just after each sample that followed a hold. */
+  const reasonsAfterHolds = async (maxEventLoopDelayMs: number) => {
+    const app = Fastify();
+    const pressure = new Pressure({ maxEventLoopDelayMs });
+    await pressure.measure(app, () => true, (why) => ({ statusCode: 503, body: why, headers: {} }));
+    await app.ready();
+    close = () => app.close();
+    const reasons: (string | undefined)[] = [];
+    // An interval of the sampler's own length, started after it, runs just after each of its samples.
+    let turn = 0;
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (turn % 2 === 0) hold(SAMPLE_MS + 50);
+        else reasons.push(pressure.why());
+        if (++turn === 6) resolve(void clearInterval(timer));
+      }, SAMPLE_MS);
+    });
+    return reasons;
+  };
+
+  it('is not shed under a bound longer than the hold', async () => {
+    expect(await reasonsAfterHolds(60_000)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('is shed under a short bound, saying how long in milliseconds', async () => {
+    const reasons = await reasonsAfterHolds(20);
+    expect(reasons).toHaveLength(3);
+    for (const reason of reasons) expect(reason).toMatch(/^the event loop lags (at least )?\d+ ms \(over 20 ms\)$/);
+  });
+});
