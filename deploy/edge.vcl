@@ -93,7 +93,7 @@ sub vcl_backend_response {
     return (deliver);
   }
   # What HTTP caching (RFC 9111) asks of a shared cache where Varnish's defaults differ, found by the http-tests
-  # cache suite (BENCHMARKS.regions.md). `Vary: *` never matches a later request: not kept.
+  # cache suite (docs/benchmarks/regions.md). `Vary: *` never matches a later request: not kept.
   if (beresp.http.Vary ~ "(^|,)\s*\*\s*(,|$)") {
     set beresp.uncacheable = true;
     set beresp.ttl = 0s;

@@ -1,5 +1,5 @@
 // `npm run bench [-- --MODE] [--duration S]`: the benchmarks, one module a mode, each measuring against a baseline in
-// the same run and writing its BENCHMARKS file. Without a mode, the overview (overview.ts, BENCHMARKS.md).
+// the same run and writing its record in docs/benchmarks/. Without a mode, the overview (overview.ts, docs/benchmarks/overview.md).
 //   --soak         load across every route; fails on any error (CI runs five seconds)        soak.ts
 //   --mcp          tools/call on both protocol generations against a bare route              mcp.ts
 //   --compression  the cached rows in each content coding                                    compression.ts

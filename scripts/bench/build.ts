@@ -1,4 +1,4 @@
-// The build at scale, as an editor waits for it (`npm run bench -- --build [--articles N]`, BENCHMARKS.build.md; the
+// The build at scale, as an editor waits for it (`npm run bench -- --build [--articles N]`, docs/benchmarks/build.md; the
 // full bench's "Build" rows come from here too). A copy of the project with N generated articles a language (the
 // QR/NFC article's body in that language, two topics each), built three ways: cold (every cache empty), again after
 // one article's text changed (what an editor's push costs; the median of three edits), and Hugo (Debian's, installed
@@ -6,6 +6,7 @@
 // sizes of what the blog adds (index and topic pages, the search index, Open Graph images) and what a phone
 // downloads of the search index for a typical query.
 import { spawnSync } from 'node:child_process';
+import { writeRecord } from './records.ts';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -229,6 +230,6 @@ export async function buildMode(articles: string | undefined): Promise<void> {
   await app.close();
   const command = `npm run bench -- --build${articles ? ` --articles ${articles}` : ''}`;
   const report = buildReport(rows, searches, command, `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
-  writeFileSync(join(projectRoot, 'BENCHMARKS.build.md'), report + '\n');
+  writeRecord('build.md', report + '\n');
   console.log('\n' + report);
 }

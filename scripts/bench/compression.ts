@@ -1,10 +1,9 @@
 // `npm run bench -- --compression [--duration S]`: the cached rows with no Accept-Encoding, a browser's and gzip
-// alone, and the bytes each saves. Writes BENCHMARKS.compression.md.
-import { writeFileSync } from 'node:fs';
+// alone, and the bytes each saves. Writes docs/benchmarks/compression.md.
+import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuild } from '../ensure-build.ts';
 import { baseEnv, demoDatabase, scratch, startSidecar } from './harness.ts';
 import { fmt } from './numbers.ts';
 import { wrk, type WrkResult } from './wrk.ts';
@@ -64,6 +63,6 @@ export async function compressionBench(seconds: number): Promise<void> {
       console.log(`${name}, ${coding}: ${fmt(result.rps)} req/s, ${fmt(size)} bytes`);
     }
   }
-  writeFileSync(join(projectRoot, 'BENCHMARKS.compression.md'), lines.join('\n') + '\n');
+  writeRecord('compression.md', lines.join('\n') + '\n');
   console.log('\n' + lines.join('\n'));
 }

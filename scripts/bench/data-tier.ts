@@ -3,8 +3,9 @@
 // filled by the bulk path, and the bench measures: cached profiles with and without a writer editing 10 random
 // profiles a second (the ratio is the point: one owner's edit must cost no other owner's page), random profiles
 // mostly uncached, the time from a commit to the page on the sidecar, memory, and the sitemap. Writes
-// BENCHMARKS.data-tier.md. Ratios are against a baseline measured in the same run.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// docs/benchmarks/data-tier.md. Ratios are against a baseline measured in the same run.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { writeRecord } from './records.ts';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -196,7 +197,7 @@ export async function dataTierBench(options: DataTierOptions): Promise<void> {
     'Cached profiles: random among the first 2,000, all cached before the run. The writer edits random profiles among all of them, ten a second, through the database (plain SQL, as the owner app would); before per-entity freshness every edit emptied the whole cache (measured from outside at 0.08×).',
     '',
   ];
-  writeFileSync(join(projectRoot, 'BENCHMARKS.data-tier.md'), lines.join('\n'));
+  writeRecord('data-tier.md', lines.join('\n'));
   console.log(lines.join('\n'));
   rmSync(options.scratch, { recursive: true, force: true });
 }

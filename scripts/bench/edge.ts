@@ -2,9 +2,10 @@
 // 2,000 profiles, Varnish with the project's VCL in front of it, and the purger following the change log. Random
 // cached profiles through the edge against nginx serving static bytes in the same run; the same with a writer
 // editing 10 random profiles a second (hit ratio and origin requests from varnishstat); the time from a commit to
-// the page through the edge; the purger's memory. Writes BENCHMARKS.edge.md.
+// the page through the edge; the purger's memory. Writes docs/benchmarks/edge.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeRecord } from './records.ts';
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
@@ -134,7 +135,7 @@ export async function edgeBench(options: { seconds: number; scratch: string; sta
     "Reading the SQLite row: the writer commits into the file in rollback-journal mode (the server opens it read-only, so not WAL); a sidecar that finds the file locked by a commit waits it out on a timer, without blocking, for up to two seconds (README, \"Faults\"), so a slow commit delays the misses of that moment instead of failing them.",
     '',
   ];
-  writeFileSync(join(projectRoot, 'BENCHMARKS.edge.md'), lines.join('\n'));
+  writeRecord('edge.md', lines.join('\n'));
   console.log('\n' + lines.join('\n'));
 }
 

@@ -1,8 +1,9 @@
 // `npm run bench -- --fuzz [--runs N] [--seed N]`: the project's fuzzer (scripts/fuzz) for far longer than CI runs it,
 // from a new seed each time (printed first, so that any failure can be run again with --seed), against a sidecar
 // process as production runs it over 60,000 profiles and the demo data, on SQLite and on a PostgreSQL standby.
-// Writes BENCHMARKS.fuzz.md; fails when it finds something.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Writes docs/benchmarks/fuzz.md; fails when it finds something.
+import { readFileSync } from 'node:fs';
+import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
@@ -60,7 +61,7 @@ export async function fuzzBench(options: { runs?: number | undefined; seed?: num
     '',
     ...reports.filter((r) => r.report.failure).flatMap((r) => [`## ${r.backend}`, '', '```', r.report.failure!.split('\n    at ')[0]!, '```', '']),
   ];
-  writeFileSync(join(projectRoot, 'BENCHMARKS.fuzz.md'), lines.join('\n'));
+  writeRecord('fuzz.md', lines.join('\n'));
   console.log('\n' + lines.join('\n'));
   return reports.every((r) => !r.report.failure);
 }

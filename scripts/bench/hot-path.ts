@@ -3,9 +3,10 @@
 // issue 27's round), side by side in one run on one machine: each sidecar started as `npm run serve` starts it over
 // the same demo database, pinned to the first CPU, wrk (Debian's, one thread) pinned to the second, against each in
 // turn, five rounds alternating, so that what the machine does meanwhile falls on both; the median of each. REV is
-// checked out in a scratch worktree (its own build; this checkout's node_modules). Writes BENCHMARKS.hot-path.md.
+// checked out in a scratch worktree (its own build; this checkout's node_modules). Writes docs/benchmarks/hot-path.md.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeRecord } from './records.ts';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
@@ -103,6 +104,6 @@ export async function hotPathBench(options: { seconds: number; baseline?: string
     }),
     '',
   ];
-  writeFileSync(join(projectRoot, 'BENCHMARKS.hot-path.md'), lines.join('\n'));
+  writeRecord('hot-path.md', lines.join('\n'));
   console.log('\n' + lines.join('\n'));
 }

@@ -1,8 +1,9 @@
 // `npm run bench -- --lighthouse`: pages as a phone sees them, and as an agent browsing them does: Lighthouse (npm,
 // mobile: a mid-range phone on a throttled connection, simulated) in Debian's Chromium, on every page kind, served by
 // one sidecar, in the four classic categories and Agentic Browsing (lighthouse-run.ts). Writes
-// BENCHMARKS.lighthouse.md: the five scores, first and largest contentful paint, and the bytes each page downloaded.
-import { readFileSync, writeFileSync } from 'node:fs';
+// docs/benchmarks/lighthouse.md: the five scores, first and largest contentful paint, and the bytes each page downloaded.
+import { readFileSync } from 'node:fs';
+import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
@@ -79,7 +80,7 @@ export async function lighthouseBench(url: string, dir: string): Promise<Lightho
     `Every page 100 in all five categories: ${all100 ? 'yes' : '**no**'}.`,
     '',
   ];
-  writeFileSync(join(projectRoot, 'BENCHMARKS.lighthouse.md'), lines.join('\n'));
+  writeRecord('lighthouse.md', lines.join('\n'));
   console.log('\n' + lines.join('\n'));
   return rows;
 }

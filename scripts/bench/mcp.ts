@@ -1,10 +1,9 @@
 // `npm run bench -- --mcp`: tools/call on both protocol generations against a bare Fastify route answering the same
-// bytes, and where the time of one call goes in process. Writes BENCHMARKS.mcp.md.
-import { writeFileSync } from 'node:fs';
+// bytes, and where the time of one call goes in process. Writes docs/benchmarks/mcp.md.
+import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuild } from '../ensure-build.ts';
 import { baseEnv, demoDatabase, MCP_HEADERS, mcpBody, modernCall, scratch, startBaseline, startSidecar } from './harness.ts';
 import { mcpInProcess } from './mcp-in-process.ts';
 import { fmt } from './numbers.ts';
@@ -12,7 +11,7 @@ import { cycleScript, wrk } from './wrk.ts';
 
 /**
  * `npm run bench -- --mcp`: tools/call on both protocol generations against a bare Fastify route answering the same
- * bytes, at 50 connections (throughput) and 10 (latency). Writes BENCHMARKS.mcp.md.
+ * bytes, at 50 connections (throughput) and 10 (latency). Writes docs/benchmarks/mcp.md.
  */
 export async function mcpBench(seconds: number): Promise<void> {
   ensureBuild(loadConfig({}), baseEnv({}));
@@ -67,6 +66,6 @@ export async function mcpBench(seconds: number): Promise<void> {
     ...inProcess.map(([label, us]) => `| ${label} | ${fmt(us, 1)} |`),
   );
   lines.push('');
-  writeFileSync(join(projectRoot, 'BENCHMARKS.mcp.md'), lines.join('\n'));
+  writeRecord('mcp.md', lines.join('\n'));
   console.log(lines.join('\n'));
 }

@@ -1,7 +1,8 @@
 // `npm run bench` (the overview): the sidecar against baselines measured in the same run (nginx serving the same
 // files, a bare Fastify route answering the same bytes), the production shape (the front over two sidecars), build
-// times against Hugo, memory and the sitemap at scale. Writes BENCHMARKS.md (with BENCHMARKS.notes.md after it).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// times against Hugo, memory and the sitemap at scale. Writes docs/benchmarks/overview.md (with docs/benchmarks/notes.md after it).
+import { existsSync, readFileSync } from 'node:fs';
+import { RECORDS, writeRecord } from './records.ts';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
@@ -184,7 +185,7 @@ function report(rows: Row[], builds: BuildBench[], memory: Awaited<ReturnType<ty
     '|---:|---:|---:|---:|---:|---:|',
     ...builds.map((b) => `| ${fmt(b.perLang)} | ${fmt(b.cold.seconds, 1)} | ${fmt(b.rebuild.seconds, 1)} | ${b.hugoSeconds === undefined ? 'not installed' : fmt(b.hugoSeconds, 2)} | ${b.hugoSeconds ? `${fmt(b.cold.seconds / b.hugoSeconds, 1)}×` : ''} | ${b.hugoSeconds ? `${fmt(b.rebuild.seconds / b.hugoSeconds, 1)}×` : ''} |`),
     '',
-    'Each step\'s share, the sizes and the search download: `npm run bench -- --build` (BENCHMARKS.build.md).',
+    'Each step\'s share, the sizes and the search download: `npm run bench -- --build` (docs/benchmarks/build.md).',
     '',
     '## Memory and sitemap',
     '',
@@ -200,7 +201,7 @@ function report(rows: Row[], builds: BuildBench[], memory: Awaited<ReturnType<ty
     '',
   ];
   const text = lines.join('\n');
-  const notes = join(projectRoot, 'BENCHMARKS.notes.md');
-  writeFileSync(join(projectRoot, 'BENCHMARKS.md'), text + (existsSync(notes) ? '\n' + readFileSync(notes, 'utf8') : ''));
+  const notes = join(RECORDS, 'notes.md');
+  writeRecord('overview.md', text + (existsSync(notes) ? '\n' + readFileSync(notes, 'utf8') : ''));
   console.log('\n' + text);
 }

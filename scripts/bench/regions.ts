@@ -3,13 +3,14 @@
 // a sidecar, a Varnish edge and a purger per region) over 2,000 generated profiles and the demo cards, while readers
 // read every edge. Measures, per region: commit on the primary → the new page at that region's edge (200 edits
 // spread over profiles and cards), origin requests per purged page while fifty clients read it at each edge, hit
-// ratio and errors; then region 3 cut off for S seconds (default 60) while edits go on. Writes BENCHMARKS.regions.md.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// ratio and errors; then region 3 cut off for S seconds (default 60) while edits go on. Writes docs/benchmarks/regions.md.
+import { mkdtempSync } from 'node:fs';
+import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
 import { paths } from '../../src/lib/urls.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuild } from '../ensure-build.ts';
 import { importDemo, startRegions, type Region, type Regions } from '../regions/regions.ts';
 import { bulkPostgres } from './bulk-data.ts';
 import { cacheTests } from './cache-tests.ts';
@@ -187,7 +188,7 @@ export async function regionsBench(cutSeconds: number): Promise<void> {
       'Fixed in deploy/edge.vcl after the first run (7 tests): a response with `Vary: *` was kept and served again; one with no freshness and no `Last-Modified` was kept for Varnish\'s default two minutes. Left as they are, by design for this service: request `Cache-Control` (no-cache, max-age, min-fresh, only-if-cached) is ignored, so no client can make the edge fetch every page from the origin; the invalidation after an unsafe method does not apply (the only one is `POST /mcp`, which is never kept); `Age` and `Expires` edge cases, `HEAD` updates and heuristic freshness concern answers this origin never sends (it sends `Cache-Control` with `max-age` on everything kept, and `CDN-Cache-Control` on live pages); error statuses are not kept, so a page that comes back is seen at once.',
       '',
     ];
-    writeFileSync(join(projectRoot, 'BENCHMARKS.regions.md'), lines.join('\n'));
+    writeRecord('regions.md', lines.join('\n'));
     console.log('\n' + lines.join('\n'));
   } finally {
     await world.stop();

@@ -6,8 +6,9 @@
 // the costliest for a minute (--duration) while two more ask /health and a cached profile: their p99, and whether the
 // process lived through it; the longest each request held the event loop, cold and at its input ×1, ×2 and ×4; and the
 // hostile clients of stalls.ts (a crawler, slow readers, idle sockets, slot holders, superlinear inputs, many
-// addresses), each with /health's p99 and the resident set during and after. Writes BENCHMARKS.worst.md.
+// addresses), each with /health's p99 and the resident set during and after. Writes docs/benchmarks/worst.md.
 import { execFile } from 'node:child_process';
+import { writeRecord } from './records.ts';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -329,7 +330,7 @@ export async function worstBench(options: { seconds?: number | undefined; millio
     ),
     '',
   ];
-  writeFileSync(join(projectRoot, 'BENCHMARKS.worst.md'), lines.join('\n'));
+  writeRecord('worst.md', lines.join('\n'));
   console.log('\n' + lines.join('\n'));
   return loads.every((l) => l.lived && l.probe.p99 <= 100 && l.probe.errors === 0) && stalls.every((s) => s.rows.every((r) => r.health.p99 <= 100 && r.health.errors === 0 && !r.clients.includes('EXITED')));
 }
