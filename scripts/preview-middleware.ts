@@ -29,7 +29,7 @@ async function previewLocals(path: string): Promise<LiveLocals> {
 }
 
 export const onRequest: MiddlewareHandler = async (context, next) => {
-  const locals = context.locals as LiveLocals;
+  const locals = context.locals;
   if (!locals.profile && !locals.card) Object.assign(locals, await previewLocals(context.url.pathname));
   return next();
 };

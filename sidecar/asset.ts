@@ -97,7 +97,7 @@ export function compressedAsset(forms: Record<Encoding, Buffer>, size: number, t
  * Assets are kept for long. A small Buffer is often a view into Node's shared 8 KiB pool, and keeping it would keep
  * the whole slab: copy it to memory of its own (with a cache of 5,000 pages, 16 MB of pinned slabs).
  */
-export function ownMemory(body: Buffer): Buffer {
+function ownMemory(body: Buffer): Buffer {
   if (body.byteLength === body.buffer.byteLength) return body;
   const own = Buffer.allocUnsafeSlow(body.byteLength);
   body.copy(own);

@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { ConfigError, configError, parsePublicConfig, publicConfigSchema, type PublicConfig } from '../src/lib/site-config.ts';
 import { defaultRenderThreads } from './render/render-pool.ts';
 
-export { ConfigError, type PublicConfig };
+export { ConfigError };
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 type Env = Record<string, string | undefined>;
 
@@ -132,7 +132,7 @@ export interface ServerConfig extends PublicConfig {
   liveCacheSize: number;
   /** Worker threads that render live pages, their twins and codes (the event loop renders nothing). */
   renderThreads: number;
-  /** pino level: `info` logs one line per request, `warn` only problems (the default: see BENCHMARKS.md). */
+  /** pino level: `info` logs one line per request, `warn` only problems (the default: see docs/benchmarks/overview.md). */
   logLevel: LogLevel;
   /**
    * `serve`: the sidecar answers static pages and files too (one process, the default). `front`: a front (nginx,

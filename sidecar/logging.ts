@@ -1,6 +1,6 @@
 // Request logging: one structured line per request (pino JSON: reqId, method, url, route, status, ms) in place
 // of Fastify's two ("incoming request", "request completed"); a request that failed is logged at `error`
-// with the error. Written only at LOG_LEVEL=info or finer; the default is `warn` (see BENCHMARKS.md).
+// with the error. Written only at LOG_LEVEL=info or finer; the default is `warn` (see docs/benchmarks/overview.md).
 import { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 
 export class RequestLog extends LogController {

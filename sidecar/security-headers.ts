@@ -1,6 +1,6 @@
 // Security headers (CSP and the rest) from helmet, computed once at start-up. @fastify/helmet runs helmet's
 // middleware on every request, re-parsing the CSP each time: 15% of the CPU of a cached live page (a --cpu-prof
-// profile under wrk, recorded in BENCHMARKS.md). Our headers are the same for every response, so they are
+// profile under wrk, recorded in docs/benchmarks/overview.md). Our headers are the same for every response, so they are
 // computed once here by running that same middleware against a response that only records them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';

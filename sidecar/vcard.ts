@@ -98,7 +98,7 @@ export function cardToVcard(card: Card, urls: CardUrls, { compact = false, struc
  * the quarter millimetre phone cameras read at arm's length. A full card (five phones, five e-mails, long title,
  * organisation and address) needs version 27 or more: 1.8 CSS pixels a module, too fine to scan from a screen.
  */
-export const MAX_CONTACT_QR_VERSION = 15;
+const MAX_CONTACT_QR_VERSION = 15;
 
 /**
  * What the offline contact code holds: the compact vCard when it fits in MAX_CONTACT_QR_VERSION, else the essentials

@@ -1,5 +1,6 @@
 /// <reference path="../.astro/types.d.ts" />
 
 declare namespace App {
-  interface Locals extends import('./lib/live-content.ts').LiveLocals {}
+  type LiveLocals = import('./lib/live-content.ts').LiveLocals;
+  interface Locals extends LiveLocals {}
 }

@@ -17,7 +17,7 @@ export interface DeferredText {
  * the conductor writes the document there as JSON, escaped by the render pool (a 4 MB text took 25 ms to decode, 30 to
  * escape and 40 to encode again, all on the loop that answers /health).
  */
-export const DEFER_BYTES = 64 * 1024;
+const DEFER_BYTES = 64 * 1024;
 
 export class AnswerBudget {
   readonly limit: number;

@@ -53,7 +53,7 @@ function textOf(asset: Asset, what: string): ToolResult {
   return asset.size > bytesLeft() ? failure(tooLarge(what, asset.size)) : text(textForAnswer(asset));
 }
 
-export function articleList(site: StaticSite): Article[] {
+function articleList(site: StaticSite): Article[] {
   const file = site.files.get(paths.articles);
   return file ? (JSON.parse(file.body.toString('utf8')) as Article[]) : [];
 }

@@ -52,7 +52,7 @@ export function clientMessageOf(err: unknown): string | undefined {
 export type Body = Result<{ batch: false; value: unknown } | { batch: true; elements: unknown[] }, { error: ErrorResponse }>;
 
 /** How deep a body may nest: far beyond any request's params, far within what validating it needs of the stack. */
-export const MAX_BODY_NESTING = 64;
+const MAX_BODY_NESTING = 64;
 
 export function parseBody(body: string, maxBatch: number): Body {
   if (nestsDeeperThan(body, MAX_BODY_NESTING)) {

@@ -18,10 +18,9 @@ import { CACHE } from '../../src/lib/surface.ts';
 import { clientMessageOf, CODES } from './jsonrpc.ts';
 import { AnswerTooLarge, TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
 
-export type { McpDeps } from './handlers.ts';
 
 /** JSON-RPC code for an unknown resource in the 2025 revisions (2026-07-28 says -32602). */
-export const RESOURCE_NOT_FOUND_2025 = -32002;
+const RESOURCE_NOT_FOUND_2025 = -32002;
 
 /** An answer as the 2025 revisions give it: the v2 SDK says -32602 (the URI in `data`) for an unknown resource on
  * every revision, and rewrites a handler's -32002 to it; the 2025 revisions say -32002. */

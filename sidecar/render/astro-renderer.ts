@@ -7,7 +7,7 @@ import type { LiveLocals } from '../../src/lib/live-content.ts';
 
 type AstroHandler = (req: IncomingMessage, res: unknown, next: () => void, locals: LiveLocals) => Promise<void>;
 
-export class RenderError extends Error {
+class RenderError extends Error {
   override name = 'RenderError';
 }
 
@@ -22,7 +22,7 @@ export async function loadAstroRenderer(serverEntry: string): Promise<AstroRende
       new Promise<Buffer>((resolve, reject) => {
         // A socket that is only a remote address. Given a real (unconnected) net.Socket, Astro ties an
         // AbortController to its 'close' event, which never comes: each render then kept its socket, request and
-        // signal alive (2,964 sockets in a heap snapshot after 10 s of renders; see BENCHMARKS.md).
+        // signal alive (2,964 sockets in a heap snapshot after 10 s of renders; see docs/benchmarks/overview.md).
         const req = new IncomingMessage({ remoteAddress: '127.0.0.1' } as Socket);
         req.method = 'GET';
         req.url = path;

@@ -8,7 +8,7 @@ import { sendAsset } from '../send.ts';
 import { ALL_LIVE, entityTag } from '../services/entities.ts';
 import type { ReadPreferences, Resolution, SiteReader } from '../services/site-reader.ts';
 
-export function preferencesOf(request: FastifyRequest): ReadPreferences {
+function preferencesOf(request: FastifyRequest): ReadPreferences {
   return { markdown: prefersMarkdown(request.headers), lang: preferredLang(request.headers) };
 }
 
@@ -23,7 +23,7 @@ export function edgeTags(header: string | undefined): EdgeTags {
   return { header, separator: header?.toLowerCase() === 'cache-tag' ? ',' : ' ' };
 }
 
-export function sendResolution(request: FastifyRequest, reply: FastifyReply, resolution: Resolution, errors: ErrorPages, edge: EdgeTags) {
+function sendResolution(request: FastifyRequest, reply: FastifyReply, resolution: Resolution, errors: ErrorPages, edge: EdgeTags) {
   if (resolution.entity) {
     // An edge keeps a live answer until the purger names its entity; browsers revalidate as Cache-Control says.
     reply.header('cdn-cache-control', CACHE.edgeLive);

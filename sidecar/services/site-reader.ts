@@ -220,7 +220,7 @@ class BoundedMemo<V> {
  * percent-encoded), set as the path of our own origin. Never a path-relative Location: `//evil.example/` would
  * be read as another host.
  */
-export function canonicalWithoutTrailingSlash(baseUrl: string, rawUrl: string): URL {
+function canonicalWithoutTrailingSlash(baseUrl: string, rawUrl: string): URL {
   const q = rawUrl.indexOf('?');
   const url = new URL(baseUrl);
   url.pathname = withoutTrailingSlashes(q === -1 ? rawUrl : rawUrl.slice(0, q)) || '/';

@@ -20,7 +20,7 @@ import type { Freshness } from './freshness.ts';
 import type { Pressure } from '../pressure.ts';
 import { Overloaded } from '../render/render-pool.ts';
 
-export const SITEMAP_URL_LIMIT = 50_000;
+const SITEMAP_URL_LIMIT = 50_000;
 const XML = 'application/xml';
 /**
  * Rows read from the store, and entries written, per turn of the event loop: about 3 ms of it (an entry costs the

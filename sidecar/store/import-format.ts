@@ -112,7 +112,7 @@ const alias = z
   })
   .strict();
 
-export const importFile = z
+const importFile = z
   .object({
     profiles: z.array(profile).default([]),
     cards: z.array(z.discriminatedUnion('mode', [pageCard, redirectCard])).default([]),
@@ -121,8 +121,6 @@ export const importFile = z
   .strict();
 
 export type ImportData = z.infer<typeof importFile>;
-export type ImportProfile = z.infer<typeof profile>;
-export type ImportCard = ImportData['cards'][number];
 
 /** What an import is judged against beyond the file itself. */
 export interface ImportRules {
@@ -173,7 +171,7 @@ export function validateImport(input: unknown, existingSlugs: (slug: string) => 
 }
 
 /** How deep an import file may nest: a record's lists are three levels down; a thousand is a file that is not one. */
-export const MAX_IMPORT_NESTING = 1000;
+const MAX_IMPORT_NESTING = 1000;
 
 /**
  * The import file's bytes as JSON, or every reason they are not one: bytes that are not UTF-8 are refused, naming the
@@ -217,7 +215,7 @@ export function parseImportBytes(bytes: Uint8Array): Result<{ json: unknown }, {
  * Where the first byte that is not well-formed UTF-8 stands (RFC 3629: no overlong forms, no surrogates, nothing past
  * U+10FFFF), or -1 when every byte is.
  */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
+function firstInvalidUtf8(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i]!;
     if (b < 0x80) {

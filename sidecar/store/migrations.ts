@@ -79,7 +79,7 @@ function tablesV1(types: { key: string; ref: string }): string {
 `;
 }
 
-export const MIGRATIONS: Migration[] = [
+const MIGRATIONS: Migration[] = [
   {
     version: 1,
     description: 'profiles, links, socials, cards, aliases',

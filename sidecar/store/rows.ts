@@ -6,7 +6,7 @@ import type { Lang } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 
 /** A row holds what the schema does not allow (another writer's mistake): a defect to log and answer with a 500. */
-export class CorruptRowError extends Error {
+class CorruptRowError extends Error {
   override name = 'CorruptRowError';
 }
 

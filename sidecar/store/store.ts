@@ -4,8 +4,6 @@
 // module stands alone: open-store.ts opens a backend, and the backends import their errors from here.
 import type { Card, Profile } from '../../src/lib/live-content.ts';
 
-export type { Card, Profile };
-export { CorruptRowError } from './rows.ts';
 
 /** The database cannot be read now (missing, locked, replaced by garbage, unreadable): a 503, and it may recover. */
 export class StoreUnavailableError extends Error {

@@ -8,7 +8,6 @@ import { CHANGE_LOG_KEEP, planImport, type ImportOutcome } from './import-plan.t
 import { importPg, migratePg } from './postgres/pg-writer.ts';
 import { importInto, openForWriting } from './sqlite/sqlite-writer.ts';
 
-export type { ImportOutcome };
 
 export interface StoreWriter {
   /** Where it writes, for messages (a file path, or the URL without its password). */

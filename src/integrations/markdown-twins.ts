@@ -16,7 +16,7 @@ const TWIN_CODE = ['src/lib/markdown.ts', 'src/lib/sitemap.ts', 'src/lib/build-m
 
 /**
  * Converts every page on all cores: the conversion (domino and turndown) is CPU-bound and was most of the build at
- * 2,000 articles per language (see BENCHMARKS.md). Pages the build cache knows are not converted again. Returns the
+ * 2,000 articles per language (see docs/benchmarks/overview.md). Pages the build cache knows are not converted again. Returns the
  * pages' facts; throws naming the first page that failed.
  */
 async function twinsInWorkers(workerFile: string, root: string, all: string[], cache: { cacheDir: string; code: string }): Promise<{ sitemap: SitemapEntry[]; styleHashes: string[]; reused: number }> {

@@ -25,7 +25,7 @@ export function ogDrawingHash(projectRoot: string): string {
 }
 
 /** The cards the built pages name, by image path; throws when a page's image name does not match what it shows. */
-export function cardsOfPages(root: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, drawing: string): Map<string, OgCard> {
+function cardsOfPages(root: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, drawing: string): Map<string, OgCard> {
   const cards = new Map<string, OgCard>();
   for (const file of filesUnder(root)) {
     if (!file.endsWith('.html')) continue;
@@ -44,7 +44,7 @@ export function cardsOfPages(root: string, config: Pick<PublicConfig, 'baseUrl' 
   return cards;
 }
 
-export async function writeOgImages(root: string, cacheDir: string, workerFile: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, drawing: string): Promise<{ drawn: number; reused: number }> {
+async function writeOgImages(root: string, cacheDir: string, workerFile: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, drawing: string): Promise<{ drawn: number; reused: number }> {
   const jobs: OgJob['jobs'] = [];
   let reused = 0;
   for (const [path, card] of cardsOfPages(root, config, drawing)) {

@@ -3,7 +3,7 @@
 // manifest steps after it read them instead of parsing the pages again.
 import type { SitemapEntry } from '../lib/sitemap.ts';
 
-export interface PageFacts {
+interface PageFacts {
   /** The indexable pages' entries, in URL order. */
   sitemap: SitemapEntry[];
   /** The CSP sources of every inline style element, sorted, each once. */

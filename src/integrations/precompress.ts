@@ -21,7 +21,7 @@ const brotliAsync = promisify(brotliCompress);
 const COMPRESSION_CODE = ['src/lib/compression.ts', 'src/integrations/precompress.ts'];
 
 /** Writes the .gz and .br copies; with a cache (build-cache.ts), a file compressed before is copied from it. */
-export async function precompress(root: string, cache?: { dir: string; code: string }): Promise<{ written: number; reused: number }> {
+async function precompress(root: string, cache?: { dir: string; code: string }): Promise<{ written: number; reused: number }> {
   const queue: string[] = [];
   for (const file of filesUnder(root)) if (isTextType(typeOf(`/${file}`))) queue.push(join(root, file));
   let written = 0;

@@ -72,9 +72,9 @@ export function mcpInstructions(config: Pick<PublicConfig, 'serviceName'>): stri
 }
 
 /** The ARD version of the catalogs (Agentic Resource Discovery 1.0, agenticresourcediscovery.org). */
-export const ARD_SPEC_VERSION = '1.0';
+const ARD_SPEC_VERSION = '1.0';
 /** ARD's media type of one agent skill's SKILL.md. */
-export const SKILL_TYPE = 'text/markdown; profile="urn:air:agent-skills"';
+const SKILL_TYPE = 'text/markdown; profile="urn:air:agent-skills"';
 
 /** What people ask that an entry answers, in every language of the site (ARD recommends two to five). */
 function queriesOf(key: keyof ReturnType<typeof t>['agentQueries']): string[] {

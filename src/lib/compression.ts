@@ -25,7 +25,7 @@ export function isCompressible(type: string, bytes: number): boolean {
 /**
  * zlib's options for an encoding. Brotli at 11 (the smallest) for files every page loads and few there are; at 5 for
  * pages and twins, which are many: on a 7 KB article page 11 took 8.3 ms and saved 16% over 5, which took 0.3 ms
- * (BENCHMARKS.md). gzip at 9: on pages this small it costs little more than 6.
+ * (docs/benchmarks/overview.md). gzip at 9: on pages this small it costs little more than 6.
  */
 export function zlibOptions(encoding: Encoding, bytes: number, { best = false }: { best?: boolean } = {}): ZlibOptions | BrotliOptions {
   if (encoding === 'gzip') return { level: 9 };

@@ -77,7 +77,7 @@ function withOuterNewlinesCut(text: string): string {
   return text.slice(start, end) + (end < text.length ? '\n' : '');
 }
 
-export class MarkdownConversionError extends Error {
+class MarkdownConversionError extends Error {
   override name = 'MarkdownConversionError';
 }
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 
 // The languages are declared in locales.ts; re-exported for the pages that read them here.
-export { DEFAULT_LANG, dirOf, isLang, LANGS, type Lang } from './locales.ts';
+export { DEFAULT_LANG, LANGS, type Lang } from './locales.ts';
 
 export interface PublicConfig {
   /** Public origin without a trailing slash, e.g. https://example.com */

@@ -32,7 +32,7 @@ import {
 import type { SOCIAL_NETWORKS } from './social-networks.ts';
 
 /** A 24×24 chain link (drawn for this project, under the project's licence). */
-export const GENERIC_LINK_ICON =
+const GENERIC_LINK_ICON =
   'M10.6 13.4a1 1 0 0 1 0-1.4l3.5-3.5a1 1 0 1 1 1.4 1.4L12 13.4a1 1 0 0 1-1.4 0zM8.1 19.9a4.5 4.5 0 0 1-3.2-7.7l2.5-2.5a1 1 0 1 1 1.4 1.4l-2.5 2.5a2.5 2.5 0 0 0 3.5 3.5l2.5-2.5a1 1 0 1 1 1.4 1.4l-2.5 2.5a4.5 4.5 0 0 1-3.1 1.4zm7.9-5.2a1 1 0 0 1-.7-1.7l2.5-2.5a2.5 2.5 0 1 0-3.5-3.5l-2.5 2.5a1 1 0 1 1-1.4-1.4l2.5-2.5a4.5 4.5 0 1 1 6.4 6.4l-2.5 2.5a1 1 0 0 1-.8.2z';
 
 const ICONS: Partial<Record<keyof typeof SOCIAL_NETWORKS, { path: string }>> = {

@@ -12,7 +12,7 @@ type Node = Record<string, unknown>;
 type Base = Pick<PublicConfig, 'baseUrl' | 'serviceName'>;
 
 /** The @ids: fragments of the URL of the page that is about each thing. */
-export const nodeIds = {
+const nodeIds = {
   organization: (c: Base) => `${c.baseUrl}/#organization`,
   website: (c: Base) => `${c.baseUrl}/#website`,
   /** A profile's owner, whichever page describes them (the profile, a card that names the profile). */

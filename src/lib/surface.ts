@@ -280,7 +280,7 @@ export const RESERVED_ARTICLE_SLUGS: ReadonlySet<string> = new Set(
   }),
 );
 
-export function isReservedSegment(segment: string): boolean {
+function isReservedSegment(segment: string): boolean {
   return RESERVED_SEGMENTS.has(segment.toLowerCase());
 }
 

@@ -19,7 +19,7 @@ export interface Front {
   close: () => Promise<void>;
 }
 
-export async function startAppInProcess(config: ServerConfig, port = 0): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
+async function startAppInProcess(config: ServerConfig, port = 0): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
   const options = { config: { ...config, staticFiles: 'front' as const, trustProxy: '127.0.0.1' }, distDir };
   const services = await openServices(options);
   const app = await buildApp({ ...options, services });

@@ -10,7 +10,7 @@ import { openWriter } from '../../sidecar/store/writer.ts';
 import { demoData } from './database.ts';
 import { grantReader, ports, replayed, url, withClient } from './postgres.ts';
 
-export const LARGE_PROFILES = 60_000;
+const LARGE_PROFILES = 60_000;
 
 /** The environment a sidecar reads the database from: DATABASE_PATH, or DATABASE_URL of the standby. */
 export async function largeDatabase(backend: 'sqlite' | 'postgres', profiles = LARGE_PROFILES): Promise<Record<string, string>> {

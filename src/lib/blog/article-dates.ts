@@ -27,7 +27,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /** How to write one, in words, for a message (the year the editor wrote, so the example is close to what was meant). */
-export function dateExample(year = 2026, zone = BLOG_TIME_ZONE): string {
+function dateExample(year = 2026, zone = BLOG_TIME_ZONE): string {
   return `write it like ${year}-09-14 (midnight in ${zone}), ${year}-09-14T09:30 (in ${zone}) or ${year}-09-14T09:30+03:00`;
 }
 

@@ -12,7 +12,7 @@ import { TOPICS } from './topics.ts';
 import { paths } from '../urls.ts';
 import { paginate, type ListPage } from './pagination.ts';
 
-export interface ArticleLink {
+interface ArticleLink {
   lang: Lang;
   slug: string;
   path: string;
@@ -42,7 +42,7 @@ export interface Article {
 }
 
 /** How many related articles an article offers. */
-export const RELATED_COUNT = 3;
+const RELATED_COUNT = 3;
 
 let cached: Promise<Article[]> | undefined;
 
@@ -160,7 +160,7 @@ function linkTo(a: Article): ArticleLink {
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu;
 
 /** Reading time of a Markdown body: its words (code, URLs and markup left out) at the language's speed. */
-export function readingMinutes(markdown: string, lang: Lang): number {
+function readingMinutes(markdown: string, lang: Lang): number {
   const text = markdown
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
@@ -187,7 +187,7 @@ export async function blogPages(lang: Lang): Promise<ListPage<Article>[]> {
 }
 
 /** A topic's articles in `lang`, page by page (none when the topic has no article in that language). */
-export async function topicPages(lang: Lang, key: string): Promise<ListPage<Article>[]> {
+async function topicPages(lang: Lang, key: string): Promise<ListPage<Article>[]> {
   const list = (await articlesIn(lang)).filter((a) => a.topics.includes(key));
   return list.length === 0 ? [] : paginate(list, (n) => paths.topic(lang, key, n));
 }

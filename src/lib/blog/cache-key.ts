@@ -8,7 +8,7 @@ import type { Article } from './articles.ts';
 import { config } from '../build-config.ts';
 import type { ListPage } from './pagination.ts';
 
-export function cacheKey(...parts: unknown[]): string {
+function cacheKey(...parts: unknown[]): string {
   return createHash('sha256').update(JSON.stringify([config, ...parts])).digest('base64url');
 }
 

@@ -8,7 +8,7 @@ import { LOCALES, type Lang } from '../locales.ts';
 export const CALENDAR_FILE = 'content/blog/calendar.json';
 
 /** Whether `zone` is a time zone this Node knows (an IANA name such as Asia/Riyadh, or UTC). */
-export function isTimeZone(zone: unknown): zone is string {
+function isTimeZone(zone: unknown): zone is string {
   if (typeof zone !== 'string' || zone === '') return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
