@@ -11,7 +11,7 @@ const SERVED_SUITES = ['test/http/site.test.ts', 'test/http/live.test.ts', 'test
 /** A deployment shape: the served suites again, with the environment that puts the shape in front of them. */
 const shape = (name: string, env: Record<string, string>, include: string[] = SERVED_SUITES) => ({
   extends: true as const,
-  test: { name, include, env, globalSetup: [BUILD, POSTGRES] },
+  test: { name, include, env, globalSetup: env.BIO_TEST_POSTGRES ? [BUILD, POSTGRES] : [BUILD], isolate: false },
 });
 
 export default defineConfig({
@@ -28,17 +28,18 @@ export default defineConfig({
       // Chromium (Debian's, through playwright-core) on the served site.
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: [BUILD] } },
       // A real sidecar on 127.0.0.1 over a SQLite file (and, where a suite says so, a PostgreSQL standby): HTTP, MCP,
-      // validators, faults, the front, the edge, the data tier and the regions.
+      // validators, faults, the data tier and the regions; the edge's and the front's own promises are in their shapes.
       {
         extends: true,
         test: {
           name: 'served',
-          include: ['test/{http,mcp,conformance,faults,front,edge,store,postgres,regions}/**/*.test.ts'],
+          include: ['test/{http,mcp,conformance,faults,edge,store,postgres,regions}/**/*.test.ts'],
+          exclude: SERVED_SUITES,
           globalSetup: [BUILD, POSTGRES],
         },
       },
-      // The HTTP and MCP suites again, each server reading a database file that it cannot write, nor create a file
-      // beside (chmod, and chattr +i for root): the server never writes.
+      // The served suites, each server reading a database file that it cannot write, nor create a file beside (chmod,
+      // and chattr +i for root): what a reader sees on SQLite, and proof that the server never writes.
       shape('read-only database', { BIO_TEST_READONLY_DB: '1' }),
       // Again, against PostgreSQL: each server reads a database of its own (the same rows) from a streaming hot
       // standby, with the read-only role.
@@ -46,10 +47,10 @@ export default defineConfig({
       // Again through the production shape: nginx (deploy/nginx.conf) serving dist/client over two sidecars in front
       // mode. Plus the front's own tests (failover, imports, sidecars down).
       shape('through the front', { BIO_TEST_FRONT: '1' }, [...SERVED_SUITES, 'test/front/*.test.ts']),
-      // Again through the edge: Varnish (deploy/edge.vcl) in front of a sidecar, with the purger following the
-      // database, on a SQLite file and on a PostgreSQL standby.
-      shape('through the edge', { BIO_TEST_EDGE: '1' }),
-      shape('through the edge on PostgreSQL', { BIO_TEST_EDGE: '1', BIO_TEST_POSTGRES: '1' }),
+      // Again through the edge: Varnish (deploy/edge.vcl) in front of a sidecar reading a PostgreSQL standby, with the
+      // purger following its change log, as several regions run it. The purger on SQLite has its own suite
+      // (test/edge/edge.test.ts, in 'served'): a second run of every suite through Varnish would prove nothing new.
+      shape('through the edge', { BIO_TEST_EDGE: '1', BIO_TEST_POSTGRES: '1' }),
     ],
   },
 });

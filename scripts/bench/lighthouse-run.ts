@@ -42,11 +42,13 @@ export async function launchChromium(dir: string, site: { origin: string; addres
 
 /**
  * One Lighthouse run of `url` in the Chromium on `port`, in `categories`; a run whose trace or page failed
- * (NO_NAVSTART, an interstitial now and then on this machine) is run again, up to three times.
+ * (NO_NAVSTART, an interstitial now and then on this machine) is run again, up to three times. `screenshot: false`
+ * skips the full-page screenshot, which only the report draws (no audit scores it): a run takes 5.4 s instead of 7–10.
  */
-export async function runLighthouse(url: string, port: number, categories: readonly string[]): Promise<Result> {
+export async function runLighthouse(url: string, port: number, categories: readonly string[], options: { screenshot?: boolean } = {}): Promise<Result> {
+  const flags = { port, output: 'json' as const, logLevel: 'error' as const, onlyCategories: [...categories], disableFullPageScreenshot: options.screenshot === false };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const lhr = (await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...categories] }, agenticConfig))?.lhr;
+    const lhr = (await lighthouse(url, flags, agenticConfig))?.lhr;
     if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
     const traced = lhr.audits['cumulative-layout-shift']?.errorMessage === undefined;
     if (!lhr.runtimeError && traced) return lhr;

@@ -3,15 +3,13 @@
 // copies the link where the browser has no share sheet. Screenshots of the card page are written to
 // test-results/screenshots/ for a reviewer to look at.
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser.ts';
+import { axeViolations, launchChromium } from '../helpers/browser.ts';
 import { projectRoot } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const screenshots = join(projectRoot, 'test-results', 'screenshots');
 const PHONE = { width: 412, height: 915 };
 
@@ -36,17 +34,11 @@ const pages: [string, string][] = [
 
 describe.each(['light', 'dark'] as const)('%s scheme, at 412 px', (colorScheme) => {
   it.each(pages)('%s has no serious or critical axe violation, with its codes open', async (name, path) => {
-    // axe is injected as a script, which our own CSP rightly forbids: bypass it for the audit only.
-    const context = await browser.newContext({ bypassCSP: true, colorScheme, viewport: PHONE });
+    const context = await browser.newContext({ colorScheme, viewport: PHONE });
     const page = await context.newPage();
     await page.goto(server.url + path);
     await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
-    await page.addScriptTag({ path: axePath });
-    const violations = await page.evaluate(async () => {
-      const result = await (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-    });
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), name).toEqual([]);
+    expect(await axeViolations(page), name).toEqual([]);
     // The scheme really applied: the page background follows it.
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background === 'rgba(0, 0, 0, 0)' || background === 'rgb(255, 255, 255)', background).toBe(colorScheme === 'light');

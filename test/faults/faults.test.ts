@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createDatabase, demoData, writeDatabase } from '../helpers/database.ts';
-import { spawnSidecar } from '../../scripts/sidecar-process.ts';
+import { spawnTestSidecar } from '../helpers/sidecar.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const status = async (server: TestServer, path: string) => (await fetch(server.url + path, { redirect: 'manual' })).status;
@@ -79,7 +79,7 @@ describe('a database made unreadable', () => {
   // another user could not reach a clone in a mode-700 folder).
   it('chmod 000: degraded (an open connection must not go on reading it), and recovered when readable again', async () => {
     const path = createDatabase();
-    const { child, url } = await spawnSidecar({ DATABASE_PATH: path }, { obeyFileModes: true });
+    const { child, url } = await spawnTestSidecar({ DATABASE_PATH: path }, { obeyFileModes: true });
     const server = { url } as TestServer;
     try {
       expect(await status(server, '/p/layla')).toBe(200);
@@ -96,7 +96,7 @@ describe('a database made unreadable', () => {
 
 describe('SIGTERM under load', () => {
   it('completes in-flight requests, refuses new connections cleanly and exits 0', async () => {
-    const { child, port } = await spawnSidecar({ DATABASE_PATH: createDatabase() });
+    const { child, port } = await spawnTestSidecar({ DATABASE_PATH: createDatabase() });
     const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
 
     const outcomes = { ok: 0, closing503: 0, refused: 0, other: [] as string[] };

@@ -5,7 +5,8 @@
 // longer, from a new seed each time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzz, LOOP_HOLD_LIMIT_MS, valuesOf } from '../../scripts/fuzz/fuzz.ts';
-import { freePort, spawnSidecar, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { spawnTestSidecar } from '../helpers/sidecar.ts';
 import { demoData } from '../helpers/database.ts';
 import { largeDatabase } from '../helpers/large-database.ts';
 
@@ -20,7 +21,7 @@ describe.each(['sqlite', 'postgres'] as const)('the fuzzer on %s', (backend) => 
   beforeAll(async () => {
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
-    sidecar = await spawnSidecar({ ...(await largeDatabase(backend)), METRICS_LISTEN: `127.0.0.1:${port}`, MCP_RATE_LIMIT: '1000000' });
+    sidecar = await spawnTestSidecar({ ...(await largeDatabase(backend)), METRICS_LISTEN: `127.0.0.1:${port}`, MCP_RATE_LIMIT: '1000000' });
     sidecar.child.once('exit', (code, signal) => (exited = `exit ${code ?? signal}: ${sidecar.output()}`));
   });
   afterAll(() => void sidecar?.child.kill('SIGKILL'));

@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
 import { startNginxBefore, stopNginx } from '../helpers/front.ts';
-import { spawnSidecar, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { spawnTestSidecar } from '../helpers/sidecar.ts';
 
 /** A sidecar as production runs it behind the front: front mode, trusting the front's X-Forwarded-For. */
-const sidecarProcess = (databasePath: string) => spawnSidecar({ DATABASE_PATH: databasePath, STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' });
+const sidecarProcess = (databasePath: string) => spawnTestSidecar({ DATABASE_PATH: databasePath, STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' });
 
 const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 

@@ -1,7 +1,8 @@
 // Operators see it (issue 20): a sidecar process serves Prometheus metrics on its internal METRICS_LISTEN address,
 // never on the public port; a scrape parses, and the counters move with what the sidecar did.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, spawnSidecar, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { spawnTestSidecar } from '../helpers/sidecar.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { parseMetrics, valueOf } from '../helpers/metrics.ts';
 import { databaseFromSqlite } from '../helpers/postgres.ts';
@@ -11,7 +12,7 @@ let metricsUrl: string;
 beforeAll(async () => {
   const port = await freePort();
   metricsUrl = `http://127.0.0.1:${port}/metrics`;
-  sidecar = await spawnSidecar({ DATABASE_PATH: createDatabase(), METRICS_LISTEN: `127.0.0.1:${port}` });
+  sidecar = await spawnTestSidecar({ DATABASE_PATH: createDatabase(), METRICS_LISTEN: `127.0.0.1:${port}` });
 });
 afterAll(() => void sidecar?.child.kill('SIGKILL'));
 
@@ -45,7 +46,7 @@ describe('metrics', () => {
 
   it('on a PostgreSQL standby, include the replica lag and the pool', async () => {
     const port = await freePort();
-    const pg = await spawnSidecar({ DATABASE_URL: (await databaseFromSqlite(createDatabase())).standby, METRICS_LISTEN: `127.0.0.1:${port}` });
+    const pg = await spawnTestSidecar({ DATABASE_URL: (await databaseFromSqlite(createDatabase())).standby, METRICS_LISTEN: `127.0.0.1:${port}` });
     try {
       for (let i = 0; i < 100 && (await fetch(pg.url + '/health')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
       expect((await fetch(pg.url + '/p/layla')).status).toBe(200);

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
-import { spawnSidecar } from '../../scripts/sidecar-process.ts';
+import { spawnTestSidecar } from '../helpers/sidecar.ts';
 
 const server = join(projectRoot, 'sidecar/server.ts');
 
@@ -24,7 +24,7 @@ describe('sidecar start-up', () => {
 
   it('serves the build made for its configuration, prints the URL and exits 0 on SIGTERM', async () => {
     // The build is for http://localhost:8080 whatever port we listen on: BASE_URL is the public origin.
-    const { child, port, output } = await spawnSidecar({ BASE_URL: 'http://localhost:8080' });
+    const { child, port, output } = await spawnTestSidecar({ BASE_URL: 'http://localhost:8080' });
     expect(output()).toContain(`Serving http://localhost:8080 on http://127.0.0.1:${port}`);
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
