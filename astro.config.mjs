@@ -27,7 +27,8 @@ function previewLivePages() {
         // Whether the pages are rendered for the preview (src/lib/build-config.ts): never by a build, whatever
         // NODE_ENV says (Vite's own DEV is true in a build run with NODE_ENV=test).
         updateConfig({ vite: { define: { __EDITORS_PREVIEW__: JSON.stringify(command === 'dev') } } });
-        if (command === 'dev') addMiddleware({ entrypoint: new URL('./scripts/preview-middleware.ts', import.meta.url), order: 'pre' });
+        if (command === 'dev')
+          addMiddleware({ entrypoint: new URL('./scripts/preview-middleware.ts', import.meta.url), order: 'pre' });
       },
     },
   };
@@ -65,7 +66,10 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   vite: {
     build: { assetsInlineLimit: 0 },
-    define: { __SITE_CONFIG__: JSON.stringify(config), __OG_DRAWING__: JSON.stringify(ogDrawingHash(fileURLToPath(new URL('.', import.meta.url)))) },
+    define: {
+      __SITE_CONFIG__: JSON.stringify(config),
+      __OG_DRAWING__: JSON.stringify(ogDrawingHash(fileURLToPath(new URL('.', import.meta.url)))),
+    },
   },
   // In this order: the pages reused from the last build are in place before anything reads them; the twins step
   // reads every page and records what the sitemap and the build manifest need (pages); the twins, the search index

@@ -9,7 +9,18 @@ import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.astro/**', '.cache/**', 'node_modules/**', 'data/**', 'test-results/**', 'public/**', '**/*.d.ts'] },
+  {
+    ignores: [
+      'dist/**',
+      '.astro/**',
+      '.cache/**',
+      'node_modules/**',
+      'data/**',
+      'test-results/**',
+      'public/**',
+      '**/*.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   regexp.configs['flat/recommended'],
@@ -22,7 +33,10 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       // An assertion the type already makes true says nothing, and hides the day it stops being true.
       '@typescript-eslint/no-unnecessary-type-assertion': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {

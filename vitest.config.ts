@@ -6,7 +6,16 @@ const BUILD = 'test/setup/build.ts';
 const POSTGRES = 'test/setup/postgres.ts';
 
 /** The suites that ask a served site: run again, unchanged, on each backend and deployment shape below. */
-const SERVED_SUITES = ['test/http/site.test.ts', 'test/http/live.test.ts', 'test/http/bad-input.test.ts', 'test/http/hostile-content.test.ts', 'test/http/surface.test.ts', 'test/http/compression.test.ts', 'test/http/agents.test.ts', 'test/mcp/*.test.ts'];
+const SERVED_SUITES = [
+  'test/http/site.test.ts',
+  'test/http/live.test.ts',
+  'test/http/bad-input.test.ts',
+  'test/http/hostile-content.test.ts',
+  'test/http/surface.test.ts',
+  'test/http/compression.test.ts',
+  'test/http/agents.test.ts',
+  'test/mcp/*.test.ts',
+];
 
 /** A deployment shape: the served suites again, with the environment that puts the shape in front of them. */
 const shape = (name: string, env: Record<string, string>, include: string[] = SERVED_SUITES) => ({

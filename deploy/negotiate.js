@@ -26,7 +26,10 @@ function parseList(header) {
     for (var p = 1; p < parts.length; p++) {
       var eq = parts[p].indexOf('=');
       if (eq === -1) continue;
-      params[parts[p].slice(0, eq).trim().toLowerCase()] = parts[p].slice(eq + 1).trim().replace(/^"|"$/g, '');
+      params[parts[p].slice(0, eq).trim().toLowerCase()] = parts[p]
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, '');
     }
     // As negotiator: an absent or empty q is 1; one that is not a number is NaN, which never counts as acceptable.
     var q = params.q ? parseFloat(params.q) : 1;
@@ -104,7 +107,9 @@ function withoutTrailingSlashes(path) {
 
 /** The site's languages, the default first: $site_langs, filled from src/lib/surface.ts by npm run front. */
 function siteLangs(r) {
-  return String(r.variables.site_langs || '').split(' ').filter(Boolean);
+  return String(r.variables.site_langs || '')
+    .split(' ')
+    .filter(Boolean);
 }
 
 /** The error pages' language: the path's first segment when it is one, else Accept-Language (the default wins ties). */
@@ -131,12 +136,20 @@ function pageLink(r) {
   // The path as asked (r.uri is the file try_files settled on: /index.html for /).
   var uri = String(r.variables.request_uri || r.uri).split('?')[0];
   var origin = String(r.variables.site_origin || '');
-  var home = siteLangs(r).some(function (l, i) { return uri === (i === 0 ? '/' : '/' + l) || uri === (i === 0 ? '/index.md' : '/' + l + '.md'); });
+  var home = siteLangs(r).some(function (l, i) {
+    return uri === (i === 0 ? '/' : '/' + l) || uri === (i === 0 ? '/index.md' : '/' + l + '.md');
+  });
   var links = String((home ? r.variables.home_links : r.variables.site_links) || '');
   var alternate;
-  if (/\.md$/.test(uri)) alternate = '<' + origin + (uri === '/index.md' ? '/' : uri.slice(0, -3)) + '>; rel="alternate"; type="text/html"';
+  if (/\.md$/.test(uri))
+    alternate = '<' + origin + (uri === '/index.md' ? '/' : uri.slice(0, -3)) + '>; rel="alternate"; type="text/html"';
   else if (twin(r) === '.md') alternate = '<' + origin + uri + '>; rel="alternate"; type="text/html"';
-  else alternate = '<' + origin + (uri === '/' ? '/index.md' : withoutTrailingSlashes(uri) + '.md') + '>; rel="alternate"; type="text/markdown"';
+  else
+    alternate =
+      '<' +
+      origin +
+      (uri === '/' ? '/index.md' : withoutTrailingSlashes(uri) + '.md') +
+      '>; rel="alternate"; type="text/markdown"';
   return links + ', ' + alternate;
 }
 

@@ -9,6 +9,9 @@ export function changeKind(paths: readonly string[]): 'content' | 'code' {
 }
 
 if (import.meta.main) {
-  const paths = readFileSync(0, 'utf8').split('\n').map((line) => line.trim()).filter(Boolean);
+  const paths = readFileSync(0, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   console.log(changeKind(paths));
 }

@@ -25,7 +25,9 @@ export async function checkBuild(distDir: string, log = (line: string) => consol
     const started = performance.now();
     const found = await run();
     problems.push(...found);
-    log(`${what}: ${found.length === 0 ? 'ok' : `${found.length} problem${found.length === 1 ? '' : 's'}`} (${Math.round(performance.now() - started)} ms)`);
+    log(
+      `${what}: ${found.length === 0 ? 'ok' : `${found.length} problem${found.length === 1 ? '' : 's'}`} (${Math.round(performance.now() - started)} ms)`,
+    );
   };
   await step('links, images and fragments', () => checkLinks(client, baseUrl));
   await step('Markdown twins', () => missingTwins(client));
@@ -39,9 +41,20 @@ export async function checkBuild(distDir: string, log = (line: string) => consol
       const rss = xmllintRss(readFileSync(join(client, paths.rss(lang)), 'utf8'));
       if (!rss.ok) found.push(`${paths.rss(lang)}: ${rss.output.trim()}`);
       try {
-        const feed = JSON.parse(readFileSync(join(client, paths.jsonFeed(lang)), 'utf8')) as { version?: unknown; title?: unknown; items?: { id?: unknown; content_text?: unknown; content_html?: unknown }[] };
-        if (feed.version !== 'https://jsonfeed.org/version/1.1' || typeof feed.title !== 'string' || !Array.isArray(feed.items)) found.push(`${paths.jsonFeed(lang)}: not a JSON Feed 1.1 (version, title and items are required)`);
-        for (const item of feed.items ?? []) if (typeof item.id !== 'string' || (item.content_text === undefined && item.content_html === undefined)) found.push(`${paths.jsonFeed(lang)}: an item without id or content`);
+        const feed = JSON.parse(readFileSync(join(client, paths.jsonFeed(lang)), 'utf8')) as {
+          version?: unknown;
+          title?: unknown;
+          items?: { id?: unknown; content_text?: unknown; content_html?: unknown }[];
+        };
+        if (
+          feed.version !== 'https://jsonfeed.org/version/1.1' ||
+          typeof feed.title !== 'string' ||
+          !Array.isArray(feed.items)
+        )
+          found.push(`${paths.jsonFeed(lang)}: not a JSON Feed 1.1 (version, title and items are required)`);
+        for (const item of feed.items ?? [])
+          if (typeof item.id !== 'string' || (item.content_text === undefined && item.content_html === undefined))
+            found.push(`${paths.jsonFeed(lang)}: an item without id or content`);
       } catch (err) {
         found.push(`${paths.jsonFeed(lang)}: ${(err as Error).message}`);
       }
@@ -53,9 +66,13 @@ export async function checkBuild(distDir: string, log = (line: string) => consol
     // restores thousands of identical pages): a marker per valid page in the build cache.
     const cacheDir = buildCacheDir(projectRoot, 'html-valid');
     const code = codeHash(projectRoot, []);
-    const pages = filesUnder(client).filter((f) => f.endsWith('.html')).map((f) => ({ file: join(client, f), marker: join(cacheDir, keyOf(code, readFileSync(join(client, f)))) }));
+    const pages = filesUnder(client)
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => ({ file: join(client, f), marker: join(cacheDir, keyOf(code, readFileSync(join(client, f)))) }));
     const unchecked = pages.filter((p) => !existsSync(p.marker));
-    const errors = (await vnuParallel(unchecked.map((p) => p.file))).filter((m) => m.type === 'error' || m.subType === 'fatal');
+    const errors = (await vnuParallel(unchecked.map((p) => p.file))).filter(
+      (m) => m.type === 'error' || m.subType === 'fatal',
+    );
     const failed = new Set(errors.map((m) => resolve(m.url.replace(/^file:/, ''))));
     for (const page of unchecked) if (!failed.has(page.file)) writeFileSync(page.marker, '');
     log(`  ${pages.length - unchecked.length} of ${pages.length} pages known valid, ${unchecked.length} checked`);
@@ -68,7 +85,9 @@ if (import.meta.main) {
   const dist = resolve(process.argv[2] ?? 'dist');
   const problems = await checkBuild(dist);
   if (problems.length > 0) {
-    console.error(`\nThe build has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    console.error(
+      `\nThe build has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+    );
     process.exit(1);
   }
   console.log('The build has no problem.');

@@ -7,7 +7,9 @@ import { projectRoot } from './ensure-build.ts';
 const { problems, scheduled } = contentReport(projectRoot);
 console.log(scheduledLines(scheduled).join('\n'));
 if (problems.length > 0) {
-  console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} in content/blog:\n  ${problems.join('\n  ')}`);
+  console.error(
+    `${problems.length} problem${problems.length === 1 ? '' : 's'} in content/blog:\n  ${problems.join('\n  ')}`,
+  );
   process.exit(1);
 }
 console.log('content/blog: no problem found.');

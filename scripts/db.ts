@@ -26,7 +26,9 @@ async function importJson(json: unknown, label: string) {
     const outcome = await writer.importData(json);
     if (!outcome.ok) fail(problems(label, outcome.errors));
     const { counts } = outcome;
-    console.log(`Imported ${label} into ${writer.target}: ${counts.profiles} profiles, ${counts.cards} cards, ${counts.aliases} aliases.`);
+    console.log(
+      `Imported ${label} into ${writer.target}: ${counts.profiles} profiles, ${counts.cards} cards, ${counts.aliases} aliases.`,
+    );
   } finally {
     await writer.close();
   }

@@ -9,6 +9,18 @@ import { projectRoot } from './ensure-build.ts';
 const config = loadConfigOrExit();
 ensureDemoDatabase(config);
 // Astro's own entry on this Node: its bin's shebang would run whatever node comes first on PATH.
-const astro = spawn(process.execPath, [join(projectRoot, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'dev', '--port', String(config.port), '--host', config.host, ...process.argv.slice(2)], { cwd: projectRoot, stdio: 'inherit' });
+const astro = spawn(
+  process.execPath,
+  [
+    join(projectRoot, 'node_modules', 'astro', 'bin', 'astro.mjs'),
+    'dev',
+    '--port',
+    String(config.port),
+    '--host',
+    config.host,
+    ...process.argv.slice(2),
+  ],
+  { cwd: projectRoot, stdio: 'inherit' },
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => astro.kill(signal));
 astro.on('exit', (code) => process.exit(code ?? 0));

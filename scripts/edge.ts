@@ -38,7 +38,11 @@ export function varnishBinary(): string | undefined {
 /** deploy/edge.vcl, filled. */
 export function edgeConfig(options: EdgeOptions): string {
   const { host, port } = hostPort(options.backend);
-  const acl = ['"127.0.0.1"', '"::1"', ...(options.purgers ?? []).map((p) => (p.includes('/') ? `"${p.split('/')[0]}"/${p.split('/')[1]}` : `"${p}"`))];
+  const acl = [
+    '"127.0.0.1"',
+    '"::1"',
+    ...(options.purgers ?? []).map((p) => (p.includes('/') ? `"${p.split('/')[0]}"/${p.split('/')[1]}` : `"${p}"`)),
+  ];
   const dist = options.dist ?? join(projectRoot, 'dist', 'client');
   const values: Record<string, string> = {
     BACKEND_HOST: host,
@@ -55,11 +59,14 @@ export function edgeConfig(options: EdgeOptions): string {
       .map(([name, value]) => `    set resp.http.${name} = {"${value}"};`)
       .join('\n'),
   };
-  const vcl = readFileSync(join(projectRoot, 'deploy', 'edge.vcl'), 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`deploy/edge.vcl names {{${name}}}, which nothing fills`);
-    return value;
-  });
+  const vcl = readFileSync(join(projectRoot, 'deploy', 'edge.vcl'), 'utf8').replace(
+    /\{\{([A-Z_]+)\}\}/g,
+    (_, name: string) => {
+      const value = values[name];
+      if (value === undefined) throw new Error(`deploy/edge.vcl names {{${name}}}, which nothing fills`);
+      return value;
+    },
+  );
   return vcl;
 }
 
@@ -67,14 +74,30 @@ export function edgeConfig(options: EdgeOptions): string {
  * Varnish on `listen` in front of `backend`, in the foreground (a child process), its files under `prefix`; resolves
  * once it answers. Run as root it skips the jail (`-j none`): its workers then reach a build in a mode-700 folder.
  */
-export async function runEdge(options: EdgeOptions & { listen: string; prefix?: string }): Promise<{ url: string; varnish: ChildProcess }> {
+export async function runEdge(
+  options: EdgeOptions & { listen: string; prefix?: string },
+): Promise<{ url: string; varnish: ChildProcess }> {
   const binary = varnishBinary();
   if (!binary) throw new Error('Varnish is not installed (Debian: apt-get install varnish varnish-modules)');
   const prefix = options.prefix ?? mkdtempSync(join(tmpdir(), 'bio-edge-'));
   mkdirSync(prefix, { recursive: true });
   const file = join(prefix, 'edge.vcl');
   writeFileSync(file, edgeConfig(options));
-  const args = ['-F', '-a', options.listen, '-f', file, '-n', join(prefix, 'varnish'), '-s', 'malloc,64m', '-p', 'http_gzip_support=off', '-p', 'default_grace=0'];
+  const args = [
+    '-F',
+    '-a',
+    options.listen,
+    '-f',
+    file,
+    '-n',
+    join(prefix, 'varnish'),
+    '-s',
+    'malloc,64m',
+    '-p',
+    'http_gzip_support=off',
+    '-p',
+    'default_grace=0',
+  ];
   if (process.getuid?.() === 0) args.unshift('-j', 'none');
   const varnish = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -107,14 +130,25 @@ if (import.meta.main) {
     },
   });
   const dist = values.dist ?? join(projectRoot, 'dist', 'client');
-  const options = { backend: values.backend, purgers: values.purger, dist, headers: securityHeaders(loadConfig(), buildStyleHashes(join(dist, '..'))) };
+  const options = {
+    backend: values.backend,
+    purgers: values.purger,
+    dist,
+    headers: securityHeaders(loadConfig(), buildStyleHashes(join(dist, '..'))),
+  };
   if (positionals[0] === 'config') {
     process.stdout.write(edgeConfig(options));
   } else if (positionals.length > 0) {
-    console.error('Usage: npm run edge -- [config] [--listen HOST:PORT] [--backend HOST:PORT] [--purger ADDR ...] [--dist DIR] [--prefix DIR]');
+    console.error(
+      'Usage: npm run edge -- [config] [--listen HOST:PORT] [--backend HOST:PORT] [--purger ADDR ...] [--dist DIR] [--prefix DIR]',
+    );
     process.exit(2);
   } else {
-    const { url, varnish } = await runEdge({ ...options, listen: values.listen, ...(values.prefix ? { prefix: values.prefix } : {}) });
+    const { url, varnish } = await runEdge({
+      ...options,
+      listen: values.listen,
+      ...(values.prefix ? { prefix: values.prefix } : {}),
+    });
     console.log(`Edge (Varnish) on ${url} in front of ${values.backend}; Ctrl-C stops it.`);
     const stop = () => varnish.kill('SIGTERM');
     process.on('SIGINT', stop);

@@ -11,8 +11,14 @@ export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export function ensureBuild(config: PublicConfig, env: NodeJS.ProcessEnv = process.env): boolean {
   const manifest = readManifest(join(projectRoot, 'dist'));
   if (manifest?.fingerprint === buildFingerprint(projectRoot, config)) return false;
-  console.log(manifest ? 'Sources or configuration changed since the last build: rebuilding…' : 'No build yet: building…');
-  const build = spawnSync(join(projectRoot, 'node_modules', '.bin', 'astro'), ['build'], { cwd: projectRoot, stdio: 'inherit', env });
+  console.log(
+    manifest ? 'Sources or configuration changed since the last build: rebuilding…' : 'No build yet: building…',
+  );
+  const build = spawnSync(join(projectRoot, 'node_modules', '.bin', 'astro'), ['build'], {
+    cwd: projectRoot,
+    stdio: 'inherit',
+    env,
+  });
   if (build.status !== 0) throw new Error(`The build failed (exit ${build.status ?? build.signal}); see above.`);
   return true;
 }

@@ -13,7 +13,18 @@ import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { TYPES, TYPES_BY_PATH } from '../src/lib/media-types.ts';
 import { loadConfig, type ServerConfig } from '../sidecar/config.ts';
-import { CACHE, DEFAULT_LANG, FINGERPRINTED_PATH, fixedFirstSegment, LANGS, MCP_BODY_LIMIT, ROUTES, templatePattern, SLUG_PATTERN, type RouteDeclaration } from '../src/lib/surface.ts';
+import {
+  CACHE,
+  DEFAULT_LANG,
+  FINGERPRINTED_PATH,
+  fixedFirstSegment,
+  LANGS,
+  MCP_BODY_LIMIT,
+  ROUTES,
+  templatePattern,
+  SLUG_PATTERN,
+  type RouteDeclaration,
+} from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
 import { projectRoot } from './ensure-build.ts';
@@ -39,14 +50,21 @@ const indent = (lines: string[], spaces: number) => lines.map((l) => ' '.repeat(
 export function frontConfig(options: FrontOptions): string {
   const { config } = options;
   const dist = options.dist ?? join(projectRoot, 'dist', 'client');
-  const security = Object.entries(securityHeaders(config, buildStyleHashes(join(dist, '..')))).map(([name, value]) => `add_header ${name} ${quote(value)} always;`);
+  const security = Object.entries(securityHeaders(config, buildStyleHashes(join(dist, '..')))).map(
+    ([name, value]) => `add_header ${name} ${quote(value)} always;`,
+  );
   const cors = 'add_header Access-Control-Allow-Origin "*" always;';
   const bare = (type: string) => type.split(';')[0]?.trim() ?? type;
 
   const byType = new Map<string, string[]>();
-  for (const [ext, type] of Object.entries(TYPES)) byType.set(bare(type), [...(byType.get(bare(type)) ?? []), ext.slice(1)]);
+  for (const [ext, type] of Object.entries(TYPES))
+    byType.set(bare(type), [...(byType.get(bare(type)) ?? []), ext.slice(1)]);
   // text/html is in nginx's list already.
-  const charsetTypes = [...new Set([...Object.values(TYPES), ...Object.values(TYPES_BY_PATH)].filter((t) => /charset=utf-8/i.test(t)).map(bare))].filter((t) => t !== 'text/html');
+  const charsetTypes = [
+    ...new Set(
+      [...Object.values(TYPES), ...Object.values(TYPES_BY_PATH)].filter((t) => /charset=utf-8/i.test(t)).map(bare),
+    ),
+  ].filter((t) => t !== 'text/html');
 
   const typeOverride = (path: string) => {
     const type = TYPES_BY_PATH[path];
@@ -56,21 +74,34 @@ export function frontConfig(options: FrontOptions): string {
   };
 
   // Discovery documents of the build, as declared: an exact location each, a regular expression for a templated path.
-  const pageHeaders = ['add_header Link $page_link always;', `add_header Content-Usage ${quote(CONTENT_USAGE)} always;`];
-  const discoveryRoutes = (Object.values(ROUTES) as RouteDeclaration[]).filter((route) => route.served === 'static' && route.cache === 'discovery');
+  const pageHeaders = [
+    'add_header Link $page_link always;',
+    `add_header Content-Usage ${quote(CONTENT_USAGE)} always;`,
+  ];
+  const discoveryRoutes = (Object.values(ROUTES) as RouteDeclaration[]).filter(
+    (route) => route.served === 'static' && route.cache === 'discovery',
+  );
   const discoveryPaths = new Set(discoveryRoutes.map((route) => route.path));
   const discovery = discoveryRoutes
     .sort((a, b) => (a.path < b.path ? -1 : 1))
     .map((route) => {
       const { path } = route;
       const body = route.negotiated
-        ? [...security, `add_header Cache-Control ${quote(CACHE.discovery)} always;`, 'add_header Vary Accept always;', ...pageHeaders, `try_files ${path}$twin =404;`]
+        ? [
+            ...security,
+            `add_header Cache-Control ${quote(CACHE.discovery)} always;`,
+            'add_header Vary Accept always;',
+            ...pageHeaders,
+            `try_files ${path}$twin =404;`,
+          ]
         : [
             ...typeOverride(path),
             ...security,
             `add_header Cache-Control ${quote(CACHE.discovery)} always;`,
             ...(route.cors ? [cors] : []),
-            ...(path === paths.llms ? [`add_header Link ${quote(siteLinks(config, { describedBy: false }))} always;`] : []),
+            ...(path === paths.llms
+              ? [`add_header Link ${quote(siteLinks(config, { describedBy: false }))} always;`]
+              : []),
             'try_files $uri =404;',
           ];
       const match = path.includes('{') ? `~ ${quote(templatePattern(path).source)}` : `= ${path}`;
@@ -78,12 +109,21 @@ export function frontConfig(options: FrontOptions): string {
     });
   const otherTyped = Object.keys(TYPES_BY_PATH)
     .filter((path) => !discoveryPaths.has(path))
-    .map((path) => `    location = ${path} {\n${indent([...typeOverride(path), ...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'try_files $uri =404;'], 6)}\n    }`);
+    .map(
+      (path) =>
+        `    location = ${path} {\n${indent([...typeOverride(path), ...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'try_files $uri =404;'], 6)}\n    }`,
+    );
 
   const homes = LANGS.map((lang) => {
     const path = paths.home(lang);
     const file = path === '/' ? '/index' : path;
-    const body = [...security, `add_header Cache-Control ${quote(CACHE.page)} always;`, 'add_header Vary Accept always;', ...pageHeaders, `try_files ${file}$twin =404;`];
+    const body = [
+      ...security,
+      `add_header Cache-Control ${quote(CACHE.page)} always;`,
+      'add_header Vary Accept always;',
+      ...pageHeaders,
+      `try_files ${file}$twin =404;`,
+    ];
     return `    location = ${path} {\n${indent(body, 6)}\n    }`;
   });
 
@@ -106,7 +146,9 @@ export function frontConfig(options: FrontOptions): string {
   // Every route the sidecar answers, from the declaration: prefixes for routes with parameters under a fixed first
   // segment (/p/…), exact locations for fixed paths (/blog); the alias route is the alias-shaped miss below.
   const sidecarRoutes = Object.values(ROUTES as Record<string, RouteDeclaration>).filter((r) => r.served !== 'static');
-  const prefixes = [...new Set(sidecarRoutes.filter((r) => r.path.includes('{')).flatMap((r) => fixedFirstSegment(r.path) ?? []))].sort();
+  const prefixes = [
+    ...new Set(sidecarRoutes.filter((r) => r.path.includes('{')).flatMap((r) => fixedFirstSegment(r.path) ?? [])),
+  ].sort();
   const exact = sidecarRoutes.filter((r) => !r.path.includes('{'));
   const location = (match: string, body: string[]) => `    location ${match} {\n${body.join('\n')}\n    }`;
   const liveLocations = [
@@ -115,12 +157,22 @@ export function frontConfig(options: FrontOptions): string {
       r.served === 'agents'
         ? location(`= ${r.path}`, [
             proxy('error timeout http_502 http_503 non_idempotent', 'sidecars_by_client'),
-            '      # The sidecar\'s own limit: nginx refuses a larger body itself (reading the rest, lingering), as JSON-RPC.',
+            "      # The sidecar's own limit: nginx refuses a larger body itself (reading the rest, lingering), as JSON-RPC.",
             `      client_max_body_size ${MCP_BODY_LIMIT};`,
             '      error_page 413 @mcp_body_too_large;',
           ]) +
           '\n' +
-          location('@mcp_body_too_large', [indent([...security, `add_header Cache-Control ${quote(CACHE[r.cache])} always;`, 'default_type application/json;', `return 413 '${JSON.stringify(bodyTooLarge(MCP_BODY_LIMIT))}';`], 6)])
+          location('@mcp_body_too_large', [
+            indent(
+              [
+                ...security,
+                `add_header Cache-Control ${quote(CACHE[r.cache])} always;`,
+                'default_type application/json;',
+                `return 413 '${JSON.stringify(bodyTooLarge(MCP_BODY_LIMIT))}';`,
+              ],
+              6,
+            ),
+          ])
         : location(`= ${r.path}`, [proxy('error timeout http_502 http_503')]),
     ),
   ];
@@ -130,10 +182,18 @@ export function frontConfig(options: FrontOptions): string {
     WORKERS: String(options.workers ?? 'auto'),
     PREFIX: options.prefix,
     ACCESS_LOG: options.accessLog ?? 'off',
-    TYPES: indent([...byType].map(([type, exts]) => `${type} ${exts.join(' ')};`).concat(Object.keys(TYPES).includes('.md') ? [] : ['text/markdown md;']), 4),
+    TYPES: indent(
+      [...byType]
+        .map(([type, exts]) => `${type} ${exts.join(' ')};`)
+        .concat(Object.keys(TYPES).includes('.md') ? [] : ['text/markdown md;']),
+      4,
+    ),
     CHARSET_TYPES: charsetTypes.join(' '),
     DEPLOY_DIR: join(projectRoot, 'deploy'),
-    UPSTREAMS: indent(options.sidecars.map((address) => `server ${address} max_fails=1 fail_timeout=5s;`), 4),
+    UPSTREAMS: indent(
+      options.sidecars.map((address) => `server ${address} max_fails=1 fail_timeout=5s;`),
+      4,
+    ),
     LISTEN: options.listen,
     SERVER_NAME: new URL(config.baseUrl).hostname,
     BASE_URL: config.baseUrl,
@@ -182,7 +242,11 @@ export async function runNginx(prefix: string, conf: string, url: string): Promi
   // Started as root, nginx's workers would run as nobody, who cannot reach a build inside a mode-700 folder (root's
   // home, mktemp -d): here they run as the user who runs the tests or the bench, wherever the clone sits.
   const globals = process.getuid?.() === 0 ? `daemon off; user ${userInfo().username};` : 'daemon off;';
-  const child = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', globals], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    binary,
+    ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', join(prefix, 'nginx.conf'), '-g', globals],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += d));
   for (let i = 0; i < 100; i++) {
@@ -202,9 +266,21 @@ export async function runNginx(prefix: string, conf: string, url: string): Promi
  * The front on loopback, as the tests and the bench run it: deploy/nginx.conf filled for `sidecars`, one worker, no
  * access log, nginx's own files under `prefix`; resolves once it answers.
  */
-export async function runFront(options: { config: ServerConfig; sidecars: string[]; prefix: string; port: number }): Promise<{ url: string; nginx: ChildProcess }> {
+export async function runFront(options: {
+  config: ServerConfig;
+  sidecars: string[];
+  prefix: string;
+  port: number;
+}): Promise<{ url: string; nginx: ChildProcess }> {
   const url = `http://127.0.0.1:${options.port}`;
-  const conf = frontConfig({ config: options.config, listen: `127.0.0.1:${options.port}`, sidecars: options.sidecars, prefix: options.prefix, workers: 1, accessLog: 'off' });
+  const conf = frontConfig({
+    config: options.config,
+    listen: `127.0.0.1:${options.port}`,
+    sidecars: options.sidecars,
+    prefix: options.prefix,
+    workers: 1,
+    accessLog: 'off',
+  });
   return { url, nginx: await runNginx(options.prefix, conf, url) };
 }
 
@@ -221,7 +297,9 @@ if (import.meta.main) {
     },
   });
   if (positionals[0] !== 'config') {
-    console.error('Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE]');
+    console.error(
+      'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE]',
+    );
     process.exit(2);
   }
   process.stdout.write(

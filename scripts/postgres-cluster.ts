@@ -26,7 +26,9 @@ export interface Cluster {
 export function postgresBin(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(root, versions[0], 'bin') : undefined;
 }
 
@@ -57,31 +59,106 @@ export async function startPrimary(options: { host?: string } = {}): Promise<Top
   }
   const node = (name: string, host: string, port: number, settings: string[]): Node => {
     const dir = join(root, name);
-    const flags = ['-p', String(port), '-c', `listen_addresses=${host}`, '-c', `unix_socket_directories=${root}`, '-c', 'fsync=off', '-c', 'full_page_writes=off', ...settings].join(' ');
+    const flags = [
+      '-p',
+      String(port),
+      '-c',
+      `listen_addresses=${host}`,
+      '-c',
+      `unix_socket_directories=${root}`,
+      '-c',
+      'fsync=off',
+      '-c',
+      'full_page_writes=off',
+      ...settings,
+    ].join(' ');
     return {
       port,
       dir,
       url: (database, user = 'postgres') => `postgres://${user}@${host}:${port}/${database}`,
-      start: () => runAsOwner(join(bin, 'pg_ctl'), ['-D', dir, '-l', join(root, `${name}.log`), '-o', flags, '-w', '-t', '30', 'start']),
+      start: () =>
+        runAsOwner(join(bin, 'pg_ctl'), [
+          '-D',
+          dir,
+          '-l',
+          join(root, `${name}.log`),
+          '-o',
+          flags,
+          '-w',
+          '-t',
+          '30',
+          'start',
+        ]),
       stop: (mode = 'fast') => runAsOwner(join(bin, 'pg_ctl'), ['-D', dir, '-m', mode, '-w', 'stop']),
     };
   };
   const primaryHost = options.host ?? '127.0.0.1';
   // Keepalives to the standbys every few seconds, so that a standby knows soon when it last heard from the primary.
-  const primary = node('primary', primaryHost, await freePort(), ['-c', 'wal_level=replica', '-c', 'max_wal_senders=10', '-c', 'synchronous_commit=off', '-c', 'wal_sender_timeout=10s']);
-  runAsOwner(join(bin, 'initdb'), ['-D', primary.dir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  const primary = node('primary', primaryHost, await freePort(), [
+    '-c',
+    'wal_level=replica',
+    '-c',
+    'max_wal_senders=10',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'wal_sender_timeout=10s',
+  ]);
+  runAsOwner(join(bin, 'initdb'), [
+    '-D',
+    primary.dir,
+    '-A',
+    'trust',
+    '-U',
+    'postgres',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+  ]);
   primary.start();
   const standbys: Node[] = [];
   return {
     primary,
     addStandby: async (name, { host = '127.0.0.1', upstream } = {}) => {
       // A lost link is tried again within a fifth of a second, and noticed within ten seconds when it goes silent.
-      const standby = node(name, host, await freePort(), ['-c', 'hot_standby=on', '-c', 'hot_standby_feedback=on', '-c', 'wal_retrieve_retry_interval=200ms', '-c', 'wal_receiver_timeout=10s']);
-      runAsOwner(join(bin, 'pg_basebackup'), ['-h', primaryHost, '-p', String(primary.port), '-U', 'postgres', '-D', standby.dir, '-R', '-X', 'stream', '-c', 'fast', '-C', '-S', name, '--no-sync']);
+      const standby = node(name, host, await freePort(), [
+        '-c',
+        'hot_standby=on',
+        '-c',
+        'hot_standby_feedback=on',
+        '-c',
+        'wal_retrieve_retry_interval=200ms',
+        '-c',
+        'wal_receiver_timeout=10s',
+      ]);
+      runAsOwner(join(bin, 'pg_basebackup'), [
+        '-h',
+        primaryHost,
+        '-p',
+        String(primary.port),
+        '-U',
+        'postgres',
+        '-D',
+        standby.dir,
+        '-R',
+        '-X',
+        'stream',
+        '-c',
+        'fast',
+        '-C',
+        '-S',
+        name,
+        '--no-sync',
+      ]);
       // The base backup came straight from the primary, with a replication slot of the standby's name, so the primary
       // keeps the WAL a standby has not yet received (a standby cut off catches up from where it stopped); the stream
       // goes the way the topology says (the last setting in postgresql.auto.conf wins).
-      if (upstream) appendFileSync(join(standby.dir, 'postgresql.auto.conf'), `primary_conninfo = 'host=${upstream.host} port=${upstream.port} user=postgres application_name=${name}'\n`);
+      if (upstream)
+        appendFileSync(
+          join(standby.dir, 'postgresql.auto.conf'),
+          `primary_conninfo = 'host=${upstream.host} port=${upstream.port} user=postgres application_name=${name}'\n`,
+        );
       standby.start();
       standbys.push(standby);
       return standby;

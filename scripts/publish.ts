@@ -5,13 +5,29 @@
 // exactly the URLs whose bytes changed or disappeared; then the new manifest; last, assets retired more than a day
 // ago. `--dry-run` prints the plan. The .gz/.br copies are for nginx fronts and are not uploaded.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { typeOf } from '../src/lib/media-types.ts';
 import { CACHE } from '../src/lib/surface.ts';
-import { MANIFEST_KEY, PUBLISH_MANIFEST_FILE, publishPlan, urlOf, type PublishManifest, type PublishPlan } from '../src/lib/publishing/plan.ts';
+import {
+  MANIFEST_KEY,
+  PUBLISH_MANIFEST_FILE,
+  publishPlan,
+  urlOf,
+  type PublishManifest,
+  type PublishPlan,
+} from '../src/lib/publishing/plan.ts';
 
 /** Where the files go: a folder, or an S3 bucket through the AWS CLI. */
 export interface Bucket {
@@ -49,7 +65,11 @@ export function s3Bucket(name: string): Bucket {
   return {
     read: (key) => {
       const dir = mkdtempSync(join(tmpdir(), 'publish-'));
-      const run = spawnSync('aws', ['s3', 'cp', `s3://${name}/${key}`, join(dir, 'manifest.json'), '--only-show-errors'], { encoding: 'utf8' });
+      const run = spawnSync(
+        'aws',
+        ['s3', 'cp', `s3://${name}/${key}`, join(dir, 'manifest.json'), '--only-show-errors'],
+        { encoding: 'utf8' },
+      );
       const body = run.status === 0 ? readFileSync(join(dir, 'manifest.json')) : undefined;
       rmSync(dir, { recursive: true, force: true });
       return body;
@@ -69,7 +89,18 @@ export function s3Bucket(name: string): Bucket {
           mkdirSync(dirname(join(stage, file)), { recursive: true });
           linkSync(join(from, file), join(stage, file));
         }
-        aws(['s3', 'cp', stage, `s3://${name}/`, '--recursive', '--only-show-errors', '--content-type', contentType, '--cache-control', cacheControl]);
+        aws([
+          's3',
+          'cp',
+          stage,
+          `s3://${name}/`,
+          '--recursive',
+          '--only-show-errors',
+          '--content-type',
+          contentType,
+          '--cache-control',
+          cacheControl,
+        ]);
         rmSync(stage, { recursive: true, force: true });
       }
     },
@@ -82,7 +113,17 @@ export function s3Bucket(name: string): Bucket {
     write: (key, body) => {
       const dir = mkdtempSync(join(tmpdir(), 'publish-'));
       writeFileSync(join(dir, 'body'), body);
-      aws(['s3', 'cp', join(dir, 'body'), `s3://${name}/${key}`, '--only-show-errors', '--content-type', 'application/json', '--cache-control', CACHE.none]);
+      aws([
+        's3',
+        'cp',
+        join(dir, 'body'),
+        `s3://${name}/${key}`,
+        '--only-show-errors',
+        '--content-type',
+        'application/json',
+        '--cache-control',
+        CACHE.none,
+      ]);
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -95,12 +136,25 @@ export function cloudFrontInvalidation(distribution: string): (urls: string[]) =
   return (urls) => {
     const items = urls.length > MAX_INVALIDATION_PATHS ? ['/*'] : urls;
     const batch = { Paths: { Quantity: items.length, Items: items }, CallerReference: `publish-${Date.now()}` };
-    aws(['cloudfront', 'create-invalidation', '--distribution-id', distribution, '--invalidation-batch', JSON.stringify(batch)]);
+    aws([
+      'cloudfront',
+      'create-invalidation',
+      '--distribution-id',
+      distribution,
+      '--invalidation-batch',
+      JSON.stringify(batch),
+    ]);
   };
 }
 
 /** Runs the plan against `bucket`; `invalidate` receives the URLs to forget (none: nothing is sent). */
-export function publish(distDir: string, bucket: Bucket, invalidate: ((urls: string[]) => void) | undefined, now = new Date(), log = (line: string) => console.log(line)): PublishPlan {
+export function publish(
+  distDir: string,
+  bucket: Bucket,
+  invalidate: ((urls: string[]) => void) | undefined,
+  now = new Date(),
+  log = (line: string) => console.log(line),
+): PublishPlan {
   const client = join(distDir, 'client');
   const next = JSON.parse(readFileSync(join(distDir, PUBLISH_MANIFEST_FILE), 'utf8')) as PublishManifest;
   const stored = bucket.read(MANIFEST_KEY);
@@ -112,9 +166,17 @@ export function publish(distDir: string, bucket: Bucket, invalidate: ((urls: str
     if (count > 0) run();
     log(`${what}: ${count} (${Math.round(performance.now() - started)} ms)`);
   };
-  log(previous ? 'comparing with the manifest of the last published build' : 'no manifest in the bucket: publishing everything');
-  step('1. new fingerprinted assets uploaded', plan.uploadAssets.length, () => bucket.upload(client, plan.uploadAssets, headers));
-  step('2. changed pages, twins and files uploaded', plan.uploadPages.length, () => bucket.upload(client, plan.uploadPages, headers));
+  log(
+    previous
+      ? 'comparing with the manifest of the last published build'
+      : 'no manifest in the bucket: publishing everything',
+  );
+  step('1. new fingerprinted assets uploaded', plan.uploadAssets.length, () =>
+    bucket.upload(client, plan.uploadAssets, headers),
+  );
+  step('2. changed pages, twins and files uploaded', plan.uploadPages.length, () =>
+    bucket.upload(client, plan.uploadPages, headers),
+  );
   step('3. removed pages, twins and files deleted', plan.deletePages.length, () => bucket.remove(plan.deletePages));
   step('4. URLs invalidated', invalidate ? plan.invalidate.length : 0, () => invalidate?.(plan.invalidate));
   step('5. manifest stored', 1, () => bucket.write(MANIFEST_KEY, JSON.stringify(plan.manifest) + '\n'));
@@ -123,17 +185,31 @@ export function publish(distDir: string, bucket: Bucket, invalidate: ((urls: str
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { build: { type: 'string', default: 'dist' }, bucket: { type: 'string' }, distribution: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      build: { type: 'string', default: 'dist' },
+      bucket: { type: 'string' },
+      distribution: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+    },
+  });
   if (!values.bucket) {
-    console.error('usage: npm run publish:site -- --bucket s3://NAME|DIR [--build dist] [--distribution CLOUDFRONT_ID] [--dry-run]');
+    console.error(
+      'usage: npm run publish:site -- --bucket s3://NAME|DIR [--build dist] [--distribution CLOUDFRONT_ID] [--dry-run]',
+    );
     process.exit(2);
   }
   const distDir = resolve(values.build);
-  const bucket = values.bucket.startsWith('s3://') ? s3Bucket(values.bucket.slice('s3://'.length).replace(/\/$/, '')) : folderBucket(resolve(values.bucket));
+  const bucket = values.bucket.startsWith('s3://')
+    ? s3Bucket(values.bucket.slice('s3://'.length).replace(/\/$/, ''))
+    : folderBucket(resolve(values.bucket));
   if (values['dry-run']) {
     const next = JSON.parse(readFileSync(join(distDir, PUBLISH_MANIFEST_FILE), 'utf8')) as PublishManifest;
     const stored = bucket.read(MANIFEST_KEY);
-    const { cacheControl: _, ...plan } = publishPlan(next, stored ? (JSON.parse(stored.toString('utf8')) as PublishManifest) : undefined);
+    const { cacheControl: _, ...plan } = publishPlan(
+      next,
+      stored ? (JSON.parse(stored.toString('utf8')) as PublishManifest) : undefined,
+    );
     console.log(JSON.stringify({ ...plan, manifest: undefined }, null, 2));
   } else {
     publish(distDir, bucket, values.distribution ? cloudFrontInvalidation(values.distribution) : undefined);

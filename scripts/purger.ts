@@ -17,7 +17,8 @@ const BACKOFF_MS = { first: 100, max: 5000 };
 /** Past the sidecars' poll interval, how long until every sidecar has surely evicted what a change names. */
 const SETTLE_MARGIN_MS = 200;
 
-const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
+const log = (fields: Record<string, unknown>) =>
+  console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
 
 /** One edge: the tags still to purge there, sent by one loop that retries with back-off until the edge takes them. */
 class EdgeQueue {
@@ -43,11 +44,20 @@ class EdgeQueue {
       this.pending.clear();
       const started = performance.now();
       try {
-        const res = await fetch(this.url + '/', { method: 'PURGE', headers: { 'xkey-purge': tags.join(' ') }, signal: AbortSignal.timeout(5000) });
+        const res = await fetch(this.url + '/', {
+          method: 'PURGE',
+          headers: { 'xkey-purge': tags.join(' ') },
+          signal: AbortSignal.timeout(5000),
+        });
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         this.metrics.sent(this.url, (performance.now() - started) / 1000);
-        log({ msg: 'purged', edge: this.url, tags: tags.length > 10 ? `${tags.length} tags` : tags.join(' '), ms: Math.round(performance.now() - started) });
+        log({
+          msg: 'purged',
+          edge: this.url,
+          tags: tags.length > 10 ? `${tags.length} tags` : tags.join(' '),
+          ms: Math.round(performance.now() - started),
+        });
         wait = BACKOFF_MS.first;
       } catch (err) {
         // Kept for the next try, with whatever came in meanwhile.

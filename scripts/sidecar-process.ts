@@ -16,7 +16,10 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /** The V8 heap flags `npm run serve` starts the sidecar with (package.json is their one home). */
-export const serveFlags = ((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? '')
+export const serveFlags = (
+  (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+    .serve ?? ''
+)
   .split(/\s+/)
   .filter((word) => word.startsWith('--'));
 
@@ -56,11 +59,16 @@ export interface SpawnOptions {
  * Starts the sidecar with the default BASE_URL (the build's), `LOG_LEVEL=warn` and `env` on top; resolves once it
  * prints that it is serving, rejects (with what it printed) if it exits first.
  */
-export async function spawnSidecar(env: Record<string, string> = {}, options: SpawnOptions = {}): Promise<SidecarProcess> {
+export async function spawnSidecar(
+  env: Record<string, string> = {},
+  options: SpawnOptions = {},
+): Promise<SidecarProcess> {
   const port = await freePort();
   const server = [process.execPath, ...serveFlags, join(projectRoot, 'sidecar/server.ts')];
   const command =
-    options.obeyFileModes && process.getuid?.() === 0 ? ['setpriv', `--inh-caps=${FILE_MODE_OVERRIDES}`, `--bounding-set=${FILE_MODE_OVERRIDES}`, '--', ...server] : server;
+    options.obeyFileModes && process.getuid?.() === 0
+      ? ['setpriv', `--inh-caps=${FILE_MODE_OVERRIDES}`, `--bounding-set=${FILE_MODE_OVERRIDES}`, '--', ...server]
+      : server;
   const child = spawn(command[0]!, command.slice(1), {
     env: cleanEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -35,7 +35,10 @@ export interface VnuMessage {
 /** Runs the Nu HTML Checker (vnu-jar, Java) over files; returns its messages. (vnuParallel: one checker per core.) */
 export function vnu(files: string[]): VnuMessage[] {
   const jar = join(projectRoot, 'node_modules/vnu-jar/build/dist/vnu.jar');
-  const result = spawnSync('java', ['-jar', jar, '--format', 'json', '--stdout', ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync('java', ['-jar', jar, '--format', 'json', '--stdout', ...files], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.error) throw result.error;
   return (JSON.parse(result.stdout || '{"messages":[]}') as { messages: VnuMessage[] }).messages;
 }
@@ -45,7 +48,11 @@ export function xmllintRss(xml: string): { ok: boolean; output: string } {
   const dir = mkdtempSync(join(tmpdir(), 'rss-'));
   const file = join(dir, 'rss.xml');
   writeFileSync(file, xml);
-  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', join(projectRoot, 'scripts/schemas/rss-2.0.xsd'), file], { encoding: 'utf8' });
+  const result = spawnSync(
+    'xmllint',
+    ['--noout', '--nonet', '--schema', join(projectRoot, 'scripts/schemas/rss-2.0.xsd'), file],
+    { encoding: 'utf8' },
+  );
   return { ok: result.status === 0, output: result.stdout + result.stderr };
 }
 
@@ -59,7 +66,9 @@ export async function vnuParallel(files: string[]): Promise<VnuMessage[]> {
     shares.map(
       (share) =>
         new Promise<string>((resolve, reject) => {
-          const child = spawn('java', ['-jar', jar, '--format', 'json', '--stdout', ...share], { stdio: ['ignore', 'pipe', 'inherit'] });
+          const child = spawn('java', ['-jar', jar, '--format', 'json', '--stdout', ...share], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+          });
           const chunks: Buffer[] = [];
           child.stdout.on('data', (c: Buffer) => chunks.push(c));
           child.once('error', reject);

@@ -1,7 +1,12 @@
 // Builds the Fastify app (plugins and routes) apart from listening, so tests and server.ts share it. Layers: routes
 // (HTTP in and out) over services (site reader, live pages, sitemap, static site) over the store.
 import { join } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { STATIC_SITEMAP_FILE } from '../src/lib/sitemap.ts';
 import { CACHE } from '../src/lib/surface.ts';
@@ -50,9 +55,31 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const pool = new RenderPool({ serverEntry: join(distDir, 'server', 'entry.mjs'), threads: config.renderThreads });
   const pressure = new Pressure({ maxEventLoopDelayMs: config.maxEventLoopDelayMs });
   const freshness = new Freshness(store, config.changePollMs);
-  const live = new LivePages({ baseUrl: config.baseUrl, store, freshness, pool, pressure, cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize) });
-  const sitemap = new Sitemap({ baseUrl: config.baseUrl, store, freshness, pressure, staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE), limit: options.sitemapLimit });
-  const reader = new SiteReader({ baseUrl: config.baseUrl, serviceName: config.serviceName, site, live, sitemap, store, pressure });
+  const live = new LivePages({
+    baseUrl: config.baseUrl,
+    store,
+    freshness,
+    pool,
+    pressure,
+    cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize),
+  });
+  const sitemap = new Sitemap({
+    baseUrl: config.baseUrl,
+    store,
+    freshness,
+    pressure,
+    staticEntriesFile: join(distDir, STATIC_SITEMAP_FILE),
+    limit: options.sitemapLimit,
+  });
+  const reader = new SiteReader({
+    baseUrl: config.baseUrl,
+    serviceName: config.serviceName,
+    site,
+    live,
+    sitemap,
+    store,
+    pressure,
+  });
   return { site, store, pool, pressure, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
 }
 
@@ -86,7 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, _request, anyReply) => {
       const reply = anyReply as FastifyReply;
       reply.headers(headers);
-      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).type('text/plain; charset=utf-8').send('URI too long\n');
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+        return reply.code(414).type('text/plain; charset=utf-8').send('URI too long\n');
       return sendBadRequest(reply);
     },
   });
@@ -99,7 +127,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // reading loses its connection after SEND_TIMEOUT_MS without progress (Node sets the idle timeout back when the
   // answer is done), so that a thousand readers that read nothing do not hold a thousand answers.
   app.addHook('onSend', (request, _reply, payload, done) => {
-    if (payload !== null && typeof payload === 'object' && (!Buffer.isBuffer(payload) || payload.length > SEND_WATCHED_BYTES)) request.raw.socket?.setTimeout(config.sendTimeoutMs);
+    if (
+      payload !== null &&
+      typeof payload === 'object' &&
+      (!Buffer.isBuffer(payload) || payload.length > SEND_WATCHED_BYTES)
+    )
+      request.raw.socket?.setTimeout(config.sendTimeoutMs);
     done(null, payload);
   });
 
@@ -114,7 +147,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const why = 'Bad request: one Host header is required, naming a host and a port from 0 to 65535';
       reply.code(400).header('cache-control', CACHE.none);
       // The MCP endpoint refuses as JSON-RPC, as it refuses everything else.
-      if (request.url === paths.mcp) reply.type('application/json').send(JSON.stringify(errorResponse(null, CODES.invalidRequest, why)));
+      if (request.url === paths.mcp)
+        reply.type('application/json').send(JSON.stringify(errorResponse(null, CODES.invalidRequest, why)));
       else reply.type('text/plain; charset=utf-8').send(`${why}.\n`);
       return;
     }
@@ -137,9 +171,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return errors.send(request, reply, 503, request.sitePath || '/');
     }
     // Work this process cannot take on now (load shed): the client tries again in a moment.
-    if (error instanceof Overloaded) return errors.send(request, reply, 503, request.sitePath || '/', error.retryAfterSeconds);
+    if (error instanceof Overloaded)
+      return errors.send(request, reply, 503, request.sitePath || '/', error.retryAfterSeconds);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.code(error.statusCode).type('text/plain; charset=utf-8').header('cache-control', CACHE.none).send(`${error.message}\n`);
+      return reply
+        .code(error.statusCode)
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', CACHE.none)
+        .send(`${error.message}\n`);
     }
     request.log.error({ err: error, url: request.url }, 'request failed');
     return errors.send(request, reply, 500, request.sitePath || '/');
@@ -153,10 +192,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await pressure.measure(
     app,
     (method, url) => method === 'POST' && url === paths.mcp,
-    (why) => ({ statusCode: 503, headers: { 'retry-after': '1', 'content-type': 'application/json', 'cache-control': CACHE.none }, body: JSON.stringify(errorResponse(null, CODES.serverError, `Service busy: ${why}; retry in 1 s`)) }),
+    (why) => ({
+      statusCode: 503,
+      headers: { 'retry-after': '1', 'content-type': 'application/json', 'cache-control': CACHE.none },
+      body: JSON.stringify(errorResponse(null, CODES.serverError, `Service busy: ${why}; retry in 1 s`)),
+    }),
   );
   await mcpRoutes(app, { config, reader, live, site, errors, pool, limits: config });
-  pageRoutes(app, { reader, errors, staticFiles: config.staticFiles === 'serve', edge: edgeTags(config.edgeTagHeader) });
+  pageRoutes(app, {
+    reader,
+    errors,
+    staticFiles: config.staticFiles === 'serve',
+    edge: edgeTags(config.edgeTagHeader),
+  });
   return app;
 }
 

@@ -43,7 +43,13 @@ export interface Page {
  * renders: compressed once, kept with the rendered page in the live cache, never per request). `made` holds forms
  * made already (by the render pool); the others are made on first use.
  */
-export function makeAsset(body: Buffer, type: string, cacheControl: string, precompressed?: Partial<Record<Encoding, Buffer>>, madeAlready: Partial<Record<Encoding, Buffer>> = {}): Asset {
+export function makeAsset(
+  body: Buffer,
+  type: string,
+  cacheControl: string,
+  precompressed?: Partial<Record<Encoding, Buffer>>,
+  madeAlready: Partial<Record<Encoding, Buffer>> = {},
+): Asset {
   body = ownMemory(body);
   const hash = createHash('sha1').update(body).digest('base64url');
   const compressible = precompressed ? Object.keys(precompressed).length > 0 : isCompressible(type, body.length);
@@ -72,9 +78,17 @@ export function makeAsset(body: Buffer, type: string, cacheControl: string, prec
  * until the data it lists changes. Crawlers and edges take gzip; a client that takes neither coding gets the body
  * decompressed as it is sent, never held whole.
  */
-export function compressedAsset(forms: Record<Encoding, Buffer>, size: number, type: string, cacheControl: string): Asset {
+export function compressedAsset(
+  forms: Record<Encoding, Buffer>,
+  size: number,
+  type: string,
+  cacheControl: string,
+): Asset {
   const hash = createHash('sha1').update(forms.gzip).digest('base64url');
-  const encoded: Record<Encoding, Encoded> = { gzip: { body: forms.gzip, etag: `"${hash}-gzip"` }, br: { body: forms.br, etag: `"${hash}-br"` } };
+  const encoded: Record<Encoding, Encoded> = {
+    gzip: { body: forms.gzip, etag: `"${hash}-gzip"` },
+    br: { body: forms.br, etag: `"${hash}-br"` },
+  };
   return {
     get body() {
       return gunzipSync(forms.gzip);

@@ -3,7 +3,13 @@
 // (src/lib/site-config.ts), which this extends.
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, configError, parsePublicConfig, publicConfigSchema, type PublicConfig } from '../src/lib/site-config.ts';
+import {
+  ConfigError,
+  configError,
+  parsePublicConfig,
+  publicConfigSchema,
+  type PublicConfig,
+} from '../src/lib/site-config.ts';
 import { defaultRenderThreads } from './render/render-pool.ts';
 
 export { ConfigError };
@@ -20,7 +26,18 @@ const whole = (fallback: number, min: number, max: number) =>
     .trim()
     .default(String(fallback))
     .transform((raw) => raw || String(fallback))
-    .pipe(z.string().regex(/^\d+$/, `must be a whole number from ${min} to ${max}`).transform(Number).pipe(z.number().min(min, `must be a whole number from ${min} to ${max}`).max(max, `must be a whole number from ${min} to ${max}`)));
+    .pipe(
+      z
+        .string()
+        .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+        .transform(Number)
+        .pipe(
+          z
+            .number()
+            .min(min, `must be a whole number from ${min} to ${max}`)
+            .max(max, `must be a whole number from ${min} to ${max}`),
+        ),
+    );
 
 /** One of `values` (case-insensitive), `fallback` when unset or blank. */
 const oneOf = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
@@ -49,7 +66,15 @@ const serverSchema = z.object({
     .trim()
     .optional()
     .transform((raw) => raw || undefined)
-    .pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL (leave it unset for the SQLite file at DATABASE_PATH)').optional()),
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^postgres(ql)?:\/\//,
+          'must be a postgres:// or postgresql:// URL (leave it unset for the SQLite file at DATABASE_PATH)',
+        )
+        .optional(),
+    ),
   PG_POOL_SIZE: whole(10, 1, 1000),
   PG_STATEMENT_TIMEOUT_MS: whole(2000, 10, 600_000),
   MAX_REPLICA_LAG_MS: whole(30_000, 1, 86_400_000),
@@ -89,11 +114,17 @@ const serverSchema = z.object({
     .trim()
     .default('xkey')
     .transform((raw) => raw || 'xkey')
-    .pipe(z.enum(['xkey', 'Surrogate-Key', 'Cache-Tag', 'none'], { error: 'must be one of xkey, Surrogate-Key, Cache-Tag, none' })),
+    .pipe(
+      z.enum(['xkey', 'Surrogate-Key', 'Cache-Tag', 'none'], {
+        error: 'must be one of xkey, Surrogate-Key, Cache-Tag, none',
+      }),
+    ),
   /** Where Prometheus metrics are served (HOST:PORT, an internal address, never the public port); empty: nowhere. */
   METRICS_LISTEN: text('').pipe(z.string().regex(/^(\[?[\w.:-]+\]?:\d+)?$/, 'must be HOST:PORT, e.g. 127.0.0.1:9464')),
   /** Edges the purger purges (comma-separated base URLs); the sidecars do not read it. */
-  PURGE_URLS: text('').pipe(z.string().regex(/^(https?:\/\/[^\s,]+)?(,https?:\/\/[^\s,]+)*$/, 'must be http(s) URLs separated by commas')),
+  PURGE_URLS: text('').pipe(
+    z.string().regex(/^(https?:\/\/[^\s,]+)?(,https?:\/\/[^\s,]+)*$/, 'must be http(s) URLs separated by commas'),
+  ),
 });
 
 /** `HOST:PORT` (an IPv6 host in brackets) as its parts; throws naming the value when it is not that. */
@@ -104,7 +135,10 @@ export function hostPort(address: string): { host: string; port: number } {
 }
 
 /** Every variable read, by name (the README's configuration table lists exactly these: a test checks it). */
-export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(publicConfigSchema.in.shape), ...Object.keys(serverSchema.shape)];
+export const CONFIG_VARIABLES: readonly string[] = [
+  ...Object.keys(publicConfigSchema.in.shape),
+  ...Object.keys(serverSchema.shape),
+];
 
 export interface ServerConfig extends PublicConfig {
   port: number;
@@ -178,7 +212,11 @@ export function loadConfigOrExit(env: Env = process.env): ServerConfig {
 export function loadConfig(env: Env = process.env): ServerConfig {
   const server = serverSchema.safeParse(env);
   const site = parsePublicConfig(env);
-  if (!server.success || !site.success) throw configError([...(server.success ? [] : server.error.issues), ...(site.success ? [] : site.error.issues)], env);
+  if (!server.success || !site.success)
+    throw configError(
+      [...(server.success ? [] : server.error.issues), ...(site.success ? [] : site.error.issues)],
+      env,
+    );
   const settings = server.data;
   return {
     ...site.data,

@@ -8,7 +8,10 @@ import { clientOf } from './fair-slots.ts';
 /** Addresses and CIDRs, comma-separated (TRUST_PROXY's form), as a list to check addresses against. */
 function trustedList(spec: string): BlockList {
   const list = new BlockList();
-  for (const entry of spec.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [address = '', prefix] = entry.split('/');
     const type = isIPv6(address) ? 'ipv6' : 'ipv4';
     if (prefix === undefined) list.addAddress(address, type);

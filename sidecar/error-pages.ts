@@ -9,7 +9,11 @@ import type { StaticSite } from './services/static-site.ts';
 
 export type { ErrorStatus };
 
-const FALLBACK_TEXT: Record<ErrorStatus, string> = { 404: 'Not found\n', 500: 'Internal server error\n', 503: 'Service unavailable\n' };
+const FALLBACK_TEXT: Record<ErrorStatus, string> = {
+  404: 'Not found\n',
+  500: 'Internal server error\n',
+  503: 'Service unavailable\n',
+};
 
 export class ErrorPages {
   private readonly site: StaticSite;
@@ -34,7 +38,12 @@ export class ErrorPages {
     const lang = isLang(first) ? first : preferredLang(request.headers);
     if (status === 503) reply.header('retry-after', String(retryAfterSeconds));
     const asset = this.page(status, lang, path.endsWith('.md') || prefersMarkdown(request.headers));
-    if (!asset) return reply.code(status).type('text/plain; charset=utf-8').header('cache-control', CACHE.error).send(FALLBACK_TEXT[status]);
+    if (!asset)
+      return reply
+        .code(status)
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', CACHE.error)
+        .send(FALLBACK_TEXT[status]);
     reply.header('vary', isLang(first) ? 'Accept' : 'Accept, Accept-Language');
     return sendAsset(request, reply, asset, status);
   }

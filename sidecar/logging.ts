@@ -6,7 +6,11 @@ import { LogController, type FastifyError, type FastifyReply, type FastifyReques
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
-  override requestCompleted(error: FastifyError | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+  override requestCompleted(
+    error: FastifyError | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
     const line = {
       method: request.method,
       url: request.url,

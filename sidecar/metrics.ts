@@ -24,7 +24,14 @@ function counterOf(registry: Registry, name: string, help: string, read: () => n
 
 /** How far the change log has been followed: its position, and how long since it was last read to its end. */
 function changeLogMetrics(registry: Registry, freshness: Freshness): void {
-  new Gauge({ name: 'bio_change_log_position', help: 'The change log sequence this process has seen up to.', registers: [registry], collect() { this.set(freshness.position); } });
+  new Gauge({
+    name: 'bio_change_log_position',
+    help: 'The change log sequence this process has seen up to.',
+    registers: [registry],
+    collect() {
+      this.set(freshness.position);
+    },
+  });
   new Gauge({
     name: 'bio_change_log_lag_seconds',
     help: 'Seconds since the change log was last read to its end (how stale what this process knows may be).',
@@ -41,15 +48,28 @@ export interface SidecarMetrics {
   request(route: string, status: number): void;
 }
 
-export function sidecarMetrics(services: Pick<Services, 'live' | 'freshness' | 'store' | 'sitemap'>, server?: Server): SidecarMetrics {
+export function sidecarMetrics(
+  services: Pick<Services, 'live' | 'freshness' | 'store' | 'sitemap'>,
+  server?: Server,
+): SidecarMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'bio_http_requests_total', help: 'Requests answered, by route and status.', labelNames: ['route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'bio_http_requests_total',
+    help: 'Requests answered, by route and status.',
+    labelNames: ['route', 'status'],
+    registers: [registry],
+  });
   const { live, freshness, store, sitemap } = services;
   counterOf(registry, 'bio_live_cache_hits_total', 'Live lookups answered from the live cache.', () => live.hits);
   counterOf(registry, 'bio_live_cache_misses_total', 'Live lookups the live cache did not answer.', () => live.misses);
   counterOf(registry, 'bio_live_renders_total', 'Live pages rendered.', () => live.renders);
-  counterOf(registry, 'bio_sitemap_builds_total', 'Sitemap documents (the list, the index or a part) built: once per change of what they list.', () => sitemap.builds);
+  counterOf(
+    registry,
+    'bio_sitemap_builds_total',
+    'Sitemap documents (the list, the index or a part) built: once per change of what they list.',
+    () => sitemap.builds,
+  );
   changeLogMetrics(registry, freshness);
   if (server) {
     new Gauge({
@@ -72,7 +92,14 @@ export function sidecarMetrics(services: Pick<Services, 'live' | 'freshness' | '
   });
   if (store.stats) {
     const stats = () => store.stats!();
-    new Gauge({ name: 'bio_pg_replica_lag_seconds', help: "The standby's replay lag while WAL is pending, at the last probe.", registers: [registry], collect() { this.set(stats().replicaLagMs / 1000); } });
+    new Gauge({
+      name: 'bio_pg_replica_lag_seconds',
+      help: "The standby's replay lag while WAL is pending, at the last probe.",
+      registers: [registry],
+      collect() {
+        this.set(stats().replicaLagMs / 1000);
+      },
+    });
     new Gauge({
       name: 'bio_pg_pool_connections',
       help: 'PostgreSQL pool connections, by state.',
@@ -98,9 +125,25 @@ export interface PurgerMetrics {
 export function purgerMetrics(freshness: Freshness): PurgerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const sent = new Counter({ name: 'bio_purges_sent_total', help: 'Purges an edge took.', labelNames: ['edge'], registers: [registry] });
-  const failed = new Counter({ name: 'bio_purges_failed_total', help: 'Purges that failed (each is sent again).', labelNames: ['edge'], registers: [registry] });
-  const latency = new Histogram({ name: 'bio_purge_duration_seconds', help: 'Time an edge took to answer a purge.', labelNames: ['edge'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [registry] });
+  const sent = new Counter({
+    name: 'bio_purges_sent_total',
+    help: 'Purges an edge took.',
+    labelNames: ['edge'],
+    registers: [registry],
+  });
+  const failed = new Counter({
+    name: 'bio_purges_failed_total',
+    help: 'Purges that failed (each is sent again).',
+    labelNames: ['edge'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'bio_purge_duration_seconds',
+    help: 'Time an edge took to answer a purge.',
+    labelNames: ['edge'],
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [registry],
+  });
   changeLogMetrics(registry, freshness);
   return {
     registry,
@@ -117,12 +160,16 @@ export function serveMetrics(registry: Registry, listen: string): Promise<Server
   const { host, port } = hostPort(listen);
   const server = createServer((request, response) => {
     if (request.url !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at /metrics\n');
+      response
+        .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('Not found: metrics are at /metrics\n');
       return;
     }
     registry.metrics().then(
-      (text) => response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': CACHE.none }).end(text),
-      (err: unknown) => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${(err as Error).message}\n`),
+      (text) =>
+        response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': CACHE.none }).end(text),
+      (err: unknown) =>
+        response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${(err as Error).message}\n`),
     );
   });
   return new Promise((resolve, reject) => {

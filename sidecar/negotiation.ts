@@ -41,10 +41,18 @@ function withoutParameters(accept: string): string {
     .join(',');
 }
 
-const markdownFor = memo((accept) => new Negotiator({ headers: { accept: withoutParameters(accept) } }).mediaType(['text/html', 'text/markdown']) === 'text/markdown');
+const markdownFor = memo(
+  (accept) =>
+    new Negotiator({ headers: { accept: withoutParameters(accept) } }).mediaType(['text/html', 'text/markdown']) ===
+    'text/markdown',
+);
 // The default language first: it wins ties such as `*`.
 const langFor = memo(
-  (acceptLanguage) => (new Negotiator({ headers: { 'accept-language': acceptLanguage } }).language([DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)]) as Lang | undefined) ?? DEFAULT_LANG,
+  (acceptLanguage) =>
+    (new Negotiator({ headers: { 'accept-language': acceptLanguage } }).language([
+      DEFAULT_LANG,
+      ...LANGS.filter((l) => l !== DEFAULT_LANG),
+    ]) as Lang | undefined) ?? DEFAULT_LANG,
 );
 
 /**
@@ -69,7 +77,9 @@ const OFFERED = [...ENCODINGS, 'identity'];
 // Brotli first on a tie (`gzip, br`, `*`): it is the smaller. `identity` is what a client gets when it accepts neither.
 const encodingFor = memo((acceptEncoding) => {
   // negotiator 1.x takes `preferred` (its types do not say so yet).
-  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as unknown as { encoding(available: string[], options: { preferred: string[] }): string | undefined };
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as unknown as {
+    encoding(available: string[], options: { preferred: string[] }): string | undefined;
+  };
   const chosen = negotiator.encoding(OFFERED, { preferred: OFFERED });
   return (ENCODINGS as readonly string[]).includes(chosen ?? '') ? (chosen as Encoding) : null;
 });

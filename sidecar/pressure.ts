@@ -31,7 +31,8 @@ export class Pressure {
     // A sample with no turn of the loop in it (the loop was held, or not scheduled, for the whole interval) is an
     // infinite delay to under-pressure; it is a delay of at least the interval, and judged as that.
     const [delay, atLeast] = Number.isFinite(eventLoopDelay) ? [eventLoopDelay, ''] : [SAMPLE_MS, 'at least '];
-    if (delay > maxEventLoopDelayMs) return `the event loop lags ${atLeast}${Math.round(delay)} ms (over ${maxEventLoopDelayMs} ms)`;
+    if (delay > maxEventLoopDelayMs)
+      return `the event loop lags ${atLeast}${Math.round(delay)} ms (over ${maxEventLoopDelayMs} ms)`;
     if (heapUsed > maxHeapUsedBytes) return `the heap holds ${mb(heapUsed)} MB (over ${mb(maxHeapUsedBytes)} MB)`;
     return undefined;
   }
@@ -40,7 +41,11 @@ export class Pressure {
    * Samples `app` with under-pressure, and refuses an /mcp request under pressure before its body is read (`costly`
    * names such requests); every other request goes on, and the services refuse what would cost.
    */
-  async measure(app: FastifyInstance, costly: (method: string, url: string) => boolean, refuse: (why: string) => { statusCode: number; body: string; headers: Record<string, string> }): Promise<void> {
+  async measure(
+    app: FastifyInstance,
+    costly: (method: string, url: string) => boolean,
+    refuse: (why: string) => { statusCode: number; body: string; headers: Record<string, string> },
+  ): Promise<void> {
     await app.register(underPressure, {
       sampleInterval: SAMPLE_MS,
       maxEventLoopDelay: this.#limits.maxEventLoopDelayMs,

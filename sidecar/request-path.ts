@@ -24,7 +24,8 @@ export function checkedPathOfRequest(request: FastifyRequest): string | undefine
  */
 export function checkedPath(raw: string): string | undefined {
   // Most URLs have nothing to decode or judge: answer those without decoding.
-  if (raw.indexOf('%') === -1 && raw.indexOf('/.') === -1 && raw.indexOf('\\') === -1 && raw.indexOf('\0') === -1) return raw;
+  if (raw.indexOf('%') === -1 && raw.indexOf('/.') === -1 && raw.indexOf('\\') === -1 && raw.indexOf('\0') === -1)
+    return raw;
   let path: string;
   try {
     path = decodeURIComponent(raw.replace(ENCODED_SLASH, '%252F'));
@@ -33,7 +34,12 @@ export function checkedPath(raw: string): string | undefined {
   }
   // Dot segments are judged with encoded slashes read as slashes too, as a server that decodes them would read them
   // (`/p/..%2F..%2Fetc` is traversal, refused like `/p/../../etc`).
-  if (/[\0\\]/.test(path) || hasDotSegment(path) || (path.includes('%2F') && hasDotSegment(path.replaceAll('%2F', '/')))) return undefined;
+  if (
+    /[\0\\]/.test(path) ||
+    hasDotSegment(path) ||
+    (path.includes('%2F') && hasDotSegment(path.replaceAll('%2F', '/')))
+  )
+    return undefined;
   return path;
 }
 

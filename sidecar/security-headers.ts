@@ -7,7 +7,10 @@ import helmet from 'helmet';
 import type { PublicConfig } from '../src/lib/site-config.ts';
 
 /** `styleHashes`: the build's inline styles (dist/build-manifest.json), allowed by hash and nothing else inline. */
-export function securityHeaders(config: Pick<PublicConfig, 'baseUrl'>, styleHashes: readonly string[]): Record<string, string> {
+export function securityHeaders(
+  config: Pick<PublicConfig, 'baseUrl'>,
+  styleHashes: readonly string[],
+): Record<string, string> {
   const https = config.baseUrl.startsWith('https:');
   const middleware = helmet({
     contentSecurityPolicy: {
@@ -36,7 +39,8 @@ export function securityHeaders(config: Pick<PublicConfig, 'baseUrl'>, styleHash
   });
   const headers = new Map<string, string>();
   const recorder = {
-    setHeader: (name: string, value: string | number | readonly string[]) => void headers.set(name.toLowerCase(), String(value)),
+    setHeader: (name: string, value: string | number | readonly string[]) =>
+      void headers.set(name.toLowerCase(), String(value)),
     removeHeader: (name: string) => void headers.delete(name.toLowerCase()),
   };
   let error: unknown;

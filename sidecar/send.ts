@@ -23,7 +23,11 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
     reply.header('cache-control', asset.cacheControl);
     // §13.2.2: If-Match first; a condition that is false is answered 412, on a GET too.
     if (!matchesIfMatch(request, etag)) {
-      return reply.code(412).type('text/plain; charset=utf-8').header('cache-control', CACHE.none).send('Precondition failed: no entity tag in If-Match is this representation’s.\n');
+      return reply
+        .code(412)
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', CACHE.none)
+        .send('Precondition failed: no entity tag in If-Match is this representation’s.\n');
     }
     if (isFresh(request, etag)) return reply.code(304).send();
   } else {
@@ -47,7 +51,10 @@ const MAX_DECOMPRESSING = 16;
 let decompressingNow = 0;
 
 function decompressing(stream: () => Readable): Readable {
-  if (decompressingNow >= MAX_DECOMPRESSING) throw new Overloaded(`${decompressingNow} clients are reading an uncompressed copy of a large document now; ask for it with Accept-Encoding: gzip, or retry`);
+  if (decompressingNow >= MAX_DECOMPRESSING)
+    throw new Overloaded(
+      `${decompressingNow} clients are reading an uncompressed copy of a large document now; ask for it with Accept-Encoding: gzip, or retry`,
+    );
   decompressingNow++;
   const body = stream();
   body.once('close', () => decompressingNow--);

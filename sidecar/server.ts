@@ -28,8 +28,21 @@ function openConnections(server: Server): Promise<number> {
 /** One request of each MCP leg, in process: what the first client would otherwise pay for. */
 async function warmMcp(app: FastifyInstance): Promise<void> {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-  await app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, 'mcp-protocol-version': '2025-11-25' }, payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_page', arguments: { path: '/' } } }) });
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  await app.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: { ...headers, 'mcp-protocol-version': '2025-11-25' },
+    payload: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'read_page', arguments: { path: '/' } },
+    }),
+  });
   await app.inject({
     method: 'POST',
     url: '/mcp',
@@ -44,7 +57,9 @@ export async function startServer(): Promise<void> {
   const distDir = join(projectRoot, 'dist');
   const problem = manifestMismatch(readManifest(distDir), config);
   if (problem) {
-    console.error(`Cannot serve: ${problem}.\nBuild for this configuration first: BASE_URL=${config.baseUrl} npm run build (or use npm start, which builds when needed).`);
+    console.error(
+      `Cannot serve: ${problem}.\nBuild for this configuration first: BASE_URL=${config.baseUrl} npm run build (or use npm start, which builds when needed).`,
+    );
     process.exit(1);
   }
 
@@ -90,7 +105,9 @@ export async function startServer(): Promise<void> {
   // The MCP layer compiles its schemas on first use (some 20 ms of the event loop): done here, before anyone waits.
   await warmMcp(app);
   await app.listen({ port: config.port, host: config.host });
-  console.log(`Serving ${config.baseUrl} on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`);
+  console.log(
+    `Serving ${config.baseUrl} on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

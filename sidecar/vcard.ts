@@ -10,7 +10,11 @@ const CRLF = '\r\n';
 
 /** RFC 2426 §4: backslash, comma, semicolon and newline are escaped in text values. */
 export function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 /** Folds a content line into chunks of at most 75 octets; continuation lines start with one space. */
@@ -50,7 +54,10 @@ export interface CardUrls {
 }
 
 export function cardUrlsOf(baseUrl: string, card: Card): CardUrls {
-  return { card: absoluteUrl(baseUrl, paths.card(card.cardId)), profile: card.profileSlug ? absoluteUrl(baseUrl, paths.profile(card.profileSlug)) : undefined };
+  return {
+    card: absoluteUrl(baseUrl, paths.card(card.cardId)),
+    profile: card.profileSlug ? absoluteUrl(baseUrl, paths.profile(card.profileSlug)) : undefined,
+  };
 }
 
 /**
@@ -58,7 +65,11 @@ export function cardUrlsOf(baseUrl: string, card: Card): CardUrls {
  * and the profile as URLs, the card page as SOURCE. `compact` is the offline contact code's payload: only N, FN,
  * TEL, EMAIL, ORG, TITLE and one URL, so that the QR code stays small enough to scan from a phone screen.
  */
-export function cardToVcard(card: Card, urls: CardUrls, { compact = false, structuredName = true }: { compact?: boolean; structuredName?: boolean } = {}): string {
+export function cardToVcard(
+  card: Card,
+  urls: CardUrls,
+  { compact = false, structuredName = true }: { compact?: boolean; structuredName?: boolean } = {},
+): string {
   const lines: string[] = ['BEGIN:VCARD', 'VERSION:3.0'];
   const add = (name: string, value: string | null | undefined, raw = false) => {
     if (value && value.trim()) lines.push(`${name}:${raw ? value : escapeText(value.trim())}`);
@@ -106,7 +117,11 @@ const MAX_CONTACT_QR_VERSION = 15;
  * then the e-mail, then the phone until it fits; `short` says it is not the whole compact vCard. Whatever the owner
  * wrote, the last candidate fits (a name of at most 80 characters and our own URL).
  */
-export function contactCode(card: Card, urls: CardUrls, fits = (text: string) => qrVersion(text) <= MAX_CONTACT_QR_VERSION): { text: string; short: boolean } {
+export function contactCode(
+  card: Card,
+  urls: CardUrls,
+  fits = (text: string) => qrVersion(text) <= MAX_CONTACT_QR_VERSION,
+): { text: string; short: boolean } {
   const full = cardToVcard(card, urls, { compact: true });
   if (fits(full)) return { text: full, short: false };
   const phone = card.phones.slice(0, 1);

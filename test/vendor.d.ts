@@ -9,7 +9,12 @@ declare module '@adobe/structured-data-validator' {
 declare module '@marbec/web-auto-extractor' {
   export default class WebAutoExtractor {
     constructor(options?: { addLocation?: boolean; embedSource?: string[] });
-    parse(html: string): { jsonld: Record<string, Record<string, unknown>[]>; microdata: unknown; rdfa: unknown; metatags: unknown };
+    parse(html: string): {
+      jsonld: Record<string, Record<string, unknown>[]>;
+      microdata: unknown;
+      rdfa: unknown;
+      metatags: unknown;
+    };
   }
 }
 

@@ -66,7 +66,14 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
       await dataTierBench({ seconds, sizes: flags.million ? [2000, 100_000, 1_000_000] : [2000, 100_000], scratch });
     },
   ],
-  [flags.fuzz, () => fuzzBench({ runs: flags.runs ? Number(flags.runs) : undefined, seed: flags.seed ? Number(flags.seed) : undefined })],
+  [
+    flags.fuzz,
+    () =>
+      fuzzBench({
+        runs: flags.runs ? Number(flags.runs) : undefined,
+        seed: flags.seed ? Number(flags.seed) : undefined,
+      }),
+  ],
   [flags.worst, () => worstBench({ seconds: flags.duration ? seconds : undefined, million: !flags.quick })],
   [flags.regions, () => regionsBench(flags.duration ? seconds : 60)],
   [flags['hot-path'], () => hotPathBench({ seconds: flags.duration ? seconds : 5, baseline: flags.baseline })],

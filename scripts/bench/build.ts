@@ -7,7 +7,17 @@
 // downloads of the search index for a typical query.
 import { spawnSync } from 'node:child_process';
 import { writeRecord } from './records.ts';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { filesUnder } from '../../src/lib/files.ts';
@@ -31,7 +41,14 @@ export interface BuildBench {
   cold: BuildTimes;
   rebuild: BuildTimes;
   hugoSeconds?: number;
-  sizes: { listPages: number; topicPages: number; searchIndexBytes: number; searchIndexFiles: number; ogImages: number; ogBytes: number };
+  sizes: {
+    listPages: number;
+    topicPages: number;
+    searchIndexBytes: number;
+    searchIndexFiles: number;
+    ogImages: number;
+    ogBytes: number;
+  };
   /** dist/ of the build, for a caller that serves it (removed by the caller's scratch). */
   dist: string;
 }
@@ -46,7 +63,12 @@ const STEPS: [name: string, pattern: RegExp][] = [
 
 function timedBuild(dir: string): BuildTimes {
   const started = performance.now();
-  const out = spawnSync(process.execPath, [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: dir, env: cleanEnv({ LOG_LEVEL: 'warn' }), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const out = spawnSync(process.execPath, [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+    cwd: dir,
+    env: cleanEnv({ LOG_LEVEL: 'warn' }),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const seconds = (performance.now() - started) / 1000;
   if (out.status !== 0) throw new Error(`the build failed:\n${out.stdout.slice(-2000)}${out.stderr.slice(-2000)}`);
   const steps: Record<string, number> = {};
@@ -62,7 +84,14 @@ function timedBuild(dir: string): BuildTimes {
 /** Debian's Hugo, installed when missing and this runs as root; undefined when it cannot be had. */
 function hugoBinary(): string | undefined {
   if (spawnSync('hugo', ['version']).status === 0) return 'hugo';
-  if (process.getuid?.() === 0 && spawnSync('apt-get', ['install', '-y', '-qq', 'hugo'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0) return 'hugo';
+  if (
+    process.getuid?.() === 0 &&
+    spawnSync('apt-get', ['install', '-y', '-qq', 'hugo'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status === 0
+  )
+    return 'hugo';
   return undefined;
 }
 
@@ -70,7 +99,8 @@ const bytesUnder = (dir: string) => filesUnder(dir).reduce((sum, f) => sum + sta
 
 export function buildBench(perLang: number, scratch: string): BuildBench {
   const dir = mkdtempSync(join(scratch, `build-${perLang}-`));
-  for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
+  for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json'])
+    cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
   symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
   // Each language's own QR/NFC article (translationKey qr-nfc-cards): Arabic search is measured on Arabic text.
   const bodyOf = (lang: string) => {
@@ -88,8 +118,12 @@ export function buildBench(perLang: number, scratch: string): BuildBench {
     const body = bodyOf(lang);
     for (let i = 0; i < perLang; i++) {
       const date = `2026-01-${String((i % 28) + 1).padStart(2, '0')}`;
-      const front = (extra: string) => `---\ntitle: Generated article ${i} (${lang})\ndescription: A generated article used to measure the build at scale.\ndate: ${date}\n${extra}---\n`;
-      writeFileSync(join(dir, 'content/blog', lang, `generated-${i}.md`), front(`topics: [${topics[i % topics.length]}, ${topics[(i + 3) % topics.length]}]\n`) + body);
+      const front = (extra: string) =>
+        `---\ntitle: Generated article ${i} (${lang})\ndescription: A generated article used to measure the build at scale.\ndate: ${date}\n${extra}---\n`;
+      writeFileSync(
+        join(dir, 'content/blog', lang, `generated-${i}.md`),
+        front(`topics: [${topics[i % topics.length]}, ${topics[(i + 3) % topics.length]}]\n`) + body,
+      );
       writeFileSync(join(hugo, 'content', lang, `generated-${i}.md`), front('') + body);
     }
   }
@@ -97,7 +131,10 @@ export function buildBench(perLang: number, scratch: string): BuildBench {
   // Three edits, each to another article's text, each followed by a rebuild: the median is reported, as for Hugo.
   const rebuilds = [7, 8, 9].map((i) => {
     const edited = join(dir, 'content/blog/en', `generated-${i}.md`);
-    writeFileSync(edited, readFileSync(edited, 'utf8').replace('There are two ways to do it', 'There are exactly two ways to do it'));
+    writeFileSync(
+      edited,
+      readFileSync(edited, 'utf8').replace('There are two ways to do it', 'There are exactly two ways to do it'),
+    );
     return timedBuild(dir);
   });
   const rebuild = rebuilds.sort((a, b) => a.seconds - b.seconds)[1]!;
@@ -106,10 +143,22 @@ export function buildBench(perLang: number, scratch: string): BuildBench {
   const binary = hugoBinary();
   if (binary) {
     mkdirSync(join(hugo, 'layouts/_default'), { recursive: true });
-    writeFileSync(join(hugo, 'hugo.toml'), "baseURL = 'http://localhost:8080/'\ntitle = 'bench'\ndisableKinds = ['taxonomy', 'term']\n");
-    writeFileSync(join(hugo, 'layouts/_default/baseof.html'), '<!doctype html><html><head><title>{{ .Title }}</title></head><body><main>{{ block "main" . }}{{ end }}</main></body></html>');
-    writeFileSync(join(hugo, 'layouts/_default/single.html'), '{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .Content }}</article>{{ end }}');
-    writeFileSync(join(hugo, 'layouts/_default/list.html'), '{{ define "main" }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}');
+    writeFileSync(
+      join(hugo, 'hugo.toml'),
+      "baseURL = 'http://localhost:8080/'\ntitle = 'bench'\ndisableKinds = ['taxonomy', 'term']\n",
+    );
+    writeFileSync(
+      join(hugo, 'layouts/_default/baseof.html'),
+      '<!doctype html><html><head><title>{{ .Title }}</title></head><body><main>{{ block "main" . }}{{ end }}</main></body></html>',
+    );
+    writeFileSync(
+      join(hugo, 'layouts/_default/single.html'),
+      '{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .Content }}</article>{{ end }}',
+    );
+    writeFileSync(
+      join(hugo, 'layouts/_default/list.html'),
+      '{{ define "main" }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}',
+    );
     // The median of three: Hugo's build is short enough for the machine's noise to matter.
     const runs = [0, 1, 2].map(() => {
       rmSync(join(hugo, 'public'), { recursive: true, force: true });
@@ -144,7 +193,10 @@ export function buildBench(perLang: number, scratch: string): BuildBench {
  * What a phone downloads of the search index for one query: the search page opened with ?q= in Chromium, served by a
  * sidecar over the build, and the bytes of every /pagefind/ response (Pagefind loads the index in fragments).
  */
-export async function searchDownload(url: string, queries: { lang: string; q: string }[]): Promise<{ lang: string; q: string; bytes: number; requests: number; results: number }[]> {
+export async function searchDownload(
+  url: string,
+  queries: { lang: string; q: string }[],
+): Promise<{ lang: string; q: string; bytes: number; requests: number; results: number }[]> {
   const { launchChromium } = await import('../../test/helpers/browser.ts');
   const browser = await launchChromium();
   const rows = [];
@@ -171,8 +223,12 @@ export async function searchDownload(url: string, queries: { lang: string; q: st
   return rows;
 }
 
-
-export function buildReport(rows: BuildBench[], searches: Awaited<ReturnType<typeof searchDownload>>, command: string, machine: string): string {
+export function buildReport(
+  rows: BuildBench[],
+  searches: Awaited<ReturnType<typeof searchDownload>>,
+  command: string,
+  machine: string,
+): string {
   const ratio = (s: number, h?: number) => (h ? `${fmt(s / h, 1)}×` : 'Hugo not installed');
   const stepNames = [...new Set(rows.flatMap((r) => [...Object.keys(r.cold.steps), ...Object.keys(r.rebuild.steps)]))];
   return [
@@ -182,19 +238,30 @@ export function buildReport(rows: BuildBench[], searches: Awaited<ReturnType<typ
     '',
     '| Articles a language | Cold build (s) | Rebuild after one edit (s) | Hugo (s) | Cold / Hugo | Rebuild / Hugo |',
     '|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${fmt(r.perLang)} | ${fmt(r.cold.seconds, 1)} | ${fmt(r.rebuild.seconds, 1)} | ${r.hugoSeconds === undefined ? '—' : fmt(r.hugoSeconds, 2)} | ${ratio(r.cold.seconds, r.hugoSeconds)} | ${ratio(r.rebuild.seconds, r.hugoSeconds)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${fmt(r.perLang)} | ${fmt(r.cold.seconds, 1)} | ${fmt(r.rebuild.seconds, 1)} | ${r.hugoSeconds === undefined ? '—' : fmt(r.hugoSeconds, 2)} | ${ratio(r.cold.seconds, r.hugoSeconds)} | ${ratio(r.rebuild.seconds, r.hugoSeconds)} |`,
+    ),
     '',
     'Where the time goes (seconds; the rest is Astro starting, syncing the content and bundling):',
     '',
     `| Articles a language | Build | ${stepNames.join(' | ')} |`,
     `|---:|---|${stepNames.map(() => '---:').join('|')}|`,
-    ...rows.flatMap((r) => (['cold', 'rebuild'] as const).map((kind) => `| ${fmt(r.perLang)} | ${kind} | ${stepNames.map((s) => (r[kind].steps[s] === undefined ? '—' : fmt(r[kind].steps[s], 1))).join(' | ')} |`)),
+    ...rows.flatMap((r) =>
+      (['cold', 'rebuild'] as const).map(
+        (kind) =>
+          `| ${fmt(r.perLang)} | ${kind} | ${stepNames.map((s) => (r[kind].steps[s] === undefined ? '—' : fmt(r[kind].steps[s], 1))).join(' | ')} |`,
+      ),
+    ),
     '',
     'What the blog adds at that size:',
     '',
     '| Articles a language | List pages (index, both languages) | Topic pages | Search index | Open Graph images |',
     '|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${fmt(r.perLang)} | ${fmt(r.sizes.listPages)} | ${fmt(r.sizes.topicPages)} | ${fmt(r.sizes.searchIndexBytes / 2 ** 20, 1)} MiB in ${fmt(r.sizes.searchIndexFiles)} files | ${fmt(r.sizes.ogImages)}, ${fmt(r.sizes.ogBytes / 2 ** 20, 0)} MiB |`),
+    ...rows.map(
+      (r) =>
+        `| ${fmt(r.perLang)} | ${fmt(r.sizes.listPages)} | ${fmt(r.sizes.topicPages)} | ${fmt(r.sizes.searchIndexBytes / 2 ** 20, 1)} MiB in ${fmt(r.sizes.searchIndexFiles)} files | ${fmt(r.sizes.ogImages)}, ${fmt(r.sizes.ogBytes / 2 ** 20, 0)} MiB |`,
+    ),
     '',
     ...(searches.length === 0
       ? []
@@ -215,21 +282,34 @@ export async function buildMode(articles: string | undefined): Promise<void> {
   const rows = sizes.map((n) => {
     console.log(`Building ${n} articles a language, cold and after one edit…`);
     const row = buildBench(n, scratch);
-    console.log(`${n}/lang: cold ${row.cold.seconds.toFixed(1)} s, rebuild ${row.rebuild.seconds.toFixed(1)} s, Hugo ${row.hugoSeconds?.toFixed(2) ?? '—'} s`);
+    console.log(
+      `${n}/lang: cold ${row.cold.seconds.toFixed(1)} s, rebuild ${row.rebuild.seconds.toFixed(1)} s, Hugo ${row.hugoSeconds?.toFixed(2) ?? '—'} s`,
+    );
     return row;
   });
   const largest = rows.at(-1)!;
   const db = demoDatabase('search.db');
   // A sidecar in this process over the generated build (npm run serve always serves the project's own dist/).
   const { buildApp } = await import('../../sidecar/app.ts');
-  const app = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'warn' }), databasePath: db }, distDir: largest.dist });
+  const app = await buildApp({
+    config: { ...loadConfig({ LOG_LEVEL: 'warn' }), databasePath: db },
+    distDir: largest.dist,
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   // A typical query a language: two words in English, one with و+ال in Arabic.
   const queries: Partial<Record<Lang, string>> = { en: 'business card', ar: 'والبطاقة' };
-  const searches = await searchDownload(url, Object.entries(queries).map(([lang, q]) => ({ lang, q: q })));
+  const searches = await searchDownload(
+    url,
+    Object.entries(queries).map(([lang, q]) => ({ lang, q: q })),
+  );
   await app.close();
   const command = `npm run bench -- --build${articles ? ` --articles ${articles}` : ''}`;
-  const report = buildReport(rows, searches, command, `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+  const report = buildReport(
+    rows,
+    searches,
+    command,
+    `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  );
   writeRecord('build.md', report + '\n');
   console.log('\n' + report);
 }

@@ -30,7 +30,10 @@ export function bulkSqlite(path: string, profiles: number): void {
     db.pragma('journal_mode = DELETE');
     migrate(db, 1);
     db.transaction(() => {
-      for (const sql of rowsSql(`(WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${profiles}) SELECT i FROM s) s`)) db.exec(sql);
+      for (const sql of rowsSql(
+        `(WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${profiles}) SELECT i FROM s) s`,
+      ))
+        db.exec(sql);
     })();
     migrate(db);
   } finally {

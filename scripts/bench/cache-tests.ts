@@ -25,8 +25,17 @@ export interface CacheTestsSummary {
 export async function cacheTests(scratch: string): Promise<CacheTestsSummary> {
   const version = (JSON.parse(readFileSync(join(SUITE, 'package.json'), 'utf8')) as { version: string }).version;
   const port = await freePort();
-  const env = { ...process.env, npm_config_protocol: 'http', npm_config_port: String(port), npm_config_pidfile: join(mkdtempSync(join(scratch, 'cache-tests-')), 'server.pid') };
-  const server = spawn(process.execPath, [join(SUITE, 'server/server.mjs')], { cwd: SUITE, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    ...process.env,
+    npm_config_protocol: 'http',
+    npm_config_port: String(port),
+    npm_config_pidfile: join(mkdtempSync(join(scratch, 'cache-tests-')), 'server.pid'),
+  };
+  const server = spawn(process.execPath, [join(SUITE, 'server/server.mjs')], {
+    cwd: SUITE,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   server.stderr?.resume();
   await new Promise<void>((resolve, reject) => {
     server.stdout?.on('data', (d: Buffer) => String(d).includes('Listening') && resolve());
@@ -34,7 +43,13 @@ export async function cacheTests(scratch: string): Promise<CacheTestsSummary> {
   });
   server.stdout?.resume();
   // The suite's origin has no /health: the edge probes its root instead.
-  const edge = await runEdge({ listen: `127.0.0.1:${await freePort()}`, backend: `127.0.0.1:${port}`, headers: {}, probePath: '/', prefix: mkdtempSync(join(scratch, 'cache-tests-edge-')) });
+  const edge = await runEdge({
+    listen: `127.0.0.1:${await freePort()}`,
+    backend: `127.0.0.1:${port}`,
+    headers: {},
+    probePath: '/',
+    prefix: mkdtempSync(join(scratch, 'cache-tests-edge-')),
+  });
   try {
     const cli = spawn(process.execPath, ['--no-warnings', join(SUITE, 'cli.mjs')], {
       cwd: SUITE,
@@ -46,7 +61,11 @@ export async function cacheTests(scratch: string): Promise<CacheTestsSummary> {
     cli.stdout?.on('data', (d: Buffer) => (out += d));
     await new Promise((resolve) => cli.once('exit', resolve));
     const results = JSON.parse(out) as Record<string, true | [string, string]>;
-    const groups = (await import(join(SUITE, 'tests/index.mjs'))).default as { id: string; name: string; tests: { id: string }[] }[];
+    const groups = (await import(join(SUITE, 'tests/index.mjs'))).default as {
+      id: string;
+      name: string;
+      tests: { id: string }[];
+    }[];
     const groupOf = new Map(groups.flatMap((g) => g.tests.map((t) => [t.id, g.name] as const)));
     const failedByGroup: Record<string, string[]> = {};
     let passed = 0;

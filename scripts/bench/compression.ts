@@ -55,11 +55,17 @@ export async function compressionBench(seconds: number): Promise<void> {
     for (const [coding, extra] of codings) {
       const all = { ...headers, ...extra };
       await wrk(sidecar.url + path, { headers: all, seconds: 2 }, scratch);
-      results.push({ coding, result: await wrk(sidecar.url + path, { headers: all, seconds: seconds }, scratch), size: await bytes(path, all) });
+      results.push({
+        coding,
+        result: await wrk(sidecar.url + path, { headers: all, seconds: seconds }, scratch),
+        size: await bytes(path, all),
+      });
     }
     const plain = results[0]!;
     for (const { coding, result, size } of results) {
-      lines.push(`| ${name} | ${coding} | ${fmt(result.rps)} | ${fmt(result.p99, 2)} | ${fmt(size)} | ${fmt((1 - size / plain.size) * 100)}% | ${fmt(result.rps / plain.result.rps, 2)}× |`);
+      lines.push(
+        `| ${name} | ${coding} | ${fmt(result.rps)} | ${fmt(result.p99, 2)} | ${fmt(size)} | ${fmt((1 - size / plain.size) * 100)}% | ${fmt(result.rps / plain.result.rps, 2)}× |`,
+      );
       console.log(`${name}, ${coding}: ${fmt(result.rps)} req/s, ${fmt(size)} bytes`);
     }
   }

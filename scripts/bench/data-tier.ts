@@ -30,7 +30,14 @@ export interface Backend {
    * Makes a database of `profiles` (and what `data`, an import file's JSON, holds besides) and returns the sidecar's
    * environment and a writer's SQL runner.
    */
-  prepare(profiles: number, data?: unknown): Promise<{ env: Record<string, string>; write: (sql: string, values: unknown[]) => Promise<void>; close: () => Promise<void> }>;
+  prepare(
+    profiles: number,
+    data?: unknown,
+  ): Promise<{
+    env: Record<string, string>;
+    write: (sql: string, values: unknown[]) => Promise<void>;
+    close: () => Promise<void>;
+  }>;
   stop(): Promise<void>;
 }
 
@@ -45,8 +52,10 @@ async function importInto(target: { databasePath: string; databaseUrl?: string }
   }
 }
 
-const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-export const randomScript = (n: number) => `request = function() return wrk.format("GET", "/p/bench-" .. math.random(1, ${n})) end\n`;
+const rss = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+export const randomScript = (n: number) =>
+  `request = function() return wrk.format("GET", "/p/bench-" .. math.random(1, ${n})) end\n`;
 
 export function sqliteBackend(scratch: string): Backend {
   return {
@@ -86,7 +95,10 @@ export async function postgresBackend(): Promise<Backend> {
       const lsn = (await primary.query<{ l: string }>('SELECT pg_current_wal_lsn() AS l')).rows[0]!.l;
       const standby = new pg.Client({ connectionString: cluster.standby.url('postgres') });
       await standby.connect();
-      while (!(await standby.query<{ d: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS d', [lsn])).rows[0]?.d) await new Promise((r) => setTimeout(r, 100));
+      while (
+        !(await standby.query<{ d: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS d', [lsn])).rows[0]?.d
+      )
+        await new Promise((r) => setTimeout(r, 100));
       await standby.end();
       return {
         env: { DATABASE_URL: cluster.standby.url(name, 'bio_reader') },
@@ -102,13 +114,21 @@ export async function postgresBackend(): Promise<Backend> {
 export function writer(write: (sql: string, values: unknown[]) => Promise<void>, profiles: number, perSecond: number) {
   let edits = 0;
   const timer = setInterval(() => {
-    void write('UPDATE profiles SET bio = $1 WHERE slug = $2', [`Edited ${++edits}`, `bench-${1 + Math.floor(Math.random() * profiles)}`]);
+    void write('UPDATE profiles SET bio = $1 WHERE slug = $2', [
+      `Edited ${++edits}`,
+      `bench-${1 + Math.floor(Math.random() * profiles)}`,
+    ]);
   }, 1000 / perSecond);
   return { stop: () => clearInterval(timer), edits: () => edits };
 }
 
 /** Time from a commit on the writer's side to the first response of the sidecar showing it, `samples` times. */
-export async function commitToPage(sidecar: Pick<SidecarProcess, 'url'>, write: (sql: string, values: unknown[]) => Promise<void>, profiles: number, samples: number): Promise<number[]> {
+export async function commitToPage(
+  sidecar: Pick<SidecarProcess, 'url'>,
+  write: (sql: string, values: unknown[]) => Promise<void>,
+  profiles: number,
+  samples: number,
+): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
     const slug = `bench-${1 + Math.floor(Math.random() * profiles)}`;
@@ -119,7 +139,8 @@ export async function commitToPage(sidecar: Pick<SidecarProcess, 'url'>, write: 
     for (;;) {
       const text = await (await fetch(`${sidecar.url}/p/${slug}`)).text();
       if (text.includes(marker)) break;
-      if (performance.now() - committed > 10_000) throw new Error(`the page of ${slug} did not show a commit within 10 s`);
+      if (performance.now() - committed > 10_000)
+        throw new Error(`the page of ${slug} did not show a commit within 10 s`);
       await new Promise((r) => setTimeout(r, 2));
     }
     times.push(performance.now() - committed);
@@ -147,8 +168,14 @@ async function measure(backend: Backend, profiles: number, options: DataTierOpti
   try {
     const hot = Math.min(profiles, 2000);
     // Every hot profile cached first.
-    for (let i = 1; i <= hot; i += 50) await Promise.all(Array.from({ length: Math.min(50, hot - i + 1) }, (_, k) => fetch(`${sidecar.url}/p/bench-${i + k}`).then((r) => r.arrayBuffer())));
-    const run = (n: number) => wrk(sidecar.url + '/', { connections: 50, seconds: options.seconds, script: randomScript(n) }, options.scratch);
+    for (let i = 1; i <= hot; i += 50)
+      await Promise.all(
+        Array.from({ length: Math.min(50, hot - i + 1) }, (_, k) =>
+          fetch(`${sidecar.url}/p/bench-${i + k}`).then((r) => r.arrayBuffer()),
+        ),
+      );
+    const run = (n: number) =>
+      wrk(sidecar.url + '/', { connections: 50, seconds: options.seconds, script: randomScript(n) }, options.scratch);
     const cached = await run(hot);
     const w = writer(db.write, profiles, 10);
     const cachedWithWriter = await run(hot);
@@ -162,7 +189,19 @@ async function measure(backend: Backend, profiles: number, options: DataTierOpti
     t = performance.now();
     if (parts > 0) await (await fetch(sidecar.url + '/sitemaps/2.xml')).arrayBuffer();
     const partMs = parts > 0 ? performance.now() - t : NaN;
-    return { backend: backend.name, profiles, cached, cachedWithWriter, edits: w.edits(), random, commit, rssMb: rss(sidecar.child.pid ?? 0), sitemapMs, sitemapParts: parts, partMs };
+    return {
+      backend: backend.name,
+      profiles,
+      cached,
+      cachedWithWriter,
+      edits: w.edits(),
+      random,
+      commit,
+      rssMb: rss(sidecar.child.pid ?? 0),
+      sitemapMs,
+      sitemapParts: parts,
+      partMs,
+    };
   } finally {
     sidecar.child.kill('SIGKILL');
     await db.close();
@@ -205,6 +244,10 @@ export async function dataTierBench(options: DataTierOptions): Promise<void> {
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const seconds = Number(args[args.indexOf('--duration') + 1] || 10) || 10;
-  await dataTierBench({ seconds, sizes: args.includes('--million') ? [2000, 100_000, 1_000_000] : [2000, 100_000], scratch: mkdtempSync(join(tmpdir(), 'bio-bench-data-')) });
+  await dataTierBench({
+    seconds,
+    sizes: args.includes('--million') ? [2000, 100_000, 1_000_000] : [2000, 100_000],
+    scratch: mkdtempSync(join(tmpdir(), 'bio-bench-data-')),
+  });
   process.exit(0);
 }

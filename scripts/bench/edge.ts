@@ -20,15 +20,29 @@ import { fmt, median, percentile } from './numbers.ts';
 import { wrk, type WrkResult } from './wrk.ts';
 
 const PROFILES = 2000;
-const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+const rss = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /** Varnish's own counters (varnishstat), for hit ratio and origin traffic; `hitGrace`: stale copies served. */
-export function varnishCounters(workdir: string): Record<'hit' | 'hitGrace' | 'miss' | 'backend' | 'client' | 'failed' | 'unhealthy', number> {
+export function varnishCounters(
+  workdir: string,
+): Record<'hit' | 'hitGrace' | 'miss' | 'backend' | 'client' | 'failed' | 'unhealthy', number> {
   const out = spawnSync('varnishstat', ['-n', workdir, '-1', '-j'], { encoding: 'utf8' });
-  const json = JSON.parse(out.stdout) as { counters?: Record<string, { value: number }> } & Record<string, { value: number }>;
+  const json = JSON.parse(out.stdout) as { counters?: Record<string, { value: number }> } & Record<
+    string,
+    { value: number }
+  >;
   const counters = json.counters ?? json;
   const v = (name: string) => counters[name]?.value ?? 0;
-  return { hit: v('MAIN.cache_hit'), hitGrace: v('MAIN.cache_hit_grace'), miss: v('MAIN.cache_miss'), backend: v('MAIN.backend_req'), client: v('MAIN.client_req'), failed: v('MAIN.fetch_failed'), unhealthy: v('MAIN.backend_unhealthy') };
+  return {
+    hit: v('MAIN.cache_hit'),
+    hitGrace: v('MAIN.cache_hit_grace'),
+    miss: v('MAIN.cache_miss'),
+    backend: v('MAIN.backend_req'),
+    client: v('MAIN.client_req'),
+    failed: v('MAIN.fetch_failed'),
+    unhealthy: v('MAIN.backend_unhealthy'),
+  };
 }
 
 /** Alternating runs of the edge and of nginx: the machine's speed drifts by a fifth between runs a minute apart. */
@@ -49,22 +63,40 @@ interface EdgeResult {
   purgerRssMb: number;
 }
 
-async function measure(backend: Backend, seconds: number, scratch: string, staticRun: () => Promise<WrkResult | undefined>): Promise<EdgeResult> {
+async function measure(
+  backend: Backend,
+  seconds: number,
+  scratch: string,
+  staticRun: () => Promise<WrkResult | undefined>,
+): Promise<EdgeResult> {
   const { env, write, close } = await backend.prepare(PROFILES);
   const children: ChildProcess[] = [];
   try {
-    const sidecar = await spawnSidecar({ ...env, LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1' }, { discardOutput: true });
+    const sidecar = await spawnSidecar(
+      { ...env, LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1' },
+      { discardOutput: true },
+    );
     children.push(sidecar.child);
     const prefix = join(scratch, `edge-${Math.random().toString(36).slice(2)}`);
     const dist = join(projectRoot, 'dist', 'client');
-    const edge = await runEdge({ listen: `127.0.0.1:${await freePort()}`, backend: sidecar.address, prefix, dist, headers: securityHeaders(loadConfig({}), buildStyleHashes(join(dist, '..'))) });
+    const edge = await runEdge({
+      listen: `127.0.0.1:${await freePort()}`,
+      backend: sidecar.address,
+      prefix,
+      dist,
+      headers: securityHeaders(loadConfig({}), buildStyleHashes(join(dist, '..'))),
+    });
     children.push(edge.varnish);
-    const purger = spawn(process.execPath, [join(projectRoot, 'scripts/purger.ts')], { env: cleanEnv({ ...env, PURGE_URLS: edge.url }), stdio: ['ignore', 'pipe', 'inherit'] });
+    const purger = spawn(process.execPath, [join(projectRoot, 'scripts/purger.ts')], {
+      env: cleanEnv({ ...env, PURGE_URLS: edge.url }),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(purger);
     let purgerLog = '';
     purger.stdout?.on('data', (d: Buffer) => (purgerLog += d));
     // Its first purge (everything live), sent twice like every purge: the warm-up must come after both.
-    for (let i = 0; i < 200 && (purgerLog.match(/"msg":"purged"/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && (purgerLog.match(/"msg":"purged"/g) ?? []).length < 2; i++)
+      await new Promise((r) => setTimeout(r, 50));
     // Every profile once through the edge: the rows below measure cached pages.
     for (let i = 1; i <= PROFILES; i++) await (await fetch(`${edge.url}/p/bench-${i}`)).arrayBuffer();
     const script = randomScript(PROFILES);
@@ -86,7 +118,12 @@ async function measure(backend: Backend, seconds: number, scratch: string, stati
     const hits = after.hit - before.hit;
     const misses = after.miss - before.miss;
     const commit = await commitToPage({ url: edge.url }, write, PROFILES, 30);
-    console.log(`commit → page (ms): ${commit.map((t) => Math.round(t)).sort((a, b) => a - b).join(" ")}`);
+    console.log(
+      `commit → page (ms): ${commit
+        .map((t) => Math.round(t))
+        .sort((a, b) => a - b)
+        .join(' ')}`,
+    );
     return {
       backend: backend.name,
       quiet,
@@ -105,7 +142,12 @@ async function measure(backend: Backend, seconds: number, scratch: string, stati
   }
 }
 
-export async function edgeBench(options: { seconds: number; scratch: string; staticRun: () => Promise<WrkResult | undefined>; nginxVersion?: string | undefined }): Promise<void> {
+export async function edgeBench(options: {
+  seconds: number;
+  scratch: string;
+  staticRun: () => Promise<WrkResult | undefined>;
+  nginxVersion?: string | undefined;
+}): Promise<void> {
   const { seconds, scratch } = options;
   const results: EdgeResult[] = [];
   const pgBackend = await postgresBackend();
@@ -132,7 +174,7 @@ export async function edgeBench(options: { seconds: number; scratch: string; sta
     '',
     `Errors: ${results.map((r) => `${r.backend}: ${r.quiet.non2xx3xx + r.withWriter.non2xx3xx} non-2xx/3xx, ${r.quiet.socketErrors + r.withWriter.socketErrors} socket errors`).join('; ')}.`,
     '',
-    "Reading the SQLite row: the writer commits into the file in rollback-journal mode (the server opens it read-only, so not WAL); a sidecar that finds the file locked by a commit waits it out on a timer, without blocking, for up to two seconds (README, \"Faults\"), so a slow commit delays the misses of that moment instead of failing them.",
+    'Reading the SQLite row: the writer commits into the file in rollback-journal mode (the server opens it read-only, so not WAL); a sidecar that finds the file locked by a commit waits it out on a timer, without blocking, for up to two seconds (README, "Faults"), so a slow commit delays the misses of that moment instead of failing them.',
     '',
   ];
   writeRecord('edge.md', lines.join('\n'));
@@ -146,5 +188,10 @@ export async function edgeMode(seconds: number): Promise<void> {
   const nginx = await startStaticNginx(join(projectRoot, 'dist/client'), config);
   const article = '/en/blog/qr-or-nfc-business-card';
   if (nginx) await wrk(nginx.url + article, { seconds: 2 }, scratch);
-  await edgeBench({ seconds, scratch, nginxVersion: nginx?.version, staticRun: async () => (nginx ? wrk(nginx.url + article, { seconds }, scratch) : undefined) });
+  await edgeBench({
+    seconds,
+    scratch,
+    nginxVersion: nginx?.version,
+    staticRun: async () => (nginx ? wrk(nginx.url + article, { seconds }, scratch) : undefined),
+  });
 }

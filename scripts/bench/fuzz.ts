@@ -19,7 +19,9 @@ const PROFILES = 60_000;
 export async function fuzzBench(options: { runs?: number | undefined; seed?: number | undefined }): Promise<boolean> {
   const runs = options.runs ?? 5000;
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  console.log(`Fuzzing with seed ${seed}, ${fmt(runs)} requests a backend (again: npm run bench -- --fuzz --seed ${seed} --runs ${runs})`);
+  console.log(
+    `Fuzzing with seed ${seed}, ${fmt(runs)} requests a backend (again: npm run bench -- --fuzz --seed ${seed} --runs ${runs})`,
+  );
   ensureBuild(loadConfig({}), baseEnv({}));
   const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as unknown;
   const reports: { backend: string; report: FuzzReport; seconds: number }[] = [];
@@ -32,9 +34,19 @@ export async function fuzzBench(options: { runs?: number | undefined; seed?: num
       let exited: string | undefined;
       sidecar.child.once('exit', (code, signal) => (exited = `exit ${code ?? signal}`));
       const started = performance.now();
-      const report = await fuzz({ url: sidecar.url, metricsUrl: `http://127.0.0.1:${metrics}/metrics`, exited: () => exited, values: valuesOf(demo) }, { numRuns: runs, seed, loopHoldLimitMs: LOOP_HOLD_LIMIT_MS });
+      const report = await fuzz(
+        {
+          url: sidecar.url,
+          metricsUrl: `http://127.0.0.1:${metrics}/metrics`,
+          exited: () => exited,
+          values: valuesOf(demo),
+        },
+        { numRuns: runs, seed, loopHoldLimitMs: LOOP_HOLD_LIMIT_MS },
+      );
       reports.push({ backend: backend.name, report, seconds: (performance.now() - started) / 1000 });
-      console.log(`${backend.name}: ${report.failure ? `FAILED\n${report.failure}` : `${fmt(report.runs)} requests, nothing found`}`);
+      console.log(
+        `${backend.name}: ${report.failure ? `FAILED\n${report.failure}` : `${fmt(report.runs)} requests, nothing found`}`,
+      );
       sidecar.child.kill('SIGKILL');
       await db.close();
     }
@@ -57,9 +69,15 @@ export async function fuzzBench(options: { runs?: number | undefined; seed?: num
     '',
     'The requests that held the event loop longest:',
     '',
-    ...reports.flatMap(({ backend, report }) => (report.longestHolds ?? []).slice(0, 3).map((h) => `- ${backend.split(' (')[0]}: ${fmt(h.ms, 1)} ms, \`${h.request.replaceAll('`', "'")}\``)),
+    ...reports.flatMap(({ backend, report }) =>
+      (report.longestHolds ?? [])
+        .slice(0, 3)
+        .map((h) => `- ${backend.split(' (')[0]}: ${fmt(h.ms, 1)} ms, \`${h.request.replaceAll('`', "'")}\``),
+    ),
     '',
-    ...reports.filter((r) => r.report.failure).flatMap((r) => [`## ${r.backend}`, '', '```', r.report.failure!.split('\n    at ')[0]!, '```', '']),
+    ...reports
+      .filter((r) => r.report.failure)
+      .flatMap((r) => [`## ${r.backend}`, '', '```', r.report.failure!.split('\n    at ')[0]!, '```', '']),
   ];
   writeRecord('fuzz.md', lines.join('\n'));
   console.log('\n' + lines.join('\n'));

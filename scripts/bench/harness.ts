@@ -46,7 +46,10 @@ function waitFor(child: ChildProcess, text: string, what: string): Promise<void>
 
 /** The sidecar as `npm run serve` runs it, over `databasePath` (or `extra`'s DATABASE_URL), no rate limit. */
 export async function startSidecar(databasePath: string, extra: Record<string, string> = {}) {
-  const sidecar = await spawnSidecar({ DATABASE_PATH: databasePath, MCP_RATE_LIMIT: '1000000', SHUTDOWN_DRAIN_MS: '0', ...extra }, { discardOutput: true });
+  const sidecar = await spawnSidecar(
+    { DATABASE_PATH: databasePath, MCP_RATE_LIMIT: '1000000', SHUTDOWN_DRAIN_MS: '0', ...extra },
+    { discardOutput: true },
+  );
   track(sidecar.child);
   return { url: sidecar.url, pid: sidecar.child.pid ?? 0, child: sidecar.child };
 }
@@ -97,9 +100,11 @@ ${Object.entries(securityHeaders(config, buildStyleHashes(join(root, '..'))))
   );
   track(child);
   // `nginx -v` writes its version to standard error.
-  return { url, version: spawnSync(binary, ['-v'], { encoding: 'utf8' }).stderr.replace('nginx version: ', '').trim() || 'nginx' };
+  return {
+    url,
+    version: spawnSync(binary, ['-v'], { encoding: 'utf8' }).stderr.replace('nginx version: ', '').trim() || 'nginx',
+  };
 }
-
 
 export async function startFront(databasePath: string, config: ServerConfig) {
   if (!nginxBinary()) return undefined;
@@ -107,17 +112,31 @@ export async function startFront(databasePath: string, config: ServerConfig) {
     await startSidecar(databasePath, { STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' }),
     await startSidecar(databasePath, { STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' }),
   ];
-  const { url, nginx } = await runFront({ config, sidecars: sidecars.map((s) => new URL(s.url).host), prefix: join(scratch, 'front'), port: await port() });
+  const { url, nginx } = await runFront({
+    config,
+    sidecars: sidecars.map((s) => new URL(s.url).host),
+    prefix: join(scratch, 'front'),
+    port: await port(),
+  });
   track(nginx);
   return { url, children: [nginx, ...sidecars.map((s) => s.child)] };
 }
 
 /** A bare Fastify process answering each route with the given bytes: what the sidecar is measured against. */
-export async function startBaseline(routes: Record<string, { type: string; body: Buffer; method?: 'GET' | 'POST'; headers?: Record<string, string> }>) {
+export async function startBaseline(
+  routes: Record<string, { type: string; body: Buffer; method?: 'GET' | 'POST'; headers?: Record<string, string> }>,
+) {
   const p = await port();
   const file = join(scratch, 'baseline.json');
-  writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(routes).map(([k, v]) => [k, { ...v, body: v.body.toString('base64') }]))));
-  const child = spawn(process.execPath, [join(projectRoot, 'scripts/bench/baseline-server.ts'), String(p), file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  writeFileSync(
+    file,
+    JSON.stringify(
+      Object.fromEntries(Object.entries(routes).map(([k, v]) => [k, { ...v, body: v.body.toString('base64') }])),
+    ),
+  );
+  const child = spawn(process.execPath, [join(projectRoot, 'scripts/bench/baseline-server.ts'), String(p), file], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   track(child);
   await waitFor(child, 'ready', 'baseline');
   return `http://127.0.0.1:${p}`;
@@ -128,7 +147,6 @@ export function rssMb(pid: number, field = 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
 }
-
 
 /** A SQLite file holding `json`, through the import's validation, like every writer's. */
 export const database = writeDatabase;
@@ -152,17 +170,36 @@ export function generatedProfiles(n: number) {
   };
 }
 
-export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-export const mcpBody = (name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+export const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};
+export const mcpBody = (name: string, args: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
 
 /** The 2026-07-28 envelope for a tools/call: the _meta keys in the body, and the headers that must agree with it. */
 export const MODERN = '2026-07-28';
 export const modernCall = (name: string, args: Record<string, unknown>) => ({
-  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name },
+  headers: {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': MODERN,
+    'mcp-method': 'tools/call',
+    'mcp-name': name,
+  },
   body: JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/call',
-    params: { name, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' } } },
+    params: {
+      name,
+      arguments: args,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MODERN,
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+      },
+    },
   }),
 });

@@ -26,9 +26,17 @@ interface Route {
 
 const ROUTES: Route[] = [
   { name: 'Static article (HTML)', path: '/en/blog/qr-or-nfc-business-card' },
-  { name: 'Its Markdown twin (Accept: text/markdown)', path: '/en/blog/qr-or-nfc-business-card', headers: { Accept: 'text/markdown' } },
+  {
+    name: 'Its Markdown twin (Accept: text/markdown)',
+    path: '/en/blog/qr-or-nfc-business-card',
+    headers: { Accept: 'text/markdown' },
+  },
   { name: 'Cached live profile', path: '/p/layla' },
-  { name: 'Cached live profile, brotli (a browser)', path: '/p/layla', headers: { 'Accept-Encoding': 'gzip, deflate, br' } },
+  {
+    name: 'Cached live profile, brotli (a browser)',
+    path: '/p/layla',
+    headers: { 'Accept-Encoding': 'gzip, deflate, br' },
+  },
   { name: '/health', path: '/health' },
 ];
 
@@ -38,7 +46,11 @@ function checkout(rev: string): string {
   execFileSync('git', ['-C', projectRoot, 'worktree', 'add', '--detach', '--force', dir, rev], { stdio: 'ignore' });
   process.on('exit', () => spawnSync('git', ['-C', projectRoot, 'worktree', 'remove', '--force', dir]));
   symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
-  const build = spawnSync(join(dir, 'node_modules', '.bin', 'astro'), ['build'], { cwd: dir, env: baseEnv({}), stdio: 'ignore' });
+  const build = spawnSync(join(dir, 'node_modules', '.bin', 'astro'), ['build'], {
+    cwd: dir,
+    env: baseEnv({}),
+    stdio: 'ignore',
+  });
   if (build.status !== 0) throw new Error(`building ${rev} failed`);
   return join(dir, 'sidecar', 'server.ts');
 }
@@ -49,7 +61,12 @@ const loopNs = (pid: number) => Number(readFileSync(`/proc/${pid}/task/${pid}/sc
 /** A sidecar of the code at `entry`, as `npm run serve` starts it, on the first CPU. */
 async function startAt(entry: string, databasePath: string): Promise<{ url: string; pid: number }> {
   const port = await freePort();
-  const child = track(spawn('taskset', ['-c', '0', process.execPath, ...serveFlags, entry], { env: baseEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', DATABASE_PATH: databasePath }), stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn('taskset', ['-c', '0', process.execPath, ...serveFlags, entry], {
+      env: baseEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', DATABASE_PATH: databasePath }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d) => ((out += d), out.includes('Serving') && resolve()));
@@ -71,14 +88,25 @@ export async function hotPathBench(options: { seconds: number; baseline?: string
     [rev, theirs],
   ] as const;
   // Warm both: every route once (the live page rendered and kept, compressed forms made).
-  for (const [, { url }] of sides) for (const r of ROUTES) await (await fetch(url + r.path, r.headers ? { headers: r.headers } : {})).arrayBuffer();
+  for (const [, { url }] of sides)
+    for (const r of ROUTES) await (await fetch(url + r.path, r.headers ? { headers: r.headers } : {})).arrayBuffer();
   const rps: Record<string, Record<string, number[]>> = {};
   const usPerAnswer: Record<string, Record<string, number[]>> = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const r of ROUTES) {
       for (const [name, { url, pid }] of round % 2 === 0 ? sides : [...sides].reverse()) {
         const before = loopNs(pid);
-        const result = await wrk(url + r.path, { connections: 50, threads: 1, seconds: options.seconds, cpu: 1, ...(r.headers ? { headers: r.headers } : {}) }, scratch);
+        const result = await wrk(
+          url + r.path,
+          {
+            connections: 50,
+            threads: 1,
+            seconds: options.seconds,
+            cpu: 1,
+            ...(r.headers ? { headers: r.headers } : {}),
+          },
+          scratch,
+        );
         const us = (loopNs(pid) - before) / 1000 / Math.max(1, result.requests);
         ((rps[r.name] ??= {})[name] ??= []).push(result.rps);
         ((usPerAnswer[r.name] ??= {})[name] ??= []).push(us);

@@ -36,7 +36,12 @@ export type Result = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 export async function launchChromium(dir: string, site: { origin: string; address: string }): Promise<LaunchedChrome> {
   const profile = join(dir, 'lighthouse-profile');
   mkdirSync(profile, { recursive: true });
-  const chromeFlags = ['--headless=new', '--no-sandbox', '--enable-features=WebMCPTesting', `--host-resolver-rules=MAP ${new URL(site.origin).host} ${site.address}`];
+  const chromeFlags = [
+    '--headless=new',
+    '--no-sandbox',
+    '--enable-features=WebMCPTesting',
+    `--host-resolver-rules=MAP ${new URL(site.origin).host} ${site.address}`,
+  ];
   return launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags, userDataDir: profile });
 }
 
@@ -45,8 +50,19 @@ export async function launchChromium(dir: string, site: { origin: string; addres
  * (NO_NAVSTART, an interstitial now and then on this machine) is run again, up to three times. `screenshot: false`
  * skips the full-page screenshot, which only the report draws (no audit scores it): a run takes 5.4 s instead of 7–10.
  */
-export async function runLighthouse(url: string, port: number, categories: readonly string[], options: { screenshot?: boolean } = {}): Promise<Result> {
-  const flags = { port, output: 'json' as const, logLevel: 'error' as const, onlyCategories: [...categories], disableFullPageScreenshot: options.screenshot === false };
+export async function runLighthouse(
+  url: string,
+  port: number,
+  categories: readonly string[],
+  options: { screenshot?: boolean } = {},
+): Promise<Result> {
+  const flags = {
+    port,
+    output: 'json' as const,
+    logLevel: 'error' as const,
+    onlyCategories: [...categories],
+    disableFullPageScreenshot: options.screenshot === false,
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
     const lhr = (await lighthouse(url, flags, agenticConfig))?.lhr;
     if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);

@@ -9,9 +9,19 @@ import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { baseEnv, demoDatabase, scratch, startSidecar } from './harness.ts';
-import { AGENTIC, agenticShortfalls, CLASSIC, launchChromium, PAGES, runLighthouse, type Result } from './lighthouse-run.ts';
+import {
+  AGENTIC,
+  agenticShortfalls,
+  CLASSIC,
+  launchChromium,
+  PAGES,
+  runLighthouse,
+  type Result,
+} from './lighthouse-run.ts';
 
-const lighthouseVersion = (JSON.parse(readFileSync(join(projectRoot, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version;
+const lighthouseVersion = (
+  JSON.parse(readFileSync(join(projectRoot, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }
+).version;
 /** Runs per page: the median (by performance score) is reported. */
 const RUNS = 3;
 const CATEGORIES = [...CLASSIC, AGENTIC] as const;
@@ -44,7 +54,8 @@ export async function lighthouseBench(url: string, dir: string): Promise<Lightho
       speeds.push(...runs.map((r) => r.environment.benchmarkIndex));
       for (const ref of lhr.categories.performance?.auditRefs ?? []) {
         const audit = lhr.audits[ref.id];
-        if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) console.log(`${path}: ${ref.id} ${audit.displayValue ?? ''} (score ${audit.score})`);
+        if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1)
+          console.log(`${path}: ${ref.id} ${audit.displayValue ?? ''} (score ${audit.score})`);
       }
       for (const shortfall of agenticShortfalls(lhr)) console.log(`${path}: ${shortfall}`);
       const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
@@ -56,10 +67,16 @@ export async function lighthouseBench(url: string, dir: string): Promise<Lightho
         fcpMs: numeric('first-contentful-paint'),
         lcpMs: numeric('largest-contentful-paint'),
         bytes: numeric('total-byte-weight'),
-        renderBlocking: ((lhr.audits['render-blocking-insight'] ?? lhr.audits['render-blocking-resources'])?.details as { items?: unknown[] } | undefined)?.items?.length ?? 0,
+        renderBlocking:
+          (
+            (lhr.audits['render-blocking-insight'] ?? lhr.audits['render-blocking-resources'])?.details as
+              { items?: unknown[] } | undefined
+          )?.items?.length ?? 0,
       };
       rows.push(row);
-      console.log(`${kind} ${path}: ${CATEGORIES.map((c) => row.scores[c]).join('/')} FCP ${Math.round(row.fcpMs)} ms, LCP ${Math.round(row.lcpMs)} ms, ${row.bytes} bytes`);
+      console.log(
+        `${kind} ${path}: ${CATEGORIES.map((c) => row.scores[c]).join('/')} FCP ${Math.round(row.fcpMs)} ms, LCP ${Math.round(row.lcpMs)} ms, ${row.bytes} bytes`,
+      );
     }
   } finally {
     chrome.kill();

@@ -4,7 +4,16 @@ import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild } from '../ensure-build.ts';
-import { baseEnv, demoDatabase, MCP_HEADERS, mcpBody, modernCall, scratch, startBaseline, startSidecar } from './harness.ts';
+import {
+  baseEnv,
+  demoDatabase,
+  MCP_HEADERS,
+  mcpBody,
+  modernCall,
+  scratch,
+  startBaseline,
+  startSidecar,
+} from './harness.ts';
 import { mcpInProcess } from './mcp-in-process.ts';
 import { fmt } from './numbers.ts';
 import { cycleScript, wrk } from './wrk.ts';
@@ -28,13 +37,23 @@ export async function mcpBench(seconds: number): Promise<void> {
   const routes: Parameters<typeof startBaseline>[0] = {};
   for (const [i, r] of requests.entries()) {
     const res = await fetch(sidecar.url + '/mcp', { method: 'POST', headers: r.headers, body: r.body });
-    const headers = Object.fromEntries([...res.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)));
+    const headers = Object.fromEntries(
+      [...res.headers].filter(
+        ([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name),
+      ),
+    );
     const body = Buffer.from(await res.arrayBuffer());
-    if (res.status !== 200 || body.includes('"error"')) throw new Error(`${r.label}: ${res.status} ${body.toString('utf8').slice(0, 300)}`);
+    if (res.status !== 200 || body.includes('"error"'))
+      throw new Error(`${r.label}: ${res.status} ${body.toString('utf8').slice(0, 300)}`);
     routes[`/same-${i}`] = { type: res.headers.get('content-type') ?? '', body, headers, method: 'POST' };
   }
   const baseline = await startBaseline(routes);
-  const measure = async (url: string, path: string, r: { headers: Record<string, string>; body: string }, connections: number) => {
+  const measure = async (
+    url: string,
+    path: string,
+    r: { headers: Record<string, string>; body: string },
+    connections: number,
+  ) => {
     const script = cycleScript([{ method: 'POST', path, headers: r.headers, body: r.body }]);
     await wrk(url, { connections, seconds: 2, script }, scratch);
     return wrk(url, { connections, seconds: seconds, script }, scratch);
@@ -51,7 +70,9 @@ export async function mcpBench(seconds: number): Promise<void> {
     const ours = await measure(sidecar.url + '/', '/mcp', r, 50);
     const bare = await measure(baseline + '/', `/same-${i}`, { headers: r.headers, body: '{}' }, 50);
     const latency = await measure(sidecar.url + '/', '/mcp', r, 10);
-    lines.push(`| ${r.label} | ${fmt(ours.rps)} | ${fmt(bare.rps)} | ${fmt(ours.rps / bare.rps, 2)}× | ${fmt(latency.p50, 1)} / ${fmt(latency.p99, 1)} |`);
+    lines.push(
+      `| ${r.label} | ${fmt(ours.rps)} | ${fmt(bare.rps)} | ${fmt(ours.rps / bare.rps, 2)}× | ${fmt(latency.p50, 1)} / ${fmt(latency.p99, 1)} |`,
+    );
     console.log(lines.at(-1));
   }
   const inProcess = await mcpInProcess(db, requests[0]!, requests[1]!);

@@ -8,7 +8,20 @@ import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { buildBench, type BuildBench } from './build.ts';
-import { baseEnv, database, demoDatabase, generatedProfiles, MCP_HEADERS, mcpBody, rssMb, scratch, startBaseline, startFront, startStaticNginx, startSidecar } from './harness.ts';
+import {
+  baseEnv,
+  database,
+  demoDatabase,
+  generatedProfiles,
+  MCP_HEADERS,
+  mcpBody,
+  rssMb,
+  scratch,
+  startBaseline,
+  startFront,
+  startStaticNginx,
+  startSidecar,
+} from './harness.ts';
 import { fmt } from './numbers.ts';
 import { cycleScript, wrk, type WrkResult } from './wrk.ts';
 
@@ -35,7 +48,16 @@ async function memoryRow(seconds: number, profiles: number) {
   // pages, shared between processes.
   const anon = rssMb(sidecar.pid, 'RssAnon');
   sidecar.child.kill('SIGKILL');
-  return { profiles, idle, after, anon, load, sitemapMs, sitemapUrls: (sitemap.match(/<loc>/g) ?? []).length, sitemapIsIndex: sitemap.includes('<sitemapindex') };
+  return {
+    profiles,
+    idle,
+    after,
+    anon,
+    load,
+    sitemapMs,
+    sitemapUrls: (sitemap.match(/<loc>/g) ?? []).length,
+    sitemapIsIndex: sitemap.includes('<sitemapindex'),
+  };
 }
 
 export async function overviewBench(seconds: number, quick: boolean): Promise<void> {
@@ -54,8 +76,15 @@ export async function overviewBench(seconds: number, quick: boolean): Promise<vo
   // ETag, Cache-Control, Vary…), less those Node adds itself. One more route sends the body alone, for scale.
   const same = async (url: string, init?: RequestInit) => {
     // The bytes wrk gets: it sends no Accept-Encoding (fetch would ask for brotli and decode it).
-    const res = await fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), 'accept-encoding': 'identity' } });
-    const headers = Object.fromEntries([...res.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)));
+    const res = await fetch(url, {
+      ...init,
+      headers: { ...(init?.headers as Record<string, string> | undefined), 'accept-encoding': 'identity' },
+    });
+    const headers = Object.fromEntries(
+      [...res.headers].filter(
+        ([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name),
+      ),
+    );
     return { type: res.headers.get('content-type') ?? '', body: Buffer.from(await res.arrayBuffer()), headers };
   };
   const mcpInit = (body: string): RequestInit => ({ method: 'POST', headers: MCP_HEADERS, body });
@@ -63,7 +92,10 @@ export async function overviewBench(seconds: number, quick: boolean): Promise<vo
   const baseline = await startBaseline({
     '/profile': profile,
     '/profile-body': { type: profile.type, body: profile.body },
-    '/mcp-profile': { ...(await same(sidecar.url + '/mcp', mcpInit(mcpBody('get_profile', { page: 'layla' })))), method: 'POST' },
+    '/mcp-profile': {
+      ...(await same(sidecar.url + '/mcp', mcpInit(mcpBody('get_profile', { page: 'layla' })))),
+      method: 'POST',
+    },
     '/mcp-list': { ...(await same(sidecar.url + '/mcp', mcpInit(mcpBody('list_blog_articles', {})))), method: 'POST' },
   });
 
@@ -72,10 +104,17 @@ export async function overviewBench(seconds: number, quick: boolean): Promise<vo
     await wrk(url, { ...extra, seconds: 2 }, scratch);
     return wrk(url, { seconds: seconds, ...extra }, scratch);
   };
-  const post = (path: string, body: string) => ({ script: cycleScript([{ method: 'POST', path, headers: MCP_HEADERS, body }]) });
+  const post = (path: string, body: string) => ({
+    script: cycleScript([{ method: 'POST', path, headers: MCP_HEADERS, body }]),
+  });
   const md = { headers: { accept: 'text/markdown' } };
   const rows: Row[] = [];
-  const row = async (name: string, ours: Promise<WrkResult>, baselineName?: string, base?: () => Promise<WrkResult>) => {
+  const row = async (
+    name: string,
+    ours: Promise<WrkResult>,
+    baselineName?: string,
+    base?: () => Promise<WrkResult>,
+  ) => {
     const r: Row = { name, ours: await ours };
     if (base && baselineName) Object.assign(r, { baseline: await base(), baselineName });
     rows.push(r);
@@ -83,21 +122,46 @@ export async function overviewBench(seconds: number, quick: boolean): Promise<vo
   };
 
   console.log(`Load: wrk, 2 threads, 50 connections, ${seconds} s per row…`);
-  await row('Static HTML page', run(sidecar.url + article), 'nginx', nginx ? () => run(nginx.url + article) : undefined);
-  await row('Its Markdown twin (Accept: text/markdown)', run(sidecar.url + article, md), 'nginx', nginx ? () => run(nginx.url + article, md) : undefined);
-  await row('Live profile, cached', run(sidecar.url + '/p/layla'), 'bare Fastify, same headers and body', () => run(baseline + '/profile'));
-  await row('Live profile, cached (vs the body alone)', run(sidecar.url + '/p/layla'), 'bare Fastify, same body, 1 header', () => run(baseline + '/profile-body'));
+  await row(
+    'Static HTML page',
+    run(sidecar.url + article),
+    'nginx',
+    nginx ? () => run(nginx.url + article) : undefined,
+  );
+  await row(
+    'Its Markdown twin (Accept: text/markdown)',
+    run(sidecar.url + article, md),
+    'nginx',
+    nginx ? () => run(nginx.url + article, md) : undefined,
+  );
+  await row('Live profile, cached', run(sidecar.url + '/p/layla'), 'bare Fastify, same headers and body', () =>
+    run(baseline + '/profile'),
+  );
+  await row(
+    'Live profile, cached (vs the body alone)',
+    run(sidecar.url + '/p/layla'),
+    'bare Fastify, same body, 1 header',
+    () => run(baseline + '/profile-body'),
+  );
   await row('Live profile, cache off (a render per request)', run(uncached.url + '/p/layla'));
   await row('Live card, cached', run(sidecar.url + '/c/k7f2q9'));
   await row('Alias redirect', run(sidecar.url + '/layla'));
-  await row('MCP tools/call get_profile', run(sidecar.url + '/mcp', post('/mcp', mcpBody('get_profile', { page: 'layla' }))), 'bare Fastify JSON route, same bytes', () =>
-    run(baseline + '/mcp-profile', post('/mcp-profile', '{}')),
+  await row(
+    'MCP tools/call get_profile',
+    run(sidecar.url + '/mcp', post('/mcp', mcpBody('get_profile', { page: 'layla' }))),
+    'bare Fastify JSON route, same bytes',
+    () => run(baseline + '/mcp-profile', post('/mcp-profile', '{}')),
   );
-  await row('MCP tools/call list_blog_articles', run(sidecar.url + '/mcp', post('/mcp', mcpBody('list_blog_articles', {}))), 'bare Fastify JSON route, same bytes', () =>
-    run(baseline + '/mcp-list', post('/mcp-list', '{}')),
+  await row(
+    'MCP tools/call list_blog_articles',
+    run(sidecar.url + '/mcp', post('/mcp', mcpBody('list_blog_articles', {}))),
+    'bare Fastify JSON route, same bytes',
+    () => run(baseline + '/mcp-list', post('/mcp-list', '{}')),
   );
   await row('/health', run(sidecar.url + '/health'));
-  await row('Static HTML page, LOG_LEVEL=info', run(logged.url + article), 'same, LOG_LEVEL=warn', () => run(sidecar.url + article));
+  await row('Static HTML page, LOG_LEVEL=info', run(logged.url + article), 'same, LOG_LEVEL=warn', () =>
+    run(sidecar.url + article),
+  );
 
   for (const c of [uncached, logged]) c.child.kill('SIGKILL');
 
@@ -107,7 +171,12 @@ export async function overviewBench(seconds: number, quick: boolean): Promise<vo
   const front = await startFront(demoDb, config);
   if (front) {
     const shape = async (name: string, path: string, extra: Parameters<typeof wrk>[1] = {}) => {
-      const r: Row = { name, ours: await run(front.url + path, extra), baseline: await run(sidecar.url + path, extra), baselineName: 'one sidecar alone' };
+      const r: Row = {
+        name,
+        ours: await run(front.url + path, extra),
+        baseline: await run(sidecar.url + path, extra),
+        baselineName: 'one sidecar alone',
+      };
       shapeRows.push(r);
       console.log(`${name}: ${fmt(r.ours.rps)} req/s vs ${fmt(r.baseline?.rps ?? NaN)} (one sidecar)`);
     };
@@ -123,7 +192,9 @@ export async function overviewBench(seconds: number, quick: boolean): Promise<vo
   const builds = [];
   for (const n of quick ? [50] : [200, 2000]) {
     builds.push(buildBench(n, scratch));
-    console.log(`build ${n}/lang: ${fmt(builds.at(-1)?.cold.seconds ?? NaN, 1)} s cold, ${fmt(builds.at(-1)?.rebuild.seconds ?? NaN, 1)} s after one edit`);
+    console.log(
+      `build ${n}/lang: ${fmt(builds.at(-1)?.cold.seconds ?? NaN, 1)} s cold, ${fmt(builds.at(-1)?.rebuild.seconds ?? NaN, 1)} s after one edit`,
+    );
   }
   console.log('Memory and sitemap at scale…');
   const memory = [];
@@ -135,7 +206,13 @@ export async function overviewBench(seconds: number, quick: boolean): Promise<vo
   report(rows, builds, memory, shapeRows, { seconds, quick, nginxVersion: nginx?.version.trim() });
 }
 
-function report(rows: Row[], builds: BuildBench[], memory: Awaited<ReturnType<typeof memoryRow>>[], shapeRows: Row[], run: { seconds: number; quick: boolean; nginxVersion: string | undefined }) {
+function report(
+  rows: Row[],
+  builds: BuildBench[],
+  memory: Awaited<ReturnType<typeof memoryRow>>[],
+  shapeRows: Row[],
+  run: { seconds: number; quick: boolean; nginxVersion: string | undefined },
+) {
   const { seconds, quick, nginxVersion } = run;
   const find = (name: string) => rows.find((r) => r.name.startsWith(name));
   const ratio = (r?: Row) => (r?.baseline ? r.ours.rps / r.baseline.rps : NaN);
@@ -143,17 +220,46 @@ function report(rows: Row[], builds: BuildBench[], memory: Awaited<ReturnType<ty
   const worstLiveP99 = Math.max(...liveRows.map((r) => r.ours.p99));
   const big = memory.at(-1);
   const budgets: [string, boolean, string][] = [
-    ['Static from the sidecar ≥ 0.5× nginx', ratio(find('Static HTML page')) >= 0.5 && ratio(find('Its Markdown')) >= 0.5, `${fmt(ratio(find('Static HTML page')), 2)}× (HTML), ${fmt(ratio(find('Its Markdown')), 2)}× (twin)`],
+    [
+      'Static from the sidecar ≥ 0.5× nginx',
+      ratio(find('Static HTML page')) >= 0.5 && ratio(find('Its Markdown')) >= 0.5,
+      `${fmt(ratio(find('Static HTML page')), 2)}× (HTML), ${fmt(ratio(find('Its Markdown')), 2)}× (twin)`,
+    ],
     [
       'Cached live page ≥ 0.7× the bare route',
       ratio(find('Live profile, cached')) >= 0.7,
       `${fmt(ratio(find('Live profile, cached')), 2)}× (same bytes); ${fmt(ratio(find('Live profile, cached (vs')), 2)}× against the body alone`,
     ],
-    ['MCP tools/call ≥ 0.25× the bare JSON route', ratio(find('MCP tools/call get_profile')) >= 0.25 && ratio(find('MCP tools/call list')) >= 0.25, `${fmt(ratio(find('MCP tools/call get_profile')), 2)}× (get_profile), ${fmt(ratio(find('MCP tools/call list')), 2)}× (list_blog_articles)`],
+    [
+      'MCP tools/call ≥ 0.25× the bare JSON route',
+      ratio(find('MCP tools/call get_profile')) >= 0.25 && ratio(find('MCP tools/call list')) >= 0.25,
+      `${fmt(ratio(find('MCP tools/call get_profile')), 2)}× (get_profile), ${fmt(ratio(find('MCP tools/call list')), 2)}× (list_blog_articles)`,
+    ],
     ['p99 ≤ 20 ms at 50 connections on every live route', worstLiveP99 <= 20, `worst ${fmt(worstLiveP99, 2)} ms`],
-    ['Twins ≤ 20% of build time', builds.every((b) => (b.cold.steps['Markdown twins'] ?? 0) <= 0.2 * b.cold.seconds), builds.map((b) => `${fmt(((b.cold.steps['Markdown twins'] ?? 0) / b.cold.seconds) * 100, 1)}% at ${b.perLang}/lang (cold)`).join(', ')],
-    ['Rebuild after one edit ≤ 6× Hugo (issue 19)', builds.every((b) => b.hugoSeconds !== undefined && b.rebuild.seconds <= 6 * b.hugoSeconds), builds.map((b) => (b.hugoSeconds ? `${fmt(b.rebuild.seconds / b.hugoSeconds, 1)}× at ${b.perLang}/lang` : 'Hugo not installed')).join(', ')],
-    ['Resident memory ≤ 200 MB with 100,000 profiles', (big?.after ?? Infinity) <= 200, `${fmt(big?.after ?? NaN)} MB after load at ${fmt(big?.profiles ?? NaN)} profiles`],
+    [
+      'Twins ≤ 20% of build time',
+      builds.every((b) => (b.cold.steps['Markdown twins'] ?? 0) <= 0.2 * b.cold.seconds),
+      builds
+        .map(
+          (b) =>
+            `${fmt(((b.cold.steps['Markdown twins'] ?? 0) / b.cold.seconds) * 100, 1)}% at ${b.perLang}/lang (cold)`,
+        )
+        .join(', '),
+    ],
+    [
+      'Rebuild after one edit ≤ 6× Hugo (issue 19)',
+      builds.every((b) => b.hugoSeconds !== undefined && b.rebuild.seconds <= 6 * b.hugoSeconds),
+      builds
+        .map((b) =>
+          b.hugoSeconds ? `${fmt(b.rebuild.seconds / b.hugoSeconds, 1)}× at ${b.perLang}/lang` : 'Hugo not installed',
+        )
+        .join(', '),
+    ],
+    [
+      'Resident memory ≤ 200 MB with 100,000 profiles',
+      (big?.after ?? Infinity) <= 200,
+      `${fmt(big?.after ?? NaN)} MB after load at ${fmt(big?.profiles ?? NaN)} profiles`,
+    ],
   ];
 
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -167,7 +273,10 @@ function report(rows: Row[], builds: BuildBench[], memory: Awaited<ReturnType<ty
     '',
     '| Row | req/s | p50 ms | p99 ms | Baseline | Baseline req/s | Baseline p99 ms | Ratio |',
     '|---|---:|---:|---:|---|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.name} | ${fmt(r.ours.rps)} | ${fmt(r.ours.p50, 2)} | ${fmt(r.ours.p99, 2)} | ${r.baselineName ?? ''} | ${r.baseline ? fmt(r.baseline.rps) : ''} | ${r.baseline ? fmt(r.baseline.p99, 2) : ''} | ${r.baseline ? `${fmt(ratio(r), 2)}×` : ''} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${fmt(r.ours.rps)} | ${fmt(r.ours.p50, 2)} | ${fmt(r.ours.p99, 2)} | ${r.baselineName ?? ''} | ${r.baseline ? fmt(r.baseline.rps) : ''} | ${r.baseline ? fmt(r.baseline.p99, 2) : ''} | ${r.baseline ? `${fmt(ratio(r), 2)}×` : ''} |`,
+    ),
     '',
     '## Deployment shapes',
     '',
@@ -177,21 +286,30 @@ function report(rows: Row[], builds: BuildBench[], memory: Awaited<ReturnType<ty
     '|---|---:|---:|---:|---:|---:|---:|',
     ...(shapeRows.length === 0
       ? ['| (nginx not installed: skipped) | | | | | | |']
-      : shapeRows.map((r) => `| ${r.name} | ${fmt(r.ours.rps)} | ${fmt(r.ours.p50, 2)} | ${fmt(r.ours.p99, 2)} | ${fmt(r.baseline?.rps ?? NaN)} | ${fmt(r.baseline?.p99 ?? NaN, 2)} | ${fmt(ratio(r), 2)}× |`)),
+      : shapeRows.map(
+          (r) =>
+            `| ${r.name} | ${fmt(r.ours.rps)} | ${fmt(r.ours.p50, 2)} | ${fmt(r.ours.p99, 2)} | ${fmt(r.baseline?.rps ?? NaN)} | ${fmt(r.baseline?.p99 ?? NaN, 2)} | ${fmt(ratio(r), 2)}× |`,
+        )),
     '',
     '## Build',
     '',
     '| Articles per language | Cold build (s) | Rebuild after one edit (s) | Hugo, same articles (s) | Cold / Hugo | Rebuild / Hugo |',
     '|---:|---:|---:|---:|---:|---:|',
-    ...builds.map((b) => `| ${fmt(b.perLang)} | ${fmt(b.cold.seconds, 1)} | ${fmt(b.rebuild.seconds, 1)} | ${b.hugoSeconds === undefined ? 'not installed' : fmt(b.hugoSeconds, 2)} | ${b.hugoSeconds ? `${fmt(b.cold.seconds / b.hugoSeconds, 1)}×` : ''} | ${b.hugoSeconds ? `${fmt(b.rebuild.seconds / b.hugoSeconds, 1)}×` : ''} |`),
+    ...builds.map(
+      (b) =>
+        `| ${fmt(b.perLang)} | ${fmt(b.cold.seconds, 1)} | ${fmt(b.rebuild.seconds, 1)} | ${b.hugoSeconds === undefined ? 'not installed' : fmt(b.hugoSeconds, 2)} | ${b.hugoSeconds ? `${fmt(b.cold.seconds / b.hugoSeconds, 1)}×` : ''} | ${b.hugoSeconds ? `${fmt(b.rebuild.seconds / b.hugoSeconds, 1)}×` : ''} |`,
+    ),
     '',
-    'Each step\'s share, the sizes and the search download: `npm run bench -- --build` (docs/benchmarks/build.md).',
+    "Each step's share, the sizes and the search download: `npm run bench -- --build` (docs/benchmarks/build.md).",
     '',
     '## Memory and sitemap',
     '',
     '| Profiles | RSS idle (MB) | RSS after load (MB) | of which anonymous (MB) | Profile req/s under load (random profiles) | p99 ms | First /sitemap.xml (ms) | Sitemap |',
     '|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...memory.map((m) => `| ${fmt(m.profiles)} | ${fmt(m.idle)} | ${fmt(m.after)} | ${fmt(m.anon)} | ${fmt(m.load.rps)} | ${fmt(m.load.p99, 2)} | ${fmt(m.sitemapMs)} | ${m.sitemapIsIndex ? `index of ${m.sitemapUrls} parts` : `${fmt(m.sitemapUrls)} URLs`} |`),
+    ...memory.map(
+      (m) =>
+        `| ${fmt(m.profiles)} | ${fmt(m.idle)} | ${fmt(m.after)} | ${fmt(m.anon)} | ${fmt(m.load.rps)} | ${fmt(m.load.p99, 2)} | ${fmt(m.sitemapMs)} | ${m.sitemapIsIndex ? `index of ${m.sitemapUrls} parts` : `${fmt(m.sitemapUrls)} URLs`} |`,
+    ),
     '',
     '## Budgets',
     '',

@@ -14,7 +14,16 @@ for (let i = 0; Date.now() < end; i++) {
     const path = paths[i % paths.length]!;
     const res =
       path === 'mcp:ping'
-        ? await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', signal: AbortSignal.timeout(30_000) })
+        ? await fetch(`${url}/mcp`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'mcp-protocol-version': '2025-03-26',
+            },
+            body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+            signal: AbortSignal.timeout(30_000),
+          })
         : await fetch(url + path, { signal: AbortSignal.timeout(30_000) });
     await res.arrayBuffer();
     if (res.status !== 200) errors++;
@@ -24,4 +33,12 @@ for (let i = 0; Date.now() < end; i++) {
   times.push(performance.now() - started);
   await new Promise((resolve) => setTimeout(resolve, 10));
 }
-console.log(JSON.stringify({ n: times.length, p50: percentile(times, 50), p99: percentile(times, 99), max: Math.max(...times), errors }));
+console.log(
+  JSON.stringify({
+    n: times.length,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    max: Math.max(...times),
+    errors,
+  }),
+);

@@ -35,7 +35,10 @@ function readers(world: Regions, perEdge: number) {
   const loops = world.regions.flatMap((region, i) =>
     Array.from({ length: perEdge }, async () => {
       while (running) {
-        const path = Math.random() < 0.1 ? paths.card(CARDS[Math.floor(Math.random() * CARDS.length)]!) : paths.profile(`bench-${1 + Math.floor(Math.random() * PROFILES)}`);
+        const path =
+          Math.random() < 0.1
+            ? paths.card(CARDS[Math.floor(Math.random() * CARDS.length)]!)
+            : paths.profile(`bench-${1 + Math.floor(Math.random() * PROFILES)}`);
         try {
           const res = await fetch(region.edge.url + path);
           await res.arrayBuffer();
@@ -55,7 +58,11 @@ function readers(world: Regions, perEdge: number) {
 function edit(k: number): { path: string; sql: string; values: (marker: string) => unknown[] } {
   if (k % 5 === 4) {
     const card = CARDS[k % CARDS.length]!;
-    return { path: paths.card(card), sql: 'UPDATE cards SET job_title = $1 WHERE card_id = $2', values: (m) => [m, card] };
+    return {
+      path: paths.card(card),
+      sql: 'UPDATE cards SET job_title = $1 WHERE card_id = $2',
+      values: (m) => [m, card],
+    };
   }
   const slug = `bench-${1 + Math.floor(Math.random() * PROFILES)}`;
   return { path: paths.profile(slug), sql: 'UPDATE profiles SET bio = $1 WHERE slug = $2', values: (m) => [m, slug] };
@@ -65,7 +72,8 @@ function edit(k: number): { path: string; sql: string; values: (marker: string) 
 async function shown(edge: string, path: string, marker: string, since: number, limitMs = 30_000): Promise<number> {
   for (;;) {
     if ((await (await fetch(edge + path)).text()).includes(marker)) return performance.now() - since;
-    if (performance.now() - since > limitMs) throw new Error(`${edge}${path} did not show ${marker} within ${limitMs} ms`);
+    if (performance.now() - since > limitMs)
+      throw new Error(`${edge}${path} did not show ${marker} within ${limitMs} ms`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -154,7 +162,14 @@ export async function regionsBench(cutSeconds: number): Promise<void> {
       const misses = after[i]!.miss - before[i]!.miss;
       return `| ${region.n} | ${region.link.delay * 2} | ${fmt(percentile(t, 50))} | ${fmt(percentile(t, 99))} | ${fmt(t.at(-1)!)} | ${perEdit[i]!.toFixed(1)} | ${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)} % | ${background.tally[i]!.requests.toLocaleString('en-US')} | ${background.tally[i]!.errors} |`;
     });
-    const worstP99 = Math.max(...times.map((t) => percentile(t.toSorted((a, b) => a - b), 99)));
+    const worstP99 = Math.max(
+      ...times.map((t) =>
+        percentile(
+          t.toSorted((a, b) => a - b),
+          99,
+        ),
+      ),
+    );
     const lines = [
       '# Regions',
       '',
@@ -183,9 +198,11 @@ export async function regionsBench(cutSeconds: number): Promise<void> {
       '',
       '| Group | Failed | Tests |',
       '|---|---:|---|',
-      ...Object.entries(yardstick.failedByGroup).map(([group, ids]) => `| ${group} | ${ids.length} | ${ids.map((id) => `\`${id}\``).join(', ')} |`),
+      ...Object.entries(yardstick.failedByGroup).map(
+        ([group, ids]) => `| ${group} | ${ids.length} | ${ids.map((id) => `\`${id}\``).join(', ')} |`,
+      ),
       '',
-      'Fixed in deploy/edge.vcl after the first run (7 tests): a response with `Vary: *` was kept and served again; one with no freshness and no `Last-Modified` was kept for Varnish\'s default two minutes. Left as they are, by design for this service: request `Cache-Control` (no-cache, max-age, min-fresh, only-if-cached) is ignored, so no client can make the edge fetch every page from the origin; the invalidation after an unsafe method does not apply (the only one is `POST /mcp`, which is never kept); `Age` and `Expires` edge cases, `HEAD` updates and heuristic freshness concern answers this origin never sends (it sends `Cache-Control` with `max-age` on everything kept, and `CDN-Cache-Control` on live pages); error statuses are not kept, so a page that comes back is seen at once.',
+      "Fixed in deploy/edge.vcl after the first run (7 tests): a response with `Vary: *` was kept and served again; one with no freshness and no `Last-Modified` was kept for Varnish's default two minutes. Left as they are, by design for this service: request `Cache-Control` (no-cache, max-age, min-fresh, only-if-cached) is ignored, so no client can make the edge fetch every page from the origin; the invalidation after an unsafe method does not apply (the only one is `POST /mcp`, which is never kept); `Age` and `Expires` edge cases, `HEAD` updates and heuristic freshness concern answers this origin never sends (it sends `Cache-Control` with `max-age` on everything kept, and `CDN-Cache-Control` on live pages); error statuses are not kept, so a page that comes back is seen at once.",
       '',
     ];
     writeRecord('regions.md', lines.join('\n'));

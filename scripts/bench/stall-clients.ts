@@ -12,7 +12,19 @@ const statuses: Record<string, number> = {};
 function post(body: string, localAddress: string): Promise<void> {
   return new Promise((resolve) => {
     const req = request(
-      { host: hostname, port, path: '/mcp', method: 'POST', localAddress, agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' } },
+      {
+        host: hostname,
+        port,
+        path: '/mcp',
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-03-26',
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => {
@@ -30,7 +42,14 @@ function post(body: string, localAddress: string): Promise<void> {
 }
 
 if (kind === 'addresses') {
-  const batch = JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'read_page', arguments: { path: '/p/largest' } } })));
+  const batch = JSON.stringify(
+    Array.from({ length: 10 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'read_page', arguments: { path: '/p/largest' } },
+    })),
+  );
   let next = 0;
   await Promise.all(
     Array.from({ length: 40 }, async () => {

@@ -35,12 +35,17 @@ export interface StallRow {
   clients: string;
 }
 
-const kb = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+const kb = (pid: number, field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function probe(url: string, seconds: number, ...paths: string[]): Promise<Probe> {
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, [join(projectRoot, 'scripts/bench/probe.ts'), url, String(seconds), ...paths], (error, out) => (error ? reject(error) : resolve(JSON.parse(out) as Probe))),
+    execFile(
+      process.execPath,
+      [join(projectRoot, 'scripts/bench/probe.ts'), url, String(seconds), ...paths],
+      (error, out) => (error ? reject(error) : resolve(JSON.parse(out) as Probe)),
+    ),
   );
 }
 
@@ -49,7 +54,8 @@ async function metric(metricsUrl: string, name: string): Promise<number> {
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return Number(line?.split(' ')[1] ?? NaN);
 }
-const longestHoldMs = async (metricsUrl: string) => (await metric(metricsUrl, 'bio_event_loop_longest_hold_seconds')) * 1000;
+const longestHoldMs = async (metricsUrl: string) =>
+  (await metric(metricsUrl, 'bio_event_loop_longest_hold_seconds')) * 1000;
 /** Connections the sidecar holds open now (a paused client never sees its socket closed: the server says). */
 const connections = (metricsUrl: string) => metric(metricsUrl, 'bio_http_connections');
 
@@ -126,7 +132,14 @@ const SCENARIOS: Scenario[] = [
     run: async (url, seconds) => {
       const host = new URL(url).host;
       const headOnly = `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: ${BOTH}\r\nContent-Length: 50000\r\n\r\n`;
-      const body = JSON.stringify([1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_page', arguments: { path: '/sitemaps/2.xml' } } })));
+      const body = JSON.stringify(
+        [1, 2].map((id) => ({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'read_page', arguments: { path: '/sitemaps/2.xml' } },
+        })),
+      );
       const unread = `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: ${BOTH}\r\nMCP-Protocol-Version: 2025-03-26\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
       const end = Date.now() + seconds * 1000;
       let opened = 0;
@@ -149,15 +162,36 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'superlinear inputs: twenty clients sending runs of 15,000 slashes, header and query characters, JSON-RPC strings',
     run: async (url, seconds) => {
-      const rpc = (value: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_page', arguments: { path: value } } });
+      const rpc = (value: string) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'read_page', arguments: { path: value } },
+        });
       const script = cycleScript([
         { path: `/${'/'.repeat(LONG)}a/` },
         { path: paths.profile('-'.repeat(LONG)) },
         { path: '/p/layla', headers: { Accept: 'a,'.repeat(LONG / 2), 'Accept-Language': '-'.repeat(LONG / 2) } },
         { path: `/en/blog?${'='.repeat(LONG)}` },
-        { method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json', Accept: BOTH }, body: rpc('/'.repeat(LONG)) },
-        { method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json', Accept: BOTH }, body: rpc(`//${'a'.repeat(LONG)}`) },
-        { method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json', Accept: BOTH, Host: `localhost:${'9'.repeat(LONG / 2)}` }, body: rpc('/') },
+        {
+          method: 'POST',
+          path: '/mcp',
+          headers: { 'Content-Type': 'application/json', Accept: BOTH },
+          body: rpc('/'.repeat(LONG)),
+        },
+        {
+          method: 'POST',
+          path: '/mcp',
+          headers: { 'Content-Type': 'application/json', Accept: BOTH },
+          body: rpc(`//${'a'.repeat(LONG)}`),
+        },
+        {
+          method: 'POST',
+          path: '/mcp',
+          headers: { 'Content-Type': 'application/json', Accept: BOTH, Host: `localhost:${'9'.repeat(LONG / 2)}` },
+          body: rpc('/'),
+        },
       ]);
       const r = await wrk(url + '/', { connections: 20, threads: 1, seconds, script }, scratch);
       return `${Math.round(r.rps)} req/s, ${r.socketErrors} socket errors`;
@@ -169,17 +203,38 @@ const SCENARIOS: Scenario[] = [
     env: { MCP_RATE_LIMIT: '120' },
     run: (url, seconds) =>
       new Promise((resolve, reject) =>
-        execFile('nice', ['-n', '19', process.execPath, join(projectRoot, 'scripts/bench/stall-clients.ts'), url, String(seconds), 'addresses'], (error, out) => {
-          if (error) return reject(error);
-          const { statuses } = JSON.parse(out) as { statuses: Record<string, number> };
-          resolve(Object.entries(statuses).map(([status, n]) => `${n} × ${status}`).join(', '));
-        }),
+        execFile(
+          'nice',
+          [
+            '-n',
+            '19',
+            process.execPath,
+            join(projectRoot, 'scripts/bench/stall-clients.ts'),
+            url,
+            String(seconds),
+            'addresses',
+          ],
+          (error, out) => {
+            if (error) return reject(error);
+            const { statuses } = JSON.parse(out) as { statuses: Record<string, number> };
+            resolve(
+              Object.entries(statuses)
+                .map(([status, n]) => `${n} × ${status}`)
+                .join(', '),
+            );
+          },
+        ),
       ),
   },
 ];
 
 /** Every scenario against a fresh sidecar over `env`'s database of `profiles` profiles. */
-export async function stallScenarios(env: Record<string, string>, profiles: number, seconds: number, log: (line: string) => void): Promise<StallRow[]> {
+export async function stallScenarios(
+  env: Record<string, string>,
+  profiles: number,
+  seconds: number,
+  log: (line: string) => void,
+): Promise<StallRow[]> {
   const rows: StallRow[] = [];
   for (const scenario of SCENARIOS) {
     const metricsPort = await freePort();
@@ -210,7 +265,9 @@ export async function stallScenarios(env: Record<string, string>, profiles: numb
         clients: `${clients}${mcpResult ? `; MCP ping p50 ${mcpResult.p50.toFixed(0)} ms, p99 ${mcpResult.p99.toFixed(0)} ms, max ${mcpResult.max.toFixed(0)} ms, ${mcpResult.errors} errors` : ''}${lived ? '' : '; THE SIDECAR EXITED'}`,
       };
       rows.push(row);
-      log(`  ${scenario.name.split(':')[0]}: /health p99 ${healthResult.p99.toFixed(1)} ms (max ${healthResult.max.toFixed(0)}), loop held ${holdMs.toFixed(1)} ms at most, RSS ${before.toFixed(0)} → ${peak.toFixed(0)} → ${after.toFixed(0)} MB; ${row.clients}`);
+      log(
+        `  ${scenario.name.split(':')[0]}: /health p99 ${healthResult.p99.toFixed(1)} ms (max ${healthResult.max.toFixed(0)}), loop held ${holdMs.toFixed(1)} ms at most, RSS ${before.toFixed(0)} → ${peak.toFixed(0)} → ${after.toFixed(0)} MB; ${row.clients}`,
+      );
     } finally {
       sidecar.child.kill('SIGKILL');
     }

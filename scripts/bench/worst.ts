@@ -38,8 +38,14 @@ export const LARGEST = {
       bio: 'ب'.repeat(500),
       lang: OTHER_LANG,
       plan: 'paid',
-      links: Array.from({ length: 100 }, (_, i) => ({ title: `${'ت'.repeat(90)} ${i}`, url: `https://example.com/${'p'.repeat(1900)}/${i}` })),
-      socials: Array.from({ length: 20 }, (_, i) => ({ network: 'instagram', url: `https://instagram.com/${'s'.repeat(1900)}${i}` })),
+      links: Array.from({ length: 100 }, (_, i) => ({
+        title: `${'ت'.repeat(90)} ${i}`,
+        url: `https://example.com/${'p'.repeat(1900)}/${i}`,
+      })),
+      socials: Array.from({ length: 20 }, (_, i) => ({
+        network: 'instagram',
+        url: `https://instagram.com/${'s'.repeat(1900)}${i}`,
+      })),
     },
   ],
   cards: [
@@ -82,52 +88,202 @@ interface Case {
   scaled?: (factor: number) => Request;
 }
 
-const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
-const mcp = (body: unknown, headers: Record<string, string> = LEGACY): Request => ({ method: 'POST', path: '/mcp', headers, body: JSON.stringify(body) });
+const call = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+const mcp = (body: unknown, headers: Record<string, string> = LEGACY): Request => ({
+  method: 'POST',
+  path: '/mcp',
+  headers,
+  body: JSON.stringify(body),
+});
 const modern = (method: string, params: Record<string, unknown>, name?: string): Request =>
   mcp(
-    { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } },
-    { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} },
+      },
+    },
+    {
+      'content-type': 'application/json',
+      accept: BOTH,
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
   );
-const batch = (n: number, name: string, args: Record<string, unknown>) => mcp(Array.from({ length: n }, (_, i) => call(i + 1, name, args)));
+const batch = (n: number, name: string, args: Record<string, unknown>) =>
+  mcp(Array.from({ length: n }, (_, i) => call(i + 1, name, args)));
 
 function cases(): Case[] {
   const part = '/sitemaps/2.xml';
   return [
-    { route: 'GET /p/{page}', what: 'the largest profile an import allows, not yet rendered (100 links, 20 socials)', request: { path: '/p/largest' } },
-    { route: 'GET /p/{page} (Markdown)', what: 'its Markdown twin, not yet converted', request: { path: '/p/largest', headers: { accept: 'text/markdown' } } },
+    {
+      route: 'GET /p/{page}',
+      what: 'the largest profile an import allows, not yet rendered (100 links, 20 socials)',
+      request: { path: '/p/largest' },
+    },
+    {
+      route: 'GET /p/{page} (Markdown)',
+      what: 'its Markdown twin, not yet converted',
+      request: { path: '/p/largest', headers: { accept: 'text/markdown' } },
+    },
     { route: 'GET /p/{page}/qr.svg', what: 'its QR code, not yet drawn', request: { path: '/p/largest/qr.svg' } },
     { route: 'GET /c/{cardId}', what: 'the largest card, not yet rendered', request: { path: '/c/largest-card' } },
     { route: 'GET /c/{cardId}.vcf', what: 'its vCard', request: { path: '/c/largest-card.vcf' } },
-    { route: 'GET /c/{cardId}/contact-qr.svg', what: 'its offline contact code (too full: the short version)', request: { path: '/c/largest-card/contact-qr.svg' } },
+    {
+      route: 'GET /c/{cardId}/contact-qr.svg',
+      what: 'its offline contact code (too full: the short version)',
+      request: { path: '/c/largest-card/contact-qr.svg' },
+    },
     { route: 'GET /{alias}', what: 'an alias not yet looked up', request: { path: '/largest-alias' } },
-    { route: 'GET /sitemap.xml', what: 'the index, not yet built (counts and every 50,000th key)', request: { path: '/sitemap.xml', headers: { 'accept-encoding': 'gzip' } } },
-    { route: 'GET /sitemaps/{n}.xml', what: 'a part of 50,000 profiles, not yet built, sent as it is (decompressed as sent)', request: { path: part } },
-    { route: 'GET /sitemaps/{n}.xml (×16)', what: 'sixteen clients at once asking for that part, not yet built', request: { path: part, headers: { 'accept-encoding': 'gzip' } }, crowd: 16 },
+    {
+      route: 'GET /sitemap.xml',
+      what: 'the index, not yet built (counts and every 50,000th key)',
+      request: { path: '/sitemap.xml', headers: { 'accept-encoding': 'gzip' } },
+    },
+    {
+      route: 'GET /sitemaps/{n}.xml',
+      what: 'a part of 50,000 profiles, not yet built, sent as it is (decompressed as sent)',
+      request: { path: part },
+    },
+    {
+      route: 'GET /sitemaps/{n}.xml (×16)',
+      what: 'sixteen clients at once asking for that part, not yet built',
+      request: { path: part, headers: { 'accept-encoding': 'gzip' } },
+      crowd: 16,
+    },
     { route: 'GET /health', what: 'health', request: { path: '/health' } },
-    { route: 'GET (404)', what: 'a path of 2,000 characters that names nothing', request: { path: paths.profile('a'.repeat(2000)) }, scaled: (f) => ({ path: paths.profile('a'.repeat(2000 * f)) }) },
-    { route: 'GET (301)', what: 'a path of 3,500 slashes before `a/` (a trailing slash to redirect)', request: { path: `/${'/'.repeat(3500)}a/` }, scaled: (f) => ({ path: `/${'/'.repeat(3500 * f)}a/` }) },
-    { route: 'GET /p/{page} (Accept)', what: 'an Accept header of 3,500 characters (media ranges, negotiated)', request: { path: '/p/layla', headers: { accept: 'text/html;q=0.1,'.repeat(219) } }, scaled: (f) => ({ path: '/p/layla', headers: { accept: 'text/html;q=0.1,'.repeat(219 * f) } }) },
-    { route: 'POST /mcp initialize', what: 'initialize (a fresh server)', request: mcp({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'b', version: '1' } } }) },
-    { route: 'POST /mcp tools/list', what: 'tools/list', request: mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
-    { route: 'POST /mcp resources/read', what: 'the largest resource (OpenAPI)', request: mcp({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'http://localhost:8080/openapi.json' } }) },
+    {
+      route: 'GET (404)',
+      what: 'a path of 2,000 characters that names nothing',
+      request: { path: paths.profile('a'.repeat(2000)) },
+      scaled: (f) => ({ path: paths.profile('a'.repeat(2000 * f)) }),
+    },
+    {
+      route: 'GET (301)',
+      what: 'a path of 3,500 slashes before `a/` (a trailing slash to redirect)',
+      request: { path: `/${'/'.repeat(3500)}a/` },
+      scaled: (f) => ({ path: `/${'/'.repeat(3500 * f)}a/` }),
+    },
+    {
+      route: 'GET /p/{page} (Accept)',
+      what: 'an Accept header of 3,500 characters (media ranges, negotiated)',
+      request: { path: '/p/layla', headers: { accept: 'text/html;q=0.1,'.repeat(219) } },
+      scaled: (f) => ({ path: '/p/layla', headers: { accept: 'text/html;q=0.1,'.repeat(219 * f) } }),
+    },
+    {
+      route: 'POST /mcp initialize',
+      what: 'initialize (a fresh server)',
+      request: mcp({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'b', version: '1' } },
+      }),
+    },
+    {
+      route: 'POST /mcp tools/list',
+      what: 'tools/list',
+      request: mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    },
+    {
+      route: 'POST /mcp resources/read',
+      what: 'the largest resource (OpenAPI)',
+      request: mcp({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'resources/read',
+        params: { uri: 'http://localhost:8080/openapi.json' },
+      }),
+    },
     {
       route: 'POST /mcp completion/complete',
       what: 'a 15,000-character prefix (four times that is near the body limit)',
-      request: mcp({ jsonrpc: '2.0', id: 1, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'http://localhost:8080/{lang}/blog/{slug}' }, argument: { name: 'slug', value: 'q'.repeat(15_000) } } }),
-      scaled: (f) => mcp({ jsonrpc: '2.0', id: 1, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'http://localhost:8080/{lang}/blog/{slug}' }, argument: { name: 'slug', value: 'q'.repeat(15_000 * f) } } }),
+      request: mcp({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'completion/complete',
+        params: {
+          ref: { type: 'ref/resource', uri: 'http://localhost:8080/{lang}/blog/{slug}' },
+          argument: { name: 'slug', value: 'q'.repeat(15_000) },
+        },
+      }),
+      scaled: (f) =>
+        mcp({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'completion/complete',
+          params: {
+            ref: { type: 'ref/resource', uri: 'http://localhost:8080/{lang}/blog/{slug}' },
+            argument: { name: 'slug', value: 'q'.repeat(15_000 * f) },
+          },
+        }),
     },
-    { route: 'POST /mcp read_page', what: 'a path of 15,000 slashes', request: mcp(call(1, 'read_page', { path: '/'.repeat(15_000) })), scaled: (f) => mcp(call(1, 'read_page', { path: '/'.repeat(15_000 * f) })) },
-    { route: 'POST /mcp tools/call get_profile', what: 'the largest profile, not yet rendered', request: mcp(call(1, 'get_profile', { page: 'largest' })) },
-    { route: 'POST /mcp tools/call get_digital_card', what: 'the largest card, not yet rendered', request: mcp(call(1, 'get_digital_card', { cardId: 'largest-card' })) },
-    { route: 'POST /mcp tools/call list_blog_articles', what: 'every article', request: mcp(call(1, 'list_blog_articles', {})) },
-    { route: 'POST /mcp tools/call read_page', what: 'a 5 MB sitemap part (refused by its size, never read)', request: mcp(call(1, 'read_page', { path: part })) },
+    {
+      route: 'POST /mcp read_page',
+      what: 'a path of 15,000 slashes',
+      request: mcp(call(1, 'read_page', { path: '/'.repeat(15_000) })),
+      scaled: (f) => mcp(call(1, 'read_page', { path: '/'.repeat(15_000 * f) })),
+    },
+    {
+      route: 'POST /mcp tools/call get_profile',
+      what: 'the largest profile, not yet rendered',
+      request: mcp(call(1, 'get_profile', { page: 'largest' })),
+    },
+    {
+      route: 'POST /mcp tools/call get_digital_card',
+      what: 'the largest card, not yet rendered',
+      request: mcp(call(1, 'get_digital_card', { cardId: 'largest-card' })),
+    },
+    {
+      route: 'POST /mcp tools/call list_blog_articles',
+      what: 'every article',
+      request: mcp(call(1, 'list_blog_articles', {})),
+    },
+    {
+      route: 'POST /mcp tools/call read_page',
+      what: 'a 5 MB sitemap part (refused by its size, never read)',
+      request: mcp(call(1, 'read_page', { path: part })),
+    },
     { route: 'POST /mcp batch', what: 'ten read_page of that part', request: batch(10, 'read_page', { path: part }) },
-    { route: 'POST /mcp batch', what: 'ten read_page of the largest profile', request: batch(10, 'read_page', { path: '/p/largest' }) },
-    { route: 'POST /mcp (2026-07-28) server/discover', what: 'server/discover (a fresh server)', request: modern('server/discover', {}) },
-    { route: 'POST /mcp (2026-07-28) tools/call read_page', what: 'the 5 MB sitemap part', request: modern('tools/call', { name: 'read_page', arguments: { path: part } }, 'read_page') },
-    { route: 'POST /mcp (body)', what: `a body of ${MCP_BODY_LIMIT / 1024} KiB (just under the limit) of empty objects: the most parsing a body may cost`, request: { method: 'POST', path: '/mcp', headers: LEGACY, body: `[${'{},'.repeat(Math.floor((MCP_BODY_LIMIT - 8) / 3))}{}]` } },
-    { route: 'POST /mcp (body)', what: 'a body of 8 MiB (refused with 413, read and dropped)', request: { method: 'POST', path: '/mcp', headers: LEGACY, body: 'x'.repeat(8 * 1024 * 1024) } },
+    {
+      route: 'POST /mcp batch',
+      what: 'ten read_page of the largest profile',
+      request: batch(10, 'read_page', { path: '/p/largest' }),
+    },
+    {
+      route: 'POST /mcp (2026-07-28) server/discover',
+      what: 'server/discover (a fresh server)',
+      request: modern('server/discover', {}),
+    },
+    {
+      route: 'POST /mcp (2026-07-28) tools/call read_page',
+      what: 'the 5 MB sitemap part',
+      request: modern('tools/call', { name: 'read_page', arguments: { path: part } }, 'read_page'),
+    },
+    {
+      route: 'POST /mcp (body)',
+      what: `a body of ${MCP_BODY_LIMIT / 1024} KiB (just under the limit) of empty objects: the most parsing a body may cost`,
+      request: {
+        method: 'POST',
+        path: '/mcp',
+        headers: LEGACY,
+        body: `[${'{},'.repeat(Math.floor((MCP_BODY_LIMIT - 8) / 3))}{}]`,
+      },
+    },
+    {
+      route: 'POST /mcp (body)',
+      what: 'a body of 8 MiB (refused with 413, read and dropped)',
+      request: { method: 'POST', path: '/mcp', headers: LEGACY, body: 'x'.repeat(8 * 1024 * 1024) },
+    },
   ];
 }
 
@@ -144,7 +300,8 @@ function cpuNs(pid: number): number {
   return total;
 }
 
-const statusKb = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+const statusKb = (pid: number, field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 
 interface Measured {
   route: string;
@@ -161,7 +318,12 @@ interface Measured {
 }
 
 async function send(url: string, r: Request): Promise<{ status: number; bytes: number }> {
-  const res = await fetch(url + r.path, { method: r.method ?? 'GET', headers: r.headers ?? {}, body: r.body ?? null, redirect: 'manual' });
+  const res = await fetch(url + r.path, {
+    method: r.method ?? 'GET',
+    headers: r.headers ?? {},
+    body: r.body ?? null,
+    redirect: 'manual',
+  });
   return { status: res.status, bytes: (await res.arrayBuffer()).byteLength };
 }
 
@@ -201,7 +363,17 @@ async function measureCase(env: Record<string, string>, c: Case): Promise<Measur
       }
     }
     if (sidecar.child.exitCode !== null) throw new Error(`${c.route}: the sidecar exited`);
-    return { route: c.route, what: c.what, status: answers[0]!.status, bytes: answers[0]!.bytes, cpuMs, heldMb, wallMs, holdMs, ...(scaledHoldMs ? { scaledHoldMs } : {}) };
+    return {
+      route: c.route,
+      what: c.what,
+      status: answers[0]!.status,
+      bytes: answers[0]!.bytes,
+      cpuMs,
+      heldMb,
+      wallMs,
+      holdMs,
+      ...(scaledHoldMs ? { scaledHoldMs } : {}),
+    };
   } finally {
     sidecar.child.kill('SIGKILL');
   }
@@ -211,8 +383,13 @@ async function measureCase(env: Record<string, string>, c: Case): Promise<Measur
 function costliestScript(profiles: number, parts: number): string {
   const lua = (s: string) => JSON.stringify(s);
   const post = (body: string, headers: Record<string, string> = LEGACY) =>
-    `wrk.format("POST", "/mcp", { ${Object.entries({ Host: 'localhost', ...headers }).map(([k, v]) => `[${lua(k)}] = ${lua(v)}`).join(', ')} }, ${body})`;
-  const get = (path: string, headers: Record<string, string> = {}) => `wrk.format("GET", ${path}, { ${Object.entries({ Host: 'localhost', ...headers }).map(([k, v]) => `[${lua(k)}] = ${lua(v)}`).join(', ')} })`;
+    `wrk.format("POST", "/mcp", { ${Object.entries({ Host: 'localhost', ...headers })
+      .map(([k, v]) => `[${lua(k)}] = ${lua(v)}`)
+      .join(', ')} }, ${body})`;
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    `wrk.format("GET", ${path}, { ${Object.entries({ Host: 'localhost', ...headers })
+      .map(([k, v]) => `[${lua(k)}] = ${lua(v)}`)
+      .join(', ')} })`;
   const requests = [
     `function() return ${get(`"/sitemaps/" .. math.random(2, ${parts}) .. ".xml"`)} end`,
     `function() return ${get(`"/sitemaps/" .. math.random(2, ${parts}) .. ".xml"`, { 'Accept-Encoding': 'gzip' })} end`,
@@ -237,18 +414,47 @@ interface Load {
   peakRssMb: number;
 }
 
-async function loadRun(backend: string, env: Record<string, string>, profiles: number, seconds: number, niced: boolean): Promise<Load> {
+async function loadRun(
+  backend: string,
+  env: Record<string, string>,
+  profiles: number,
+  seconds: number,
+  niced: boolean,
+): Promise<Load> {
   const sidecar = await startSidecar('', env);
   try {
     await send(sidecar.url, { path: '/p/layla' });
-    const parts = (((await (await fetch(sidecar.url + '/sitemap.xml')).text()).match(/<sitemap>/g) ?? []).length || 2) - 1;
+    const parts =
+      (((await (await fetch(sidecar.url + '/sitemap.xml')).text()).match(/<sitemap>/g) ?? []).length || 2) - 1;
     writeFileSync(`/proc/${sidecar.pid}/clear_refs`, '5');
     const probe = new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [join(projectRoot, 'scripts/bench/probe.ts'), sidecar.url, String(seconds), '/health', '/p/layla'], (error, out) => (error ? reject(error) : resolve(out))),
+      execFile(
+        process.execPath,
+        [join(projectRoot, 'scripts/bench/probe.ts'), sidecar.url, String(seconds), '/health', '/p/layla'],
+        (error, out) => (error ? reject(error) : resolve(out)),
+      ),
     );
-    const costly = await wrk(sidecar.url + '/', { connections: 40, threads: 1, seconds, script: costliestScript(profiles, Math.max(2, parts)), ...(niced ? { nice: 19 } : {}) }, scratch);
+    const costly = await wrk(
+      sidecar.url + '/',
+      {
+        connections: 40,
+        threads: 1,
+        seconds,
+        script: costliestScript(profiles, Math.max(2, parts)),
+        ...(niced ? { nice: 19 } : {}),
+      },
+      scratch,
+    );
     const lived = sidecar.child.exitCode === null && (await fetch(sidecar.url + '/health')).status === 200;
-    return { backend, profiles, niced, costly, probe: JSON.parse(await probe) as Load['probe'], lived, peakRssMb: statusKb(sidecar.pid, 'VmHWM') / 1024 };
+    return {
+      backend,
+      profiles,
+      niced,
+      costly,
+      probe: JSON.parse(await probe) as Load['probe'],
+      lived,
+      peakRssMb: statusKb(sidecar.pid, 'VmHWM') / 1024,
+    };
   } finally {
     sidecar.child.kill('SIGKILL');
   }
@@ -258,8 +464,15 @@ export async function worstBench(options: { seconds?: number | undefined; millio
   const seconds = options.seconds ?? 60;
   const sizes = options.million ? [100_000, 1_000_000] : [100_000];
   ensureBuild(loadConfig({}), baseEnv({}));
-  const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as Record<string, unknown[]>;
-  const data = { profiles: [...demo.profiles!, ...LARGEST.profiles], cards: [...demo.cards!, ...LARGEST.cards], aliases: [...demo.aliases!, ...LARGEST.aliases] };
+  const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as Record<
+    string,
+    unknown[]
+  >;
+  const data = {
+    profiles: [...demo.profiles!, ...LARGEST.profiles],
+    cards: [...demo.cards!, ...LARGEST.cards],
+    aliases: [...demo.aliases!, ...LARGEST.aliases],
+  };
   const results: { backend: string; profiles: number; rows: Measured[] }[] = [];
   const loads: Load[] = [];
   const stalls: { backend: string; profiles: number; rows: StallRow[] }[] = [];
@@ -273,14 +486,20 @@ export async function worstBench(options: { seconds?: number | undefined; millio
         for (const c of cases()) {
           rows.push(await measureCase(db.env, c));
           const r = rows.at(-1)!;
-          console.log(`  ${r.route}: ${r.status}, ${fmt(r.cpuMs, 1)} ms CPU, ${fmt(r.heldMb, 1)} MB held, the loop held ${fmt(r.holdMs, 1)} ms${r.scaledHoldMs ? ` (×1, ×2, ×4: ${r.scaledHoldMs.map((h) => fmt(h, 1)).join(', ')} ms)` : ''}`);
+          console.log(
+            `  ${r.route}: ${r.status}, ${fmt(r.cpuMs, 1)} ms CPU, ${fmt(r.heldMb, 1)} MB held, the loop held ${fmt(r.holdMs, 1)} ms${r.scaledHoldMs ? ` (×1, ×2, ×4: ${r.scaledHoldMs.map((h) => fmt(h, 1)).join(', ')} ms)` : ''}`,
+          );
         }
         results.push({ backend: backend.name, profiles, rows });
         if (profiles === sizes.at(-1)) {
           console.log(`  forty clients of the costliest, ${seconds} s…`);
           for (const niced of [false, true]) loads.push(await loadRun(backend.name, db.env, profiles, seconds, niced));
           console.log(`  hostile clients, ${seconds} s each…`);
-          stalls.push({ backend: backend.name, profiles, rows: await stallScenarios(db.env, profiles, seconds, console.log) });
+          stalls.push({
+            backend: backend.name,
+            profiles,
+            rows: await stallScenarios(db.env, profiles, seconds, console.log),
+          });
         }
         await db.close();
       }
@@ -297,7 +516,10 @@ export async function worstBench(options: { seconds?: number | undefined; millio
     '',
     `| Route or method | Its costliest request | Status | ${columns.map((c) => `${c}: CPU ms / held MB / loop held ms`).join(' | ')} |`,
     `|---|---|---:|${columns.map(() => '---:').join('|')}|`,
-    ...results[0]!.rows.map((row, i) => `| ${row.route} | ${row.what} | ${row.status} | ${results.map((r) => `${fmt(r.rows[i]!.cpuMs, 1)} / ${fmt(r.rows[i]!.heldMb, 1)} / ${fmt(r.rows[i]!.holdMs, 1)}`).join(' | ')} |`),
+    ...results[0]!.rows.map(
+      (row, i) =>
+        `| ${row.route} | ${row.what} | ${row.status} | ${results.map((r) => `${fmt(r.rows[i]!.cpuMs, 1)} / ${fmt(r.rows[i]!.heldMb, 1)} / ${fmt(r.rows[i]!.holdMs, 1)}`).join(' | ')} |`,
+    ),
     '',
     "CPU is every thread's (the render pool's included); *loop held* is the sidecar's own measure of the longest its event loop was held (main-thread CPU between two turns: what every other request waited), cold.",
     '',
@@ -307,7 +529,13 @@ export async function worstBench(options: { seconds?: number | undefined; millio
     '',
     `| Route or method | Its input (×1) | ${columns.map((c) => `${c}: ×1 / ×2 / ×4`).join(' | ')} |`,
     `|---|---|${columns.map(() => '---:').join('|')}|`,
-    ...results[0]!.rows.flatMap((row, i) => (row.scaledHoldMs ? [`| ${row.route} | ${row.what} | ${results.map((r) => (r.rows[i]!.scaledHoldMs ?? []).map((h) => fmt(h, 1)).join(' / ')).join(' | ')} |`] : [])),
+    ...results[0]!.rows.flatMap((row, i) =>
+      row.scaledHoldMs
+        ? [
+            `| ${row.route} | ${row.what} | ${results.map((r) => (r.rows[i]!.scaledHoldMs ?? []).map((h) => fmt(h, 1)).join(' / ')).join(' | ')} |`,
+          ]
+        : [],
+    ),
     '',
     '## Forty clients of the costliest requests',
     '',
@@ -315,7 +543,10 @@ export async function worstBench(options: { seconds?: number | undefined; millio
     '',
     '| Backend | Profiles | wrk | Costliest: requests/s | non-2xx/3xx | socket errors | Reader: requests | p50 ms | p99 ms (bound 100) | max ms | errors | Lived | Peak RSS MB |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
-    ...loads.map((l) => `| ${l.backend} | ${fmt(l.profiles)} | ${l.niced ? 'niced' : 'normal'} | ${fmt(l.costly.rps)} | ${fmt(l.costly.non2xx3xx)} | ${fmt(l.costly.socketErrors)} | ${fmt(l.probe.n)} | ${fmt(l.probe.p50, 1)} | ${fmt(l.probe.p99, 1)} | ${fmt(l.probe.max)} | ${fmt(l.probe.errors)} | ${l.lived ? 'yes' : '**no**'} | ${fmt(l.peakRssMb)} |`),
+    ...loads.map(
+      (l) =>
+        `| ${l.backend} | ${fmt(l.profiles)} | ${l.niced ? 'niced' : 'normal'} | ${fmt(l.costly.rps)} | ${fmt(l.costly.non2xx3xx)} | ${fmt(l.costly.socketErrors)} | ${fmt(l.probe.n)} | ${fmt(l.probe.p50, 1)} | ${fmt(l.probe.p99, 1)} | ${fmt(l.probe.max)} | ${fmt(l.probe.errors)} | ${l.lived ? 'yes' : '**no**'} | ${fmt(l.peakRssMb)} |`,
+    ),
     '',
     "Non-2xx answers there are the 413s to the 8 MiB bodies, by design; socket errors are wrk's own two-second timeout on the slowest of the costliest (a part sent as it is, 5 MB, to a reader that shares the cores).",
     '',
@@ -326,11 +557,19 @@ export async function worstBench(options: { seconds?: number | undefined; millio
     '| Backend | Scenario | /health p50 ms | p99 ms (bound 100) | max ms | errors | Loop held ms | RSS MB: before → peak → after | What the clients saw |',
     '|---|---|---:|---:|---:|---:|---:|---|---|',
     ...stalls.flatMap((s) =>
-      s.rows.map((r) => `| ${s.backend.split(' (')[0]}, ${fmt(s.profiles)} | ${r.scenario} | ${fmt(r.health.p50, 1)} | ${fmt(r.health.p99, 1)} | ${fmt(r.health.max)} | ${fmt(r.health.errors)} | ${fmt(r.holdMs, 1)} | ${fmt(r.rss.before)} → ${fmt(r.rss.peak)} → ${fmt(r.rss.after)} | ${r.clients} |`),
+      s.rows.map(
+        (r) =>
+          `| ${s.backend.split(' (')[0]}, ${fmt(s.profiles)} | ${r.scenario} | ${fmt(r.health.p50, 1)} | ${fmt(r.health.p99, 1)} | ${fmt(r.health.max)} | ${fmt(r.health.errors)} | ${fmt(r.holdMs, 1)} | ${fmt(r.rss.before)} → ${fmt(r.rss.peak)} → ${fmt(r.rss.after)} | ${r.clients} |`,
+      ),
     ),
     '',
   ];
   writeRecord('worst.md', lines.join('\n'));
   console.log('\n' + lines.join('\n'));
-  return loads.every((l) => l.lived && l.probe.p99 <= 100 && l.probe.errors === 0) && stalls.every((s) => s.rows.every((r) => r.health.p99 <= 100 && r.health.errors === 0 && !r.clients.includes('EXITED')));
+  return (
+    loads.every((l) => l.lived && l.probe.p99 <= 100 && l.probe.errors === 0) &&
+    stalls.every((s) =>
+      s.rows.every((r) => r.health.p99 <= 100 && r.health.errors === 0 && !r.clients.includes('EXITED')),
+    )
+  );
 }

@@ -31,7 +31,15 @@ function ms(value: string, unit: string): number {
 }
 
 export function wrk(url: string, options: WrkOptions, scratch: string): Promise<WrkResult> {
-  const args = ['-t', String(options.threads ?? 2), '-c', String(options.connections ?? 50), '-d', `${options.seconds ?? 10}s`, '--latency'];
+  const args = [
+    '-t',
+    String(options.threads ?? 2),
+    '-c',
+    String(options.connections ?? 50),
+    '-d',
+    `${options.seconds ?? 10}s`,
+    '--latency',
+  ];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}: ${v}`);
   if (options.script) {
     const file = join(scratch, `wrk-${Math.random().toString(36).slice(2)}.lua`);
@@ -40,7 +48,12 @@ export function wrk(url: string, options: WrkOptions, scratch: string): Promise<
   }
   args.push(url);
   return new Promise((resolve, reject) => {
-    const [command, argv] = options.cpu !== undefined ? ['taskset', ['-c', String(options.cpu), 'wrk', ...args]] : options.nice === undefined ? ['wrk', args] : ['nice', ['-n', String(options.nice), 'wrk', ...args]];
+    const [command, argv] =
+      options.cpu !== undefined
+        ? ['taskset', ['-c', String(options.cpu), 'wrk', ...args]]
+        : options.nice === undefined
+          ? ['wrk', args]
+          : ['nice', ['-n', String(options.nice), 'wrk', ...args]];
     execFile(command, argv, { timeout: ((options.seconds ?? 10) + 30) * 1000 }, (error, stdout) => {
       if (error) return reject(error);
       const lat = (p: string) => {
@@ -61,12 +74,16 @@ export function wrk(url: string, options: WrkOptions, scratch: string): Promise<
 }
 
 /** A wrk Lua script that cycles through requests (method, path, headers, body). */
-export function cycleScript(requests: { method?: string; path: string; headers?: Record<string, string>; body?: string }[]): string {
+export function cycleScript(
+  requests: { method?: string; path: string; headers?: Record<string, string>; body?: string }[],
+): string {
   const lua = (s: string) => JSON.stringify(s);
   const entries = requests
     .map((r) => {
       // A script's own header table replaces wrk's defaults, Host included: HTTP/1.1 needs it.
-      const headers = Object.entries({ Host: 'localhost', ...r.headers }).map(([k, v]) => `[${lua(k)}] = ${lua(v)}`).join(', ');
+      const headers = Object.entries({ Host: 'localhost', ...r.headers })
+        .map(([k, v]) => `[${lua(k)}] = ${lua(v)}`)
+        .join(', ');
       return `  wrk.format(${lua(r.method ?? 'GET')}, ${lua(r.path)}, { ${headers} }${r.body ? `, ${lua(r.body)}` : ''})`;
     })
     .join(',\n');

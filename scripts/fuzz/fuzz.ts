@@ -63,7 +63,15 @@ export function send(url: string, req: FuzzRequest, timeoutMs = 20_000): Promise
   return new Promise((resolve, reject) => {
     const headers = { ...req.headers };
     const http = request(
-      { host: hostname, port, method: req.method, path: req.target, headers, agent: false, setHost: !('host' in headers) },
+      {
+        host: hostname,
+        port,
+        method: req.method,
+        path: req.target,
+        headers,
+        agent: false,
+        setHost: !('host' in headers),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -117,7 +125,12 @@ function decodedPath(target: string): string | undefined {
 }
 
 /** Everything wrong with `answer` to `req`, in words. */
-export function problemsOf(req: FuzzRequest, answer: Answer & { raw: Buffer }, openApi: OpenApiAnswers, baseUrl: string): string[] {
+export function problemsOf(
+  req: FuzzRequest,
+  answer: Answer & { raw: Buffer },
+  openApi: OpenApiAnswers,
+  baseUrl: string,
+): string[] {
   const problems: string[] = [];
   const path = decodedPath(req.target);
   const operation = path === undefined ? undefined : openApi.operationOf(req.method, path);
@@ -132,8 +145,10 @@ export function problemsOf(req: FuzzRequest, answer: Answer & { raw: Buffer }, o
     }
   }
   const page = answer.status < 400 || answer.status === 404;
-  if (page && req.target !== '/mcp' && !answer.headers['content-security-policy']) problems.push('no Content-Security-Policy');
-  if (req.method === 'HEAD' && answer.raw.length > 0) problems.push(`a HEAD answer with a body of ${answer.raw.length} bytes`);
+  if (page && req.target !== '/mcp' && !answer.headers['content-security-policy'])
+    problems.push('no Content-Security-Policy');
+  if (req.method === 'HEAD' && answer.raw.length > 0)
+    problems.push(`a HEAD answer with a body of ${answer.raw.length} bytes`);
   if (path !== undefined) problems.push(...openApi.problems(req.method, path, answer));
   return problems;
 }
@@ -151,7 +166,9 @@ export function valuesOf(data: unknown): Record<string, string[]> {
 /** Values that exist, read from the server's own documents: article slugs and topics, agent skills. */
 async function knownValues(url: string, extra: Record<string, string[]>): Promise<Record<string, string[]>> {
   const articles = (await (await fetch(`${url}/blog/articles.json`)).json()) as { slug: string; topics: string[] }[];
-  const skills = (await (await fetch(`${url}/.well-known/agent-skills/index.json`)).json()) as { skills: { name: string }[] };
+  const skills = (await (await fetch(`${url}/.well-known/agent-skills/index.json`)).json()) as {
+    skills: { name: string }[];
+  };
   return {
     slug: [...new Set(articles.map((a) => a.slug))].slice(0, 20),
     topic: [...new Set(articles.flatMap((a) => a.topics))],
@@ -169,12 +186,17 @@ async function metric(metricsUrl: string, name: string): Promise<number> {
 }
 const heapUsed = (metricsUrl: string) => metric(metricsUrl, 'nodejs_heap_size_used_bytes');
 /** The longest the server's event loop was held since the last read, in ms (each read starts a new window). */
-export const longestLoopHoldMs = async (metricsUrl: string) => (await metric(metricsUrl, 'bio_event_loop_longest_hold_seconds')) * 1000;
+export const longestLoopHoldMs = async (metricsUrl: string) =>
+  (await metric(metricsUrl, 'bio_event_loop_longest_hold_seconds')) * 1000;
 
 export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<FuzzReport> {
   const openApi = new OpenApiAnswers(await (await fetch(`${target.url}/openapi.json`)).json());
   const baseUrl = new URL((await (await fetch(`${target.url}/openapi.json`)).json()).servers[0].url).origin;
-  const known: Known = { host: new URL(target.url).host, baseUrl, values: await knownValues(target.url, target.values ?? {}) };
+  const known: Known = {
+    host: new URL(target.url).host,
+    baseUrl,
+    values: await knownValues(target.url, target.values ?? {}),
+  };
   const statuses: Record<string, number> = {};
   const early: number[] = [];
   const late: number[] = [];
@@ -188,30 +210,52 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
     try {
       answer = await send(target.url, req);
     } catch (err) {
-      throw new Error(`${req.method} ${shorten(req.target)}: no answer (${(err as Error).message})${describe(target)}`, { cause: err });
+      throw new Error(
+        `${req.method} ${shorten(req.target)}: no answer (${(err as Error).message})${describe(target)}`,
+        { cause: err },
+      );
     }
     runs++;
     statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
     const problems = problemsOf(req, answer, openApi, baseUrl);
     if (target.metricsUrl) {
       const held = await longestLoopHoldMs(target.metricsUrl);
-      longestHolds.push({ ms: Math.round(held * 10) / 10, request: `${req.method} ${shorten(req.target)}${req.body ? ` ${shorten(req.body)}` : ''}` });
+      longestHolds.push({
+        ms: Math.round(held * 10) / 10,
+        request: `${req.method} ${shorten(req.target)}${req.body ? ` ${shorten(req.body)}` : ''}`,
+      });
       longestHolds.sort((a, b) => b.ms - a.ms).splice(10);
-      if (options.loopHoldLimitMs !== undefined && held > options.loopHoldLimitMs) problems.push(`held the event loop ${held.toFixed(1)} ms (bound: ${options.loopHoldLimitMs} ms)`);
+      if (options.loopHoldLimitMs !== undefined && held > options.loopHoldLimitMs)
+        problems.push(`held the event loop ${held.toFixed(1)} ms (bound: ${options.loopHoldLimitMs} ms)`);
     }
     const gone = target.exited();
     if (gone !== undefined) problems.push(`the server exited: ${gone.slice(-600)}`);
     if (problems.length > 0 && options.keepGoing) {
-      if (found.length < 50) found.push(`${req.method} ${shorten(req.target)} → ${answer.status}: ${problems.join('; ')}`);
-    } else if (problems.length > 0) throw new Error(`${req.method} ${shorten(req.target)} → ${answer.status}:\n  - ${problems.join('\n  - ')}\n  answer: ${answer.body.slice(0, 300)}`);
+      if (found.length < 50)
+        found.push(`${req.method} ${shorten(req.target)} → ${answer.status}: ${problems.join('; ')}`);
+    } else if (problems.length > 0)
+      throw new Error(
+        `${req.method} ${shorten(req.target)} → ${answer.status}:\n  - ${problems.join('\n  - ')}\n  answer: ${answer.body.slice(0, 300)}`,
+      );
     if (target.metricsUrl && runs % 25 === 0) {
       const quarter = options.numRuns / 4;
       if (runs > quarter / 2 && runs <= quarter) early.push(await heapUsed(target.metricsUrl));
       if (runs > options.numRuns - quarter) late.push(await heapUsed(target.metricsUrl));
     }
   });
-  const result = await fc.check(property, { numRuns: options.numRuns, seed: options.seed, markInterruptAsFailure: true, includeErrorInReport: true });
-  const report: FuzzReport = { seed: options.seed, runs, statuses, ...(longestHolds.length ? { longestHolds } : {}), ...(options.keepGoing ? { problems: found } : {}) };
+  const result = await fc.check(property, {
+    numRuns: options.numRuns,
+    seed: options.seed,
+    markInterruptAsFailure: true,
+    includeErrorInReport: true,
+  });
+  const report: FuzzReport = {
+    seed: options.seed,
+    runs,
+    statuses,
+    ...(longestHolds.length ? { longestHolds } : {}),
+    ...(options.keepGoing ? { problems: found } : {}),
+  };
   if (result.failed) report.failure = readable(fc.defaultReportMessage(result) ?? `failed with seed ${options.seed}`);
   if (early.length > 0 && late.length > 0) {
     report.heap = { early: Math.min(...early), late: Math.min(...late) };

@@ -45,10 +45,17 @@ export class OpenApiAnswers {
           method: method.toUpperCase(),
           segments: ['paths', path, method],
           operation: operation as Json,
-          pattern: new RegExp(`^${path.split(/(\{[^{}]+\})/).map((part) => (/^\{[^{}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('')}$`),
+          pattern: new RegExp(
+            `^${path
+              .split(/(\{[^{}]+\})/)
+              .map((part) => (/^\{[^{}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+              .join('')}$`,
+          ),
           fixed: path.replace(/\{[^{}]+\}/g, '').length,
           params: [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => {
-            const declared = ((operation as Json).parameters as Json[] | undefined)?.find((p) => p.in === 'path' && p.name === m[1]);
+            const declared = ((operation as Json).parameters as Json[] | undefined)?.find(
+              (p) => p.in === 'path' && p.name === m[1],
+            );
             const validate = declared?.schema ? this.ajv.compile(declared.schema as Json) : undefined;
             return { name: m[1]!, valid: (value: string) => validate?.(value) ?? true };
           }),
@@ -78,17 +85,26 @@ export class OpenApiAnswers {
     if (!op) return [];
     const where = `${method} ${path} (${op.operation.operationId}) → ${answer.status}`;
     const responses = op.operation.responses as Json;
-    const key = String(answer.status) in responses ? String(answer.status) : 'default' in responses ? 'default' : undefined;
-    if (!key) return [`${where}: status ${answer.status} is not declared (declared: ${Object.keys(responses).join(', ')})`];
+    const key =
+      String(answer.status) in responses ? String(answer.status) : 'default' in responses ? 'default' : undefined;
+    if (!key)
+      return [`${where}: status ${answer.status} is not declared (declared: ${Object.keys(responses).join(', ')})`];
     const response = this.resolve(responses[key]);
     const problems: string[] = [];
-    const type = String(answer.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = String(answer.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     const hasBody = method !== 'HEAD' && answer.status !== 304 && answer.status !== 204 && answer.body.length > 0;
     const content = response.content as Json | undefined;
     if (hasBody && content) {
-      if (!(type in content)) problems.push(`${where}: media type "${type}" is not declared (declared: ${Object.keys(content).join(', ')})`);
+      if (!(type in content))
+        problems.push(`${where}: media type "${type}" is not declared (declared: ${Object.keys(content).join(', ')})`);
       else if (/[/+]json$/.test(type)) {
-        const at = typeof (responses[key] as Json).$ref === 'string' ? ((responses[key] as Json).$ref as string).slice(2).split('/').map(unescapePointer) : [...op.segments, 'responses', key];
+        const at =
+          typeof (responses[key] as Json).$ref === 'string'
+            ? ((responses[key] as Json).$ref as string).slice(2).split('/').map(unescapePointer)
+            : [...op.segments, 'responses', key];
         const validate = this.schema([...at, 'content', type, 'schema']);
         let body: unknown;
         try {
@@ -96,7 +112,8 @@ export class OpenApiAnswers {
         } catch {
           problems.push(`${where}: the ${type} body is not JSON`);
         }
-        if (validate && body !== undefined && !validate(body)) problems.push(`${where}: body does not fit its schema: ${this.ajv.errorsText(validate.errors)}`);
+        if (validate && body !== undefined && !validate(body))
+          problems.push(`${where}: body does not fit its schema: ${this.ajv.errorsText(validate.errors)}`);
       }
     }
     for (const [name, declared] of Object.entries((response.headers ?? {}) as Json)) {
@@ -104,7 +121,8 @@ export class OpenApiAnswers {
       const schema = this.resolve(declared as Json).schema as Json | undefined;
       if (value === undefined || !schema) continue;
       const validate = this.ajv.compile(schema.type === 'integer' ? { type: 'string', pattern: '^\\d+$' } : schema);
-      if (!validate(String(value))) problems.push(`${where}: header ${name} "${value}" does not fit ${JSON.stringify(schema)}`);
+      if (!validate(String(value)))
+        problems.push(`${where}: header ${name} "${value}" does not fit ${JSON.stringify(schema)}`);
     }
     return problems;
   }
@@ -122,7 +140,7 @@ export class OpenApiAnswers {
   private resolve(node: Json): Json {
     let current = node;
     for (let i = 0; i < 5 && typeof current.$ref === 'string'; i++) {
-      current = (current.$ref)
+      current = current.$ref
         .slice(2)
         .split('/')
         .reduce<Json>((at, part) => at[unescapePointer(part)], this.doc);

@@ -68,7 +68,9 @@ const HOSTILE = [
  */
 const RUN_LENGTHS = [500, 4_000, 15_000];
 const RUN_UNITS = ['/', 'a', '.', '-', '%', '%2F', '%20', '\\', ' ', ',', ';', '=', '*', 'ا', '"', '{', '[', '0', '\t'];
-export const longRun = fc.tuple(fc.constantFrom(...RUN_UNITS), fc.constantFrom(...RUN_LENGTHS)).map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
+export const longRun = fc
+  .tuple(fc.constantFrom(...RUN_UNITS), fc.constantFrom(...RUN_LENGTHS))
+  .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
 /** A long run as it can stand in a request target (spaces and controls encoded, the rest as it is). */
 const longRunInPath = longRun.map((run) => run.replace(/[^\x21-\x7e]|["\\{}]/g, (c) => encodeURIComponent(c)));
 
@@ -123,7 +125,24 @@ function respelled(path: fc.Arbitrary<string>): fc.Arbitrary<string> {
 /** Paths nobody declared: segments of the site's own folders, of the owner app, and anything. */
 function randomPath(): fc.Arbitrary<string> {
   const segment = fc.oneof(
-    fc.constantFrom(...LANGS, ...OWNER_APP_SEGMENTS, 'p', 'c', 'blog', 'sitemaps', '_astro', 'pagefind', '.well-known', 'mcp', 'docs', 'global-scripts', 'index.html', 'robots.txt', '404', '500'),
+    fc.constantFrom(
+      ...LANGS,
+      ...OWNER_APP_SEGMENTS,
+      'p',
+      'c',
+      'blog',
+      'sitemaps',
+      '_astro',
+      'pagefind',
+      '.well-known',
+      'mcp',
+      'docs',
+      'global-scripts',
+      'index.html',
+      'robots.txt',
+      '404',
+      '500',
+    ),
     fc.string({ maxLength: 10 }).map(segmentOf),
     fc.constantFrom(...HOSTILE),
   );
@@ -134,12 +153,18 @@ export function pathArbitrary(known: Known): fc.Arbitrary<string> {
   const routes = (Object.values(ROUTES) as RouteDeclaration[]).filter((r) => r.method === 'GET');
   const declared = respelled(fc.oneof(...routes.map((r) => routePath(r, known))));
   // A declared path with a long run before, inside (as a parameter) or after it.
-  const grown = fc.tuple(declared, longRunInPath, fc.constantFrom('before', 'after', 'segment')).map(([path, run, where]) => {
-    if (where === 'before') return `/${run}${path}`;
-    if (where === 'after') return `${path}${run}`;
-    return `${path}/${run}/a/`;
-  });
-  return fc.oneof({ weight: 12, arbitrary: declared }, { weight: 2, arbitrary: randomPath() }, { weight: 1, arbitrary: grown });
+  const grown = fc
+    .tuple(declared, longRunInPath, fc.constantFrom('before', 'after', 'segment'))
+    .map(([path, run, where]) => {
+      if (where === 'before') return `/${run}${path}`;
+      if (where === 'after') return `${path}${run}`;
+      return `${path}/${run}/a/`;
+    });
+  return fc.oneof(
+    { weight: 12, arbitrary: declared },
+    { weight: 2, arbitrary: randomPath() },
+    { weight: 1, arbitrary: grown },
+  );
 }
 
 const query = fc.oneof(
@@ -149,18 +174,51 @@ const query = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 16 }).map((s) => `?q=${encodeURIComponent(s)}`) },
 );
 
-const optionalHeader = (name: string, values: string[]) => fc.option(fc.constantFrom(...values), { freq: 2 }).map((v) => (v === null ? {} : { [name]: v }));
+const optionalHeader = (name: string, values: string[]) =>
+  fc.option(fc.constantFrom(...values), { freq: 2 }).map((v) => (v === null ? {} : { [name]: v }));
 
 /** Header values as clients send them, or a long run of one character (header values carry no control but tab). */
 const optionalGrownHeader = (name: string, values: string[]) =>
-  fc.oneof({ weight: 12, arbitrary: optionalHeader(name, values) }, { weight: 1, arbitrary: longRun.map((run) => ({ [name]: run.replace(/[^\t\x20-\x7e]/g, 'a') })) });
+  fc.oneof(
+    { weight: 12, arbitrary: optionalHeader(name, values) },
+    { weight: 1, arbitrary: longRun.map((run) => ({ [name]: run.replace(/[^\t\x20-\x7e]/g, 'a') })) },
+  );
 
 function commonHeaders(known: Known): fc.Arbitrary<Record<string, string>> {
   return fc
     .tuple(
-      optionalGrownHeader('host', [known.host, known.host, new URL(known.baseUrl).host, 'evil.example', '[::1]', 'localhost', '127.0.0.1:99999999', 'localhost:65536', '[::1]:99999']),
-      optionalGrownHeader('accept', ['text/html', 'text/markdown', 'text/markdown;q=0.9, text/html;q=0.1', '*/*', 'text/*', BOTH, 'application/json', 'garbage;;q=x', 'image/*']),
-      optionalGrownHeader('accept-encoding', ['gzip', 'br', 'gzip, br', 'identity', 'br;q=0, gzip;q=0', '*', 'zstd', 'gzip;q=banana']),
+      optionalGrownHeader('host', [
+        known.host,
+        known.host,
+        new URL(known.baseUrl).host,
+        'evil.example',
+        '[::1]',
+        'localhost',
+        '127.0.0.1:99999999',
+        'localhost:65536',
+        '[::1]:99999',
+      ]),
+      optionalGrownHeader('accept', [
+        'text/html',
+        'text/markdown',
+        'text/markdown;q=0.9, text/html;q=0.1',
+        '*/*',
+        'text/*',
+        BOTH,
+        'application/json',
+        'garbage;;q=x',
+        'image/*',
+      ]),
+      optionalGrownHeader('accept-encoding', [
+        'gzip',
+        'br',
+        'gzip, br',
+        'identity',
+        'br;q=0, gzip;q=0',
+        '*',
+        'zstd',
+        'gzip;q=banana',
+      ]),
       optionalGrownHeader('accept-language', ['ar', 'en', 'fr', 'ar-SA,ar;q=0.9', '*', '!!', 'en;q=0, ar;q=0']),
       optionalGrownHeader('if-none-match', ['*', '"x"', 'W/"abc"', '"a", "b"']),
       optionalGrownHeader('origin', [`http://${known.host}`, 'https://evil.example', 'null']),
@@ -172,7 +230,11 @@ function commonHeaders(known: Known): fc.Arbitrary<Record<string, string>> {
 export function pageRequest(known: Known): fc.Arbitrary<FuzzRequest> {
   return fc
     .record({
-      method: fc.oneof({ weight: 12, arbitrary: fc.constant('GET') }, { weight: 3, arbitrary: fc.constant('HEAD') }, { weight: 2, arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'PROPFIND', 'TRACE') }),
+      method: fc.oneof(
+        { weight: 12, arbitrary: fc.constant('GET') },
+        { weight: 3, arbitrary: fc.constant('HEAD') },
+        { weight: 2, arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'PROPFIND', 'TRACE') },
+      ),
       path: pathArbitrary(known),
       query,
       absolute: fc.boolean().chain((b) => (b ? fc.boolean().map((c) => c && 'absolute') : fc.constant(false))),
@@ -197,13 +259,30 @@ function toolArguments(known: Known): fc.Arbitrary<[string, unknown]> {
   const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
   return fc.oneof(
     paramValue('page', known).map((page) => ['get_profile', { page: decodeSafely(page) }] as [string, unknown]),
-    paramValue('cardId', known).map((cardId) => ['get_digital_card', { cardId: decodeSafely(cardId) }] as [string, unknown]),
-    fc.tuple(lang, fc.option(paramValue('topic', known), { freq: 2 })).map(([l, topic]) => ['list_blog_articles', defined({ lang: l, topic })] as [string, unknown]),
-    fc.tuple(paramValue('slug', known), lang).map(([slug, l]) => ['get_blog_article', defined({ slug: decodeSafely(slug), lang: l })] as [string, unknown]),
-    fc.tuple(pathArbitrary(known), fc.boolean()).map(([path, absolute]) => ['read_page', { path: absolute ? `${known.baseUrl}${path}` : path }] as [string, unknown]),
-    fc.tuple(fc.constantFrom(...TOOL_NAMES, 'no_such_tool', ''), fc.jsonValue({ maxDepth: 2 })).map(([name, args]) => [name, args] as [string, unknown]),
+    paramValue('cardId', known).map(
+      (cardId) => ['get_digital_card', { cardId: decodeSafely(cardId) }] as [string, unknown],
+    ),
+    fc
+      .tuple(lang, fc.option(paramValue('topic', known), { freq: 2 }))
+      .map(([l, topic]) => ['list_blog_articles', defined({ lang: l, topic })] as [string, unknown]),
+    fc
+      .tuple(paramValue('slug', known), lang)
+      .map(([slug, l]) => ['get_blog_article', defined({ slug: decodeSafely(slug), lang: l })] as [string, unknown]),
+    fc
+      .tuple(pathArbitrary(known), fc.boolean())
+      .map(
+        ([path, absolute]) => ['read_page', { path: absolute ? `${known.baseUrl}${path}` : path }] as [string, unknown],
+      ),
+    fc
+      .tuple(fc.constantFrom(...TOOL_NAMES, 'no_such_tool', ''), fc.jsonValue({ maxDepth: 2 }))
+      .map(([name, args]) => [name, args] as [string, unknown]),
     // A long run in every string argument a tool takes.
-    fc.tuple(fc.constantFrom(...TOOL_NAMES), longRun).map(([name, run]) => [name, { page: run, cardId: run, slug: run, lang: run, topic: run, path: run }] as [string, unknown]),
+    fc
+      .tuple(fc.constantFrom(...TOOL_NAMES), longRun)
+      .map(
+        ([name, run]) =>
+          [name, { page: run, cardId: run, slug: run, lang: run, topic: run, path: run }] as [string, unknown],
+      ),
   );
 }
 
@@ -217,24 +296,70 @@ function decodeSafely(s: string): string {
 
 /** One JSON-RPC message this server may be sent: every method it knows, and some it does not. */
 function message(known: Known): fc.Arbitrary<{ method: string; name?: string; message: Record<string, unknown> }> {
-  const id = fc.oneof({ weight: 5, arbitrary: fc.integer() }, { weight: 2, arbitrary: fc.string({ maxLength: 6 }) }, { weight: 1, arbitrary: fc.constantFrom(null, 1.5, true) });
+  const id = fc.oneof(
+    { weight: 5, arbitrary: fc.integer() },
+    { weight: 2, arbitrary: fc.string({ maxLength: 6 }) },
+    { weight: 1, arbitrary: fc.constantFrom(null, 1.5, true) },
+  );
   const templates = MCP_RESOURCE_TEMPLATES.map((t) => `${known.baseUrl}${ROUTES[t.route].path}`);
   const call: fc.Arbitrary<{ method: string; name?: string; params: Record<string, unknown> }> = fc.oneof(
-    fc.constantFrom('ping', 'tools/list', 'resources/list', 'resources/templates/list', 'server/discover', 'subscriptions/listen', 'logging/setLevel', 'prompts/list', 'no/such').map((method) => ({ method, params: {} })),
-    fc.constantFrom(...VERSIONS).map((v) => ({ method: 'initialize', params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } })),
-    toolArguments(known).map(([name, args]) => ({ method: 'tools/call', name, params: { name, arguments: args } })),
-    fc.oneof(pathArbitrary(known).map((p) => `${known.baseUrl}${p}`), fc.constantFrom('file:///etc/passwd', `${known.baseUrl}/docs/api.md`, `${known.baseUrl}/openapi.json`, 'x')).map((uri) => ({ method: 'resources/read', name: uri, params: { uri } })),
-    longRun.map((run) => ({ method: 'resources/read', params: { uri: run } })),
-    fc.tuple(fc.constantFrom('tools/list', 'resources/list', 'resources/templates/list'), longRun).map(([method, cursor]) => ({ method, params: { cursor } })),
-    fc.tuple(fc.constantFrom(...templates, 'x'), fc.constantFrom('slug', 'lang', 'page', 'x'), fc.oneof(fc.string({ maxLength: 40 }), longRun)).map(([uri, name, value]) => ({
-      method: 'completion/complete',
-      params: { ref: { type: 'ref/resource', uri }, argument: { name, value } },
+    fc
+      .constantFrom(
+        'ping',
+        'tools/list',
+        'resources/list',
+        'resources/templates/list',
+        'server/discover',
+        'subscriptions/listen',
+        'logging/setLevel',
+        'prompts/list',
+        'no/such',
+      )
+      .map((method) => ({ method, params: {} })),
+    fc.constantFrom(...VERSIONS).map((v) => ({
+      method: 'initialize',
+      params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
     })),
+    toolArguments(known).map(([name, args]) => ({ method: 'tools/call', name, params: { name, arguments: args } })),
+    fc
+      .oneof(
+        pathArbitrary(known).map((p) => `${known.baseUrl}${p}`),
+        fc.constantFrom('file:///etc/passwd', `${known.baseUrl}/docs/api.md`, `${known.baseUrl}/openapi.json`, 'x'),
+      )
+      .map((uri) => ({ method: 'resources/read', name: uri, params: { uri } })),
+    longRun.map((run) => ({ method: 'resources/read', params: { uri: run } })),
+    fc
+      .tuple(fc.constantFrom('tools/list', 'resources/list', 'resources/templates/list'), longRun)
+      .map(([method, cursor]) => ({ method, params: { cursor } })),
+    fc
+      .tuple(
+        fc.constantFrom(...templates, 'x'),
+        fc.constantFrom('slug', 'lang', 'page', 'x'),
+        fc.oneof(fc.string({ maxLength: 40 }), longRun),
+      )
+      .map(([uri, name, value]) => ({
+        method: 'completion/complete',
+        params: { ref: { type: 'ref/resource', uri }, argument: { name, value } },
+      })),
   );
   return fc
-    .tuple(id, call, fc.option(fc.constantFrom(...VERSIONS), { freq: 3 }), fc.boolean(), fc.option(fc.jsonValue({ maxDepth: 1 }), { freq: 10 }))
+    .tuple(
+      id,
+      call,
+      fc.option(fc.constantFrom(...VERSIONS), { freq: 3 }),
+      fc.boolean(),
+      fc.option(fc.jsonValue({ maxDepth: 1 }), { freq: 10 }),
+    )
     .map(([i, c, envelopeVersion, notification, wrongParams]) => {
-      const params = envelopeVersion ? { ...c.params, _meta: { 'io.modelcontextprotocol/protocolVersion': envelopeVersion, 'io.modelcontextprotocol/clientCapabilities': {} } } : c.params;
+      const params = envelopeVersion
+        ? {
+            ...c.params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': envelopeVersion,
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          }
+        : c.params;
       const m: Record<string, unknown> = { jsonrpc: '2.0', method: c.method, params: wrongParams ?? params };
       if (!notification || c.method !== 'ping') m.id = i;
       return { method: c.method, ...(c.name === undefined ? {} : { name: String(c.name) }), message: m };
@@ -246,8 +371,28 @@ export function mcpRequest(known: Known): fc.Arbitrary<FuzzRequest> {
   const one = message(known);
   const body = fc.oneof(
     { weight: 8, arbitrary: one.map((m) => ({ body: JSON.stringify(m.message), method: m.method, name: m.name })) },
-    { weight: 3, arbitrary: fc.array(fc.oneof({ weight: 6, arbitrary: one.map((m) => m.message as unknown) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) }), { minLength: 1, maxLength: 12 }).map((ms) => ({ body: JSON.stringify(ms) })) },
-    { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 40 }), fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)), fc.constantFrom('[]', '{', '[[[[[[', '{"jsonrpc":"2.0"}')).map((b) => ({ body: b })) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .array(
+          fc.oneof(
+            { weight: 6, arbitrary: one.map((m) => m.message as unknown) },
+            { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) },
+          ),
+          { minLength: 1, maxLength: 12 },
+        )
+        .map((ms) => ({ body: JSON.stringify(ms) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .oneof(
+          fc.string({ maxLength: 40 }),
+          fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+          fc.constantFrom('[]', '{', '[[[[[[', '{"jsonrpc":"2.0"}'),
+        )
+        .map((b) => ({ body: b })),
+    },
   );
   return fc
     .record({
@@ -256,7 +401,13 @@ export function mcpRequest(known: Known): fc.Arbitrary<FuzzRequest> {
       version: fc.option(fc.constantFrom(...VERSIONS), { freq: 2 }),
       methodHeader: fc.boolean(),
       accept: fc.constantFrom(BOTH, BOTH, BOTH, BOTH, 'application/json', '*/*'),
-      contentType: fc.constantFrom('application/json', 'application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain'),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json',
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+      ),
       pieces: fc.constantFrom(1, 1, 1, 1, 1, 1, 3),
       headers: commonHeaders(known),
     })
@@ -268,7 +419,13 @@ export function mcpRequest(known: Known): fc.Arbitrary<FuzzRequest> {
       if (methodHeader && 'method' in b && b.method) mcp['mcp-method'] = b.method;
       if (methodHeader && 'name' in b && b.name) mcp['mcp-name'] = encodeURIComponent(b.name);
       if (version === MODERN && !mcp['mcp-method'] && 'method' in b && b.method) mcp['mcp-method'] = b.method;
-      return { method: 'POST', target: '/mcp', headers: { ...headers, accept, 'content-type': contentType, ...mcp }, body: text, pieces };
+      return {
+        method: 'POST',
+        target: '/mcp',
+        headers: { ...headers, accept, 'content-type': contentType, ...mcp },
+        body: text,
+        pieces,
+      };
     });
 }
 

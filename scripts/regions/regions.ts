@@ -68,7 +68,10 @@ export interface RegionsOptions {
 
 /** Loads the demo data into the database at `url` with the project's one writer, as `npm run db -- seed-demo` does. */
 export async function importDemo(url: string): Promise<void> {
-  const seeded = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'seed-demo'], { env: cleanEnv({ DATABASE_URL: url }), encoding: 'utf8' });
+  const seeded = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'seed-demo'], {
+    env: cleanEnv({ DATABASE_URL: url }),
+    encoding: 'utf8',
+  });
   if (seeded.status !== 0) throw new Error(`npm run db -- seed-demo failed: ${seeded.stdout}${seeded.stderr}`);
 }
 
@@ -81,7 +84,15 @@ async function caughtUp(primary: pg.Client, standby: Node): Promise<void> {
     for (let i = 0; i < 600; i++) {
       // Within a page header of it: an idle primary's insert position may sit past a segment's header, where the
       // standby's replay, having nothing more to replay, stops.
-      if ((await client.query<{ d: boolean }>('SELECT pg_wal_lsn_diff($1::pg_lsn, pg_last_wal_replay_lsn()) <= 40 AS d', [lsn])).rows[0]?.d) return;
+      if (
+        (
+          await client.query<{ d: boolean }>(
+            'SELECT pg_wal_lsn_diff($1::pg_lsn, pg_last_wal_replay_lsn()) <= 40 AS d',
+            [lsn],
+          )
+        ).rows[0]?.d
+      )
+        return;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`${standby.url('postgres')} did not catch up within 30 s`);
@@ -117,23 +128,40 @@ export async function startRegions(options: RegionsOptions): Promise<Regions> {
     const regions: Region[] = [];
     for (const [i, delay] of delays.entries()) {
       const n = i + 1;
-      const link = await DelayProxy.start({ host: `127.0.${n}.2`, port: 0 }, { host: '127.0.1.1', port: topology.primary.port }, delay);
+      const link = await DelayProxy.start(
+        { host: `127.0.${n}.2`, port: 0 },
+        { host: '127.0.1.1', port: topology.primary.port },
+        delay,
+      );
       links.push(link);
       const standby = await topology.addStandby(`region${n}`, { host: `127.0.${n}.1`, upstream: link.listen });
       await caughtUp(primary, standby);
       const env = { DATABASE_URL: standby.url(DATABASE, 'bio_reader'), CHANGE_POLL_MS: POLL_MS };
-      const sidecar = await spawnSidecar({ ...env, MCP_RATE_LIMIT: '1000000', TRUST_PROXY: '127.0.0.0/8' }, { discardOutput: true });
+      const sidecar = await spawnSidecar(
+        { ...env, MCP_RATE_LIMIT: '1000000', TRUST_PROXY: '127.0.0.0/8' },
+        { discardOutput: true },
+      );
       children.push(sidecar.child);
       const prefix = join(options.scratch, `edge-region${n}`);
-      const edge = await runEdge({ listen: `127.0.${n}.3:${await freePort()}`, backend: sidecar.address, prefix, dist, headers });
+      const edge = await runEdge({
+        listen: `127.0.${n}.3:${await freePort()}`,
+        backend: sidecar.address,
+        prefix,
+        dist,
+        headers,
+      });
       children.push(edge.varnish);
       let log = '';
-      const purger = spawn(process.execPath, [join(projectRoot, 'scripts/purger.ts')], { env: cleanEnv({ ...env, PURGE_URLS: edge.url }), stdio: ['ignore', 'pipe', 'pipe'] });
+      const purger = spawn(process.execPath, [join(projectRoot, 'scripts/purger.ts')], {
+        env: cleanEnv({ ...env, PURGE_URLS: edge.url }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       children.push(purger);
       purger.stdout?.on('data', (d: Buffer) => (log += d));
       purger.stderr?.on('data', (d: Buffer) => (log += d));
       // Its first act is to forget every live page at its edge, sent twice like every purge.
-      for (let k = 0; k < 200 && (log.match(/"msg":"purged"/g) ?? []).length < 2; k++) await new Promise((r) => setTimeout(r, 50));
+      for (let k = 0; k < 200 && (log.match(/"msg":"purged"/g) ?? []).length < 2; k++)
+        await new Promise((r) => setTimeout(r, 50));
       regions.push({ n, link, standby, sidecar, edge: { ...edge, prefix }, purger, purgerLog: () => log });
     }
     return {
@@ -150,11 +178,14 @@ export async function startRegions(options: RegionsOptions): Promise<Regions> {
         await admin.connect();
         try {
           await admin.query('SELECT pg_promote(true, 30)');
-          for (const other of regions) if (other !== next) await admin.query('SELECT pg_create_physical_replication_slot($1)', [`region${other.n}`]);
+          for (const other of regions)
+            if (other !== next)
+              await admin.query('SELECT pg_create_physical_replication_slot($1)', [`region${other.n}`]);
         } finally {
           await admin.end();
         }
-        for (const other of regions) if (other !== next) other.link.retarget({ host: `127.0.${next.n}.1`, port: next.standby.port });
+        for (const other of regions)
+          if (other !== next) other.link.retarget({ host: `127.0.${next.n}.1`, port: next.standby.port });
         writesTo = next.standby;
         primary = new pg.Client({ connectionString: next.standby.url(DATABASE), application_name: 'owner-app' });
         await primary.connect();
@@ -178,7 +209,9 @@ if (import.meta.main) {
   const started = await startRegions({ scratch: mkdtempSync(join(tmpdir(), 'bio-regions-')) });
   console.log(`\nregion 1 primary  ${started.primary.url(DATABASE)}`);
   for (const r of started.regions) {
-    console.log(`region ${r.n}  link ${r.link.listen.host}:${r.link.listen.port} (+${r.link.delay} ms each way)  standby ${r.standby.url(DATABASE, 'bio_reader')}  sidecar ${r.sidecar.url}  edge ${r.edge.url}`);
+    console.log(
+      `region ${r.n}  link ${r.link.listen.host}:${r.link.listen.port} (+${r.link.delay} ms each way)  standby ${r.standby.url(DATABASE, 'bio_reader')}  sidecar ${r.sidecar.url}  edge ${r.edge.url}`,
+    );
   }
   console.log('\nOpen a page at any edge (for example /p/layla). Ctrl-C stops everything.');
   const stop = () => void started.stop().then(() => process.exit(0));

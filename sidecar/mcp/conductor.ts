@@ -9,7 +9,19 @@ import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import { MCP_SERVER } from '../../src/lib/mcp-tools.ts';
 import { AnswerBudget, withBudget, type DeferredText } from './budget.ts';
 import type { McpHandlers } from './handlers.ts';
-import { answerTooLarge, CODES, errorResponse, invalidParams, isMessage, isNotification, isRequest, NOT_A_MESSAGE, parseBody, type ErrorResponse, type Id } from './jsonrpc.ts';
+import {
+  answerTooLarge,
+  CODES,
+  errorResponse,
+  invalidParams,
+  isMessage,
+  isNotification,
+  isRequest,
+  NOT_A_MESSAGE,
+  parseBody,
+  type ErrorResponse,
+  type Id,
+} from './jsonrpc.ts';
 import { mcpLegs, type LegAnswer } from './mcp-server.ts';
 
 /** What the route read of an HTTP request to /mcp. */
@@ -44,7 +56,11 @@ export interface ConductorLimits {
 /** A turn of the event loop (a macrotask), so that what waits is answered in between. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const json = (status: number, body: unknown): McpAnswer => ({ status, headers: {}, body: Buffer.from(JSON.stringify(body)) });
+const json = (status: number, body: unknown): McpAnswer => ({
+  status,
+  headers: {},
+  body: Buffer.from(JSON.stringify(body)),
+});
 const COMMA = Buffer.from(',');
 const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
@@ -52,9 +68,20 @@ const CLOSE = Buffer.from(']');
 /** The 2026-07-28 revisions this server speaks (the SDK's classifier calls every later version modern too). */
 const MODERN_VERSIONS: ReadonlySet<string> = new Set(MCP_SERVER.protocolVersions.filter((v) => v >= '2026-07-28'));
 /** The methods this server answers on 2026-07-28 (initialize, ping, logging and subscriptions are gone from it). */
-const MODERN_METHODS: ReadonlySet<string> = new Set(['server/discover', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read', 'completion/complete']);
+const MODERN_METHODS: ReadonlySet<string> = new Set([
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'completion/complete',
+]);
 
-export function mcpConductor(handlers: McpHandlers, limits: ConductorLimits): (request: McpRequest) => Promise<McpAnswer> {
+export function mcpConductor(
+  handlers: McpHandlers,
+  limits: ConductorLimits,
+): (request: McpRequest) => Promise<McpAnswer> {
   const { modern, legacy } = mcpLegs(handlers);
 
   /**
@@ -111,11 +138,28 @@ export function mcpConductor(handlers: McpHandlers, limits: ConductorLimits): (r
       // advertises none: MCP_SERVER.capabilities). Only under a version it speaks: any other is the SDK's
       // unsupported-version error, which lists the versions it does.
       // Method not found is 404 on this revision, as the SDK answers any method it does not serve.
-      if (isRequest(message) && message.method === 'subscriptions/listen' && version !== undefined && MODERN_VERSIONS.has(version)) {
-        return json(404, errorResponse(id, CODES.methodNotFound, 'Method not found: this stateless, read-only server has no subscription streams; list again to see changes'));
+      if (
+        isRequest(message) &&
+        message.method === 'subscriptions/listen' &&
+        version !== undefined &&
+        MODERN_VERSIONS.has(version)
+      ) {
+        return json(
+          404,
+          errorResponse(
+            id,
+            CODES.methodNotFound,
+            'Method not found: this stateless, read-only server has no subscription streams; list again to see changes',
+          ),
+        );
       }
       // Params judged here only for the methods the revision serves (the SDK answers the removed ones, 404).
-      if (version !== undefined && MODERN_VERSIONS.has(version) && isRequest(message) && MODERN_METHODS.has(message.method)) {
+      if (
+        version !== undefined &&
+        MODERN_VERSIONS.has(version) &&
+        isRequest(message) &&
+        MODERN_METHODS.has(message.method)
+      ) {
         const refused = invalidParams(message);
         if (refused) return json(200, refused);
       }
@@ -125,14 +169,30 @@ export function mcpConductor(handlers: McpHandlers, limits: ConductorLimits): (r
 
   async function batch(request: McpRequest, elements: unknown[], budget: AnswerBudget): Promise<McpAnswer> {
     // Batches are a 2025-03-26 form: the 2026-07-28 revision has none (the SDK's classifier says the same).
-    if (elements.some((element) => isMessage(element) && classifyInboundRequest({ httpMethod: 'POST', body: element }).kind !== 'legacy')) {
-      return json(400, errorResponse(null, CODES.invalidRequest, 'Invalid Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later'));
+    if (
+      elements.some(
+        (element) =>
+          isMessage(element) && classifyInboundRequest({ httpMethod: 'POST', body: element }).kind !== 'legacy',
+      )
+    ) {
+      return json(
+        400,
+        errorResponse(
+          null,
+          CODES.invalidRequest,
+          'Invalid Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later',
+        ),
+      );
     }
     const unsupported = unsupportedVersion(request.protocolVersion);
     if (unsupported) return json(400, unsupported);
     // The route counted the POST once; a batch counts each of its messages.
     const over = await request.chargeMessages(elements.length - 1);
-    if (over) return { ...json(429, errorResponse(null, CODES.serverError, over.message)), headers: { 'retry-after': String(over.retryAfterSeconds) } };
+    if (over)
+      return {
+        ...json(429, errorResponse(null, CODES.serverError, over.message)),
+        headers: { 'retry-after': String(over.retryAfterSeconds) },
+      };
 
     const answers: Buffer[] = [];
     let anyMessage = false;
@@ -156,11 +216,17 @@ export function mcpConductor(handlers: McpHandlers, limits: ConductorLimits): (r
       const answer = await legacy(request, element);
       if (answer.body === undefined || !isRequest(element)) continue;
       const body = await bytesOf(answer.body, budget);
-      answers.push(budget.take(body.length + 1) ? body : take(budget, answerTooLarge(element.id, limits.maxResponseBytes)));
+      answers.push(
+        budget.take(body.length + 1) ? body : take(budget, answerTooLarge(element.id, limits.maxResponseBytes)),
+      );
     }
     if (answers.length === 0) return { status: 202, headers: {}, body: undefined };
     // Bytes joined once: a string of megabytes joined, then encoded, held the loop 40 ms.
-    return { status: anyMessage ? 200 : 400, headers: {}, body: Buffer.concat([OPEN, ...answers.flatMap((a, i) => (i === 0 ? [a] : [COMMA, a])), CLOSE]) };
+    return {
+      status: anyMessage ? 200 : 400,
+      headers: {},
+      body: Buffer.concat([OPEN, ...answers.flatMap((a, i) => (i === 0 ? [a] : [COMMA, a])), CLOSE]),
+    };
   }
 
   return (request) => {
@@ -183,5 +249,9 @@ function take(budget: AnswerBudget, error: ErrorResponse): Buffer {
 /** The refusal of an MCP-Protocol-Version header this server does not speak, as the SDK words it, listing those it does. */
 function unsupportedVersion(version: string | undefined): ErrorResponse | undefined {
   if (version === undefined || (MCP_SERVER.protocolVersions as readonly string[]).includes(version)) return undefined;
-  return errorResponse(null, CODES.serverError, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${MCP_SERVER.protocolVersions.join(', ')})`);
+  return errorResponse(
+    null,
+    CODES.serverError,
+    `Bad Request: Unsupported protocol version: ${version} (supported versions: ${MCP_SERVER.protocolVersions.join(', ')})`,
+  );
 }

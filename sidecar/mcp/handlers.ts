@@ -4,7 +4,14 @@
 import { z } from 'zod';
 import { mcpInstructions, toolDescriptions } from '../../src/lib/agent-discovery.ts';
 import { escapeMarkdownText, markdownDocument, markdownLink } from '../../src/lib/markdown.ts';
-import { articleListEntry, MCP_RESOURCE_TEMPLATES, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS, type McpToolName } from '../../src/lib/mcp-tools.ts';
+import {
+  articleListEntry,
+  MCP_RESOURCE_TEMPLATES,
+  MCP_RESOURCES,
+  MCP_SERVER,
+  MCP_TOOLS,
+  type McpToolName,
+} from '../../src/lib/mcp-tools.ts';
 import type { PublicConfig } from '../../src/lib/site-config.ts';
 import { DEFAULT_LANG, LANGS, ROUTES, routeMatcher, type Lang } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
@@ -96,7 +103,10 @@ export const TOOL_DEFINITIONS = Object.fromEntries(
       ...('outputSchema' in tool ? { outputSchema: keepingJsonSchema(z.object(tool.outputSchema)) } : {}),
     },
   ]),
-) as unknown as Record<McpToolName, { title: string; description: string; inputSchema: z.ZodObject; outputSchema?: z.ZodObject; annotations: object }>;
+) as unknown as Record<
+  McpToolName,
+  { title: string; description: string; inputSchema: z.ZodObject; outputSchema?: z.ZodObject; annotations: object }
+>;
 
 /**
  * A zod schema whose JSON Schema (Standard Schema's `~standard.jsonSchema`) is converted once and then kept. The v2
@@ -124,14 +134,19 @@ export function mcpHandlers(deps: McpDeps) {
   const { config, site, live, reader, errors } = deps;
   const articles = articleList(site);
   const resources = MCP_RESOURCES.map((r) => ({ ...r, uri: absoluteUrl(config.baseUrl, r.path) }));
-  const templates = MCP_RESOURCE_TEMPLATES.map((t) => ({ ...t, uriTemplate: `${config.baseUrl}${ROUTES[t.route].path}` }));
+  const templates = MCP_RESOURCE_TEMPLATES.map((t) => ({
+    ...t,
+    uriTemplate: `${config.baseUrl}${ROUTES[t.route].path}`,
+  }));
   const matchTemplate = routeMatcher(MCP_RESOURCE_TEMPLATES.map((t) => t.route));
 
   const tools: { [K in McpToolName]: (args: Record<string, unknown>) => Promise<ToolResult> } = {
     get_profile: guarded(async (args) => {
       const page = String(args.page);
       const found = await live.profile(page);
-      return found ? textOf(await found.markdown(), `The profile "${page}"`) : failure(`No published profile "${page}".`);
+      return found
+        ? textOf(await found.markdown(), `The profile "${page}"`)
+        : failure(`No published profile "${page}".`);
     }),
     get_digital_card: guarded(async (args) => {
       const cardId = String(args.cardId);
@@ -142,12 +157,19 @@ export function mcpHandlers(deps: McpDeps) {
         const url = absoluteUrl(config.baseUrl, paths.card(found.card.cardId));
         return text(
           markdownDocument(
-            { title: `Digital card ${found.card.cardId}`, description: "This card redirects to the owner's website.", url, lang: found.card.lang },
+            {
+              title: `Digital card ${found.card.cardId}`,
+              description: "This card redirects to the owner's website.",
+              url,
+              lang: found.card.lang,
+            },
             `# Digital card ${escapeMarkdownText(found.card.cardId)}\n\nThis card is a plain redirect: opening ${markdownLink(url, url)} leads to ${markdownLink(found.redirect, found.redirect)}.`,
           ),
         );
       }
-      return found.page ? textOf(await found.page.markdown(), `The card "${cardId}"`) : failure(`No active digital card "${cardId}".`);
+      return found.page
+        ? textOf(await found.page.markdown(), `The card "${cardId}"`)
+        : failure(`No active digital card "${cardId}".`);
     }),
     list_blog_articles: guarded((args) => {
       const lang = args.lang as Lang | undefined;
@@ -156,7 +178,8 @@ export function mcpHandlers(deps: McpDeps) {
       const listed = JSON.stringify(list, null, 2);
       // The list is sent twice: as text, and as structured content.
       const bytes = 2 * Buffer.byteLength(listed);
-      if (bytes > bytesLeft()) return failure(tooLarge(`The list of ${list.length} articles`, bytes) + ' Filter it by lang or topic.');
+      if (bytes > bytesLeft())
+        return failure(tooLarge(`The list of ${list.length} articles`, bytes) + ' Filter it by lang or topic.');
       return { content: [{ type: 'text', text: listed }], structuredContent: { articles: list } };
     }),
     get_blog_article: guarded((args) => {
@@ -178,13 +201,26 @@ export function mcpHandlers(deps: McpDeps) {
   };
 
   return {
-    info: { name: MCP_SERVER.name, title: `${config.serviceName} (read-only)`, version: MCP_SERVER.version, websiteUrl: config.baseUrl },
+    info: {
+      name: MCP_SERVER.name,
+      title: `${config.serviceName} (read-only)`,
+      version: MCP_SERVER.version,
+      websiteUrl: config.baseUrl,
+    },
     instructions: mcpInstructions(config),
     tools,
     /** tools/list from the registry as the server card describes it (JSON Schema 2020-12, no extra properties, its order). */
     toolList: toolDescriptions(),
-    listResources: () => resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })),
-    listTemplates: () => templates.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
+    listResources: () =>
+      resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })),
+    listTemplates: () =>
+      templates.map(({ uriTemplate, name, title, description, mimeType }) => ({
+        uriTemplate,
+        name,
+        title,
+        description,
+        mimeType,
+      })),
     /**
      * A resource's contents; UnknownResource when there is none, AnswerTooLarge when it does not fit in the answer,
      * StoreUnavailableError when it cannot be read now.
@@ -198,12 +234,17 @@ export function mcpHandlers(deps: McpDeps) {
       const checked = path !== undefined && matchTemplate(path) ? checkedPath(path) : undefined;
       if (checked !== undefined) {
         const resolution = await reader.resolve(checked, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true });
-        if (resolution.kind === 'asset' && resolution.asset.type.startsWith('text/markdown')) return { uri, mimeType: 'text/markdown', text: resourceText(resolution.asset, uri) };
+        if (resolution.kind === 'asset' && resolution.asset.type.startsWith('text/markdown'))
+          return { uri, mimeType: 'text/markdown', text: resourceText(resolution.asset, uri) };
       }
       throw new UnknownResource(`Resource not found: ${uri}`);
     },
     /** Completion for the template arguments that are public lists: the languages and the article slugs (never profiles). */
-    complete: (ref: { type: string; uri?: string }, argument: { name: string; value: string }, context?: Record<string, string>) => {
+    complete: (
+      ref: { type: string; uri?: string },
+      argument: { name: string; value: string },
+      context?: Record<string, string>,
+    ) => {
       const prefix = argument.value.toLowerCase();
       const template = ref.type === 'ref/resource' ? templates.find((t) => t.uriTemplate === ref.uri) : undefined;
       let values: string[] = [];

@@ -9,7 +9,14 @@ import { Overloaded } from '../render/render-pool.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
 /** JSON-RPC 2.0 error codes used here (and -32000, "server error", for what the transport refuses). */
-export const CODES = { parseError: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internalError: -32603, serverError: -32000 } as const;
+export const CODES = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  serverError: -32000,
+} as const;
 
 export type Id = string | number | null;
 
@@ -31,7 +38,11 @@ export function bodyTooLarge(limit: number): ErrorResponse {
 
 /** The answer to a request whose answer would not fit in what the response may hold. */
 export function answerTooLarge(id: Id, maxBytes: number): ErrorResponse {
-  return errorResponse(id, CODES.serverError, `Response too large: over ${maxBytes} bytes for this response; ask for less in one request`);
+  return errorResponse(
+    id,
+    CODES.serverError,
+    `Response too large: over ${maxBytes} bytes for this response; ask for less in one request`,
+  );
 }
 
 /** What a tool or resource says when the database cannot be read now: it may retry. */
@@ -49,14 +60,24 @@ export function clientMessageOf(err: unknown): string | undefined {
  * or the error that answers the whole body: -32700 when it is not JSON, -32600 for an empty batch or one over the
  * limit.
  */
-export type Body = Result<{ batch: false; value: unknown } | { batch: true; elements: unknown[] }, { error: ErrorResponse }>;
+export type Body = Result<
+  { batch: false; value: unknown } | { batch: true; elements: unknown[] },
+  { error: ErrorResponse }
+>;
 
 /** How deep a body may nest: far beyond any request's params, far within what validating it needs of the stack. */
 const MAX_BODY_NESTING = 64;
 
 export function parseBody(body: string, maxBatch: number): Body {
   if (nestsDeeperThan(body, MAX_BODY_NESTING)) {
-    return { ok: false, error: errorResponse(null, CODES.invalidRequest, `Invalid Request: the body is nested deeper than ${MAX_BODY_NESTING} levels`) };
+    return {
+      ok: false,
+      error: errorResponse(
+        null,
+        CODES.invalidRequest,
+        `Invalid Request: the body is nested deeper than ${MAX_BODY_NESTING} levels`,
+      ),
+    };
   }
   let parsed: unknown;
   try {
@@ -65,9 +86,17 @@ export function parseBody(body: string, maxBatch: number): Body {
     return { ok: false, error: errorResponse(null, CODES.parseError, 'Parse error: the body is not valid JSON') };
   }
   if (!Array.isArray(parsed)) return { ok: true, batch: false, value: parsed };
-  if (parsed.length === 0) return { ok: false, error: errorResponse(null, CODES.invalidRequest, 'Invalid Request: an empty batch') };
+  if (parsed.length === 0)
+    return { ok: false, error: errorResponse(null, CODES.invalidRequest, 'Invalid Request: an empty batch') };
   if (parsed.length > maxBatch) {
-    return { ok: false, error: errorResponse(null, CODES.invalidRequest, `Invalid Request: a batch may hold at most ${maxBatch} messages (this one holds ${parsed.length}); send the rest in further requests`) };
+    return {
+      ok: false,
+      error: errorResponse(
+        null,
+        CODES.invalidRequest,
+        `Invalid Request: a batch may hold at most ${maxBatch} messages (this one holds ${parsed.length}); send the rest in further requests`,
+      ),
+    };
   }
   return { ok: true, batch: true, elements: parsed };
 }
@@ -92,8 +121,18 @@ export function isNotification(message: unknown): boolean {
 }
 
 /** Each client request method with the schema of its params, from the SDK's own definitions. */
-const REQUEST_SCHEMAS = new Map<string, { safeParse: (value: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }>(
-  (ClientRequestSchema.options as unknown as { shape: { method: { value: string } }; safeParse: (value: unknown) => never }[]).map((schema) => [schema.shape.method.value, schema]),
+const REQUEST_SCHEMAS = new Map<
+  string,
+  {
+    safeParse: (value: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+  }
+>(
+  (
+    ClientRequestSchema.options as unknown as {
+      shape: { method: { value: string } };
+      safeParse: (value: unknown) => never;
+    }[]
+  ).map((schema) => [schema.shape.method.value, schema]),
 );
 
 /**
@@ -108,7 +147,8 @@ export function invalidParams(message: unknown): ErrorResponse | undefined {
     // The SDK looks a tool up in a plain object: `constructor` or `toString` found a function there ("Tool toString
     // disabled"). A name the registry does not own is unknown, in the SDK's own words.
     const name = (message as unknown as { params: { name: string } }).params.name;
-    if (!Object.hasOwn(MCP_TOOLS, name)) return errorResponse(message.id, CODES.invalidParams, `Tool ${name} not found`);
+    if (!Object.hasOwn(MCP_TOOLS, name))
+      return errorResponse(message.id, CODES.invalidParams, `Tool ${name} not found`);
   }
   if (!result || result.success) return undefined;
   const issue = result.error?.issues[0];

@@ -18,7 +18,6 @@ import { CACHE } from '../../src/lib/surface.ts';
 import { clientMessageOf, CODES } from './jsonrpc.ts';
 import { AnswerTooLarge, TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
 
-
 /** JSON-RPC code for an unknown resource in the 2025 revisions (2026-07-28 says -32602). */
 const RESOURCE_NOT_FOUND_2025 = -32002;
 
@@ -26,7 +25,9 @@ const RESOURCE_NOT_FOUND_2025 = -32002;
  * every revision, and rewrites a handler's -32002 to it; the 2025 revisions say -32002. */
 function as2025(message: JSONRPCMessage): JSONRPCMessage {
   const error = 'error' in message ? (message.error as { code: number; data?: { uri?: unknown } }) : undefined;
-  return error?.code === -32602 && typeof error.data?.uri === 'string' ? ({ ...message, error: { ...error, code: RESOURCE_NOT_FOUND_2025 } } as JSONRPCMessage) : message;
+  return error?.code === -32602 && typeof error.data?.uri === 'string'
+    ? ({ ...message, error: { ...error, code: RESOURCE_NOT_FOUND_2025 } } as JSONRPCMessage)
+    : message;
 }
 
 /** The SDK's stateless transport, answering as the 2025 revisions do. */
@@ -64,15 +65,28 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
       },
     });
     for (const name of Object.keys(MCP_TOOLS) as McpToolName[]) {
-      server.registerTool(name, TOOL_DEFINITIONS[name] as never, ((args: Record<string, unknown>) => handlers.tools[name](args)) as never);
+      server.registerTool(
+        name,
+        TOOL_DEFINITIONS[name] as never,
+        ((args: Record<string, unknown>) => handlers.tools[name](args)) as never,
+      );
     }
     const lowLevel = server.server;
     // tools/list from the registry as the server card describes it (JSON Schema 2020-12, closed objects), not the
     // SDK's own conversion: one description of one registry.
-    lowLevel.setRequestHandler('tools/list', (request) => (refuseCursor(request.params), { tools: handlers.toolList }) as never);
+    lowLevel.setRequestHandler(
+      'tools/list',
+      (request) => (refuseCursor(request.params), { tools: handlers.toolList }) as never,
+    );
     // Resources through the low-level handlers: the SDK's registerResource cannot answer -32002 for the 2025 era.
-    lowLevel.setRequestHandler('resources/list', (request) => (refuseCursor(request.params), { resources: handlers.listResources() }));
-    lowLevel.setRequestHandler('resources/templates/list', (request) => (refuseCursor(request.params), { resourceTemplates: handlers.listTemplates() }));
+    lowLevel.setRequestHandler(
+      'resources/list',
+      (request) => (refuseCursor(request.params), { resources: handlers.listResources() }),
+    );
+    lowLevel.setRequestHandler(
+      'resources/templates/list',
+      (request) => (refuseCursor(request.params), { resourceTemplates: handlers.listTemplates() }),
+    );
     lowLevel.setRequestHandler('resources/read', async (request) => {
       const uri = request.params.uri;
       try {
@@ -92,7 +106,11 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
       }
     });
     lowLevel.setRequestHandler('completion/complete', (request) => {
-      const { ref, argument, context } = request.params as { ref: { type: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } };
+      const { ref, argument, context } = request.params as {
+        ref: { type: string; uri?: string };
+        argument: { name: string; value: string };
+        context?: { arguments?: Record<string, string> };
+      };
       return { completion: handlers.complete(ref, argument, context?.arguments) };
     });
     return server;
@@ -104,7 +122,11 @@ export function mcpServerFactory(handlers: McpHandlers): (ctx: McpRequestContext
  * specification says an invalid cursor is -32602 (answering the first page again would loop a client forever).
  */
 function refuseCursor(params: { cursor?: unknown } | undefined): void {
-  if (params?.cursor !== undefined) throw new ProtocolError(CODES.invalidParams, 'Invalid params: cursor: this server gives no cursors (every list fits in one page); list again without one');
+  if (params?.cursor !== undefined)
+    throw new ProtocolError(
+      CODES.invalidParams,
+      'Invalid params: cursor: this server gives no cursors (every list fits in one page); list again without one',
+    );
 }
 
 /** What the legacy leg reads of a request: its protocol version header, and the request itself when the SDK's
@@ -132,7 +154,15 @@ async function answerOf(response: Response): Promise<LegAnswer> {
 }
 
 /** The 2025 methods whose answer depends on nothing an earlier request set: no initialize, no logging level. */
-const STATELESS_METHODS = new Set(['tools/call', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'completion/complete', 'ping']);
+const STATELESS_METHODS = new Set([
+  'tools/call',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'completion/complete',
+  'ping',
+]);
 
 /**
  * One long-lived server for the 2025 revisions' stateless requests. A fresh server per request (the SDK's stateless
@@ -172,8 +202,19 @@ class SharedLegacyServer implements Transport {
   /** Whether this request is one the shared server answers exactly as a fresh one would. */
   takes(incoming: Incoming, message: unknown): message is JSONRPCRequest {
     const m = message as { id?: unknown; method?: unknown } | null;
-    if (!m || typeof m !== 'object' || Array.isArray(m) || m.id === undefined || typeof m.method !== 'string' || !STATELESS_METHODS.has(m.method)) return false;
-    return incoming.protocolVersion === undefined || (MCP_SERVER.protocolVersions as readonly string[]).includes(incoming.protocolVersion);
+    if (
+      !m ||
+      typeof m !== 'object' ||
+      Array.isArray(m) ||
+      m.id === undefined ||
+      typeof m.method !== 'string' ||
+      !STATELESS_METHODS.has(m.method)
+    )
+      return false;
+    return (
+      incoming.protocolVersion === undefined ||
+      (MCP_SERVER.protocolVersions as readonly string[]).includes(incoming.protocolVersion)
+    );
   }
 
   answer(message: JSONRPCRequest): Promise<JSONRPCMessage> {
@@ -201,7 +242,8 @@ export function mcpLegs(handlers: McpHandlers) {
     // 2026-07-28: the SDK's handler, strict (the route sends it only what the SDK's classifier calls modern). Its
     // response mode is the default ('auto'): a single JSON body, since no handler here sends anything before its
     // result.
-    modern: (request: Request, parsedBody: unknown): Promise<LegAnswer> => modernHandler.fetch(request, { parsedBody }).then(answerOf),
+    modern: (request: Request, parsedBody: unknown): Promise<LegAnswer> =>
+      modernHandler.fetch(request, { parsedBody }).then(answerOf),
     /**
      * The 2025 revisions: the shared server for stateless requests, else a server from the same factory on the SDK's
      * stateless transport, answering JSON. The latter is the SDK's own stateless legacy leg (`legacy: 'stateless'`)
@@ -211,7 +253,8 @@ export function mcpLegs(handlers: McpHandlers) {
      * (and 22 us on the shared server).
      */
     legacy: async (incoming: Incoming, parsedBody: unknown): Promise<LegAnswer> => {
-      if (shared.takes(incoming, parsedBody)) return { status: 200, headers: {}, body: await shared.answer(parsedBody) };
+      if (shared.takes(incoming, parsedBody))
+        return { status: 200, headers: {}, body: await shared.answer(parsedBody) };
       const request = incoming.webRequest();
       const server = factory({ era: 'legacy', requestInfo: request });
       // No sessionIdGenerator: stateless, no Mcp-Session-Id.

@@ -25,18 +25,34 @@ export function resolveSitePath(input: string, config: PublicConfig): Result<{ p
   if (!SCHEME.test(raw) && !raw.startsWith('/')) return { ok: false, problem: 'a path must start with "/"' };
   // Whatever names another host: a URL of another origin, and a path that starts with two slashes (or a slash and a
   // backslash), which URLs read as a network-path reference (`//evil.example/p/layla` is evil.example's /p/layla).
-  if (target.origin !== config.baseUrl) return { ok: false, problem: `only pages of ${config.baseUrl} can be read; "${raw.slice(0, 80)}" names another site (${target.origin})` };
+  if (target.origin !== config.baseUrl)
+    return {
+      ok: false,
+      problem: `only pages of ${config.baseUrl} can be read; "${raw.slice(0, 80)}" names another site (${target.origin})`,
+    };
   // Judge the path as written, as the HTTP router does: URL parsing would silently resolve the dot segments away.
   const decoded = checkedPath(raw.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '');
-  if (decoded === undefined) return { ok: false, problem: `"${input}" is not a valid path (broken percent-encoding, NUL, backslash, "." or ".." segments)` };
+  if (decoded === undefined)
+    return {
+      ok: false,
+      problem: `"${input}" is not a valid path (broken percent-encoding, NUL, backslash, "." or ".." segments)`,
+    };
   // Judged decoded (/%6Cogin is /login), and by its first non-empty segment (//login is /login to most servers).
   if (AGENT_REFUSED_SEGMENTS.has(firstSegmentOf(decoded))) {
-    return { ok: false, problem: `${target.pathname} belongs to the account owners' app or the MCP endpoint and is not readable by agents` };
+    return {
+      ok: false,
+      problem: `${target.pathname} belongs to the account owners' app or the MCP endpoint and is not readable by agents`,
+    };
   }
   return { ok: true, path: target.pathname + target.search };
 }
 
-export async function readPage(reader: SiteReader, errors: ErrorPages, config: PublicConfig, input: string): Promise<PageResult> {
+export async function readPage(
+  reader: SiteReader,
+  errors: ErrorPages,
+  config: PublicConfig,
+  input: string,
+): Promise<PageResult> {
   const resolved = resolveSitePath(input, config);
   if (!resolved.ok) return { ok: false, problem: `Refused: ${resolved.problem}.` };
   let url = resolved.path;
@@ -45,10 +61,15 @@ export async function readPage(reader: SiteReader, errors: ErrorPages, config: P
     const q = url.indexOf('?');
     const path = checkedPath(q === -1 ? url : url.slice(0, q));
     if (path === undefined) return { ok: false, problem: `Refused: ${url} is not a valid path.` };
-    const resolution = await reader.resolve(path, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true, rawUrl: url });
+    const resolution = await reader.resolve(
+      path,
+      { markdown: true, lang: DEFAULT_LANG },
+      { staticFiles: true, rawUrl: url },
+    );
     switch (resolution.kind) {
       case 'redirect':
-        if (resolution.sitePath === undefined) return { ok: false, problem: `${path} redirects to another site: ${resolution.location}` };
+        if (resolution.sitePath === undefined)
+          return { ok: false, problem: `${path} redirects to another site: ${resolution.location}` };
         url = resolution.sitePath;
         continue;
       case 'not-found': {
@@ -58,10 +79,12 @@ export async function readPage(reader: SiteReader, errors: ErrorPages, config: P
         return { ok: false, problem: `No public page at ${path} (404).${shown}` };
       }
       case 'document':
-        if (resolution.status >= 400) return { ok: false, problem: `${path} answered ${resolution.status}; try again later.` };
+        if (resolution.status >= 400)
+          return { ok: false, problem: `${path} answered ${resolution.status}; try again later.` };
         return { ok: true, text: resolution.body, path };
       case 'asset':
-        if (!TEXT_TYPES.test(resolution.asset.type)) return { ok: false, problem: `${path} is not a text document (${resolution.asset.type}).` };
+        if (!TEXT_TYPES.test(resolution.asset.type))
+          return { ok: false, problem: `${path} is not a text document (${resolution.asset.type}).` };
         // Judged by its size before it is read: a sitemap part of 5 MB is never turned into a string here.
         if (resolution.asset.size > bytesLeft()) return { ok: false, problem: tooLarge(path, resolution.asset.size) };
         return { ok: true, text: textForAnswer(resolution.asset), path };

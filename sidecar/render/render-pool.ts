@@ -111,7 +111,8 @@ export class RenderPool {
     if (this.#pool.queueSize >= this.#maxQueue) throw new Overloaded(`${this.#pool.queueSize} renders are waiting`);
     const done = await this.#pool.run(task);
     const forms: Rendered['forms'] = {};
-    for (const [encoding, bytes] of Object.entries(done.forms) as [Encoding, Uint8Array][]) forms[encoding] = bufferOf(bytes);
+    for (const [encoding, bytes] of Object.entries(done.forms) as [Encoding, Uint8Array][])
+      forms[encoding] = bufferOf(bytes);
     return { body: bufferOf(done.body), forms };
   }
 }

@@ -35,7 +35,10 @@ export default async function run(task: RenderTask): Promise<RenderedBytes> {
   const result: RenderedBytes = { body: own(body), forms };
   // The bytes move to the main thread instead of being copied.
   const buffers = [result.body, ...Object.values(forms)].map((bytes) => bytes.buffer);
-  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: result } as never) as unknown as RenderedBytes;
+  return Piscina.move({
+    [Piscina.transferableSymbol]: buffers,
+    [Piscina.valueSymbol]: result,
+  } as never) as unknown as RenderedBytes;
 }
 
 async function bodyOf(task: RenderTask): Promise<Buffer> {
@@ -44,7 +47,9 @@ async function bodyOf(task: RenderTask): Promise<Buffer> {
       renderer ??= loadAstroRenderer(serverEntry);
       return (await renderer).render(task.path, task.locals);
     case 'markdown':
-      return Buffer.from(pageToMarkdown(Buffer.from(task.html.buffer, task.html.byteOffset, task.html.byteLength).toString('utf8')));
+      return Buffer.from(
+        pageToMarkdown(Buffer.from(task.html.buffer, task.html.byteOffset, task.html.byteLength).toString('utf8')),
+      );
     case 'qr':
       return Buffer.from(await qrSvg(task.text));
     case 'warm':

@@ -15,14 +15,17 @@ import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../mcp/jsonrpc.ts';
 
 function sendJson(reply: FastifyReply, status: number, body: unknown) {
-  return reply.code(status).header('cache-control', CACHE[ROUTES.mcp.cache]).type('application/json').send(JSON.stringify(body));
+  return reply
+    .code(status)
+    .header('cache-control', CACHE[ROUTES.mcp.cache])
+    .type('application/json')
+    .send(JSON.stringify(body));
 }
 
 /** An HTTP refusal, as a JSON-RPC error that answers no particular request. */
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string) {
   return sendJson(reply, status, errorResponse(null, code, message));
 }
-
 
 function acceptsBoth(request: FastifyRequest): boolean {
   const accept = String(request.headers.accept ?? '');
@@ -55,11 +58,21 @@ function lingerOnRefusedBody(request: FastifyRequest, reply: FastifyReply): void
   request.raw.resume();
 }
 
-export type McpLimits = Pick<ServerConfig, 'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes' | 'mcpMaxConcurrent' | 'sendTimeoutMs'>;
+export type McpLimits = Pick<
+  ServerConfig,
+  'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes' | 'mcpMaxConcurrent' | 'sendTimeoutMs'
+>;
 
-export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: McpLimits; pool: Pick<RenderPool, 'jsonString'> }) {
+export async function mcpRoutes(
+  app: FastifyInstance,
+  deps: McpDeps & { limits: McpLimits; pool: Pick<RenderPool, 'jsonString'> },
+) {
   const { limits, pool } = deps;
-  const conduct = mcpConductor(mcpHandlers(deps), { maxBatch: limits.mcpMaxBatch, maxResponseBytes: limits.mcpMaxResponseBytes, jsonString: (text) => pool.jsonString(text) });
+  const conduct = mcpConductor(mcpHandlers(deps), {
+    maxBatch: limits.mcpMaxBatch,
+    maxResponseBytes: limits.mcpMaxResponseBytes,
+    jsonString: (text) => pool.jsonString(text),
+  });
   /**
    * At most MCP_MAX_CONCURRENT requests are conducted at once, each from the moment its body has arrived (a client
    * still sending holds nothing) until its answer has left, or SEND_TIMEOUT_MS after it was ready if the client is
@@ -85,7 +98,9 @@ export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: 
 
     // Parse the body ourselves: Fastify's JSON parser would answer malformed JSON in its own format, not JSON-RPC.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
 
     scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
       if (error.statusCode === 413) {
@@ -93,41 +108,82 @@ export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: 
         return sendJson(reply, 413, bodyTooLarge(MCP_BODY_LIMIT));
       }
       if (error.statusCode === 429) return jsonRpcError(reply, 429, CODES.serverError, error.message);
-      if (error.statusCode && error.statusCode < 500) return jsonRpcError(reply, error.statusCode, CODES.invalidRequest, error.message);
+      if (error.statusCode && error.statusCode < 500)
+        return jsonRpcError(reply, error.statusCode, CODES.invalidRequest, error.message);
       request.log.error({ err: error }, 'mcp request failed');
       return jsonRpcError(reply, 500, CODES.internalError, 'Internal error');
     });
 
     // The SDK's own checks of Host and Origin (port-agnostic allowlists; a Host no URL can hold is refused, not thrown).
     scope.addHook('onRequest', async (request, reply) => {
-      if (!validateHostHeader(request.headers.host, allowedHosts).ok || !validateOriginHeader(request.headers.origin, allowedHosts).ok) {
-        return jsonRpcError(reply, 403, CODES.serverError, 'Forbidden: this Host or Origin may not use the MCP endpoint');
+      if (
+        !validateHostHeader(request.headers.host, allowedHosts).ok ||
+        !validateOriginHeader(request.headers.origin, allowedHosts).ok
+      ) {
+        return jsonRpcError(
+          reply,
+          403,
+          CODES.serverError,
+          'Forbidden: this Host or Origin may not use the MCP endpoint',
+        );
       }
     });
 
     const notAllowed = (_request: FastifyRequest, reply: FastifyReply) =>
-      jsonRpcError(reply.header('allow', 'POST'), 405, CODES.serverError, 'Method not allowed: this stateless MCP endpoint answers POST only (no SSE stream, no session to delete)');
+      jsonRpcError(
+        reply.header('allow', 'POST'),
+        405,
+        CODES.serverError,
+        'Method not allowed: this stateless MCP endpoint answers POST only (no SSE stream, no session to delete)',
+      );
     scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: paths.mcp, handler: notAllowed });
     // RFC 9110 §9.3.7: OPTIONS says what the resource takes, as on every other resource.
-    scope.route({ method: 'OPTIONS', url: paths.mcp, handler: (_request, reply) => reply.code(204).header('allow', 'POST').header('cache-control', CACHE.none).send() });
+    scope.route({
+      method: 'OPTIONS',
+      url: paths.mcp,
+      handler: (_request, reply) => reply.code(204).header('allow', 'POST').header('cache-control', CACHE.none).send(),
+    });
 
     const charge = scope.createRateLimit();
     scope.post(paths.mcp, async (request, reply) => {
       if (!acceptsBoth(request)) {
-        return jsonRpcError(reply, 406, CODES.serverError, 'Not Acceptable: the Accept header must list both application/json and text/event-stream');
+        return jsonRpcError(
+          reply,
+          406,
+          CODES.serverError,
+          'Not Acceptable: the Accept header must list both application/json and text/event-stream',
+        );
       }
       if (!/^application\/json\s*(;|$)/i.test(String(request.headers['content-type'] ?? ''))) {
-        return jsonRpcError(reply, 415, CODES.serverError, 'Unsupported Media Type: the body must be JSON (Content-Type: application/json)');
+        return jsonRpcError(
+          reply,
+          415,
+          CODES.serverError,
+          'Unsupported Media Type: the body must be JSON (Content-Type: application/json)',
+        );
       }
       // RFC 9110 §8.4.1: a content coding the server does not read is 415 (else gzip bytes were parsed as JSON).
-      const coding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+      const coding = String(request.headers['content-encoding'] ?? 'identity')
+        .trim()
+        .toLowerCase();
       if (coding !== 'identity' && coding !== '') {
-        return jsonRpcError(reply, 415, CODES.serverError, `Unsupported Media Type: Content-Encoding "${coding.slice(0, 40)}" is not read here; send the body as it is`);
+        return jsonRpcError(
+          reply,
+          415,
+          CODES.serverError,
+          `Unsupported Media Type: Content-Encoding "${coding.slice(0, 40)}" is not read here; send the body as it is`,
+        );
       }
       // A slot from here (the body has arrived) until the answer has left.
       const gone = new Promise<void>((left) => reply.raw.once('close', left));
       const release = await slots.acquire(clientOf(request.ip), gone);
-      if (!release) return jsonRpcError(reply.header('retry-after', '1'), 503, CODES.serverError, 'Service busy: too many MCP requests are waiting; retry in a second');
+      if (!release)
+        return jsonRpcError(
+          reply.header('retry-after', '1'),
+          503,
+          CODES.serverError,
+          'Service busy: too many MCP requests are waiting; retry in a second',
+        );
       if (reply.raw.destroyed) return release();
       reply.raw.once('close', release);
       const answer: McpAnswer = await conduct({
@@ -139,7 +195,8 @@ export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: 
         chargeMessages: async (n) => {
           for (let i = 0; i < n; i++) {
             const limit = await charge(request);
-            if (!limit.isAllowed && limit.isExceeded) return { retryAfterSeconds: limit.ttlInSeconds, message: tooMany(limits) };
+            if (!limit.isAllowed && limit.isExceeded)
+              return { retryAfterSeconds: limit.ttlInSeconds, message: tooMany(limits) };
           }
           return undefined;
         },
@@ -148,10 +205,12 @@ export async function mcpRoutes(app: FastifyInstance, deps: McpDeps & { limits: 
       reply.headers(answer.headers).header('cache-control', CACHE[ROUTES.mcp.cache]).code(answer.status);
       // A client that does not read its answer gives its slot back with its connection, SEND_TIMEOUT_MS from now.
       const deadline = setTimeout(() => reply.raw.destroy(), limits.sendTimeoutMs).unref();
-      reply.raw.once('close', () => clearTimeout(deadline)).once('finish', () => {
-        clearTimeout(deadline);
-        release();
-      });
+      reply.raw
+        .once('close', () => clearTimeout(deadline))
+        .once('finish', () => {
+          clearTimeout(deadline);
+          release();
+        });
       return answer.body === undefined ? reply.send() : reply.type('application/json').send(answer.body);
     });
   });

@@ -23,7 +23,13 @@ export function edgeTags(header: string | undefined): EdgeTags {
   return { header, separator: header?.toLowerCase() === 'cache-tag' ? ',' : ' ' };
 }
 
-function sendResolution(request: FastifyRequest, reply: FastifyReply, resolution: Resolution, errors: ErrorPages, edge: EdgeTags) {
+function sendResolution(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  resolution: Resolution,
+  errors: ErrorPages,
+  edge: EdgeTags,
+) {
   if (resolution.entity) {
     // An edge keeps a live answer until the purger names its entity; browsers revalidate as Cache-Control says.
     reply.header('cdn-cache-control', CACHE.edgeLive);
@@ -41,9 +47,20 @@ function sendResolution(request: FastifyRequest, reply: FastifyReply, resolution
   }
 }
 
-export function pageRoutes(app: FastifyInstance, { reader, errors, staticFiles, edge }: { reader: SiteReader; errors: ErrorPages; staticFiles: boolean; edge: EdgeTags }) {
+export function pageRoutes(
+  app: FastifyInstance,
+  {
+    reader,
+    errors,
+    staticFiles,
+    edge,
+  }: { reader: SiteReader; errors: ErrorPages; staticFiles: boolean; edge: EdgeTags },
+) {
   app.get('/*', async (request, reply) => {
-    const resolution = await reader.resolve(request.sitePath, preferencesOf(request), { staticFiles, rawUrl: request.raw.url ?? '/' });
+    const resolution = await reader.resolve(request.sitePath, preferencesOf(request), {
+      staticFiles,
+      rawUrl: request.raw.url ?? '/',
+    });
     if (resolution.route) request.surfaceRoute = resolution.route;
     return sendResolution(request, reply, resolution, errors, edge);
   });
@@ -52,11 +69,17 @@ export function pageRoutes(app: FastifyInstance, { reader, errors, staticFiles, 
   // the build's files: a front sends every such request here (deploy/nginx.conf).
   app.setNotFoundHandler(async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.sitePath) {
-      const resolution = await reader.resolve(request.sitePath, preferencesOf(request), { staticFiles: true, rawUrl: request.raw.url ?? '/' });
+      const resolution = await reader.resolve(request.sitePath, preferencesOf(request), {
+        staticFiles: true,
+        rawUrl: request.raw.url ?? '/',
+      });
       if (resolution.kind !== 'not-found') {
         reply.header('allow', ALLOW).header('cache-control', CACHE.none);
         if (request.method === 'OPTIONS') return reply.code(204).send();
-        return reply.code(405).type('text/plain; charset=utf-8').send(`Method not allowed: ${request.method} is not taken here; this resource answers ${ALLOW}.\n`);
+        return reply
+          .code(405)
+          .type('text/plain; charset=utf-8')
+          .send(`Method not allowed: ${request.method} is not taken here; this resource answers ${ALLOW}.\n`);
       }
     }
     return errors.send(request, reply, 404, request.sitePath || '/');

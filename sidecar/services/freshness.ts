@@ -64,7 +64,10 @@ export class Freshness {
     if (version === this.seenVersion) return;
     const batch = await this.store.changesSince(this.lastSeq, BATCH);
     const reset =
-      batch.epoch !== this.epoch || batch.last < this.lastSeq || (batch.first > this.lastSeq + 1 && batch.last > this.lastSeq) || !batch.complete;
+      batch.epoch !== this.epoch ||
+      batch.last < this.lastSeq ||
+      (batch.first > this.lastSeq + 1 && batch.last > this.lastSeq) ||
+      !batch.complete;
     this.epoch = batch.epoch;
     this.lastSeq = batch.last;
     this.seenVersion = version;

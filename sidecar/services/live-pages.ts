@@ -109,12 +109,18 @@ export class LivePages {
 
   /** The QR code of a published profile's page (for print, or for showing on a screen). */
   profileQr(slug: string, now = Date.now()): Promise<Asset | undefined> {
-    return this.lookup<Asset>(`pq:${slug}`, { kind: 'profile', key: slug }, now, async () => ((await this.profile(slug, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.profile(slug)))] : undefined));
+    return this.lookup<Asset>(`pq:${slug}`, { kind: 'profile', key: slug }, now, async () =>
+      (await this.profile(slug, now))
+        ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.profile(slug)))]
+        : undefined,
+    );
   }
 
   /** The QR code of an active card's page: our /c/{cardId}, also for a redirect-mode card (which redirects from there). */
   cardQr(cardId: string, now = Date.now()): Promise<Asset | undefined> {
-    return this.lookup<Asset>(`cq:${cardId}`, { kind: 'card', key: cardId }, now, async () => ((await this.card(cardId, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.card(cardId)))] : undefined));
+    return this.lookup<Asset>(`cq:${cardId}`, { kind: 'card', key: cardId }, now, async () =>
+      (await this.card(cardId, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.card(cardId)))] : undefined,
+    );
   }
 
   /** The offline contact code of a page-mode card: a vCard itself, so a phone saves it with no network. */
@@ -138,7 +144,12 @@ export class LivePages {
    * database, cached when found (until `expiresAt`) and tagged with the entity it shows, whose change evicts it.
    * What is not found is not cached: unknown paths cannot fill the cache.
    */
-  private async lookup<T extends LivePage | CardFound | AliasFound | Asset>(key: string, entity: Change, now: number, find: () => Promise<[value: T, expiresAt?: number] | undefined>): Promise<T | undefined> {
+  private async lookup<T extends LivePage | CardFound | AliasFound | Asset>(
+    key: string,
+    entity: Change,
+    now: number,
+    find: () => Promise<[value: T, expiresAt?: number] | undefined>,
+  ): Promise<T | undefined> {
     const { freshness, cache } = this.deps;
     await freshness.sync(now);
     const cached = cache.get(key, now);

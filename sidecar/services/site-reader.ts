@@ -7,7 +7,14 @@ import { create as contentDisposition } from 'content-disposition';
 import { CONTENT_USAGE } from '../../src/lib/ai-preferences.ts';
 import { alternateLink, homepageLinks, siteLinks } from '../../src/lib/discovery.ts';
 import { CACHE, LANGS, ROUTES, routeIds, routeMatcher, type Lang, type RouteId } from '../../src/lib/surface.ts';
-import { absoluteUrl, isErrorPagePath, pageOfTwin, paths, twinPath, withoutTrailingSlashes } from '../../src/lib/urls.ts';
+import {
+  absoluteUrl,
+  isErrorPagePath,
+  pageOfTwin,
+  paths,
+  twinPath,
+  withoutTrailingSlashes,
+} from '../../src/lib/urls.ts';
 import type { Change, Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
 import type { LivePage, LivePages } from './live-pages.ts';
@@ -47,10 +54,14 @@ type LiveRouteId = { [K in RouteId]: (typeof ROUTES)[K]['served'] extends 'live'
 type Handler = (params: Record<string, string>, prefs: ReadPreferences) => Promise<Resolution>;
 
 /** The declared GET routes the sidecar answers itself, matched by the declaration's one matcher. */
-const LIVE_ROUTE_IDS = routeIds((r) => r.method === 'GET' && (r.served === 'live' || r.served === 'operations')) as LiveRouteId[];
+const LIVE_ROUTE_IDS = routeIds(
+  (r) => r.method === 'GET' && (r.served === 'live' || r.served === 'operations'),
+) as LiveRouteId[];
 const matchLive = routeMatcher(LIVE_ROUTE_IDS);
 /** Paths the sidecar answers itself even when the build has a file there (the build's sitemap.xml is its static part). */
-const LIVE_FIXED_PATHS: ReadonlySet<string> = new Set(LIVE_ROUTE_IDS.map((id) => ROUTES[id].path as string).filter((path) => !path.includes('{')));
+const LIVE_FIXED_PATHS: ReadonlySet<string> = new Set(
+  LIVE_ROUTE_IDS.map((id) => ROUTES[id].path as string).filter((path) => !path.includes('{')),
+);
 
 export interface SiteReaderDeps {
   baseUrl: string;
@@ -63,7 +74,8 @@ export interface SiteReaderDeps {
   pressure?: Pick<Pressure, 'why'> | undefined;
 }
 const VARY_ACCEPT = { vary: 'Accept' };
-const asset = (found: Asset | undefined, entity?: Change): Resolution => (found ? { kind: 'asset', asset: found, headers: {}, entity } : { kind: 'not-found' });
+const asset = (found: Asset | undefined, entity?: Change): Resolution =>
+  found ? { kind: 'asset', asset: found, headers: {}, entity } : { kind: 'not-found' };
 
 export class SiteReader {
   private readonly handlers: Record<LiveRouteId, Handler>;
@@ -86,30 +98,58 @@ export class SiteReader {
     this.handlers = {
       getProfilePage: async ({ page }, prefs) => {
         const found = await live.profile(page!);
-        return found ? { ...(await negotiated(found, prefs.markdown, paths.profile(page!))), entity: { kind: 'profile', key: page! } } : { kind: 'not-found' };
+        return found
+          ? {
+              ...(await negotiated(found, prefs.markdown, paths.profile(page!))),
+              entity: { kind: 'profile', key: page! },
+            }
+          : { kind: 'not-found' };
       },
       // The profile's twin at a URL of its own answers as the negotiated Markdown does.
       getProfilePageMarkdown: (params, prefs) => this.handlers.getProfilePage(params, { ...prefs, markdown: true }),
       getDigitalCardMarkdown: async ({ cardId }) => {
         const found = await live.card(cardId!);
-        return found?.page ? { ...(await negotiated(found.page, true, paths.card(cardId!))), entity: { kind: 'card', key: cardId! } } : { kind: 'not-found' };
+        return found?.page
+          ? { ...(await negotiated(found.page, true, paths.card(cardId!))), entity: { kind: 'card', key: cardId! } }
+          : { kind: 'not-found' };
       },
       getDigitalCard: async ({ cardId }, prefs) => {
         const found = await live.card(cardId!);
         const entity: Change = { kind: 'card', key: cardId! };
-        if (found?.redirect) return { kind: 'redirect', status: 302, location: found.redirect, headers: { 'cache-control': CACHE.cardRedirect }, entity };
-        return found?.page ? { ...(await negotiated(found.page, prefs.markdown, paths.card(cardId!))), entity } : { kind: 'not-found' };
+        if (found?.redirect)
+          return {
+            kind: 'redirect',
+            status: 302,
+            location: found.redirect,
+            headers: { 'cache-control': CACHE.cardRedirect },
+            entity,
+          };
+        return found?.page
+          ? { ...(await negotiated(found.page, prefs.markdown, paths.card(cardId!))), entity }
+          : { kind: 'not-found' };
       },
       getDigitalCardVcard: async ({ cardId }) => {
         const found = await live.card(cardId!);
         if (!found?.vcard) return { kind: 'not-found' };
         const name = found.card.name ?? found.card.cardId;
-        return { kind: 'asset', asset: found.vcard, headers: { 'content-disposition': contentDisposition(`${name}.vcf`, { fallback: vcardFileName(found.card) }) }, entity: { kind: 'card', key: cardId! } };
+        return {
+          kind: 'asset',
+          asset: found.vcard,
+          headers: {
+            'content-disposition': contentDisposition(`${name}.vcf`, { fallback: vcardFileName(found.card) }),
+          },
+          entity: { kind: 'card', key: cardId! },
+        };
       },
       getProfileQr: async ({ page }) => asset(await live.profileQr(page!), { kind: 'profile', key: page! }),
       getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId!), { kind: 'card', key: cardId! }),
-      getDigitalCardContactQr: async ({ cardId }) => asset(await live.contactQr(cardId!), { kind: 'card', key: cardId! }),
-      getBlogForPreferredLanguage: async (_params, prefs) => siteRedirect(baseUrl, 302, paths.blogIndex(prefs.lang), { vary: 'Accept-Language', 'cache-control': CACHE.languageRedirect }),
+      getDigitalCardContactQr: async ({ cardId }) =>
+        asset(await live.contactQr(cardId!), { kind: 'card', key: cardId! }),
+      getBlogForPreferredLanguage: async (_params, prefs) =>
+        siteRedirect(baseUrl, 302, paths.blogIndex(prefs.lang), {
+          vary: 'Accept-Language',
+          'cache-control': CACHE.languageRedirect,
+        }),
       getSitemap: async () => ({ kind: 'asset', asset: await sitemap.index(), headers: {} }),
       getSitemapPart: async ({ n }) => {
         const part = await sitemap.part(Number(n));
@@ -118,7 +158,12 @@ export class SiteReader {
       getHealth: async () => this.health(),
       getProfileAlias: async ({ alias }) => {
         const target = await live.alias(alias!);
-        return target ? { ...siteRedirect(baseUrl, 302, paths.profile(target.slug), { 'cache-control': CACHE.alias }), entity: { kind: 'alias', key: alias! } } : { kind: 'not-found' };
+        return target
+          ? {
+              ...siteRedirect(baseUrl, 302, paths.profile(target.slug), { 'cache-control': CACHE.alias }),
+              entity: { kind: 'alias', key: alias! },
+            }
+          : { kind: 'not-found' };
       },
     };
   }
@@ -129,14 +174,24 @@ export class SiteReader {
     if (path.includes('%2F')) return { kind: 'not-found' };
     if (path.length > 1 && path.endsWith('/')) {
       const canonical = canonicalWithoutTrailingSlash(this.deps.baseUrl, options.rawUrl ?? path);
-      return { kind: 'redirect', status: 301, location: canonical.href, sitePath: canonical.pathname + canonical.search, headers: {} };
+      return {
+        kind: 'redirect',
+        status: 301,
+        location: canonical.href,
+        sitePath: canonical.pathname + canonical.search,
+        headers: {},
+      };
     }
     // Error pages are answered with their status, never addressed themselves (/en/404, /en/404.md).
     if (isErrorPagePath(path)) return { kind: 'not-found' };
     if (options.staticFiles && !LIVE_FIXED_PATHS.has(path)) {
       const page = this.deps.site.pages.get(path);
       if (page) {
-        const headers = this.pageHeaders(path, prefs.markdown, this.homepages.has(path) ? this.links.home : this.links.site);
+        const headers = this.pageHeaders(
+          path,
+          prefs.markdown,
+          this.homepages.has(path) ? this.links.home : this.links.site,
+        );
         return { kind: 'asset', asset: prefs.markdown ? page.markdown : page.html, headers };
       }
       const file = path.endsWith('.html') ? undefined : this.deps.site.files.get(path);
@@ -145,14 +200,20 @@ export class SiteReader {
         const headers: Record<string, string> = corsFor(path) ? { 'access-control-allow-origin': '*' } : {};
         // A page's twin at its own URL answers as the page's Markdown does.
         const twinOf = pageOfTwin(path);
-        if (twinOf !== undefined && this.deps.site.pages.has(twinOf)) Object.assign(headers, this.pageHeaders(twinOf, true, this.homepages.has(twinOf) ? this.links.home : this.links.site));
+        if (twinOf !== undefined && this.deps.site.pages.has(twinOf))
+          Object.assign(
+            headers,
+            this.pageHeaders(twinOf, true, this.homepages.has(twinOf) ? this.links.home : this.links.site),
+          );
         if (path === paths.llms) headers.link = this.links.llms;
         return { kind: 'asset', asset: file, headers };
       }
     }
     // A parameter its declaration refuses names nothing (a slug with capitals, a card id too long).
     const match = this.matchLive(path);
-    return match ? { ...(await this.handlers[match.id](match.params, prefs)), route: match.route.path } : { kind: 'not-found' };
+    return match
+      ? { ...(await this.handlers[match.id](match.params, prefs)), route: match.route.path }
+      : { kind: 'not-found' };
   }
 
   /** The declared live route of `path`, remembered: matching tried a dozen patterns and their parameters' schemas. */
@@ -168,11 +229,18 @@ export class SiteReader {
   private pageHeaders(path: string, markdown: boolean, links: string): Record<string, string> {
     // Made once a page and form, then kept (answers copy them): parsing the URL for the link cost a twentieth of a
     // cached page's answer.
-    return this.headersMemo.get(`${markdown ? 'md' : 'html'} ${links === this.links.home ? 'home' : 'site'} ${path}`, () => {
-      // The other representation at a URL of its own: the twin of an HTML page, the page of a Markdown answer.
-      const other = absoluteUrl(this.deps.baseUrl, markdown ? path : twinPath(path));
-      return { ...VARY_ACCEPT, link: `${links}, ${alternateLink(other, markdown ? 'text/html' : 'text/markdown')}`, 'content-usage': CONTENT_USAGE };
-    });
+    return this.headersMemo.get(
+      `${markdown ? 'md' : 'html'} ${links === this.links.home ? 'home' : 'site'} ${path}`,
+      () => {
+        // The other representation at a URL of its own: the twin of an HTML page, the page of a Markdown answer.
+        const other = absoluteUrl(this.deps.baseUrl, markdown ? path : twinPath(path));
+        return {
+          ...VARY_ACCEPT,
+          link: `${links}, ${alternateLink(other, markdown ? 'text/html' : 'text/markdown')}`,
+          'content-usage': CONTENT_USAGE,
+        };
+      },
+    );
   }
 
   private readonly headersMemo = new BoundedMemo<Readonly<Record<string, string>>>();
@@ -185,12 +253,30 @@ export class SiteReader {
     const available = await this.deps.store.isAvailable();
     const shedding = this.deps.pressure?.why();
     const status = available && !shedding ? 'ok' : 'degraded';
-    const reason = !available ? { reason: 'the database does not answer' } : shedding ? { reason: `shedding load: ${shedding}` } : {};
+    const reason = !available
+      ? { reason: 'the database does not answer' }
+      : shedding
+        ? { reason: `shedding load: ${shedding}` }
+        : {};
     // On a standby, how far behind it is: in a region cut off from the primary, its newest commit stops moving.
     const stats = this.deps.store.stats?.();
-    const replica = stats ? { replica: { newestCommitAt: stats.newestCommitAt, replayLagMs: Math.round(stats.replicaLagMs) } } : {};
-    const body = JSON.stringify({ status, service: this.deps.serviceName, time: new Date().toISOString(), ...reason, ...replica });
-    return { kind: 'document', status: status === 'ok' ? 200 : 503, type: 'application/json; charset=utf-8', body, headers: { 'cache-control': CACHE.none } };
+    const replica = stats
+      ? { replica: { newestCommitAt: stats.newestCommitAt, replayLagMs: Math.round(stats.replicaLagMs) } }
+      : {};
+    const body = JSON.stringify({
+      status,
+      service: this.deps.serviceName,
+      time: new Date().toISOString(),
+      ...reason,
+      ...replica,
+    });
+    return {
+      kind: 'document',
+      status: status === 'ok' ? 200 : 503,
+      type: 'application/json; charset=utf-8',
+      body,
+      headers: { 'cache-control': CACHE.none },
+    };
   }
 }
 
@@ -229,6 +315,11 @@ function canonicalWithoutTrailingSlash(baseUrl: string, rawUrl: string): URL {
 }
 
 /** A redirect to a page of this site: absolute for HTTP, with its site path for read_page. */
-function siteRedirect(baseUrl: string, status: 301 | 302, sitePath: string, headers: Record<string, string>): Resolution {
+function siteRedirect(
+  baseUrl: string,
+  status: 301 | 302,
+  sitePath: string,
+  headers: Record<string, string>,
+): Resolution {
   return { kind: 'redirect', status, location: absoluteUrl(baseUrl, sitePath), sitePath, headers };
 }

@@ -203,8 +203,10 @@ export class Sitemap {
       return { index, parts: [] };
     }
     const parts: Part[] = [];
-    for (let i = 0; i < this.staticEntries.length; i += limit) parts.push({ kind: 'static', entries: this.staticEntries.slice(i, i + limit) });
-    for (const kind of ['profile', 'card'] as const) for (const start of surveys[kind].starts) parts.push({ kind, start });
+    for (let i = 0; i < this.staticEntries.length; i += limit)
+      parts.push({ kind: 'static', entries: this.staticEntries.slice(i, i + limit) });
+    for (const kind of ['profile', 'card'] as const)
+      for (const start of surveys[kind].starts) parts.push({ kind, start });
     const index = await this.document(new SitemapIndexStream(), async (write) => {
       for (let n = 1; n <= parts.length; n++) await write({ url: absoluteUrl(baseUrl, paths.sitemapPart(n)) });
     });
@@ -219,7 +221,12 @@ export class Sitemap {
   }
 
   /** Up to `limit` live pages of `kind` from the key `start` on, read a slice at a time (keyset pagination). */
-  private async writeLive(kind: LivePageKind, start: string, limit: number, write: (entry: SitemapEntry) => Promise<void>): Promise<void> {
+  private async writeLive(
+    kind: LivePageKind,
+    start: string,
+    limit: number,
+    write: (entry: SitemapEntry) => Promise<void>,
+  ): Promise<void> {
     let written = 0;
     let from = start;
     let skipFirst = false;
@@ -241,7 +248,10 @@ export class Sitemap {
    * thread pool as it is written; the identity body is only counted. Writing waits whenever the compressors are
    * behind, so a large document is written in many turns of the event loop.
    */
-  private async document(xml: Transform, feed: (write: (item: object) => Promise<void>) => Promise<void>): Promise<Asset> {
+  private async document(
+    xml: Transform,
+    feed: (write: (item: object) => Promise<void>) => Promise<void>,
+  ): Promise<Asset> {
     this.builds++;
     const gzip = createGzip(zlibOptions('gzip', 0));
     const br = createBrotliCompress(zlibOptions('br', 0));

@@ -53,7 +53,10 @@ export class StaticSite {
         const pagePath = urlPath === '/index.html' ? '/' : urlPath.slice(0, -'.html'.length);
         html.set(pagePath, makeAsset(readFileSync(full), type, cacheControlFor(pagePath), copiesOf(root, file, files)));
       } else {
-        this.files.set(urlPath, makeAsset(readFileSync(full), type, cacheControlFor(urlPath), copiesOf(root, file, files)));
+        this.files.set(
+          urlPath,
+          makeAsset(readFileSync(full), type, cacheControlFor(urlPath), copiesOf(root, file, files)),
+        );
       }
     }
     for (const [pagePath, asset] of html) {

@@ -2,7 +2,14 @@
 import { visit } from 'jsonc-parser';
 import { z } from 'zod';
 import { EMAIL_TYPES, OWNER_LISTS, PHONE_TYPES } from '../../src/lib/live-content.ts';
-import { cardRedirectProblem, LINK_SCHEMES, normalizeUrl, textProblem, WEB_SCHEMES, type UrlScheme } from '../../src/lib/owner-input.ts';
+import {
+  cardRedirectProblem,
+  LINK_SCHEMES,
+  normalizeUrl,
+  textProblem,
+  WEB_SCHEMES,
+  type UrlScheme,
+} from '../../src/lib/owner-input.ts';
 import type { Result } from '../../src/lib/result.ts';
 import { nestsDeeperThan } from '../json-nesting.ts';
 import { aliasSchema, DEFAULT_LANG, ids } from '../../src/lib/surface.ts';
@@ -50,7 +57,10 @@ const link = z
     endsAt: dateTime.optional(),
   })
   .strict()
-  .refine((l) => !l.startsAt || !l.endsAt || Date.parse(l.endsAt) > Date.parse(l.startsAt), { message: 'must be after startsAt', path: ['endsAt'] });
+  .refine((l) => !l.startsAt || !l.endsAt || Date.parse(l.endsAt) > Date.parse(l.startsAt), {
+    message: 'must be after startsAt',
+    path: ['endsAt'],
+  });
 
 const profile = z
   .object({
@@ -64,18 +74,42 @@ const profile = z
     published: z.boolean().default(true),
     links: z.array(link).max(OWNER_LISTS.links).default([]),
     socials: z
-      .array(z.object({ network: z.string().regex(NETWORK_ID_PATTERN, 'must be a lowercase network id of letters and digits, such as x or instagram'), url: webUrl }).strict())
+      .array(
+        z
+          .object({
+            network: z
+              .string()
+              .regex(
+                NETWORK_ID_PATTERN,
+                'must be a lowercase network id of letters and digits, such as x or instagram',
+              ),
+            url: webUrl,
+          })
+          .strict(),
+      )
       .max(OWNER_LISTS.socials)
       .default([]),
   })
   .strict();
 
-const phone = z.string().trim().regex(/^\+?\d[0-9 ()-]{2,29}$/, 'must be a phone number of digits, spaces, hyphens and brackets, optionally starting with +');
+const phone = z
+  .string()
+  .trim()
+  .regex(
+    /^\+?\d[0-9 ()-]{2,29}$/,
+    'must be a phone number of digits, spaces, hyphens and brackets, optionally starting with +',
+  );
 /** A phone: a number (a mobile line), or { number, type } with type cell, work or home. */
-const cardPhone = z.union([phone.transform((number) => ({ number, type: 'cell' as const })), z.object({ number: phone, type: z.enum(PHONE_TYPES) }).strict()]);
+const cardPhone = z.union([
+  phone.transform((number) => ({ number, type: 'cell' as const })),
+  z.object({ number: phone, type: z.enum(PHONE_TYPES) }).strict(),
+]);
 const email = z.email().max(254);
 /** An e-mail: an address (a work address), or { address, type } with type work or home. */
-const cardEmail = z.union([email.transform((address) => ({ address, type: 'work' as const })), z.object({ address: email, type: z.enum(EMAIL_TYPES) }).strict()]);
+const cardEmail = z.union([
+  email.transform((address) => ({ address, type: 'work' as const })),
+  z.object({ address: email, type: z.enum(EMAIL_TYPES) }).strict(),
+]);
 
 const pageCard = z
   .object({
@@ -132,10 +166,19 @@ export interface ImportRules {
 export type Validated = Result<{ data: ImportData }, { errors: string[] }>;
 
 /** Validates an import against the format, itself and what the database already holds; returns every problem. */
-export function validateImport(input: unknown, existingSlugs: (slug: string) => boolean, rules: ImportRules = {}): Validated {
+export function validateImport(
+  input: unknown,
+  existingSlugs: (slug: string) => boolean,
+  rules: ImportRules = {},
+): Validated {
   const parsed = importFile.safeParse(input);
   if (!parsed.success) {
-    return { ok: false, errors: parsed.error.issues.map((issue) => `${describePath(input, issue.path)}${describeValue(input, issue.path)}: ${issue.message}`) };
+    return {
+      ok: false,
+      errors: parsed.error.issues.map(
+        (issue) => `${describePath(input, issue.path)}${describeValue(input, issue.path)}: ${issue.message}`,
+      ),
+    };
   }
   const data = parsed.data;
   const errors: string[] = [];
@@ -154,17 +197,20 @@ export function validateImport(input: unknown, existingSlugs: (slug: string) => 
   const slugs = new Set(data.profiles.map((p) => p.slug));
   const known = (s: string) => slugs.has(s) || existingSlugs(s);
   data.cards.forEach((c, i) => {
-    if (c.mode === 'page' && c.profile && !known(c.profile)) errors.push(`cards[${i}] (cardId "${c.cardId}").profile: no profile "${c.profile}" in this file or the database`);
+    if (c.mode === 'page' && c.profile && !known(c.profile))
+      errors.push(`cards[${i}] (cardId "${c.cardId}").profile: no profile "${c.profile}" in this file or the database`);
   });
   data.aliases.forEach((a, i) => {
-    if (!known(a.page)) errors.push(`aliases[${i}] (alias "${a.alias}").page: no profile "${a.page}" in this file or the database`);
+    if (!known(a.page))
+      errors.push(`aliases[${i}] (alias "${a.alias}").page: no profile "${a.page}" in this file or the database`);
   });
   if (rules.baseUrl) {
     const baseUrl = rules.baseUrl;
     data.cards.forEach((c, i) => {
       if (c.mode !== 'redirect') return;
       const problem = cardRedirectProblem(c.redirectUrl, baseUrl);
-      if (problem) errors.push(`cards[${i}] (cardId "${c.cardId}").redirectUrl ${JSON.stringify(c.redirectUrl)}: ${problem}`);
+      if (problem)
+        errors.push(`cards[${i}] (cardId "${c.cardId}").redirectUrl ${JSON.stringify(c.redirectUrl)}: ${problem}`);
     });
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, data };
@@ -185,11 +231,22 @@ export function parseImportBytes(bytes: Uint8Array): Result<{ json: unknown }, {
   const invalid = firstInvalidUtf8(bytes);
   if (invalid !== -1) {
     const line = bytes.subarray(0, invalid).reduce((lines, byte) => lines + (byte === 0x0a ? 1 : 0), 1);
-    return { ok: false, errors: [`the file is not UTF-8: byte ${invalid + 1} (line ${line}) is 0x${bytes[invalid]!.toString(16).padStart(2, '0')}, which starts no UTF-8 character there; save the file as UTF-8`] };
+    return {
+      ok: false,
+      errors: [
+        `the file is not UTF-8: byte ${invalid + 1} (line ${line}) is 0x${bytes[invalid]!.toString(16).padStart(2, '0')}, which starts no UTF-8 character there; save the file as UTF-8`,
+      ],
+    };
   }
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (nestsDeeperThan(body, MAX_IMPORT_NESTING)) return { ok: false, errors: [`the file is nested deeper than ${MAX_IMPORT_NESTING} levels: an import file is records in lists, a few levels deep`] };
+  if (nestsDeeperThan(body, MAX_IMPORT_NESTING))
+    return {
+      ok: false,
+      errors: [
+        `the file is nested deeper than ${MAX_IMPORT_NESTING} levels: an import file is records in lists, a few levels deep`,
+      ],
+    };
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -204,7 +261,10 @@ export function parseImportBytes(bytes: Uint8Array): Result<{ json: unknown }, {
     onObjectProperty: (property, _offset, _length, line, _character, pathSupplier) => {
       const seen = keys.at(-1);
       if (!seen) return;
-      if (seen.has(property)) errors.push(`${describePath(json, [...pathSupplier(), property])}: the key "${property}" is given twice (line ${line + 1}); give each key once`);
+      if (seen.has(property))
+        errors.push(
+          `${describePath(json, [...pathSupplier(), property])}: the key "${property}" is given twice (line ${line + 1}); give each key once`,
+        );
       seen.add(property);
     },
   });
@@ -216,7 +276,7 @@ export function parseImportBytes(bytes: Uint8Array): Result<{ json: unknown }, {
  * U+10FFFF), or -1 when every byte is.
  */
 function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
     if (b < 0x80) {
       i++;
@@ -246,7 +306,8 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
  */
 function describeValue(input: unknown, path: PropertyKey[]): string {
   let node: unknown = input;
-  for (const key of path) node = node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key as string] : undefined;
+  for (const key of path)
+    node = node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key as string] : undefined;
   if (typeof node === 'number' || typeof node === 'boolean') return ` ${String(node)}`;
   if (typeof node !== 'string') return '';
   const shown = Array.from(node).length > 80 ? `${Array.from(node).slice(0, 80).join('')}…` : node;

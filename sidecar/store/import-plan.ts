@@ -14,8 +14,27 @@ export interface ImportCounts {
 
 /** The rows an import writes, whatever the backend: profiles referenced by slug, resolved to ids when written. */
 export interface ImportPlan {
-  profiles: { slug: string; name: string; bio: string; lang: string; kind: string; avatarUrl: string | null; plan: string; published: number; updatedAt: string }[];
-  links: { slug: string; position: number; title: string; url: string; enabled: number; pinned: number; startsAt: string | null; endsAt: string | null }[];
+  profiles: {
+    slug: string;
+    name: string;
+    bio: string;
+    lang: string;
+    kind: string;
+    avatarUrl: string | null;
+    plan: string;
+    published: number;
+    updatedAt: string;
+  }[];
+  links: {
+    slug: string;
+    position: number;
+    title: string;
+    url: string;
+    enabled: number;
+    pinned: number;
+    startsAt: string | null;
+    endsAt: string | null;
+  }[];
   socials: { slug: string; position: number; network: string; url: string }[];
   cards: {
     cardId: string;
@@ -64,7 +83,9 @@ function rowsOf(data: ImportData, now = new Date()): ImportPlan {
         endsAt: l.endsAt ? new Date(l.endsAt).toISOString() : null,
       })),
     ),
-    socials: data.profiles.flatMap((p) => p.socials.map((s, position) => ({ slug: p.slug, position, network: s.network, url: s.url }))),
+    socials: data.profiles.flatMap((p) =>
+      p.socials.map((s, position) => ({ slug: p.slug, position, network: s.network, url: s.url })),
+    ),
     cards: data.cards.map((c) => {
       const page = c.mode === 'page' ? c : undefined;
       return {
@@ -105,17 +126,29 @@ export interface ImportStep {
  * The statements that write `plan`, in order, then prune the change log to its newest `keepChanges` rows. The driver
  * runs each and passes back the row a `get` step asked for. Run inside one transaction.
  */
-export function* importSteps(plan: ImportPlan, keepChanges: number): Generator<ImportStep, void, { id: number | string } | undefined> {
+export function* importSteps(
+  plan: ImportPlan,
+  keepChanges: number,
+): Generator<ImportStep, void, { id: number | string } | undefined> {
   const ids = new Map<string, number | string>();
   for (const p of plan.profiles) {
-    const row = yield { sql: WRITES.upsertProfile, params: [p.slug, p.name, p.bio, p.lang, p.kind, p.avatarUrl, p.plan, p.published, p.updatedAt], get: true };
+    const row = yield {
+      sql: WRITES.upsertProfile,
+      params: [p.slug, p.name, p.bio, p.lang, p.kind, p.avatarUrl, p.plan, p.published, p.updatedAt],
+      get: true,
+    };
     if (!row) throw new Error(`the upsert of profile ${p.slug} returned no id`);
     ids.set(p.slug, row.id);
     yield { sql: WRITES.clearLinks, params: [row.id] };
     yield { sql: WRITES.clearSocials, params: [row.id] };
   }
-  for (const l of plan.links) yield { sql: WRITES.insertLink, params: [ids.get(l.slug), l.position, l.title, l.url, l.enabled, l.pinned, l.startsAt, l.endsAt] };
-  for (const s of plan.socials) yield { sql: WRITES.insertSocial, params: [ids.get(s.slug), s.position, s.network, s.url] };
+  for (const l of plan.links)
+    yield {
+      sql: WRITES.insertLink,
+      params: [ids.get(l.slug), l.position, l.title, l.url, l.enabled, l.pinned, l.startsAt, l.endsAt],
+    };
+  for (const s of plan.socials)
+    yield { sql: WRITES.insertSocial, params: [ids.get(s.slug), s.position, s.network, s.url] };
   // A card or alias may name a profile that is not in this file: validation checked it is in the database.
   function* idOf(slug: string): Generator<ImportStep, number | string | null, { id: number | string } | undefined> {
     const known = ids.get(slug);
@@ -127,7 +160,23 @@ export function* importSteps(plan: ImportPlan, keepChanges: number): Generator<I
     const profileId = c.profile ? yield* idOf(c.profile) : null;
     yield {
       sql: WRITES.upsertCard,
-      params: [c.cardId, c.mode, c.redirectUrl, c.lang, c.name, c.jobTitle, c.organization, c.phones, c.emails, c.website, c.address, c.photoUrl, profileId, c.active, c.updatedAt],
+      params: [
+        c.cardId,
+        c.mode,
+        c.redirectUrl,
+        c.lang,
+        c.name,
+        c.jobTitle,
+        c.organization,
+        c.phones,
+        c.emails,
+        c.website,
+        c.address,
+        c.photoUrl,
+        profileId,
+        c.active,
+        c.updatedAt,
+      ],
     };
   }
   for (const a of plan.aliases) yield { sql: WRITES.upsertAlias, params: [a.alias, yield* idOf(a.slug)] };
@@ -137,7 +186,10 @@ export function* importSteps(plan: ImportPlan, keepChanges: number): Generator<I
 /** The slugs of profiles a file's cards and aliases name: the ones validation must find in the file or the database. */
 export function referencedSlugs(json: unknown): string[] {
   const data = json as { cards?: { profile?: unknown }[]; aliases?: { page?: unknown }[] } | null;
-  const slugs = [...(Array.isArray(data?.cards) ? data.cards.map((c) => c?.profile) : []), ...(Array.isArray(data?.aliases) ? data.aliases.map((a) => a?.page) : [])];
+  const slugs = [
+    ...(Array.isArray(data?.cards) ? data.cards.map((c) => c?.profile) : []),
+    ...(Array.isArray(data?.aliases) ? data.aliases.map((a) => a?.page) : []),
+  ];
   return [...new Set(slugs.filter((s): s is string => typeof s === 'string'))];
 }
 
@@ -147,7 +199,11 @@ export type ImportOutcome = Result<{ counts: ImportCounts }, { errors: string[] 
 export const CHANGE_LOG_KEEP = 100_000;
 
 /** The plan for `json`, or every reason it cannot be imported; `known`: the referenced slugs the database holds. */
-export function planImport(json: unknown, known: ReadonlySet<string>, rules: ImportRules = {}): Result<{ plan: ImportPlan }, { errors: string[] }> {
+export function planImport(
+  json: unknown,
+  known: ReadonlySet<string>,
+  rules: ImportRules = {},
+): Result<{ plan: ImportPlan }, { errors: string[] }> {
   const validated = validateImport(json, (slug) => known.has(slug), rules);
   return validated.ok ? { ok: true, plan: rowsOf(validated.data) } : validated;
 }

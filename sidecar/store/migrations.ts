@@ -202,7 +202,8 @@ export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
  * rows an older schema describes. Each backend applies each one in its own transaction.
  */
 export function pendingMigrations(current: number, upTo = SCHEMA_VERSION): Migration[] {
-  if (current > SCHEMA_VERSION) throw new Error(`the database is at schema version ${current}, newer than this code knows (${SCHEMA_VERSION})`);
+  if (current > SCHEMA_VERSION)
+    throw new Error(`the database is at schema version ${current}, newer than this code knows (${SCHEMA_VERSION})`);
   return MIGRATIONS.filter((m) => m.version > current && m.version <= upTo);
 }
 
@@ -212,5 +213,7 @@ export function pendingMigrations(current: number, upTo = SCHEMA_VERSION): Migra
  * a deploy migrates the database first, then replaces the sidecars one by one, and the old ones keep serving.
  */
 export function schemaProblem(version: number): string | undefined {
-  return version < SCHEMA_VERSION ? `database schema is at version ${version}, this server needs ${SCHEMA_VERSION}: run npm run db -- migrate` : undefined;
+  return version < SCHEMA_VERSION
+    ? `database schema is at version ${version}, this server needs ${SCHEMA_VERSION}: run npm run db -- migrate`
+    : undefined;
 }

@@ -6,9 +6,19 @@ import { SqliteStore } from './sqlite/sqlite-store.ts';
 import type { Store } from './store.ts';
 
 /** The store for the configured database: PostgreSQL at `databaseUrl`, else the SQLite file at `databasePath`. */
-export function openStore(config: Pick<ServerConfig, 'databasePath' | 'databaseUrl' | 'pgPoolSize' | 'pgStatementTimeoutMs' | 'maxReplicaLagMs'>): Store {
+export function openStore(
+  config: Pick<
+    ServerConfig,
+    'databasePath' | 'databaseUrl' | 'pgPoolSize' | 'pgStatementTimeoutMs' | 'maxReplicaLagMs'
+  >,
+): Store {
   if (config.databaseUrl) {
-    return new PgStore({ url: config.databaseUrl, poolSize: config.pgPoolSize, statementTimeoutMs: config.pgStatementTimeoutMs, maxReplicaLagMs: config.maxReplicaLagMs });
+    return new PgStore({
+      url: config.databaseUrl,
+      poolSize: config.pgPoolSize,
+      statementTimeoutMs: config.pgStatementTimeoutMs,
+      maxReplicaLagMs: config.maxReplicaLagMs,
+    });
   }
   return new SqliteStore(config.databasePath);
 }

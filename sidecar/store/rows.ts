@@ -1,7 +1,15 @@
 // The database's rows and their mapping to what pages render, for every backend: a row that does not hold what the
 // schema promises is a CorruptRowError (another writer's mistake: logged as an error, answered 500), never an
 // unavailable database.
-import { EMAIL_TYPES, OWNER_LISTS, PHONE_TYPES, type Card, type CardEmail, type CardPhone, type Profile } from '../../src/lib/live-content.ts';
+import {
+  EMAIL_TYPES,
+  OWNER_LISTS,
+  PHONE_TYPES,
+  type Card,
+  type CardEmail,
+  type CardPhone,
+  type Profile,
+} from '../../src/lib/live-content.ts';
 import type { Lang } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 
@@ -64,7 +72,13 @@ export function profileFromRows(row: ProfileRow, links: LinkRow[], socials: Soci
     avatarUrl: row.avatar_url,
     plan: row.plan,
     updatedAt: row.updated_at,
-    links: links.map((l) => ({ title: l.title, url: l.url, pinned: l.pinned === 1 || l.pinned === true, startsAt: l.starts_at, endsAt: l.ends_at })),
+    links: links.map((l) => ({
+      title: l.title,
+      url: l.url,
+      pinned: l.pinned === 1 || l.pinned === true,
+      startsAt: l.starts_at,
+      endsAt: l.ends_at,
+    })),
     socials: socials.map((s) => ({ network: s.network, url: s.url })),
   };
 }
@@ -78,8 +92,12 @@ export function cardFromRow(row: CardRow): Card {
     name: row.name,
     jobTitle: row.job_title,
     organization: row.organization,
-    phones: jsonList(row.phones, `cards.phones of card ${row.card_id}`, OWNER_LISTS.phones).map((entry) => typed(entry, 'number', PHONE_TYPES, `cards.phones of card ${row.card_id}`) as unknown as CardPhone),
-    emails: jsonList(row.emails, `cards.emails of card ${row.card_id}`, OWNER_LISTS.emails).map((entry) => typed(entry, 'address', EMAIL_TYPES, `cards.emails of card ${row.card_id}`) as unknown as CardEmail),
+    phones: jsonList(row.phones, `cards.phones of card ${row.card_id}`, OWNER_LISTS.phones).map(
+      (entry) => typed(entry, 'number', PHONE_TYPES, `cards.phones of card ${row.card_id}`) as unknown as CardPhone,
+    ),
+    emails: jsonList(row.emails, `cards.emails of card ${row.card_id}`, OWNER_LISTS.emails).map(
+      (entry) => typed(entry, 'address', EMAIL_TYPES, `cards.emails of card ${row.card_id}`) as unknown as CardEmail,
+    ),
     website: row.website,
     address: row.address,
     photoUrl: row.photo_url,
@@ -102,10 +120,16 @@ function jsonList(json: string, what: string, max: number): unknown[] {
 }
 
 /** `{ number, type }` (or a plain string, as written before types existed: the first type is assumed). */
-function typed(entry: unknown, key: 'number' | 'address', types: readonly string[], what: string): Record<string, string> {
+function typed(
+  entry: unknown,
+  key: 'number' | 'address',
+  types: readonly string[],
+  what: string,
+): Record<string, string> {
   if (typeof entry === 'string') return { [key]: entry, type: types[0]! };
   const record = entry as Record<string, unknown> | null;
-  if (record && typeof record[key] === 'string' && types.includes(record.type as string)) return { [key]: record[key], type: record.type as string };
+  if (record && typeof record[key] === 'string' && types.includes(record.type as string))
+    return { [key]: record[key], type: record.type as string };
   throw new CorruptRowError(`${what} holds an entry that is neither a string nor { ${key}, type }`);
 }
 
@@ -126,7 +150,10 @@ export interface LivePageRow {
   updated_at: string;
 }
 
-export function livePagesOf(kind: 'profile' | 'card', rows: LivePageRow[]): { key: string; path: string; lastmod: string }[] {
+export function livePagesOf(
+  kind: 'profile' | 'card',
+  rows: LivePageRow[],
+): { key: string; path: string; lastmod: string }[] {
   const path = kind === 'profile' ? paths.profile : paths.card;
   return rows.map((r) => ({ key: r.key, path: path(r.key), lastmod: r.updated_at }));
 }

@@ -17,7 +17,8 @@ const LIVE: Record<LivePageKind, { key: string; from: string }> = {
 export const READS = {
   /** A real query against the schema, for health. */
   check: 'SELECT count(*) AS n FROM profiles WHERE id = 0',
-  profile: 'SELECT id, slug, name, bio, lang, kind, avatar_url, plan, updated_at FROM profiles WHERE slug = ? AND published = 1',
+  profile:
+    'SELECT id, slug, name, bio, lang, kind, avatar_url, plan, updated_at FROM profiles WHERE slug = ? AND published = 1',
   // No more than the import allows, whoever wrote them (OWNER_LISTS): a page costs at most what the largest valid one does.
   links: `SELECT title, url, pinned, starts_at, ends_at FROM links WHERE profile_id = ? AND enabled = 1 ORDER BY pinned DESC, position LIMIT ${OWNER_LISTS.links}`,
   socials: `SELECT network, url FROM socials WHERE profile_id = ? ORDER BY position LIMIT ${OWNER_LISTS.socials}`,
@@ -31,9 +32,12 @@ export const READS = {
   changeBounds: 'SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM changes',
   identity: 'SELECT id FROM store_identity',
   // Each reads at most a slice of rows (its OFFSET or LIMIT): the sitemap walks a million keys in many short steps.
-  liveKeyAfter: (kind: LivePageKind) => `SELECT ${LIVE[kind].key} AS key FROM ${LIVE[kind].from} AND ${LIVE[kind].key} > ? ORDER BY ${LIVE[kind].key} LIMIT 1 OFFSET ?`,
-  liveCountAfter: (kind: LivePageKind) => `SELECT count(*) AS n FROM (SELECT 1 FROM ${LIVE[kind].from} AND ${LIVE[kind].key} > ? ORDER BY ${LIVE[kind].key} LIMIT ?) t`,
-  liveFrom: (kind: LivePageKind) => `SELECT ${LIVE[kind].key} AS key, updated_at FROM ${LIVE[kind].from} AND ${LIVE[kind].key} >= ? ORDER BY ${LIVE[kind].key} LIMIT ?`,
+  liveKeyAfter: (kind: LivePageKind) =>
+    `SELECT ${LIVE[kind].key} AS key FROM ${LIVE[kind].from} AND ${LIVE[kind].key} > ? ORDER BY ${LIVE[kind].key} LIMIT 1 OFFSET ?`,
+  liveCountAfter: (kind: LivePageKind) =>
+    `SELECT count(*) AS n FROM (SELECT 1 FROM ${LIVE[kind].from} AND ${LIVE[kind].key} > ? ORDER BY ${LIVE[kind].key} LIMIT ?) t`,
+  liveFrom: (kind: LivePageKind) =>
+    `SELECT ${LIVE[kind].key} AS key, updated_at FROM ${LIVE[kind].from} AND ${LIVE[kind].key} >= ? ORDER BY ${LIVE[kind].key} LIMIT ?`,
 } as const;
 
 /** What an import writes (import-plan.ts gives each statement's parameters, in order). */
@@ -45,7 +49,8 @@ export const WRITES = {
      RETURNING id`,
   clearLinks: 'DELETE FROM links WHERE profile_id = ?',
   clearSocials: 'DELETE FROM socials WHERE profile_id = ?',
-  insertLink: 'INSERT INTO links (profile_id, position, title, url, enabled, pinned, starts_at, ends_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  insertLink:
+    'INSERT INTO links (profile_id, position, title, url, enabled, pinned, starts_at, ends_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   insertSocial: 'INSERT INTO socials (profile_id, position, network, url) VALUES (?, ?, ?, ?)',
   profileId: 'SELECT id FROM profiles WHERE slug = ?',
   upsertCard: `INSERT INTO cards (card_id, mode, redirect_url, lang, name, job_title, organization, phones, emails, website, address, photo_url, profile_id, active, updated_at)
@@ -54,7 +59,8 @@ export const WRITES = {
        job_title = excluded.job_title, organization = excluded.organization, phones = excluded.phones, emails = excluded.emails,
        website = excluded.website, address = excluded.address, photo_url = excluded.photo_url, profile_id = excluded.profile_id,
        active = excluded.active, updated_at = excluded.updated_at`,
-  upsertAlias: 'INSERT INTO aliases (alias, profile_id) VALUES (?, ?) ON CONFLICT (alias) DO UPDATE SET profile_id = excluded.profile_id',
+  upsertAlias:
+    'INSERT INTO aliases (alias, profile_id) VALUES (?, ?) ON CONFLICT (alias) DO UPDATE SET profile_id = excluded.profile_id',
   /** The writer side keeps the newest `keep` rows of the change log. */
   pruneChanges: 'DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?',
 } as const;

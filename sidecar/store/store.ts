@@ -4,7 +4,6 @@
 // module stands alone: open-store.ts opens a backend, and the backends import their errors from here.
 import type { Card, Profile } from '../../src/lib/live-content.ts';
 
-
 /** The database cannot be read now (missing, locked, replaced by garbage, unreadable): a 503, and it may recover. */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
@@ -73,5 +72,11 @@ export interface Store {
    * What an operator watches of a networked database (PostgreSQL only): the standby's replay lag, when the newest
    * commit it has replayed was made on the primary (how old its data is, even cut off from the primary), the pool.
    */
-  stats?(): { replicaLagMs: number; newestCommitAt: string | null; poolTotal: number; poolIdle: number; poolWaiting: number };
+  stats?(): {
+    replicaLagMs: number;
+    newestCommitAt: string | null;
+    poolTotal: number;
+    poolIdle: number;
+    poolWaiting: number;
+  };
 }

@@ -8,7 +8,6 @@ import { CHANGE_LOG_KEEP, planImport, type ImportOutcome } from './import-plan.t
 import { importPg, migratePg } from './postgres/pg-writer.ts';
 import { importInto, openForWriting } from './sqlite/sqlite-writer.ts';
 
-
 export interface StoreWriter {
   /** Where it writes, for messages (a file path, or the URL without its password). */
   readonly target: string;
@@ -20,7 +19,9 @@ export interface StoreWriter {
 }
 
 /** Where to write, and (`baseUrl`, the site the data will be served on) what an import is judged against. */
-export async function openWriter(config: { databasePath: string; databaseUrl?: string | undefined } & ImportRules): Promise<StoreWriter> {
+export async function openWriter(
+  config: { databasePath: string; databaseUrl?: string | undefined } & ImportRules,
+): Promise<StoreWriter> {
   const rules: ImportRules = { baseUrl: config.baseUrl };
   if (config.databaseUrl) {
     const client = new pg.Client({ connectionString: config.databaseUrl, application_name: 'bio-db-cli' });

@@ -19,7 +19,8 @@ export function buildCacheDir(projectRoot: string, step: string): string {
  */
 export function codeHash(projectRoot: string, files: readonly string[]): string {
   const hash = createHash('sha256');
-  for (const file of [...files, 'node_modules/.package-lock.json']) hash.update(file + '\0').update(readFileSync(join(projectRoot, file)));
+  for (const file of [...files, 'node_modules/.package-lock.json'])
+    hash.update(file + '\0').update(readFileSync(join(projectRoot, file)));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -15,7 +15,10 @@ export interface BuildStepContext {
 }
 
 /** An integration that runs `run` once the site is built and logs what it returns, with the time it took. */
-export function buildStep(name: string, run: (context: BuildStepContext) => Promise<string> | string): AstroIntegration {
+export function buildStep(
+  name: string,
+  run: (context: BuildStepContext) => Promise<string> | string,
+): AstroIntegration {
   let projectRoot = process.cwd();
   return {
     name,
@@ -37,8 +40,15 @@ export function buildStep(name: string, run: (context: BuildStepContext) => Prom
  * `perWorker` items each (starting a worker costs about half a second); resolves to every worker's one message.
  * `dataOf` makes a worker's workerData from its share; `what` names it in an error.
  */
-export async function inWorkers<T, R>(workerFile: string, items: readonly T[], perWorker: number, dataOf: (share: T[]) => unknown, what: string): Promise<R[]> {
-  const workers = items.length === 0 ? 0 : Math.max(1, Math.min(availableParallelism(), Math.ceil(items.length / perWorker)));
+export async function inWorkers<T, R>(
+  workerFile: string,
+  items: readonly T[],
+  perWorker: number,
+  dataOf: (share: T[]) => unknown,
+  what: string,
+): Promise<R[]> {
+  const workers =
+    items.length === 0 ? 0 : Math.max(1, Math.min(availableParallelism(), Math.ceil(items.length / perWorker)));
   const shares = Array.from({ length: workers }, (_, i) => items.filter((_, k) => k % workers === i));
   return Promise.all(
     shares.map(

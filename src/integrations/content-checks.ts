@@ -16,7 +16,10 @@ export default function contentChecks(): AstroIntegration {
       'astro:build:start': ({ logger }) => {
         const started = performance.now();
         const { problems, scheduled } = contentReport(root);
-        if (problems.length > 0) throw new Error(`The content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`);
+        if (problems.length > 0)
+          throw new Error(
+            `The content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`,
+          );
         logger.info(`content checks: no problem, in ${Math.round(performance.now() - started)} ms`);
         for (const line of scheduledLines(scheduled)) logger.info(line);
       },

@@ -12,20 +12,34 @@ import { filesUnder } from '../lib/files.ts';
 import type { PageFactsBoard } from './page-facts.ts';
 
 /** The code a twin and its facts are made by: a change to any of these makes every twin again. */
-const TWIN_CODE = ['src/lib/markdown.ts', 'src/lib/sitemap.ts', 'src/lib/build-manifest.ts', 'src/integrations/twin-worker.ts', 'src/integrations/twin-cache.ts'];
+const TWIN_CODE = [
+  'src/lib/markdown.ts',
+  'src/lib/sitemap.ts',
+  'src/lib/build-manifest.ts',
+  'src/integrations/twin-worker.ts',
+  'src/integrations/twin-cache.ts',
+];
 
 /**
  * Converts every page on all cores: the conversion (domino and turndown) is CPU-bound and was most of the build at
  * 2,000 articles per language (see docs/benchmarks/overview.md). Pages the build cache knows are not converted again. Returns the
  * pages' facts; throws naming the first page that failed.
  */
-async function twinsInWorkers(workerFile: string, root: string, all: string[], cache: { cacheDir: string; code: string }): Promise<{ sitemap: SitemapEntry[]; styleHashes: string[]; reused: number }> {
+async function twinsInWorkers(
+  workerFile: string,
+  root: string,
+  all: string[],
+  cache: { cacheDir: string; code: string },
+): Promise<{ sitemap: SitemapEntry[]; styleHashes: string[]; reused: number }> {
   const entries: SitemapEntry[] = [];
   const styleHashes = new Set<string>();
   // Pages the cache knows are linked here; only the others go to workers (starting one costs about half a second).
   const files: string[] = [];
   for (const file of all) {
-    const facts = useCachedTwin(twinCacheBase(cache.cacheDir, cache.code, readFileSync(file, 'utf8')), file.replace(/\.html$/, '.md'));
+    const facts = useCachedTwin(
+      twinCacheBase(cache.cacheDir, cache.code, readFileSync(file, 'utf8')),
+      file.replace(/\.html$/, '.md'),
+    );
     if (!facts) {
       files.push(file);
       continue;
@@ -33,7 +47,13 @@ async function twinsInWorkers(workerFile: string, root: string, all: string[], c
     if (facts.entry) entries.push(facts.entry);
     for (const style of facts.styles) styleHashes.add(style);
   }
-  const results = await inWorkers<string, TwinResult>(workerFile, files, 50, (share) => ({ root, files: share, ...cache }) satisfies TwinJob, 'a Markdown twin worker');
+  const results = await inWorkers<string, TwinResult>(
+    workerFile,
+    files,
+    50,
+    (share) => ({ root, files: share, ...cache }) satisfies TwinJob,
+    'a Markdown twin worker',
+  );
   for (const result of results) {
     if (!result.ok) throw new Error(`Markdown twin of ${relative(root, result.file)} failed: ${result.problem}`);
     entries.push(...result.entries);
@@ -47,7 +67,12 @@ export default function markdownTwins(pages: PageFactsBoard): AstroIntegration {
     const files: string[] = [];
     for (const file of filesUnder(root)) if (file.endsWith('.html')) files.push(join(root, file));
     const cache = { cacheDir: buildCacheDir(projectRoot, 'twins'), code: codeHash(projectRoot, TWIN_CODE) };
-    const { sitemap, styleHashes, reused } = await twinsInWorkers(join(projectRoot, 'src/integrations/twin-worker.ts'), root, files, cache);
+    const { sitemap, styleHashes, reused } = await twinsInWorkers(
+      join(projectRoot, 'src/integrations/twin-worker.ts'),
+      root,
+      files,
+      cache,
+    );
     pages.record({ sitemap: sitemap.sort((a, b) => a.url.localeCompare(b.url)), styleHashes });
     return `${files.length} Markdown twins (${reused} from the build cache)`;
   });

@@ -58,7 +58,13 @@ export async function drawOgImage(card: OgCard): Promise<Buffer> {
   const width = OG_WIDTH - 2 * margin;
   const paragraph = (text: string, size: number, weight: number, colour: number[], maxLines: number) => {
     const style = new ck.ParagraphStyle({
-      textStyle: { color: ck.Color(colour[0]!, colour[1]!, colour[2]!, 1), fontFamilies: families, fontSize: size, fontStyle: { weight: { value: weight } }, heightMultiplier: rtl ? 1.35 : 1.2 },
+      textStyle: {
+        color: ck.Color(colour[0]!, colour[1]!, colour[2]!, 1),
+        fontFamilies: families,
+        fontSize: size,
+        fontStyle: { weight: { value: weight } },
+        heightMultiplier: rtl ? 1.35 : 1.2,
+      },
       textAlign: ck.TextAlign.Start,
       textDirection: rtl ? ck.TextDirection.RTL : ck.TextDirection.LTR,
       maxLines,
@@ -87,7 +93,19 @@ export async function drawOgImage(card: OgCard): Promise<Buffer> {
   for (const p of [kicker, title, host]) p.delete();
 
   const image = surface.makeImageSnapshot();
-  const read = image.readPixels(0, 0, { width: OG_WIDTH, height: OG_HEIGHT, colorType: ck.ColorType.RGBA_8888, alphaType: ck.AlphaType.Unpremul, colorSpace: ck.ColorSpace.SRGB }, pixels, OG_WIDTH * 4);
+  const read = image.readPixels(
+    0,
+    0,
+    {
+      width: OG_WIDTH,
+      height: OG_HEIGHT,
+      colorType: ck.ColorType.RGBA_8888,
+      alphaType: ck.AlphaType.Unpremul,
+      colorSpace: ck.ColorSpace.SRGB,
+    },
+    pixels,
+    OG_WIDTH * 4,
+  );
   image.delete();
   if (!read) throw new Error('CanvasKit could not read the pixels');
   // A copy: the Malloc'd buffer is drawn over by the next image while sharp may still be reading this one.

@@ -14,7 +14,13 @@ import type { OgAnswer, OgJob } from './og-worker.ts';
 import { codeHash, linkOrCopy } from './build-cache.ts';
 import { buildStep, inWorkers } from './build-step.ts';
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** The code that draws an image, from the project's root: what ogDrawingHash hashes. */
 const DRAWING_CODE = ['src/integrations/og-draw.ts', 'src/integrations/og-worker.ts'];
@@ -25,7 +31,11 @@ export function ogDrawingHash(projectRoot: string): string {
 }
 
 /** The cards the built pages name, by image path; throws when a page's image name does not match what it shows. */
-function cardsOfPages(root: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, drawing: string): Map<string, OgCard> {
+function cardsOfPages(
+  root: string,
+  config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>,
+  drawing: string,
+): Map<string, OgCard> {
   const cards = new Map<string, OgCard>();
   for (const file of filesUnder(root)) {
     if (!file.endsWith('.html')) continue;
@@ -38,13 +48,22 @@ function cardsOfPages(root: string, config: Pick<PublicConfig, 'baseUrl' | 'serv
     if (alt === undefined || !isLang(lang)) throw new Error(`${file}: og:image without og:image:alt or a language`);
     const card = blogCard(config, lang, decode(alt));
     const path = new URL(image).pathname;
-    if (ogImagePath(card, drawing) !== path) throw new Error(`${file}: og:image ${path} is not the image of what the page shows, drawn by this code (${ogImagePath(card, drawing)})`);
+    if (ogImagePath(card, drawing) !== path)
+      throw new Error(
+        `${file}: og:image ${path} is not the image of what the page shows, drawn by this code (${ogImagePath(card, drawing)})`,
+      );
     cards.set(path, card);
   }
   return cards;
 }
 
-async function writeOgImages(root: string, cacheDir: string, workerFile: string, config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, drawing: string): Promise<{ drawn: number; reused: number }> {
+async function writeOgImages(
+  root: string,
+  cacheDir: string,
+  workerFile: string,
+  config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>,
+  drawing: string,
+): Promise<{ drawn: number; reused: number }> {
   const jobs: OgJob['jobs'] = [];
   let reused = 0;
   for (const [path, card] of cardsOfPages(root, config, drawing)) {
@@ -55,7 +74,13 @@ async function writeOgImages(root: string, cacheDir: string, workerFile: string,
       reused++;
     } else jobs.push({ card, out, cached });
   }
-  const answers = await inWorkers<OgJob['jobs'][number], OgAnswer>(workerFile, jobs, 8, (share) => ({ jobs: share }) satisfies OgJob, 'an Open Graph worker');
+  const answers = await inWorkers<OgJob['jobs'][number], OgAnswer>(
+    workerFile,
+    jobs,
+    8,
+    (share) => ({ jobs: share }) satisfies OgJob,
+    'an Open Graph worker',
+  );
   for (const answer of answers) if (!answer.ok) throw new Error(`Open Graph image: ${answer.problem}`);
   return { drawn: jobs.length, reused };
 }
@@ -63,7 +88,13 @@ async function writeOgImages(root: string, cacheDir: string, workerFile: string,
 export default function ogImages(config: PublicConfig): AstroIntegration {
   return buildStep('og-images', async ({ projectRoot, root }) => {
     const cacheDir = join(projectRoot, '.cache/og-images');
-    const { drawn, reused } = await writeOgImages(root, cacheDir, join(projectRoot, 'src/integrations/og-worker.ts'), config, ogDrawingHash(projectRoot));
+    const { drawn, reused } = await writeOgImages(
+      root,
+      cacheDir,
+      join(projectRoot, 'src/integrations/og-worker.ts'),
+      config,
+      ogDrawingHash(projectRoot),
+    );
     return `${drawn} Open Graph images drawn, ${reused} reused from the cache`;
   });
 }

@@ -24,7 +24,10 @@ export function pageFacts(): PageFactsBoard {
       recorded = facts;
     },
     read(step) {
-      if (!recorded) throw new Error(`${step} runs after markdown-twins, which reads the pages: put it later in astro.config.mjs's integrations`);
+      if (!recorded)
+        throw new Error(
+          `${step} runs after markdown-twins, which reads the pages: put it later in astro.config.mjs's integrations`,
+        );
       return recorded;
     },
   };

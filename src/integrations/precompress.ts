@@ -21,7 +21,10 @@ const brotliAsync = promisify(brotliCompress);
 const COMPRESSION_CODE = ['src/lib/compression.ts', 'src/integrations/precompress.ts'];
 
 /** Writes the .gz and .br copies; with a cache (build-cache.ts), a file compressed before is copied from it. */
-async function precompress(root: string, cache?: { dir: string; code: string }): Promise<{ written: number; reused: number }> {
+async function precompress(
+  root: string,
+  cache?: { dir: string; code: string },
+): Promise<{ written: number; reused: number }> {
   const queue: string[] = [];
   for (const file of filesUnder(root)) if (isTextType(typeOf(`/${file}`))) queue.push(join(root, file));
   let written = 0;
@@ -42,7 +45,10 @@ async function precompress(root: string, cache?: { dir: string; code: string }):
         reused++;
         continue;
       }
-      const [gz, br] = await Promise.all([gzipAsync(body, zlibOptions('gzip', body.length)), brotliAsync(body, zlibOptions('br', body.length, { best }))]);
+      const [gz, br] = await Promise.all([
+        gzipAsync(body, zlibOptions('gzip', body.length)),
+        brotliAsync(body, zlibOptions('br', body.length, { best })),
+      ]);
       writeFileSync(`${file}${ENCODING_SUFFIX.gzip}`, gz);
       writeFileSync(`${file}${ENCODING_SUFFIX.br}`, br);
       if (key) {

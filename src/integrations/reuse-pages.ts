@@ -30,7 +30,9 @@ interface IncrementalRecord {
 function recordedPages(cacheDir: string): Set<string> {
   try {
     const record = JSON.parse(readFileSync(join(cacheDir, RECORD), 'utf8')) as IncrementalRecord;
-    return new Set(Object.values(record.routes).flatMap((route) => Object.values(route.paths).map((p) => p.outputFile)));
+    return new Set(
+      Object.values(record.routes).flatMap((route) => Object.values(route.paths).map((p) => p.outputFile)),
+    );
   } catch {
     return new Set();
   }

@@ -31,10 +31,18 @@ type Listing = [path: string, stored: string][];
  * English article rebuilds the English index only), and a changed article, or changed code, can never be answered
  * from the cache.
  */
-async function writeLanguage(root: string, lang: Lang, cache: Cache): Promise<{ pages: number; files: number; reused: boolean }> {
+async function writeLanguage(
+  root: string,
+  lang: Lang,
+  cache: Cache,
+): Promise<{ pages: number; files: number; reused: boolean }> {
   const out = join(root, paths.searchIndex(lang));
   const folder = join(root, lang, 'blog');
-  const articles = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.html')).sort() : [];
+  const articles = existsSync(folder)
+    ? readdirSync(folder)
+        .filter((f) => f.endsWith('.html'))
+        .sort()
+    : [];
   const key = createHash('sha256').update(cache.code);
   for (const file of articles) key.update(file + '\0').update(readFileSync(join(folder, file)));
   const listingFile = join(cache.dir, `${lang}-${key.digest('base64url')}.json`);

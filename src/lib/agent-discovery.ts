@@ -25,7 +25,9 @@ export function toolDescriptions() {
     title: tool.title,
     description: tool.description,
     inputSchema: z.toJSONSchema(z.object(tool.inputSchema).strict()) as { type: 'object'; [key: string]: unknown },
-    ...('outputSchema' in tool ? { outputSchema: z.toJSONSchema(z.object(tool.outputSchema)) as { type: 'object'; [key: string]: unknown } } : {}),
+    ...('outputSchema' in tool
+      ? { outputSchema: z.toJSONSchema(z.object(tool.outputSchema)) as { type: 'object'; [key: string]: unknown } }
+      : {}),
     annotations: tool.annotations,
   }));
 }
@@ -57,7 +59,13 @@ export function serverCard(config: PublicConfig, { tools }: { tools: boolean }) 
     ...(tools
       ? {
           tools: toolDescriptions(),
-          resources: MCP_RESOURCES.map((r) => ({ uri: absoluteUrl(config.baseUrl, r.path), name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
+          resources: MCP_RESOURCES.map((r) => ({
+            uri: absoluteUrl(config.baseUrl, r.path),
+            name: r.name,
+            title: r.title,
+            description: r.description,
+            mimeType: r.mimeType,
+          })),
         }
       : {}),
   };
@@ -83,7 +91,11 @@ function queriesOf(key: keyof ReturnType<typeof t>['agentQueries']): string[] {
 
 /** Who publishes the catalogs: the site, by its domain. */
 function host(config: PublicConfig) {
-  return { displayName: config.serviceName, identifier: new URL(config.baseUrl).hostname, documentationUrl: absoluteUrl(config.baseUrl, paths.apiDocs) };
+  return {
+    displayName: config.serviceName,
+    identifier: new URL(config.baseUrl).hostname,
+    documentationUrl: absoluteUrl(config.baseUrl, paths.apiDocs),
+  };
 }
 
 /** The MCP server's entry: its server card, by reference (ARD's value-or-reference). */
@@ -129,7 +141,9 @@ export function aiCatalog(config: PublicConfig, skills: { name: string; descript
 }
 
 /** The skills in content/agent-skills/{name}/: each file's bytes, served as they are at /.well-known/agent-skills/{name}/{path}. */
-export function agentSkills(root: string): { name: string; description: string; files: { path: string; body: Buffer }[] }[] {
+export function agentSkills(
+  root: string,
+): { name: string; description: string; files: { path: string; body: Buffer }[] }[] {
   const byName = new Map<string, { path: string; body: Buffer }[]>();
   for (const file of filesUnder(root)) {
     const [name, ...rest] = file.split('/');
@@ -155,7 +169,9 @@ export function agentSkillsIndex(skills: ReturnType<typeof agentSkills>) {
   return {
     version: '0.2.0',
     skills: skills.map((skill) => {
-      const files = skill.files.map((f) => ({ path: f.path, hex: sha256(f.body) })).sort((a, b) => (a.path < b.path ? -1 : 1));
+      const files = skill.files
+        .map((f) => ({ path: f.path, hex: sha256(f.body) }))
+        .sort((a, b) => (a.path < b.path ? -1 : 1));
       return {
         name: skill.name,
         description: skill.description,

@@ -12,7 +12,8 @@ export const ENCODING_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz
 export const MIN_COMPRESS_BYTES = 1024;
 
 /** Text formats compress; images, fonts and archives already are. */
-const TEXT = /^(text\/|image\/svg\+xml|application\/([\w.-]+\+)?(json|xml)\b|application\/manifest\+json|application\/javascript)/;
+const TEXT =
+  /^(text\/|image\/svg\+xml|application\/([\w.-]+\+)?(json|xml)\b|application\/manifest\+json|application\/javascript)/;
 
 export function isTextType(type: string): boolean {
   return TEXT.test(type);
@@ -27,12 +28,23 @@ export function isCompressible(type: string, bytes: number): boolean {
  * pages and twins, which are many: on a 7 KB article page 11 took 8.3 ms and saved 16% over 5, which took 0.3 ms
  * (docs/benchmarks/overview.md). gzip at 9: on pages this small it costs little more than 6.
  */
-export function zlibOptions(encoding: Encoding, bytes: number, { best = false }: { best?: boolean } = {}): ZlibOptions | BrotliOptions {
+export function zlibOptions(
+  encoding: Encoding,
+  bytes: number,
+  { best = false }: { best?: boolean } = {},
+): ZlibOptions | BrotliOptions {
   if (encoding === 'gzip') return { level: 9 };
-  return { params: { [constants.BROTLI_PARAM_QUALITY]: best ? 11 : 5, ...(bytes > 0 ? { [constants.BROTLI_PARAM_SIZE_HINT]: bytes } : {}) } };
+  return {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: best ? 11 : 5,
+      ...(bytes > 0 ? { [constants.BROTLI_PARAM_SIZE_HINT]: bytes } : {}),
+    },
+  };
 }
 
 /** The body in `encoding`, now (a live render is compressed once, when it is first asked for so). */
 export function compress(body: Buffer, encoding: Encoding): Buffer {
-  return encoding === 'gzip' ? gzipSync(body, zlibOptions('gzip', body.length)) : brotliCompressSync(body, zlibOptions('br', body.length));
+  return encoding === 'gzip'
+    ? gzipSync(body, zlibOptions('gzip', body.length))
+    : brotliCompressSync(body, zlibOptions('br', body.length));
 }

@@ -11,7 +11,8 @@ import { absoluteUrl, paths, twinPath } from './urls.ts';
 const byDefaultFirst = LANGS.toSorted((a, b) => (a === DEFAULT_LANG ? -1 : b === DEFAULT_LANG ? 1 : 0));
 
 /** One RFC 8288 link. */
-const linkTo = (config: Pick<PublicConfig, 'baseUrl'>, path: string, rel: string, type: string) => `<${absoluteUrl(config.baseUrl, path)}>; rel="${rel}"; type="${type}"`;
+const linkTo = (config: Pick<PublicConfig, 'baseUrl'>, path: string, rel: string, type: string) =>
+  `<${absoluteUrl(config.baseUrl, path)}>; rel="${rel}"; type="${type}"`;
 
 /**
  * The links every HTML and Markdown answer carries (RFC 8288), so that an agent finds the machine-readable documents
@@ -34,7 +35,11 @@ export function alternateLink(url: string, type: 'text/html' | 'text/markdown'):
 
 /** Rule L of the spec, on the homepages: the site's links, and the documentation and auth policy. */
 export function homepageLinks(config: Pick<PublicConfig, 'baseUrl'>): string {
-  return [siteLinks(config), linkTo(config, paths.apiDocs, 'service-doc', 'text/html'), linkTo(config, paths.authMd, 'service-meta', 'text/markdown')].join(', ');
+  return [
+    siteLinks(config),
+    linkTo(config, paths.apiDocs, 'service-doc', 'text/html'),
+    linkTo(config, paths.authMd, 'service-meta', 'text/markdown'),
+  ].join(', ');
 }
 
 /** RFC 9727 catalog: one linkset entry anchored at the API's base URL (RFC 9264 JSON). */
@@ -91,7 +96,9 @@ export function robotsTxt(config: PublicConfig): string {
     // The server card lives below /mcp, which is not a page.
     `Allow: ${paths.mcpServerCardDraft}`,
     // Each path exactly, with a query, and everything below it (RFC 9309 `$`), so `/auth` never hides `/auth.md`.
-    ...[...AGENT_REFUSED_SEGMENTS].map((segment) => `/${segment}`).flatMap((p) => [`Disallow: ${p}$`, `Disallow: ${p}?`, `Disallow: ${p}/`]),
+    ...[...AGENT_REFUSED_SEGMENTS]
+      .map((segment) => `/${segment}`)
+      .flatMap((p) => [`Disallow: ${p}$`, `Disallow: ${p}?`, `Disallow: ${p}/`]),
     // The one preference (ai-preferences.ts), as https://contentsignals.org writes it.
     `Content-Signal: ${CONTENT_SIGNAL}`,
   ];

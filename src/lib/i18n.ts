@@ -19,7 +19,8 @@ const en = {
   blogHeading: 'From the blog',
   readBlog: 'Read the English blog',
   agentsHeading: 'For developers and AI agents',
-  agentsText: 'Everything public here can be read without an account. Start with the API documentation, the API catalog or the Markdown version of any page.',
+  agentsText:
+    'Everything public here can be read without an account. Start with the API documentation, the API catalog or the Markdown version of any page.',
   apiDocs: 'API documentation',
   blogTitle: 'Blog',
   blogDescription: 'Guides on link-in-bio pages, digital business cards, privacy and how AI agents read the web.',
@@ -36,7 +37,8 @@ const en = {
   mainNav: 'Main',
   tags: 'Tags',
   errorTitle: 'Something went wrong',
-  errorText: 'This page could not be shown because of an error on our side. It has been logged; please try again later.',
+  errorText:
+    'This page could not be shown because of an error on our side. It has been logged; please try again later.',
   unavailableTitle: 'Temporarily unavailable',
   unavailableText: 'This page cannot be shown right now. Please try again in a minute.',
   links: 'Links',
@@ -53,7 +55,8 @@ const en = {
   showMyCode: 'Show my code',
   pageCode: 'Scan to open this page',
   contactCode: 'Scan to save the contact, no internet needed',
-  contactCodeShort: 'Scan to save a short version of the contact (name, phone, e-mail and this card’s link), no internet needed',
+  contactCodeShort:
+    'Scan to save a short version of the contact (name, phone, e-mail and this card’s link), no internet needed',
   pageCodeAlt: 'QR code of this page',
   contactCodeAlt: 'QR code holding the contact details',
   downloadCode: 'Download for printing (SVG)',
@@ -86,7 +89,8 @@ const en = {
   searchDescription: 'Find articles in English by words in their title or text.',
   searchLabel: 'Words to find',
   searchButton: 'Search',
-  searchNoScript: 'Search works in the browser with JavaScript, which is off here. Browse the articles page by page or by topic instead.',
+  searchNoScript:
+    'Search works in the browser with JavaScript, which is off here. Browse the articles page by page or by topic instead.',
   searchNoResults: 'No article matches “{q}”.',
   searchResults: { one: '{n} article matches “{q}”.', other: '{n} articles match “{q}”.' },
   searchUnavailable: 'Search could not load. Browse the articles page by page or by topic instead.',
@@ -129,7 +133,8 @@ const ar: Dictionary = {
   blogHeading: 'من المدونة',
   readBlog: 'اقرأ المدونة العربية',
   agentsHeading: 'للمطورين ووكلاء الذكاء الاصطناعي',
-  agentsText: 'كل ما هو عام هنا يمكن قراءته دون حساب. ابدأ بتوثيق الواجهة البرمجية أو فهرس الواجهات أو نسخة Markdown من أي صفحة.',
+  agentsText:
+    'كل ما هو عام هنا يمكن قراءته دون حساب. ابدأ بتوثيق الواجهة البرمجية أو فهرس الواجهات أو نسخة Markdown من أي صفحة.',
   apiDocs: 'توثيق الواجهة البرمجية',
   blogTitle: 'المدونة',
   blogDescription: 'أدلة عن صفحات الروابط وبطاقات الأعمال الرقمية والخصوصية وكيف يقرأ وكلاء الذكاء الاصطناعي الويب.',
@@ -163,7 +168,8 @@ const ar: Dictionary = {
   showMyCode: 'اعرض رمزي',
   pageCode: 'امسح الرمز لفتح هذه الصفحة',
   contactCode: 'امسح الرمز لحفظ جهة الاتصال، دون حاجة إلى الإنترنت',
-  contactCodeShort: 'امسح الرمز لحفظ نسخة مختصرة من جهة الاتصال (الاسم والهاتف والبريد ورابط هذه البطاقة)، دون حاجة إلى الإنترنت',
+  contactCodeShort:
+    'امسح الرمز لحفظ نسخة مختصرة من جهة الاتصال (الاسم والهاتف والبريد ورابط هذه البطاقة)، دون حاجة إلى الإنترنت',
   pageCodeAlt: 'رمز QR لهذه الصفحة',
   contactCodeAlt: 'رمز QR يحمل بيانات الاتصال',
   downloadCode: 'تنزيل للطباعة (SVG)',
@@ -172,8 +178,22 @@ const ar: Dictionary = {
   contactCard: 'بطاقة تواصل',
   profileDescription: 'روابط ووسائل التواصل مع',
   cardDescription: 'بطاقة الأعمال الرقمية لـ',
-  readingTime: { zero: '{n} دقيقة للقراءة', one: 'دقيقة واحدة للقراءة', two: 'دقيقتان للقراءة', few: '{n} دقائق للقراءة', many: '{n} دقيقة للقراءة', other: '{n} دقيقة للقراءة' },
-  articleCount: { zero: 'لا مقالات', one: 'مقال واحد', two: 'مقالان', few: '{n} مقالات', many: '{n} مقالًا', other: '{n} مقال' },
+  readingTime: {
+    zero: '{n} دقيقة للقراءة',
+    one: 'دقيقة واحدة للقراءة',
+    two: 'دقيقتان للقراءة',
+    few: '{n} دقائق للقراءة',
+    many: '{n} دقيقة للقراءة',
+    other: '{n} دقيقة للقراءة',
+  },
+  articleCount: {
+    zero: 'لا مقالات',
+    one: 'مقال واحد',
+    two: 'مقالان',
+    few: '{n} مقالات',
+    many: '{n} مقالًا',
+    other: '{n} مقال',
+  },
   pageOf: 'الصفحة {n} من {count}',
   pages: 'الصفحات',
   newerArticles: 'مقالات أحدث',
@@ -196,9 +216,17 @@ const ar: Dictionary = {
   searchDescription: 'اعثر على المقالات العربية بكلمات من عناوينها أو نصوصها.',
   searchLabel: 'الكلمات المطلوبة',
   searchButton: 'ابحث',
-  searchNoScript: 'يعمل البحث في المتصفح بلغة JavaScript، وهي معطّلة هنا. تصفّح المقالات صفحةً صفحة أو حسب الموضوع بدلًا من ذلك.',
+  searchNoScript:
+    'يعمل البحث في المتصفح بلغة JavaScript، وهي معطّلة هنا. تصفّح المقالات صفحةً صفحة أو حسب الموضوع بدلًا من ذلك.',
   searchNoResults: 'لا مقال يطابق «{q}».',
-  searchResults: { zero: 'لا مقال يطابق «{q}».', one: 'مقال واحد يطابق «{q}».', two: 'مقالان يطابقان «{q}».', few: '{n} مقالات تطابق «{q}».', many: '{n} مقالًا يطابق «{q}».', other: '{n} مقال يطابق «{q}».' },
+  searchResults: {
+    zero: 'لا مقال يطابق «{q}».',
+    one: 'مقال واحد يطابق «{q}».',
+    two: 'مقالان يطابقان «{q}».',
+    few: '{n} مقالات تطابق «{q}».',
+    many: '{n} مقالًا يطابق «{q}».',
+    other: '{n} مقال يطابق «{q}».',
+  },
   searchUnavailable: 'تعذّر تحميل البحث. تصفّح المقالات صفحةً صفحة أو حسب الموضوع.',
   agentQueries: {
     mcp: ['ما الروابط التي تعرضها صفحة صانع المحتوى هذه', 'أعطني رقم الهاتف من بطاقة العمل الرقمية هذه'],
@@ -214,10 +242,11 @@ export function t(lang: Lang): Dictionary {
   return dictionaries[lang];
 }
 
-
 /** A dictionary string with its `{name}` placeholders filled. */
 export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
+  );
 }
 
 const PLURAL_RULES = new Map<Lang, Intl.PluralRules>();

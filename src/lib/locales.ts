@@ -23,8 +23,22 @@ export interface Locale {
 }
 
 export const LOCALES = {
-  ar: { dir: 'rtl', ogLocale: 'ar_AR', dateLocale: 'ar-u-ca-gregory-nu-latn', name: 'العربية', englishName: 'Arabic', wordsPerMinute: 138 },
-  en: { dir: 'ltr', ogLocale: 'en_US', dateLocale: 'en-GB', name: 'English', englishName: 'English', wordsPerMinute: 228 },
+  ar: {
+    dir: 'rtl',
+    ogLocale: 'ar_AR',
+    dateLocale: 'ar-u-ca-gregory-nu-latn',
+    name: 'العربية',
+    englishName: 'Arabic',
+    wordsPerMinute: 138,
+  },
+  en: {
+    dir: 'ltr',
+    ogLocale: 'en_US',
+    dateLocale: 'en-GB',
+    name: 'English',
+    englishName: 'English',
+    wordsPerMinute: 228,
+  },
 } as const satisfies Record<string, Locale>;
 
 export type Lang = keyof typeof LOCALES;

@@ -16,9 +16,27 @@ export interface PageMeta {
  * Elements that are chrome or behaviour, never content: these tags (unless marked `[data-twin="keep"]`, as the
  * blog's page links are: an agent pages through them too), and `[hidden]`, `[aria-hidden="true"]`, `[data-twin="skip"]`.
  */
-const REMOVED_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'FORM', 'NAV', 'IFRAME', 'OBJECT', 'EMBED', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'DIALOG']);
+const REMOVED_TAGS = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'FORM',
+  'NAV',
+  'IFRAME',
+  'OBJECT',
+  'EMBED',
+  'BUTTON',
+  'INPUT',
+  'SELECT',
+  'TEXTAREA',
+  'DIALOG',
+]);
 const isChrome = (el: Element) =>
-  (REMOVED_TAGS.has(el.tagName) && el.getAttribute('data-twin') !== 'keep') || el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.getAttribute('data-twin') === 'skip';
+  (REMOVED_TAGS.has(el.tagName) && el.getAttribute('data-twin') !== 'keep') ||
+  el.hasAttribute('hidden') ||
+  el.getAttribute('aria-hidden') === 'true' ||
+  el.getAttribute('data-twin') === 'skip';
 
 const turndown = new TurndownService({
   headingStyle: 'atx',
@@ -117,7 +135,11 @@ export function pageToMarkdown(page: string | Document): string {
 /** A Markdown document: the twin's front matter (title, description, url, lang), then the body. */
 export function markdownDocument(meta: PageMeta, body: string): string {
   // lineWidth -1: one line per value, never YAML's folded style.
-  return matter.stringify(body.trim() + '\n', { title: meta.title, description: meta.description, url: meta.url, lang: meta.lang }, { lineWidth: -1 } as matter.GrayMatterOption<string, never>);
+  return matter.stringify(
+    body.trim() + '\n',
+    { title: meta.title, description: meta.description, url: meta.url, lang: meta.lang },
+    { lineWidth: -1 } as matter.GrayMatterOption<string, never>,
+  );
 }
 
 /** An inline link whose text and destination come from content: both escaped, so neither can end the link early. */
@@ -156,9 +178,13 @@ function prepare(root: Element, base: string): void {
 }
 
 /** The <head> elements a twin and a sitemap entry read, in one pass. */
-export function headOf(doc: Document): { find(tag: string, attr: string, value: string): Element | undefined; all(tag: string, attr: string, value: string): Element[] } {
+export function headOf(doc: Document): {
+  find(tag: string, attr: string, value: string): Element | undefined;
+  all(tag: string, attr: string, value: string): Element[];
+} {
   const elements = Array.from(doc.head?.children ?? []);
-  const matches = (tag: string, attr: string, value: string) => (el: Element) => el.tagName === tag && el.getAttribute(attr) === value;
+  const matches = (tag: string, attr: string, value: string) => (el: Element) =>
+    el.tagName === tag && el.getAttribute(attr) === value;
   return {
     find: (tag, attr, value) => elements.find(matches(tag, attr, value)),
     all: (tag, attr, value) => elements.filter(matches(tag, attr, value)),
@@ -167,7 +193,8 @@ export function headOf(doc: Document): { find(tag: string, attr: string, value: 
 
 function readMeta(doc: Document): PageMeta {
   const head = headOf(doc);
-  const attr = (tag: string, key: string, value: string, name: string) => head.find(tag, key, value)?.getAttribute(name)?.trim() ?? '';
+  const attr = (tag: string, key: string, value: string, name: string) =>
+    head.find(tag, key, value)?.getAttribute(name)?.trim() ?? '';
   const url = attr('LINK', 'rel', 'canonical', 'href');
   if (!url) throw new MarkdownConversionError('page has no <link rel="canonical">, so its twin cannot say its URL');
   return {

@@ -31,8 +31,14 @@ function missingDrawing(): never {
 }
 
 /** The image's URL path: /_astro/og-{hash}.png (fingerprinted, so cached as immutable, never purged). */
-export function ogImagePath(card: OgCard, drawing: string = typeof __OG_DRAWING__ === 'string' ? __OG_DRAWING__ : missingDrawing()): string {
-  const hash = createHash('sha256').update(JSON.stringify([drawing, card.lang, card.title, card.kicker, card.host])).digest('base64url').slice(0, 16);
+export function ogImagePath(
+  card: OgCard,
+  drawing: string = typeof __OG_DRAWING__ === 'string' ? __OG_DRAWING__ : missingDrawing(),
+): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify([drawing, card.lang, card.title, card.kicker, card.host]))
+    .digest('base64url')
+    .slice(0, 16);
   return `/_astro/og-${hash}.png`;
 }
 

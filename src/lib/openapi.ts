@@ -16,62 +16,125 @@ const schemaOf = (schema: z.ZodType): Json => {
 };
 const text = { schema: { type: 'string' } };
 const markdown = { 'text/markdown': text };
-const redirect = (to: string): Json => ({ description: `Redirect to ${to}.`, headers: { Location: { description: `Absolute URL of ${to}.`, schema: { type: 'string', format: 'uri' } } } });
+const redirect = (to: string): Json => ({
+  description: `Redirect to ${to}.`,
+  headers: { Location: { description: `Absolute URL of ${to}.`, schema: { type: 'string', format: 'uri' } } },
+});
 
 /** What each operation is, in words, and the bodies and headers particular to it (the rest is generic by status). */
-const OPERATIONS: Record<RouteId, { description: string; responses?: Record<number, Json>; schema?: Json; params?: Record<string, string> }> = {
+const OPERATIONS: Record<
+  RouteId,
+  { description: string; responses?: Record<number, Json>; schema?: Json; params?: Record<string, string> }
+> = {
   homepage: {
-    description: 'The English homepage (the Arabic one is /ar). Carries RFC 8288 `Link` headers to the discovery documents.',
-    responses: { 200: { headers: { Link: { description: 'Links with relations api-catalog, service-desc, service-doc and service-meta.', schema: { type: 'string' } } } } },
+    description:
+      'The English homepage (the Arabic one is /ar). Carries RFC 8288 `Link` headers to the discovery documents.',
+    responses: {
+      200: {
+        headers: {
+          Link: {
+            description: 'Links with relations api-catalog, service-desc, service-doc and service-meta.',
+            schema: { type: 'string' },
+          },
+        },
+      },
+    },
   },
   getProfilePage: { description: 'A public link-in-bio profile.', params: { page: 'Profile slug.' } },
   getDigitalCard: {
-    description: "The page of a digital business card, printed on or encoded in the physical card, or a redirect to the owner's website when the card is a plain redirect.",
+    description:
+      "The page of a digital business card, printed on or encoded in the physical card, or a redirect to the owner's website when the card is a plain redirect.",
     params: { cardId: 'Card identifier.' },
     responses: { 302: redirect("the owner's website (the card is a plain redirect)") },
   },
-  getProfileQr: { description: "An SVG QR code of the profile's canonical URL (error correction M, a four-module quiet zone), for printing or showing on a screen.", params: { page: 'Profile slug.' } },
+  getProfileQr: {
+    description:
+      "An SVG QR code of the profile's canonical URL (error correction M, a four-module quiet zone), for printing or showing on a screen.",
+    params: { page: 'Profile slug.' },
+  },
   getDigitalCardQr: {
-    description: "An SVG QR code of the card's canonical URL /c/{cardId} (error correction M, a four-module quiet zone). For a redirect-mode card it still encodes /c/{cardId}, which redirects.",
+    description:
+      "An SVG QR code of the card's canonical URL /c/{cardId} (error correction M, a four-module quiet zone). For a redirect-mode card it still encodes /c/{cardId}, which redirects.",
     params: { cardId: 'Card identifier.' },
   },
   getDigitalCardContactQr: {
-    description: 'An SVG QR code holding the card\'s contact as a compact vCard 3.0 (N, FN, TEL, EMAIL, ORG, TITLE, URL; UTF-8): a phone saves the contact with no network. Page-mode cards only.',
+    description:
+      "An SVG QR code holding the card's contact as a compact vCard 3.0 (N, FN, TEL, EMAIL, ORG, TITLE, URL; UTF-8): a phone saves the contact with no network. Page-mode cards only.",
     params: { cardId: 'Card identifier.' },
   },
-  getProfilePageMarkdown: { description: 'The Markdown twin of /p/{page}, whatever Accept says: what `Accept: text/markdown` on the page returns, at the URL its `Link: rel="alternate"` names.', params: { page: 'Profile slug.' } },
+  getProfilePageMarkdown: {
+    description:
+      'The Markdown twin of /p/{page}, whatever Accept says: what `Accept: text/markdown` on the page returns, at the URL its `Link: rel="alternate"` names.',
+    params: { page: 'Profile slug.' },
+  },
   getDigitalCardMarkdown: {
-    description: 'The Markdown twin of a page-mode card /c/{cardId}, whatever Accept says. A redirect-mode card has none (404).',
+    description:
+      'The Markdown twin of a page-mode card /c/{cardId}, whatever Accept says. A redirect-mode card has none (404).',
     params: { cardId: 'Card identifier.' },
   },
   getDigitalCardVcard: {
     description: 'The contact of a page-mode card as vCard 3.0 (UTF-8, CRLF, folded at 75 octets), for "Save contact".',
     params: { cardId: 'Card identifier.' },
-    responses: { 200: { headers: { 'Content-Disposition': { description: "attachment; filename=…; filename*=UTF-8''… (ASCII with an RFC 5987 name for non-Latin names)", schema: { type: 'string' } } } } },
+    responses: {
+      200: {
+        headers: {
+          'Content-Disposition': {
+            description: "attachment; filename=…; filename*=UTF-8''… (ASCII with an RFC 5987 name for non-Latin names)",
+            schema: { type: 'string' },
+          },
+        },
+      },
+    },
   },
   getBlogForPreferredLanguage: {
-    description: 'Redirects to the blog index in the language `Accept-Language` prefers (English when neither matches).',
-    responses: { 302: { ...redirect('/ar/blog or /en/blog'), headers: { ...(redirect('').headers as Json), Vary: { description: 'Always `Accept-Language`.', schema: { type: 'string' } } } } },
+    description:
+      'Redirects to the blog index in the language `Accept-Language` prefers (English when neither matches).',
+    responses: {
+      302: {
+        ...redirect('/ar/blog or /en/blog'),
+        headers: {
+          ...(redirect('').headers as Json),
+          Vary: { description: 'Always `Accept-Language`.', schema: { type: 'string' } },
+        },
+      },
+    },
   },
   getBlogArticleList: {
-    description: 'Every published article in every language, newest first: slug, title, date (ISO 8601), absolute URL, language, topic keys and reading time in minutes. The WebMCP and MCP tools list_blog_articles read it (and filter it by language and topic).',
+    description:
+      'Every published article in every language, newest first: slug, title, date (ISO 8601), absolute URL, language, topic keys and reading time in minutes. The WebMCP and MCP tools list_blog_articles read it (and filter it by language and topic).',
     schema: { type: 'array', items: schemaOf(articleListEntry) },
   },
-  listBlogArticles: { description: 'The first page of the articles in one language (20 a page, newest first), linked to the next page with rel="next". Feeds: /{lang}/blog/rss.xml and /{lang}/blog/feed.json.', params: { lang: 'Language of the blog.' } },
-  getBlogArticle: { description: 'One article. Its translation, if any, is linked with `hreflang`.', params: { lang: 'Language of the article.', slug: 'Article slug.' } },
-  getBlogFeed: { description: 'RSS 2.0 feed of the blog in one language: the newest 20 articles with their summaries and topics.', params: { lang: 'Language of the blog.' } },
+  listBlogArticles: {
+    description:
+      'The first page of the articles in one language (20 a page, newest first), linked to the next page with rel="next". Feeds: /{lang}/blog/rss.xml and /{lang}/blog/feed.json.',
+    params: { lang: 'Language of the blog.' },
+  },
+  getBlogArticle: {
+    description: 'One article. Its translation, if any, is linked with `hreflang`.',
+    params: { lang: 'Language of the article.', slug: 'Article slug.' },
+  },
+  getBlogFeed: {
+    description: 'RSS 2.0 feed of the blog in one language: the newest 20 articles with their summaries and topics.',
+    params: { lang: 'Language of the blog.' },
+  },
   getBlogJsonFeed: {
-    description: 'JSON Feed 1.1 of the blog in one language: the newest 20 articles with their summaries, dates and topics.',
+    description:
+      'JSON Feed 1.1 of the blog in one language: the newest 20 articles with their summaries, dates and topics.',
     params: { lang: 'Language of the blog.' },
     schema: { $ref: '#/components/schemas/JsonFeed' },
   },
   listBlogArticlesPage: {
-    description: 'Page n of the blog index (20 articles a page, newest first); page 1 is /{lang}/blog. Linked with rel="prev" and rel="next"; a page past the last is 404.',
+    description:
+      'Page n of the blog index (20 articles a page, newest first); page 1 is /{lang}/blog. Linked with rel="prev" and rel="next"; a page past the last is 404.',
     params: { lang: 'Language of the blog.', n: 'Page number, from 2.' },
   },
-  listBlogTopics: { description: 'The topics that have articles in this language, each with its article count and page.', params: { lang: 'Language of the blog.' } },
+  listBlogTopics: {
+    description: 'The topics that have articles in this language, each with its article count and page.',
+    params: { lang: 'Language of the blog.' },
+  },
   listBlogTopicArticles: {
-    description: "The articles on one topic in one language, newest first, 20 a page; linked to the same topic in the other language. Topic keys are the same in every language.",
+    description:
+      'The articles on one topic in one language, newest first, 20 a page; linked to the same topic in the other language. Topic keys are the same in every language.',
     params: { lang: 'Language of the blog.', topic: 'Topic key, e.g. "privacy".' },
   },
   listBlogTopicArticlesPage: {
@@ -79,38 +142,83 @@ const OPERATIONS: Record<RouteId, { description: string; responses?: Record<numb
     params: { lang: 'Language of the blog.', topic: 'Topic key.', n: 'Page number, from 2.' },
   },
   searchBlog: {
-    description: "The blog's search page. Searching runs in the browser over the static Pagefind index under /pagefind/{lang}/ (a bundle per language, Arabic stemmed); the Markdown twin says how to find articles without it.",
+    description:
+      "The blog's search page. Searching runs in the browser over the static Pagefind index under /pagefind/{lang}/ (a bundle per language, Arabic stemmed); the Markdown twin says how to find articles without it.",
     params: { lang: 'Language of the blog.' },
   },
-  getSitemap: { description: 'Every public page and article with hreflang alternates, profiles and cards included; a sitemap index of /sitemaps/{n}.xml past 50,000 URLs.' },
-  getSitemapPart: { description: 'One part of the sitemap once /sitemap.xml has become a sitemap index.', params: { n: 'Part number, from 1.' } },
+  getSitemap: {
+    description:
+      'Every public page and article with hreflang alternates, profiles and cards included; a sitemap index of /sitemaps/{n}.xml past 50,000 URLs.',
+  },
+  getSitemapPart: {
+    description: 'One part of the sitemap once /sitemap.xml has become a sitemap index.',
+    params: { n: 'Part number, from 1.' },
+  },
   getRobots: { description: 'Allows crawling of all public pages; disallows the owner app and /mcp.' },
   getLlmsTxt: { description: 'A Markdown overview of the site and its documents for language models (llmstxt.org).' },
-  getApiCatalog: { description: 'RFC 9727 API catalog as an RFC 9264 linkset.', schema: { $ref: '#/components/schemas/Linkset' } },
+  getApiCatalog: {
+    description: 'RFC 9727 API catalog as an RFC 9264 linkset.',
+    schema: { $ref: '#/components/schemas/Linkset' },
+  },
   getOpenApi: { description: 'This document.', schema: { type: 'object' } },
-  getApiDocs: { description: 'Human documentation of every endpoint and rule. The Markdown version is at /docs/api.md.' },
+  getApiDocs: {
+    description: 'Human documentation of every endpoint and rule. The Markdown version is at /docs/api.md.',
+  },
   getApiDocsMarkdown: { description: 'The Markdown version of /docs/api.' },
-  getAuthMd: { description: 'Agent registration and credential policy: what needs no credentials, and how to ask for operator-provisioned access.' },
-  getMcpServerCard: { description: 'Identity, Streamable HTTP endpoint, protocol versions, capabilities and tools of the MCP server.', schema: { type: 'object' } },
-  getMcpServerCardAtEndpoint: {
-    description: 'The MCP server card at the Streamable HTTP endpoint\'s /server-card (the SEP-2127 discovery draft): identity, endpoint, protocol versions and capabilities; tools are listed by the server itself.',
+  getAuthMd: {
+    description:
+      'Agent registration and credential policy: what needs no credentials, and how to ask for operator-provisioned access.',
+  },
+  getMcpServerCard: {
+    description: 'Identity, Streamable HTTP endpoint, protocol versions, capabilities and tools of the MCP server.',
     schema: { type: 'object' },
   },
-  getMcpCatalog: { description: 'The MCP Catalog (discovery draft): one entry per MCP server of this origin, pointing at its server card.', schema: { type: 'object' } },
-  getAiCatalog: { description: 'The AI Catalog: the MCP server card and the Agent Skills index.', schema: { type: 'object' } },
-  getAgentSkillsIndex: { description: 'Agent Skills Discovery 0.2.0: each skill with its description, files and sha256 digests of their bytes.', schema: { type: 'object' } },
-  getAgentSkillFile: { description: 'A skill that teaches an agent to read this site well (SKILL.md, with name and description in its front matter).', params: { skill: 'The skill\'s name.' } },
+  getMcpServerCardAtEndpoint: {
+    description:
+      "The MCP server card at the Streamable HTTP endpoint's /server-card (the SEP-2127 discovery draft): identity, endpoint, protocol versions and capabilities; tools are listed by the server itself.",
+    schema: { type: 'object' },
+  },
+  getMcpCatalog: {
+    description:
+      'The MCP Catalog (discovery draft): one entry per MCP server of this origin, pointing at its server card.',
+    schema: { type: 'object' },
+  },
+  getAiCatalog: {
+    description: 'The AI Catalog: the MCP server card and the Agent Skills index.',
+    schema: { type: 'object' },
+  },
+  getAgentSkillsIndex: {
+    description:
+      'Agent Skills Discovery 0.2.0: each skill with its description, files and sha256 digests of their bytes.',
+    schema: { type: 'object' },
+  },
+  getAgentSkillFile: {
+    description:
+      'A skill that teaches an agent to read this site well (SKILL.md, with name and description in its front matter).',
+    params: { skill: "The skill's name." },
+  },
   mcp: {
     description: `Model Context Protocol over Streamable HTTP without sessions or authentication. Methods: initialize, ping, tools/list, tools/call, resources/list, resources/read. Tools: ${Object.keys(MCP_TOOLS).join(', ')}.`,
     responses: {
-      200: { description: 'The answer: a JSON-RPC 2.0 response, or for a batch an array of them (one per request, in order).', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcAnswer' } } } },
+      200: {
+        description:
+          'The answer: a JSON-RPC 2.0 response, or for a batch an array of them (one per request, in order).',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcAnswer' } } },
+      },
       202: { description: 'Only notifications (or responses) were sent: accepted, no body.' },
-      404: { description: 'On the 2026-07-28 revision, a method this server does not serve (subscriptions/listen: it holds no streams): the JSON-RPC error -32601, as the MCP SDK answers it.' },
+      404: {
+        description:
+          'On the 2026-07-28 revision, a method this server does not serve (subscriptions/listen: it holds no streams): the JSON-RPC error -32601, as the MCP SDK answers it.',
+      },
     },
   },
-  getHealth: { description: 'Whether the application and its database answer. Never cached.', responses: { 200: { $ref: '#/components/responses/Health' }, 503: { $ref: '#/components/responses/Health' } } },
+  getHealth: {
+    description: 'Whether the application and its database answer. Never cached.',
+    responses: { 200: { $ref: '#/components/responses/Health' }, 503: { $ref: '#/components/responses/Health' } },
+  },
   getProfileAlias: {
-    description: "A short alias of a paid-plan owner's profile. Reserved paths (every route above, the owner app's paths, files at the root) are never aliases.",
+    description:
+      "A short alias of a paid-plan owner's profile. Reserved paths (every route above, the owner app's paths, files at the root) are never aliases.",
     params: { alias: 'The alias.' },
     responses: { 302: redirect("the owner's /p/{page}") },
   },
@@ -130,7 +238,9 @@ function response(route: RouteDeclaration, status: number, op: (typeof OPERATION
     if (route.negotiated) headers.Vary = { $ref: '#/components/headers/VaryAccept' };
     if (route.cache === 'discovery') headers['Cache-Control'] = { $ref: '#/components/headers/DiscoveryCache' };
     generic = {
-      description: route.negotiated ? `${route.summary}: HTML by default; Markdown with \`Accept: text/markdown\`.` : `${route.summary}.`,
+      description: route.negotiated
+        ? `${route.summary}: HTML by default; Markdown with \`Accept: text/markdown\`.`
+        : `${route.summary}.`,
       ...(Object.keys(headers).length ? { headers } : {}),
       content: Object.fromEntries(route.media.map((type) => [type, bodyOf(route, type, op.schema)])),
     };
@@ -144,7 +254,11 @@ function response(route: RouteDeclaration, status: number, op: (typeof OPERATION
     return { $ref: '#/components/responses/JsonRpcError' };
   }
   if (!particular) return generic;
-  return { ...generic, ...particular, headers: { ...(generic.headers as Json | undefined), ...(particular.headers as Json | undefined) } };
+  return {
+    ...generic,
+    ...particular,
+    headers: { ...(generic.headers as Json | undefined), ...(particular.headers as Json | undefined) },
+  };
 }
 
 /**
@@ -177,16 +291,32 @@ function operation(id: RouteId, route: RouteDeclaration): Json {
     required: true,
     description: op.params?.[name] ?? name,
     // An alias is a slug that is no reserved segment: a refinement JSON Schema cannot carry, said as `not`.
-    schema: schema === aliasSchema ? { ...schemaOf(schema), not: { enum: [...RESERVED_SEGMENTS].sort() } } : schemaOf(schema),
+    schema:
+      schema === aliasSchema ? { ...schemaOf(schema), not: { enum: [...RESERVED_SEGMENTS].sort() } } : schemaOf(schema),
   }));
   const extra: Json =
     id === 'mcp'
       ? {
           parameters: [
-            { name: 'Accept', in: 'header', required: true, description: 'Must list both `application/json` and `text/event-stream`.', schema: { type: 'string', examples: ['application/json, text/event-stream'] } },
-            { name: 'MCP-Protocol-Version', in: 'header', required: false, description: 'Protocol version negotiated at initialize; an unsupported value is refused with 400.', schema: { type: 'string', examples: ['2025-11-25'] } },
+            {
+              name: 'Accept',
+              in: 'header',
+              required: true,
+              description: 'Must list both `application/json` and `text/event-stream`.',
+              schema: { type: 'string', examples: ['application/json, text/event-stream'] },
+            },
+            {
+              name: 'MCP-Protocol-Version',
+              in: 'header',
+              required: false,
+              description: 'Protocol version negotiated at initialize; an unsupported value is refused with 400.',
+              schema: { type: 'string', examples: ['2025-11-25'] },
+            },
           ],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcRequest' } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcRequest' } } },
+          },
         }
       : parameters.length
         ? { parameters }
@@ -199,7 +329,10 @@ function operation(id: RouteId, route: RouteDeclaration): Json {
       tags: [route.tag],
       security: [],
       ...extra,
-      responses: { ...Object.fromEntries(route.statuses.map((status) => [String(status), response(route, status, op)])), ...(route.served === 'agents' ? {} : { default: { $ref: '#/components/responses/OtherStatuses' } }) },
+      responses: {
+        ...Object.fromEntries(route.statuses.map((status) => [String(status), response(route, status, op)])),
+        ...(route.served === 'agents' ? {} : { default: { $ref: '#/components/responses/OtherStatuses' } }),
+      },
     },
   };
 }
@@ -229,23 +362,33 @@ export function openApiDocument(config: PublicConfig): Json {
       { name: 'agents', description: 'The Model Context Protocol endpoint.' },
       { name: 'operations', description: 'Health of the service.' },
     ],
-    paths: Object.fromEntries((Object.entries(ROUTES) as [RouteId, RouteDeclaration][]).map(([id, route]) => [route.path, operation(id, route)])),
+    paths: Object.fromEntries(
+      (Object.entries(ROUTES) as [RouteId, RouteDeclaration][]).map(([id, route]) => [
+        route.path,
+        operation(id, route),
+      ]),
+    ),
     components: {
       securitySchemes: {
         token: {
           type: 'apiKey',
           in: 'cookie',
           name: 'token',
-          description: 'Session cookie of a signed-in account owner in the web app. Not issued to automated clients; no operation here requires it.',
+          description:
+            'Session cookie of a signed-in account owner in the web app. Not issued to automated clients; no operation here requires it.',
         },
       },
       headers: {
-        VaryAccept: { description: 'Always includes `Accept`: the same URL answers HTML or Markdown.', schema: { type: 'string' } },
+        VaryAccept: {
+          description: 'Always includes `Accept`: the same URL answers HTML or Markdown.',
+          schema: { type: 'string' },
+        },
         DiscoveryCache: { description: `\`${CACHE.discovery}\`.`, schema: { type: 'string' } },
       },
       responses: {
         NotFoundPage: {
-          description: 'Not found: an HTML error page in the language of the path, or Markdown with `Accept: text/markdown`.',
+          description:
+            'Not found: an HTML error page in the language of the path, or Markdown with `Accept: text/markdown`.',
           headers: { Vary: { $ref: '#/components/headers/VaryAccept' } },
           content: { 'text/html': { schema: { type: 'string' } }, ...markdown },
         },
@@ -260,12 +403,23 @@ export function openApiDocument(config: PublicConfig): Json {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
         },
         JsonRpcError: {
-          description: 'A JSON-RPC 2.0 error response with id null (the request was refused before any message was read); for a batch none of whose elements is a JSON-RPC message, one such error per element.',
-          content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/JsonRpcErrorResponse' }, { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/JsonRpcErrorResponse' } }] } } },
+          description:
+            'A JSON-RPC 2.0 error response with id null (the request was refused before any message was read); for a batch none of whose elements is a JSON-RPC message, one such error per element.',
+          content: {
+            'application/json': {
+              schema: {
+                oneOf: [
+                  { $ref: '#/components/schemas/JsonRpcErrorResponse' },
+                  { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/JsonRpcErrorResponse' } },
+                ],
+              },
+            },
+          },
         },
         OtherStatuses: OTHER_STATUSES,
         RequestUnread: {
-          description: 'The request was not read: 408 when it did not arrive whole in time, 431 when its request line and headers hold more than 16 KiB. Plain text, and the connection is closed.',
+          description:
+            'The request was not read: 408 when it did not arrive whole in time, 431 when its request line and headers hold more than 16 KiB. Plain text, and the connection is closed.',
           content: { 'text/plain': text },
         },
       },
@@ -277,14 +431,27 @@ export function openApiDocument(config: PublicConfig): Json {
             status: { type: 'string', enum: ['ok', 'degraded'] },
             service: { type: 'string', description: 'Constant name of the service.' },
             time: { type: 'string', format: 'date-time' },
-            reason: { type: 'string', description: 'When degraded: why, in words (the database does not answer, or the process is shedding load and why).' },
+            reason: {
+              type: 'string',
+              description:
+                'When degraded: why, in words (the database does not answer, or the process is shedding load and why).',
+            },
             replica: {
               type: 'object',
               description: 'On a sidecar reading a PostgreSQL standby: how far behind the primary its data is.',
               required: ['newestCommitAt', 'replayLagMs'],
               properties: {
-                newestCommitAt: { type: ['string', 'null'], format: 'date-time', description: 'When the newest commit the standby has replayed was made on the primary (null before the first).' },
-                replayLagMs: { type: 'integer', minimum: 0, description: 'Replay lag while WAL is waiting to be replayed; 0 otherwise.' },
+                newestCommitAt: {
+                  type: ['string', 'null'],
+                  format: 'date-time',
+                  description:
+                    'When the newest commit the standby has replayed was made on the primary (null before the first).',
+                },
+                replayLagMs: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'Replay lag while WAL is waiting to be replayed; 0 otherwise.',
+                },
               },
             },
           },
@@ -344,7 +511,13 @@ export function openApiDocument(config: PublicConfig): Json {
             feed_url: { type: 'string', format: 'uri' },
             description: { type: 'string' },
             language: { type: 'string' },
-            authors: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, url: { type: 'string', format: 'uri' } } } },
+            authors: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { name: { type: 'string' }, url: { type: 'string', format: 'uri' } },
+              },
+            },
             items: {
               type: 'array',
               items: {
@@ -369,17 +542,30 @@ export function openApiDocument(config: PublicConfig): Json {
         JsonRpcResponse: {
           type: 'object',
           required: ['jsonrpc'],
-          properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, result: { type: 'object' }, error: { $ref: '#/components/schemas/JsonRpcErrorObject' } },
+          properties: {
+            jsonrpc: { const: '2.0' },
+            id: { type: ['string', 'integer', 'null'] },
+            result: { type: 'object' },
+            error: { $ref: '#/components/schemas/JsonRpcErrorObject' },
+          },
         },
         JsonRpcErrorResponse: {
           type: 'object',
           required: ['jsonrpc', 'id', 'error'],
-          properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, error: { $ref: '#/components/schemas/JsonRpcErrorObject' } },
+          properties: {
+            jsonrpc: { const: '2.0' },
+            id: { type: ['string', 'integer', 'null'] },
+            error: { $ref: '#/components/schemas/JsonRpcErrorObject' },
+          },
         },
         JsonRpcErrorObject: {
           type: 'object',
           required: ['code', 'message'],
-          properties: { code: { type: 'integer', examples: [-32700, -32600, -32601, -32602, -32000] }, message: { type: 'string' }, data: {} },
+          properties: {
+            code: { type: 'integer', examples: [-32700, -32600, -32601, -32602, -32000] },
+            message: { type: 'string' },
+            data: {},
+          },
         },
       },
     },

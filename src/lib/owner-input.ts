@@ -17,7 +17,8 @@ const LINE_BREAK = /[\n\r]/;
 /** Why a piece of owner text is refused, or undefined when it is fine. `line`: one line (names, titles). */
 export function textProblem(value: string, kind: 'line' | 'text'): string | undefined {
   const bad = FORBIDDEN_IN_TEXT.exec(value);
-  if (bad) return `contains the invisible character ${codePoint(bad[0])}, which is not allowed (controls, line separators and bidi overrides can disguise text)`;
+  if (bad)
+    return `contains the invisible character ${codePoint(bad[0])}, which is not allowed (controls, line separators and bidi overrides can disguise text)`;
   if (kind === 'line' && LINE_BREAK.test(value)) return 'must be a single line';
   return undefined;
 }
@@ -37,23 +38,38 @@ export function normalizeUrl(value: string, schemes: readonly UrlScheme[]): Resu
   const allowed = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? '');
   // eslint-disable-next-line no-control-regex -- control characters are what it looks for
   const bad = /[\s\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u.exec(value);
-  if (bad) return { ok: false, problem: `contains ${bad[0] === ' ' ? 'a space' : `the character ${codePoint(bad[0])}`}; a URL has no spaces or control characters (encode them as %20 and the like)` };
+  if (bad)
+    return {
+      ok: false,
+      problem: `contains ${bad[0] === ' ' ? 'a space' : `the character ${codePoint(bad[0])}`}; a URL has no spaces or control characters (encode them as %20 and the like)`,
+    };
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return { ok: false, problem: `is not an absolute URL (it must start with ${names.map((n) => `${n}:`).join(' or ')})` };
+    return {
+      ok: false,
+      problem: `is not an absolute URL (it must start with ${names.map((n) => `${n}:`).join(' or ')})`,
+    };
   }
-  if (!(schemes as readonly string[]).includes(url.protocol)) return { ok: false, problem: `the scheme ${url.protocol} is not allowed (use ${allowed})` };
+  if (!(schemes as readonly string[]).includes(url.protocol))
+    return { ok: false, problem: `the scheme ${url.protocol} is not allowed (use ${allowed})` };
   const web = url.protocol === 'https:' || url.protocol === 'http:';
   if (web && url.hostname === '') return { ok: false, problem: 'has no host name' };
   // https://good.example@evil.example/ reads as good.example and leads to evil.example.
-  if (url.username || url.password) return { ok: false, problem: 'must not contain a user name or password (the part before @ would disguise the real host)' };
+  if (url.username || url.password)
+    return {
+      ok: false,
+      problem: 'must not contain a user name or password (the part before @ would disguise the real host)',
+    };
   return { ok: true, href: url.href };
 }
 
 /** The normalised URL if it is one a visitor can safely follow, else undefined. */
-export function safeHref(value: string | null | undefined, schemes: readonly UrlScheme[] = LINK_SCHEMES): string | undefined {
+export function safeHref(
+  value: string | null | undefined,
+  schemes: readonly UrlScheme[] = LINK_SCHEMES,
+): string | undefined {
   if (!value) return undefined;
   const result = normalizeUrl(value, schemes);
   return result.ok ? result.href : undefined;
@@ -82,5 +98,7 @@ export function cardRedirectProblem(href: string, baseUrl: string): string | und
   } catch {
     path = target.pathname;
   }
-  return firstSegmentOf(path) === fixedFirstSegment(ROUTES.getDigitalCard.path) ? 'leads to a card of this site: a redirect card must lead to a page of its own, not back to a card here' : undefined;
+  return firstSegmentOf(path) === fixedFirstSegment(ROUTES.getDigitalCard.path)
+    ? 'leads to a card of this site: a redirect card must lead to a page of its own, not back to a card here'
+    : undefined;
 }

@@ -39,7 +39,15 @@ export const publicConfigSchema = z
     BASE_URL: z
       .string()
       .trim()
-      .transform((raw, ctx) => origin(raw) ?? (ctx.addIssue({ code: 'custom', message: 'must be an http(s) origin such as https://example.com, with no path, query or credentials' }), z.NEVER)),
+      .transform(
+        (raw, ctx) =>
+          origin(raw) ??
+          (ctx.addIssue({
+            code: 'custom',
+            message: 'must be an http(s) origin such as https://example.com, with no path, query or credentials',
+          }),
+          z.NEVER),
+      ),
     SERVICE_NAME: z
       .string()
       .trim()
@@ -53,15 +61,25 @@ export const publicConfigSchema = z
       .transform((raw) => raw || 'agents@example.com')
       .pipe(z.string().regex(EMAIL, 'must be an e-mail address')),
   })
-  .transform((v): PublicConfig => ({ baseUrl: v.BASE_URL, serviceName: v.SERVICE_NAME, contactEmail: v.CONTACT_EMAIL }));
+  .transform((v): PublicConfig => ({
+    baseUrl: v.BASE_URL,
+    serviceName: v.SERVICE_NAME,
+    contactEmail: v.CONTACT_EMAIL,
+  }));
 
 /** The default origin follows PORT: http://localhost:$PORT, PORT's own default 8080. */
 export function parsePublicConfig(env: Env) {
-  return publicConfigSchema.safeParse({ ...env, BASE_URL: env.BASE_URL?.trim() || `http://localhost:${env.PORT?.trim() || '8080'}` });
+  return publicConfigSchema.safeParse({
+    ...env,
+    BASE_URL: env.BASE_URL?.trim() || `http://localhost:${env.PORT?.trim() || '8080'}`,
+  });
 }
 
 /** The one message of a configuration that does not parse: every bad variable, what it must be, and its value. */
-export function configError(issues: readonly { path: readonly PropertyKey[]; message: string }[], env: Env): ConfigError {
+export function configError(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  env: Env,
+): ConfigError {
   const problems = issues.map((issue) => {
     const name = String(issue.path[0]);
     return `${name} ${issue.message} (got "${env[name] ?? ''}")`;

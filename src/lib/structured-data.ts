@@ -48,7 +48,10 @@ export function websiteNode(c: Base, description: string): Node {
     publisher: ref(nodeIds.organization(c)),
     potentialAction: LANGS.map((l) => ({
       '@type': 'SearchAction',
-      target: { '@type': 'EntryPoint', urlTemplate: `${absoluteUrl(c.baseUrl, paths.search(l))}?q={search_term_string}` },
+      target: {
+        '@type': 'EntryPoint',
+        urlTemplate: `${absoluteUrl(c.baseUrl, paths.search(l))}?q={search_term_string}`,
+      },
       'query-input': 'required name=search_term_string',
     })),
   };
@@ -59,12 +62,21 @@ export function breadcrumbsNode(url: string, crumbs: { name: string; url: string
   return {
     '@type': 'BreadcrumbList',
     '@id': nodeIds.breadcrumbs(url),
-    itemListElement: crumbs.map((crumb, i) => ({ '@type': 'ListItem', position: i + 1, name: crumb.name, item: crumb.url })),
+    itemListElement: crumbs.map((crumb, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: crumb.name,
+      item: crumb.url,
+    })),
   };
 }
 
 /** The crumbs above a page of the blog in `lang`: the homepage, then the blog. */
-export function blogCrumbs(c: Base, lang: Lang, names: { home: string; blog: string }): { name: string; url: string }[] {
+export function blogCrumbs(
+  c: Base,
+  lang: Lang,
+  names: { home: string; blog: string },
+): { name: string; url: string }[] {
   return [
     { name: names.home, url: absoluteUrl(c.baseUrl, paths.home(lang)) },
     { name: names.blog, url: absoluteUrl(c.baseUrl, paths.blogIndex(lang)) },
@@ -102,11 +114,24 @@ export function profileGraph(c: Base, profile: Profile, facts: { avatar: string 
  * for. A card that names a person's profile describes that person: the same @id, so the two pages merge into one node.
  * A card that names an organization's profile is its holder's, who works for that organization (its node).
  */
-export function cardGraph(c: Base, card: Card, facts: { name: string; website: string | undefined; photo: string | undefined }): Node {
+export function cardGraph(
+  c: Base,
+  card: Card,
+  facts: { name: string; website: string | undefined; photo: string | undefined },
+): Node {
   const url = absoluteUrl(c.baseUrl, paths.card(card.cardId));
   const samePerson = card.profileSlug !== null && card.profileKind === 'person';
   const holder = samePerson ? nodeIds.owner(c, card.profileSlug!) : nodeIds.holder(c, card.cardId);
-  const employer = card.profileSlug !== null && card.profileKind === 'organization' ? { '@id': nodeIds.owner(c, card.profileSlug), '@type': 'Organization', ...(card.organization ? { name: card.organization } : {}) } : card.organization ? { '@type': 'Organization', name: card.organization } : undefined;
+  const employer =
+    card.profileSlug !== null && card.profileKind === 'organization'
+      ? {
+          '@id': nodeIds.owner(c, card.profileSlug),
+          '@type': 'Organization',
+          ...(card.organization ? { name: card.organization } : {}),
+        }
+      : card.organization
+        ? { '@type': 'Organization', name: card.organization }
+        : undefined;
   const contactPoints = [
     ...card.phones.map((p) => ({ '@type': 'ContactPoint', telephone: p.number, contactType: p.type })),
     ...card.emails.map((e) => ({ '@type': 'ContactPoint', email: e.address, contactType: e.type })),
@@ -138,7 +163,9 @@ export function cardGraph(c: Base, card: Card, facts: { name: string; website: s
 
 /** Which of an article and its translations is the original: the earliest, the default language's on a tie. */
 function originalOf<T extends { date: Date; lang: Lang }>(versions: T[], defaultLang: Lang): T {
-  return versions.reduce((a, b) => (b.date.getTime() < a.date.getTime() || (b.date.getTime() === a.date.getTime() && b.lang === defaultLang) ? b : a));
+  return versions.reduce((a, b) =>
+    b.date.getTime() < a.date.getTime() || (b.date.getTime() === a.date.getTime() && b.lang === defaultLang) ? b : a,
+  );
 }
 
 export interface ArticleFacts {
@@ -182,9 +209,23 @@ export function articleGraph(c: Base, a: ArticleFacts, defaultLang: Lang): Node 
       publisher: ref(nodeIds.organization(c)),
       ...(isOriginal
         ? a.translations.length > 0
-          ? { workTranslation: a.translations.map((tr) => ({ ...ref(nodeIds.article(tr.url)), '@type': 'BlogPosting', url: tr.url, inLanguage: tr.lang })) }
+          ? {
+              workTranslation: a.translations.map((tr) => ({
+                ...ref(nodeIds.article(tr.url)),
+                '@type': 'BlogPosting',
+                url: tr.url,
+                inLanguage: tr.lang,
+              })),
+            }
           : {}
-        : { translationOfWork: { ...ref(nodeIds.article(original.url)), '@type': 'BlogPosting', url: original.url, inLanguage: original.lang } }),
+        : {
+            translationOfWork: {
+              ...ref(nodeIds.article(original.url)),
+              '@type': 'BlogPosting',
+              url: original.url,
+              inLanguage: original.lang,
+            },
+          }),
     },
     breadcrumbsNode(a.url, [...a.crumbs, { name: a.title, url: a.url }]),
     organizationNode(c),
@@ -192,9 +233,19 @@ export function articleGraph(c: Base, a: ArticleFacts, defaultLang: Lang): Node 
 }
 
 /** A list of the blog (an index page, a topic): a CollectionPage with its breadcrumbs. */
-export function collectionGraph(c: Base, page: { url: string; lang: Lang; name: string; crumbs: { name: string; url: string }[] }): Node {
+export function collectionGraph(
+  c: Base,
+  page: { url: string; lang: Lang; name: string; crumbs: { name: string; url: string }[] },
+): Node {
   return graph(
-    { '@type': 'CollectionPage', '@id': nodeIds.page(page.url), url: page.url, name: page.name, inLanguage: page.lang, isPartOf: ref(nodeIds.website(c)) },
+    {
+      '@type': 'CollectionPage',
+      '@id': nodeIds.page(page.url),
+      url: page.url,
+      name: page.name,
+      inLanguage: page.lang,
+      isPartOf: ref(nodeIds.website(c)),
+    },
     breadcrumbsNode(page.url, [...page.crumbs, { name: page.name, url: page.url }]),
   );
 }

@@ -17,7 +17,12 @@ export const SLUG_PATTERN = /^(?=[a-z0-9-]{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const CARD_ID_PATTERN = /^[\w-]{3,64}$/;
 
 export const ids = {
-  slug: z.string().regex(SLUG_PATTERN, 'must be 1–64 lowercase letters and digits, in words joined by single hyphens (e.g. "layla-designs")'),
+  slug: z
+    .string()
+    .regex(
+      SLUG_PATTERN,
+      'must be 1–64 lowercase letters and digits, in words joined by single hyphens (e.g. "layla-designs")',
+    ),
   cardId: z.string().regex(CARD_ID_PATTERN, 'must be 3–64 letters, digits, hyphens or underscores'),
   lang: z.enum(LANGS),
   /**
@@ -31,7 +36,10 @@ export const ids = {
 };
 
 /** An alias: a slug that is not a reserved first segment (checked when parsed, once the declaration below exists). */
-export const aliasSchema = ids.slug.refine((a) => !isReservedSegment(a), 'is reserved: it is a path of this service or of the owner app');
+export const aliasSchema = ids.slug.refine(
+  (a) => !isReservedSegment(a),
+  'is reserved: it is a path of this service or of the owner app',
+);
 
 /**
  * First path segments of the account owners' web app. It creates accounts, sends e-mail and issues credentials:
@@ -92,7 +100,8 @@ export type CacheRule = keyof typeof CACHE;
  * (nginx, from FINGERPRINTED_PATH's source) serve them `immutable` for a year, and publishing uploads them once, so
  * that every cache holds them as long as the CDN does. Pagefind's entry file and scripts keep their names: pages.
  */
-export const FINGERPRINTED_PATH = /^\/(?:_astro\/|pagefind\/[^/]+\/(?:fragment|index)\/|pagefind\/[^/]+\/[^/]+\.pf_meta$)/;
+export const FINGERPRINTED_PATH =
+  /^\/(?:_astro\/|pagefind\/[^/]+\/(?:fragment|index)\/|pagefind\/[^/]+\/[^/]+\.pf_meta$)/;
 
 /** Whether the build's file at `urlPath` (`/_astro/x.css`) never changes under its name (FINGERPRINTED_PATH). */
 export function isFingerprinted(urlPath: string): boolean {
@@ -101,7 +110,8 @@ export function isFingerprinted(urlPath: string): boolean {
 
 /** What a cache rule applies to besides declared routes (for the API documentation). */
 export const CACHE_ALSO: Partial<Record<CacheRule, string>> = {
-  immutable: "fingerprinted files: assets under /_astro/, the search index's fragments, index chunks and metadata under /pagefind/",
+  immutable:
+    "fingerprinted files: assets under /_astro/, the search index's fragments, index chunks and metadata under /pagefind/",
   page: "every other file of the build (the search index's entry file and scripts included)",
   error: 'error pages (404, 500, 503); a 503 also carries Retry-After',
 };
@@ -136,44 +146,430 @@ export interface RouteDeclaration {
 
 /** Every route of the public surface, by operation id. */
 export const ROUTES = {
-  homepage: { method: 'GET', path: '/', served: 'static', tag: 'pages', summary: 'Homepage (English; the Arabic one is /ar), with Link headers to the discovery documents', media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200] },
-  getProfilePage: { method: 'GET', path: '/p/{page}', served: 'live', tag: 'pages', summary: 'A public link-in-bio profile', params: { page: ids.slug }, media: [HTML, MARKDOWN], negotiated: true, cache: 'live', statuses: [200, 404, 503] },
-  getDigitalCard: { method: 'GET', path: '/c/{cardId}', served: 'live', tag: 'pages', summary: "A digital business card's page, or a redirect to the owner's website", params: { cardId: ids.cardId }, media: [HTML, MARKDOWN], negotiated: true, cache: 'live', statuses: [200, 302, 404, 503] },
-  getProfileQr: { method: 'GET', path: '/p/{page}/qr.svg', served: 'live', tag: 'pages', summary: "A QR code of the profile's URL, to print or show", params: { page: ids.slug }, media: ['image/svg+xml'], cache: 'live', statuses: [200, 404, 503] },
-  getDigitalCardQr: { method: 'GET', path: '/c/{cardId}/qr.svg', served: 'live', tag: 'pages', summary: "A QR code of the card's URL, to print or show", params: { cardId: ids.cardId }, media: ['image/svg+xml'], cache: 'live', statuses: [200, 404, 503] },
-  getDigitalCardContactQr: { method: 'GET', path: '/c/{cardId}/contact-qr.svg', served: 'live', tag: 'pages', summary: 'An offline contact code: a QR code holding the vCard itself', params: { cardId: ids.cardId }, media: ['image/svg+xml'], cache: 'live', statuses: [200, 404, 503] },
-  getProfilePageMarkdown: { method: 'GET', path: '/p/{page}.md', served: 'live', tag: 'pages', summary: "A profile's Markdown twin at a URL of its own", params: { page: ids.slug }, media: [MARKDOWN], cache: 'live', statuses: [200, 404, 503] },
-  getDigitalCardMarkdown: { method: 'GET', path: '/c/{cardId}.md', served: 'live', tag: 'pages', summary: "A page-mode card's Markdown twin at a URL of its own", params: { cardId: ids.cardId }, media: [MARKDOWN], cache: 'live', statuses: [200, 404, 503] },
-  getDigitalCardVcard: { method: 'GET', path: '/c/{cardId}.vcf', served: 'live', tag: 'pages', summary: 'The contact of a page-mode card as a vCard', params: { cardId: ids.cardId }, media: ['text/vcard'], cache: 'live', statuses: [200, 404, 503] },
-  getBlogForPreferredLanguage: { method: 'GET', path: '/blog', served: 'live', tag: 'pages', summary: "The blog in the visitor's language (Accept-Language)", media: [], cache: 'languageRedirect', statuses: [302] },
-  getBlogArticleList: { method: 'GET', path: '/blog/articles.json', served: 'static', tag: 'pages', summary: 'Every published article as JSON', media: ['application/json'], cache: 'page', statuses: [200] },
-  listBlogArticles: { method: 'GET', path: '/{lang}/blog', served: 'static', tag: 'pages', summary: 'The blog index in one language', params: { lang: ids.lang }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
-  getBlogArticle: { method: 'GET', path: '/{lang}/blog/{slug}', served: 'static', tag: 'pages', summary: 'One blog article', params: { lang: ids.lang, slug: ids.slug }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
-  listBlogArticlesPage: { method: 'GET', path: '/{lang}/blog/page/{n}', served: 'static', tag: 'pages', summary: 'A further page of the blog index (20 articles a page, newest first)', params: { lang: ids.lang, n: ids.listPage }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
-  listBlogTopics: { method: 'GET', path: '/{lang}/blog/topics', served: 'static', tag: 'pages', summary: 'The topics of the blog in one language, with their article counts', params: { lang: ids.lang }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
-  listBlogTopicArticles: { method: 'GET', path: '/{lang}/blog/topics/{topic}', served: 'static', tag: 'pages', summary: 'The articles of one topic in one language (20 a page, newest first)', params: { lang: ids.lang, topic: ids.topic }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
-  listBlogTopicArticlesPage: { method: 'GET', path: '/{lang}/blog/topics/{topic}/page/{n}', served: 'static', tag: 'pages', summary: "A further page of a topic's articles", params: { lang: ids.lang, topic: ids.topic, n: ids.listPage }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
-  searchBlog: { method: 'GET', path: '/{lang}/blog/search', served: 'static', tag: 'pages', summary: "Search the blog in one language (in the browser, over the build's Pagefind index)", params: { lang: ids.lang }, media: [HTML, MARKDOWN], negotiated: true, cache: 'page', statuses: [200, 404] },
-  getBlogFeed: { method: 'GET', path: '/{lang}/blog/rss.xml', served: 'static', tag: 'pages', summary: 'The RSS feed of the blog in one language: the newest 20 articles', params: { lang: ids.lang }, media: ['application/rss+xml'], cache: 'page', statuses: [200, 404] },
-  getBlogJsonFeed: { method: 'GET', path: '/{lang}/blog/feed.json', served: 'static', tag: 'pages', summary: 'The JSON Feed 1.1 of the blog in one language: the newest 20 articles, with their summaries and topics', params: { lang: ids.lang }, media: ['application/feed+json'], cache: 'page', statuses: [200, 404] },
-  getSitemap: { method: 'GET', path: '/sitemap.xml', served: 'live', tag: 'discovery', summary: 'Every public page, profiles and cards included (an index past 50,000 URLs)', media: ['application/xml'], cache: 'discovery', statuses: [200, 503] },
-  getSitemapPart: { method: 'GET', path: '/sitemaps/{n}.xml', served: 'live', tag: 'discovery', summary: 'One part of the sitemap once it is an index', params: { n: ids.sitemapPart }, media: ['application/xml'], cache: 'discovery', statuses: [200, 404, 503] },
-  getRobots: { method: 'GET', path: '/robots.txt', served: 'static', tag: 'discovery', summary: 'The robots policy (RFC 9309)', media: ['text/plain'], cors: true, cache: 'discovery', statuses: [200] },
-  getLlmsTxt: { method: 'GET', path: '/llms.txt', served: 'static', tag: 'discovery', summary: 'A Markdown map of the site for language models (llmstxt.org)', media: ['text/plain'], cors: true, cache: 'discovery', statuses: [200] },
-  getApiCatalog: { method: 'GET', path: '/.well-known/api-catalog', served: 'static', tag: 'discovery', summary: 'The RFC 9727 API catalog', media: ['application/linkset+json'], cors: true, cache: 'discovery', statuses: [200] },
-  getOpenApi: { method: 'GET', path: '/openapi.json', served: 'static', tag: 'discovery', summary: 'This OpenAPI 3.1 document', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
-  getApiDocs: { method: 'GET', path: '/docs/api', served: 'static', tag: 'discovery', summary: 'The API documentation', media: [HTML, MARKDOWN], negotiated: true, cache: 'discovery', statuses: [200] },
-  getApiDocsMarkdown: { method: 'GET', path: '/docs/api.md', served: 'static', tag: 'discovery', summary: 'The API documentation as Markdown', media: [MARKDOWN], cors: true, cache: 'discovery', statuses: [200] },
-  getAuthMd: { method: 'GET', path: '/auth.md', served: 'static', tag: 'discovery', summary: 'The agent access and credential policy', media: [MARKDOWN], cors: true, cache: 'discovery', statuses: [200] },
-  getMcpServerCard: { method: 'GET', path: '/.well-known/mcp/server-card.json', served: 'static', tag: 'discovery', summary: 'The MCP server card', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
-  getMcpServerCardAtEndpoint: { method: 'GET', path: '/mcp/server-card', served: 'static', tag: 'discovery', summary: 'The MCP server card where the discovery draft puts it', media: ['application/mcp-server-card+json'], cors: true, cache: 'discovery', statuses: [200] },
-  getMcpCatalog: { method: 'GET', path: '/.well-known/mcp/catalog.json', served: 'static', tag: 'discovery', summary: 'The MCP Catalog listing the server card', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
-  getAiCatalog: { method: 'GET', path: '/.well-known/ai-catalog.json', served: 'static', tag: 'discovery', summary: "The AI Catalog: the MCP server card and the agent skills", media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
-  getAgentSkillsIndex: { method: 'GET', path: '/.well-known/agent-skills/index.json', served: 'static', tag: 'discovery', summary: 'The Agent Skills index (discovery 0.2.0)', media: ['application/json'], cors: true, cache: 'discovery', statuses: [200] },
-  getAgentSkillFile: { method: 'GET', path: '/.well-known/agent-skills/{skill}/SKILL.md', served: 'static', tag: 'discovery', summary: 'One agent skill', params: { skill: ids.slug }, media: ['text/markdown'], cors: true, cache: 'discovery', statuses: [200, 404] },
-  mcp: { method: 'POST', path: '/mcp', served: 'agents', tag: 'agents', summary: 'The MCP endpoint (Streamable HTTP, stateless, read-only)', media: ['application/json'], cache: 'none', statuses: [200, 202, 400, 403, 404, 405, 406, 408, 413, 415, 429, 431, 500, 503], maxBodyBytes: 64 * 1024 },
-  getHealth: { method: 'GET', path: '/health', served: 'operations', tag: 'operations', summary: 'Whether the service and its database answer; never cached', media: ['application/json'], cache: 'none', statuses: [200, 503] },
-  getProfileAlias: { method: 'GET', path: '/{alias}', served: 'live', tag: 'pages', summary: "A paid-plan owner's short path to their profile", params: { alias: aliasSchema }, media: [], cache: 'alias', statuses: [302, 404, 503] },
+  homepage: {
+    method: 'GET',
+    path: '/',
+    served: 'static',
+    tag: 'pages',
+    summary: 'Homepage (English; the Arabic one is /ar), with Link headers to the discovery documents',
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'page',
+    statuses: [200],
+  },
+  getProfilePage: {
+    method: 'GET',
+    path: '/p/{page}',
+    served: 'live',
+    tag: 'pages',
+    summary: 'A public link-in-bio profile',
+    params: { page: ids.slug },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getDigitalCard: {
+    method: 'GET',
+    path: '/c/{cardId}',
+    served: 'live',
+    tag: 'pages',
+    summary: "A digital business card's page, or a redirect to the owner's website",
+    params: { cardId: ids.cardId },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'live',
+    statuses: [200, 302, 404, 503],
+  },
+  getProfileQr: {
+    method: 'GET',
+    path: '/p/{page}/qr.svg',
+    served: 'live',
+    tag: 'pages',
+    summary: "A QR code of the profile's URL, to print or show",
+    params: { page: ids.slug },
+    media: ['image/svg+xml'],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getDigitalCardQr: {
+    method: 'GET',
+    path: '/c/{cardId}/qr.svg',
+    served: 'live',
+    tag: 'pages',
+    summary: "A QR code of the card's URL, to print or show",
+    params: { cardId: ids.cardId },
+    media: ['image/svg+xml'],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getDigitalCardContactQr: {
+    method: 'GET',
+    path: '/c/{cardId}/contact-qr.svg',
+    served: 'live',
+    tag: 'pages',
+    summary: 'An offline contact code: a QR code holding the vCard itself',
+    params: { cardId: ids.cardId },
+    media: ['image/svg+xml'],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getProfilePageMarkdown: {
+    method: 'GET',
+    path: '/p/{page}.md',
+    served: 'live',
+    tag: 'pages',
+    summary: "A profile's Markdown twin at a URL of its own",
+    params: { page: ids.slug },
+    media: [MARKDOWN],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getDigitalCardMarkdown: {
+    method: 'GET',
+    path: '/c/{cardId}.md',
+    served: 'live',
+    tag: 'pages',
+    summary: "A page-mode card's Markdown twin at a URL of its own",
+    params: { cardId: ids.cardId },
+    media: [MARKDOWN],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getDigitalCardVcard: {
+    method: 'GET',
+    path: '/c/{cardId}.vcf',
+    served: 'live',
+    tag: 'pages',
+    summary: 'The contact of a page-mode card as a vCard',
+    params: { cardId: ids.cardId },
+    media: ['text/vcard'],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getBlogForPreferredLanguage: {
+    method: 'GET',
+    path: '/blog',
+    served: 'live',
+    tag: 'pages',
+    summary: "The blog in the visitor's language (Accept-Language)",
+    media: [],
+    cache: 'languageRedirect',
+    statuses: [302],
+  },
+  getBlogArticleList: {
+    method: 'GET',
+    path: '/blog/articles.json',
+    served: 'static',
+    tag: 'pages',
+    summary: 'Every published article as JSON',
+    media: ['application/json'],
+    cache: 'page',
+    statuses: [200],
+  },
+  listBlogArticles: {
+    method: 'GET',
+    path: '/{lang}/blog',
+    served: 'static',
+    tag: 'pages',
+    summary: 'The blog index in one language',
+    params: { lang: ids.lang },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'page',
+    statuses: [200, 404],
+  },
+  getBlogArticle: {
+    method: 'GET',
+    path: '/{lang}/blog/{slug}',
+    served: 'static',
+    tag: 'pages',
+    summary: 'One blog article',
+    params: { lang: ids.lang, slug: ids.slug },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'page',
+    statuses: [200, 404],
+  },
+  listBlogArticlesPage: {
+    method: 'GET',
+    path: '/{lang}/blog/page/{n}',
+    served: 'static',
+    tag: 'pages',
+    summary: 'A further page of the blog index (20 articles a page, newest first)',
+    params: { lang: ids.lang, n: ids.listPage },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'page',
+    statuses: [200, 404],
+  },
+  listBlogTopics: {
+    method: 'GET',
+    path: '/{lang}/blog/topics',
+    served: 'static',
+    tag: 'pages',
+    summary: 'The topics of the blog in one language, with their article counts',
+    params: { lang: ids.lang },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'page',
+    statuses: [200, 404],
+  },
+  listBlogTopicArticles: {
+    method: 'GET',
+    path: '/{lang}/blog/topics/{topic}',
+    served: 'static',
+    tag: 'pages',
+    summary: 'The articles of one topic in one language (20 a page, newest first)',
+    params: { lang: ids.lang, topic: ids.topic },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'page',
+    statuses: [200, 404],
+  },
+  listBlogTopicArticlesPage: {
+    method: 'GET',
+    path: '/{lang}/blog/topics/{topic}/page/{n}',
+    served: 'static',
+    tag: 'pages',
+    summary: "A further page of a topic's articles",
+    params: { lang: ids.lang, topic: ids.topic, n: ids.listPage },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'page',
+    statuses: [200, 404],
+  },
+  searchBlog: {
+    method: 'GET',
+    path: '/{lang}/blog/search',
+    served: 'static',
+    tag: 'pages',
+    summary: "Search the blog in one language (in the browser, over the build's Pagefind index)",
+    params: { lang: ids.lang },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'page',
+    statuses: [200, 404],
+  },
+  getBlogFeed: {
+    method: 'GET',
+    path: '/{lang}/blog/rss.xml',
+    served: 'static',
+    tag: 'pages',
+    summary: 'The RSS feed of the blog in one language: the newest 20 articles',
+    params: { lang: ids.lang },
+    media: ['application/rss+xml'],
+    cache: 'page',
+    statuses: [200, 404],
+  },
+  getBlogJsonFeed: {
+    method: 'GET',
+    path: '/{lang}/blog/feed.json',
+    served: 'static',
+    tag: 'pages',
+    summary: 'The JSON Feed 1.1 of the blog in one language: the newest 20 articles, with their summaries and topics',
+    params: { lang: ids.lang },
+    media: ['application/feed+json'],
+    cache: 'page',
+    statuses: [200, 404],
+  },
+  getSitemap: {
+    method: 'GET',
+    path: '/sitemap.xml',
+    served: 'live',
+    tag: 'discovery',
+    summary: 'Every public page, profiles and cards included (an index past 50,000 URLs)',
+    media: ['application/xml'],
+    cache: 'discovery',
+    statuses: [200, 503],
+  },
+  getSitemapPart: {
+    method: 'GET',
+    path: '/sitemaps/{n}.xml',
+    served: 'live',
+    tag: 'discovery',
+    summary: 'One part of the sitemap once it is an index',
+    params: { n: ids.sitemapPart },
+    media: ['application/xml'],
+    cache: 'discovery',
+    statuses: [200, 404, 503],
+  },
+  getRobots: {
+    method: 'GET',
+    path: '/robots.txt',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'The robots policy (RFC 9309)',
+    media: ['text/plain'],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getLlmsTxt: {
+    method: 'GET',
+    path: '/llms.txt',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'A Markdown map of the site for language models (llmstxt.org)',
+    media: ['text/plain'],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getApiCatalog: {
+    method: 'GET',
+    path: '/.well-known/api-catalog',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'The RFC 9727 API catalog',
+    media: ['application/linkset+json'],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getOpenApi: {
+    method: 'GET',
+    path: '/openapi.json',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'This OpenAPI 3.1 document',
+    media: ['application/json'],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getApiDocs: {
+    method: 'GET',
+    path: '/docs/api',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'The API documentation',
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getApiDocsMarkdown: {
+    method: 'GET',
+    path: '/docs/api.md',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'The API documentation as Markdown',
+    media: [MARKDOWN],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getAuthMd: {
+    method: 'GET',
+    path: '/auth.md',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'The agent access and credential policy',
+    media: [MARKDOWN],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getMcpServerCard: {
+    method: 'GET',
+    path: '/.well-known/mcp/server-card.json',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'The MCP server card',
+    media: ['application/json'],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getMcpServerCardAtEndpoint: {
+    method: 'GET',
+    path: '/mcp/server-card',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'The MCP server card where the discovery draft puts it',
+    media: ['application/mcp-server-card+json'],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getMcpCatalog: {
+    method: 'GET',
+    path: '/.well-known/mcp/catalog.json',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'The MCP Catalog listing the server card',
+    media: ['application/json'],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getAiCatalog: {
+    method: 'GET',
+    path: '/.well-known/ai-catalog.json',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'The AI Catalog: the MCP server card and the agent skills',
+    media: ['application/json'],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getAgentSkillsIndex: {
+    method: 'GET',
+    path: '/.well-known/agent-skills/index.json',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'The Agent Skills index (discovery 0.2.0)',
+    media: ['application/json'],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200],
+  },
+  getAgentSkillFile: {
+    method: 'GET',
+    path: '/.well-known/agent-skills/{skill}/SKILL.md',
+    served: 'static',
+    tag: 'discovery',
+    summary: 'One agent skill',
+    params: { skill: ids.slug },
+    media: ['text/markdown'],
+    cors: true,
+    cache: 'discovery',
+    statuses: [200, 404],
+  },
+  mcp: {
+    method: 'POST',
+    path: '/mcp',
+    served: 'agents',
+    tag: 'agents',
+    summary: 'The MCP endpoint (Streamable HTTP, stateless, read-only)',
+    media: ['application/json'],
+    cache: 'none',
+    statuses: [200, 202, 400, 403, 404, 405, 406, 408, 413, 415, 429, 431, 500, 503],
+    maxBodyBytes: 64 * 1024,
+  },
+  getHealth: {
+    method: 'GET',
+    path: '/health',
+    served: 'operations',
+    tag: 'operations',
+    summary: 'Whether the service and its database answer; never cached',
+    media: ['application/json'],
+    cache: 'none',
+    statuses: [200, 503],
+  },
+  getProfileAlias: {
+    method: 'GET',
+    path: '/{alias}',
+    served: 'live',
+    tag: 'pages',
+    summary: "A paid-plan owner's short path to their profile",
+    params: { alias: aliasSchema },
+    media: [],
+    cache: 'alias',
+    statuses: [302, 404, 503],
+  },
 } as const satisfies Record<string, RouteDeclaration>;
 
 export type RouteId = keyof typeof ROUTES;
@@ -202,7 +598,13 @@ export function routeMatcher<Id extends RouteId>(ids: readonly Id[]): (path: str
   const compiled = ids
     .map((id) => {
       const route = ROUTES[id] as RouteDeclaration;
-      return { id, route, pattern: templatePattern(route.path), names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!), fixed: route.path.replace(/\{\w+\}/g, '').length };
+      return {
+        id,
+        route,
+        pattern: templatePattern(route.path),
+        names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
+        fixed: route.path.replace(/\{\w+\}/g, '').length,
+      };
     })
     .sort((a, b) => a.names.length - b.names.length || b.fixed - a.fixed);
   return (path) => {
@@ -210,7 +612,8 @@ export function routeMatcher<Id extends RouteId>(ids: readonly Id[]): (path: str
       const match = pattern.exec(path);
       if (!match) continue;
       const params = Object.fromEntries(names.map((name, i) => [name, match[i + 1] ?? '']));
-      if (names.every((name) => route.params?.[name]?.safeParse(params[name]).success ?? true)) return { id, route, params };
+      if (names.every((name) => route.params?.[name]?.safeParse(params[name]).success ?? true))
+        return { id, route, params };
     }
     return undefined;
   };
@@ -230,7 +633,12 @@ export function staticRouteOf(path: string): RouteDeclaration | undefined {
 
 /** A declared path as a regular expression: each `{name}` one path segment, captured. */
 export function templatePattern(path: string): RegExp {
-  return new RegExp(`^${path.split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('')}$`);
+  return new RegExp(
+    `^${path
+      .split(/(\{\w+\})/)
+      .map((part) => (/^\{\w+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+      .join('')}$`,
+  );
 }
 
 /** The first segment of a declared path when it is fixed: `/p/{page}` → `p`, `/{lang}/blog` → undefined. */
@@ -284,9 +692,13 @@ function isReservedSegment(segment: string): boolean {
   return RESERVED_SEGMENTS.has(segment.toLowerCase());
 }
 
-
 /** Paths agents must not read: the owner app, and the MCP endpoint itself (it is not a page). */
-export const AGENT_REFUSED_SEGMENTS: ReadonlySet<string> = new Set([...OWNER_APP_SEGMENTS, ...Object.values(ROUTES).filter((r) => r.served === 'agents').map((r) => fixedFirstSegment(r.path) ?? '')]);
+export const AGENT_REFUSED_SEGMENTS: ReadonlySet<string> = new Set([
+  ...OWNER_APP_SEGMENTS,
+  ...Object.values(ROUTES)
+    .filter((r) => r.served === 'agents')
+    .map((r) => fixedFirstSegment(r.path) ?? ''),
+]);
 
 /** The first non-empty segment of a decoded path, lowercased (`//Login/x` → `login`). */
 export function firstSegmentOf(decodedPath: string): string {

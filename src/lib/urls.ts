@@ -16,7 +16,8 @@ export const paths = {
   blogPage: (lang: Lang, n: number) => (n <= 1 ? `/${lang}/blog` : `/${lang}/blog/page/${n}`),
   topics: (lang: Lang) => `/${lang}/blog/topics`,
   /** Page `n` of a topic's articles; the first page is the topic's own URL. */
-  topic: (lang: Lang, key: string, n = 1) => (n <= 1 ? `/${lang}/blog/topics/${key}` : `/${lang}/blog/topics/${key}/page/${n}`),
+  topic: (lang: Lang, key: string, n = 1) =>
+    n <= 1 ? `/${lang}/blog/topics/${key}` : `/${lang}/blog/topics/${key}/page/${n}`,
   search: (lang: Lang) => `/${lang}/blog/search`,
   article: (lang: Lang, slug: string) => `/${lang}/blog/${slug}`,
   rss: (lang: Lang) => `/${lang}/blog/rss.xml`,
@@ -78,7 +79,9 @@ export function withoutTrailingSlashes(path: string): string {
 
 /** The error pages' own URLs and their twins' (/en/404, /en/404.md): answered with their status, never addressed. */
 const ERROR_PAGE_PATHS: ReadonlySet<string> = new Set(
-  LANGS.flatMap((lang) => ERROR_STATUSES.flatMap((status) => [paths.errorPage(lang, status), twinPath(paths.errorPage(lang, status))])),
+  LANGS.flatMap((lang) =>
+    ERROR_STATUSES.flatMap((status) => [paths.errorPage(lang, status), twinPath(paths.errorPage(lang, status))]),
+  ),
 );
 
 export function isErrorPagePath(path: string): boolean {

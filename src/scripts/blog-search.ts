@@ -29,7 +29,8 @@ if (form?.dataset.index && input && status && list) {
   const lang = document.documentElement.lang;
   const messages = JSON.parse(form.dataset.messages ?? '{}') as Messages;
   const rules = new Intl.PluralRules(lang);
-  const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
+  const fill = (template: string, values: Record<string, string | number>) =>
+    template.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
   let pagefind: Promise<Pagefind> | undefined;
   const load = () =>
     (pagefind ??= (async () => {
@@ -89,7 +90,10 @@ if (form?.dataset.index && input && status && list) {
       item.append(heading, excerpt(data.excerpt));
       list.append(item);
     }
-    status.textContent = found.length === 0 ? fill(messages.none, { q: query }) : fill(messages.results[rules.select(found.length)] ?? messages.results.other, { n: found.length, q: query });
+    status.textContent =
+      found.length === 0
+        ? fill(messages.none, { q: query })
+        : fill(messages.results[rules.select(found.length)] ?? messages.results.other, { n: found.length, q: query });
   };
 
   const initial = new URLSearchParams(location.search).get('q') ?? '';

@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LaunchedChrome } from 'chrome-launcher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENTIC, agenticShortfalls, launchChromium, PAGES, runLighthouse } from '../../scripts/bench/lighthouse-run.ts';
+import {
+  AGENTIC,
+  agenticShortfalls,
+  launchChromium,
+  PAGES,
+  runLighthouse,
+} from '../../scripts/bench/lighthouse-run.ts';
 import { testConfig } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -17,7 +23,10 @@ let server: TestServer;
 let chrome: LaunchedChrome;
 beforeAll(async () => {
   server = await startTestServer();
-  chrome = await launchChromium(mkdtempSync(join(tmpdir(), 'bio-agentic-')), { origin: testConfig.baseUrl, address: new URL(server.url).host });
+  chrome = await launchChromium(mkdtempSync(join(tmpdir(), 'bio-agentic-')), {
+    origin: testConfig.baseUrl,
+    address: new URL(server.url).host,
+  });
 });
 afterAll(async () => {
   chrome?.kill();
@@ -25,7 +34,12 @@ afterAll(async () => {
 });
 
 /** One page kind a template: the bench's second language of a template is left to the bench (ten runs, not fourteen). */
-const TEMPLATES = PAGES.filter(([kind]) => !['profile (live, Arabic)', 'article (English)', 'blog index (Arabic)', 'search with results (English)'].includes(kind));
+const TEMPLATES = PAGES.filter(
+  ([kind]) =>
+    !['profile (live, Arabic)', 'article (English)', 'blog index (Arabic)', 'search with results (English)'].includes(
+      kind,
+    ),
+);
 
 describe('Agentic Browsing', () => {
   it('covers every template of the bench, in both languages', () => {

@@ -41,10 +41,13 @@ describe.each(['light', 'dark'] as const)('%s scheme, at 412 px', (colorScheme) 
     expect(await axeViolations(page), name).toEqual([]);
     // The scheme really applied: the page background follows it.
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    expect(background === 'rgba(0, 0, 0, 0)' || background === 'rgb(255, 255, 255)', background).toBe(colorScheme === 'light');
+    expect(background === 'rgba(0, 0, 0, 0)' || background === 'rgb(255, 255, 255)', background).toBe(
+      colorScheme === 'light',
+    );
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    if (path.startsWith('/c/')) await page.screenshot({ path: join(screenshots, `${path.slice(3)}-${colorScheme}.png`), fullPage: true });
+    if (path.startsWith('/c/'))
+      await page.screenshot({ path: join(screenshots, `${path.slice(3)}-${colorScheme}.png`), fullPage: true });
     await context.close();
   });
 });
@@ -55,8 +58,16 @@ describe('codes and sharing', () => {
     const page = await context.newPage();
     await page.goto(server.url + '/c/k7f2q9');
     await page.click('details.codes summary');
-    await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('details.codes img')).every((img) => img.complete && img.naturalWidth > 0));
-    const sizes = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLImageElement>('details.codes img')).map((img) => img.getBoundingClientRect().width));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll<HTMLImageElement>('details.codes img')).every(
+        (img) => img.complete && img.naturalWidth > 0,
+      ),
+    );
+    const sizes = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLImageElement>('details.codes img')).map(
+        (img) => img.getBoundingClientRect().width,
+      ),
+    );
     expect(sizes).toHaveLength(2);
     for (const width of sizes) expect(width).toBeGreaterThan(150);
     // Without JavaScript there is no share button to press.

@@ -55,7 +55,11 @@ async function thumbnail(png: Buffer, { invertBackground = false } = {}): Promis
   // Only the title's band: from its top (150) to the band at the foot.
   let image = sharp(png).extract({ left: 0, top: 140, width: OG_WIDTH, height: 380 }).greyscale();
   if (invertBackground) image = image.threshold(200);
-  const { data } = await image.resize(600, 190, { kernel: 'cubic' }).blur(3).raw().toBuffer({ resolveWithObject: true });
+  const { data } = await image
+    .resize(600, 190, { kernel: 'cubic' })
+    .blur(3)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return Float64Array.from(data, (v) => v / 255);
 }
 
@@ -68,7 +72,11 @@ async function compare(title: string, drawn: string) {
   const ours = await thumbnail(await drawOgImage(card), { invertBackground: true });
   const joined = await thumbnail(await chromiumTitle(card, title, 76), { invertBackground: true });
   const apart = await thumbnail(await chromiumTitle(card, isolated(title), 76), { invertBackground: true });
-  return { toJoined: distance(ours, joined), toIsolated: distance(ours, apart), referencesDiffer: distance(joined, apart) };
+  return {
+    toJoined: distance(ours, joined),
+    toIsolated: distance(ours, apart),
+    referencesDiffer: distance(joined, apart),
+  };
 }
 
 const TITLE = 'رمز QR أم شريحة NFC؟ كيف تشارك بطاقة أعمالك الرقمية';
@@ -77,7 +85,10 @@ describe('Open Graph images', () => {
   it('draw an Arabic title joined and right to left, as Chromium lays it out', async () => {
     const { toJoined, toIsolated, referencesDiffer } = await compare(TITLE, TITLE);
     expect(referencesDiffer, 'joined and isolated letters must look different').toBeGreaterThan(0.02);
-    expect(toJoined, `closer to Chromium's joined rendering (${toJoined.toFixed(4)}) than to its isolated one (${toIsolated.toFixed(4)})`).toBeLessThan(toIsolated * 0.5);
+    expect(
+      toJoined,
+      `closer to Chromium's joined rendering (${toJoined.toFixed(4)}) than to its isolated one (${toIsolated.toFixed(4)})`,
+    ).toBeLessThan(toIsolated * 0.5);
   }, 60_000);
 
   it('would fail a renderer that leaves the letters isolated', async () => {
@@ -86,7 +97,9 @@ describe('Open Graph images', () => {
   }, 60_000);
 
   it('every built article and blog list page names its image, 1200×630 PNG, with width, height and alt, in its language', async () => {
-    const pages = builtFiles('.html').filter((f) => /^\/(ar|en)\/blog(\/[^/]+)?\.html$/.test(f.urlPath) || /^\/(ar|en)\/blog\/(topics|page)\//.test(f.urlPath));
+    const pages = builtFiles('.html').filter(
+      (f) => /^\/(ar|en)\/blog(\/[^/]+)?\.html$/.test(f.urlPath) || /^\/(ar|en)\/blog\/(topics|page)\//.test(f.urlPath),
+    );
     expect(pages.length).toBeGreaterThan(10);
     for (const { urlPath, file } of pages) {
       const html = read(file);
@@ -98,7 +111,10 @@ describe('Open Graph images', () => {
       expect(meta('og:image:alt')?.length, urlPath).toBeGreaterThan(0);
       expect(meta('twitter:card'), urlPath).toBe('summary_large_image');
       const lang = /<html lang="(\w+)"/.exec(html)?.[1] as 'ar' | 'en';
-      const alt = meta('og:image:alt')!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+      const alt = meta('og:image:alt')!
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, '&');
       expect(new URL(url!).pathname, urlPath).toBe(ogImagePath(blogCard(testConfig, lang, alt), drawing));
       const image = await sharp(join(clientDir, new URL(url!).pathname)).metadata();
       expect([image.format, image.width, image.height], urlPath).toEqual(['png', 1200, 630]);
@@ -116,12 +132,19 @@ describe('Open Graph images', () => {
   it('changed drawing code is a new image for every page, with no version to remember to raise (issue 30)', () => {
     const copy = mkdtempSync(join(tmpdir(), 'og-drawing-'));
     try {
-      for (const file of ['src/integrations/og-draw.ts', 'src/integrations/og-worker.ts', 'node_modules/.package-lock.json']) {
+      for (const file of [
+        'src/integrations/og-draw.ts',
+        'src/integrations/og-worker.ts',
+        'node_modules/.package-lock.json',
+      ]) {
         mkdirSync(join(copy, file, '..'), { recursive: true });
         cpSync(join(projectRoot, file), join(copy, file));
       }
       expect(ogDrawingHash(copy)).toBe(drawing);
-      writeFileSync(join(copy, 'src/integrations/og-draw.ts'), readFileSync(join(copy, 'src/integrations/og-draw.ts'), 'utf8').replace('1200', '1201'));
+      writeFileSync(
+        join(copy, 'src/integrations/og-draw.ts'),
+        readFileSync(join(copy, 'src/integrations/og-draw.ts'), 'utf8').replace('1200', '1201'),
+      );
       const redrawn = ogDrawingHash(copy);
       expect(redrawn).not.toBe(drawing);
       const card = blogCard(testConfig, 'ar', 'عنوان');

@@ -43,13 +43,18 @@ describe('pages in Chromium', () => {
       const page = await browser.newPage();
       const problems: string[] = [];
       // A 404's own status is the point of an error page, not a problem it has.
-      page.on('console', (m) => m.type() === 'error' && !(status === 404 && m.text().includes('404')) && problems.push(m.text()));
+      page.on(
+        'console',
+        (m) => m.type() === 'error' && !(status === 404 && m.text().includes('404')) && problems.push(m.text()),
+      );
       page.on('pageerror', (e) => problems.push(e.message));
       page.on('requestfailed', (r) => problems.push(`failed ${r.url()}`));
       const res = await page.goto(server.url + path);
       await page.waitForLoadState('load');
       expect(res?.status()).toBe(status);
-      const stylesApplied = await page.evaluate(() => getComputedStyle(document.querySelector('main') as Element).maxInlineSize);
+      const stylesApplied = await page.evaluate(
+        () => getComputedStyle(document.querySelector('main') as Element).maxInlineSize,
+      );
       const violations = await axeViolations(page);
       await page.close();
       expect(problems).toEqual([]);
@@ -68,7 +73,9 @@ describe('pages in Chromium', () => {
       return { brandRight: brand?.right ?? 0, width: document.documentElement.clientWidth };
     });
     expect(arabic.brandRight).toBeGreaterThan(arabic.width / 2);
-    expect(await page.evaluate(() => getComputedStyle(document.querySelector('h1') as Element).letterSpacing)).toBe('normal');
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('h1') as Element).letterSpacing)).toBe(
+      'normal',
+    );
     await page.goto(server.url + '/en/blog');
     expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('ltr');
     await page.close();

@@ -8,15 +8,24 @@ import { serverAndBrowser } from '../helpers/browser.ts';
 const { server, browser } = serverAndBrowser();
 
 /** Searches from the page's own form, as a reader does; returns the result links and the status line. */
-async function search(page: Page, lang: string, query: string): Promise<{ links: string[]; status: string; problems: string[] }> {
+async function search(
+  page: Page,
+  lang: string,
+  query: string,
+): Promise<{ links: string[]; status: string; problems: string[] }> {
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${server().url}/${lang}/blog/search`);
   await page.getByRole('searchbox').fill(query);
-  await page.getByRole('button').filter({ hasText: lang === 'ar' ? 'ابحث' : 'Search' }).click();
+  await page
+    .getByRole('button')
+    .filter({ hasText: lang === 'ar' ? 'ابحث' : 'Search' })
+    .click();
   await page.locator('.search-status').filter({ hasText: /./ }).waitFor();
-  const links = await page.locator('.search-results a').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  const links = await page
+    .locator('.search-results a')
+    .evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
   return { links, status: (await page.locator('.search-status').textContent()) ?? '', problems };
 }
 
@@ -61,7 +70,9 @@ describe('blog search in Chromium', () => {
     const page = await browser().newPage();
     await page.goto(`${server().url}/en/blog/search?q=${encodeURIComponent('contact details')}`);
     await page.locator('.search-results a').first().waitFor();
-    const links = await page.locator('.search-results a').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+    const links = await page
+      .locator('.search-results a')
+      .evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
     await page.close();
     expect(links).toContain('/en/blog/qr-or-nfc-business-card');
   });
@@ -71,7 +82,9 @@ describe('blog search in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${server().url}/ar/blog/search`);
     const hint = await page.locator('.search-page').innerText();
-    const links = await page.locator('.search-browse a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
+    const links = await page
+      .locator('.search-browse a')
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
     await context.close();
     expect(hint).toContain('JavaScript');
     expect(links).toEqual(['/ar/blog', '/ar/blog/topics']);
@@ -86,7 +99,8 @@ describe('blog search in Chromium', () => {
         new Promise<number>((resolve) => {
           let total = 0;
           new PerformanceObserver((list) => {
-            for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) total += entry.value;
+            for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+              if (!entry.hadRecentInput) total += entry.value;
           }).observe({ type: 'layout-shift', buffered: true });
           setTimeout(() => resolve(total), 300);
         }),

@@ -19,7 +19,8 @@ const browsers: Record<string, Browser> = {};
 let plain: Browser;
 beforeAll(async () => {
   server = await startTestServer();
-  for (const feature of ['WebMCP', 'WebMCPTesting']) browsers[feature] = await launchChromium([`--enable-features=${feature}`]);
+  for (const feature of ['WebMCP', 'WebMCPTesting'])
+    browsers[feature] = await launchChromium([`--enable-features=${feature}`]);
   plain = await launchChromium();
 });
 afterAll(async () => {
@@ -53,7 +54,14 @@ const listTools = (page: Page) =>
 const execute = (page: Page, name: string, input: Record<string, unknown>) =>
   page.evaluate(
     async ([toolName, args]) => {
-      const context = (document as unknown as { modelContext: { getTools: () => Promise<{ name: string }[]>; executeTool: (t: unknown, i: unknown) => Promise<string> } }).modelContext;
+      const context = (
+        document as unknown as {
+          modelContext: {
+            getTools: () => Promise<{ name: string }[]>;
+            executeTool: (t: unknown, i: unknown) => Promise<string>;
+          };
+        }
+      ).modelContext;
       const tool = (await context.getTools()).find((t) => t.name === toolName);
       return JSON.parse(await context.executeTool(tool, args));
     },
@@ -68,9 +76,23 @@ describe.each(['WebMCP', 'WebMCPTesting'])('WebMCP with the browser API (--enabl
 
   it('registers the six tools with descriptions, object schemas and read-only annotations', async () => {
     const { page, errors } = await open(webmcp, '/');
-    await page.waitForFunction(async () => (await (document as unknown as { modelContext: { getTools: () => Promise<unknown[]> } }).modelContext.getTools()).length === 6);
+    await page.waitForFunction(
+      async () =>
+        (
+          await (
+            document as unknown as { modelContext: { getTools: () => Promise<unknown[]> } }
+          ).modelContext.getTools()
+        ).length === 6,
+    );
     const tools = await listTools(page);
-    expect(tools.map((t) => t.name).sort()).toEqual(['list_blog_articles', 'navigate', 'open_digital_card', 'open_profile', 'read_page', 'switch_language']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'list_blog_articles',
+      'navigate',
+      'open_digital_card',
+      'open_profile',
+      'read_page',
+      'switch_language',
+    ]);
     for (const tool of tools) {
       expect(tool.description.length, tool.name).toBeGreaterThan(20);
       expect((tool.inputSchema as { type: string }).type, tool.name).toBe('object');
@@ -79,7 +101,9 @@ describe.each(['WebMCP', 'WebMCPTesting'])('WebMCP with the browser API (--enabl
       // Only read_page returns what owners wrote.
       expect(tool.annotations?.untrustedContentHint ?? false, tool.name).toBe(tool.name === 'read_page');
     }
-    expect((tools.find((t) => t.name === 'open_profile')?.inputSchema as { required: string[] }).required).toEqual(['page']);
+    expect((tools.find((t) => t.name === 'open_profile')?.inputSchema as { required: string[] }).required).toEqual([
+      'page',
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -90,19 +114,41 @@ describe.each(['WebMCP', 'WebMCPTesting'])('WebMCP with the browser API (--enabl
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.addInitScript(() => {
-      const context = (document as unknown as { modelContext: { registerTool: (tool: unknown) => Promise<void> } }).modelContext;
-      void context.registerTool({ name: 'read_page', description: 'Another script on the page took this name first.', inputSchema: { type: 'object' }, execute: () => 'theirs' });
+      const context = (document as unknown as { modelContext: { registerTool: (tool: unknown) => Promise<void> } })
+        .modelContext;
+      void context.registerTool({
+        name: 'read_page',
+        description: 'Another script on the page took this name first.',
+        inputSchema: { type: 'object' },
+        execute: () => 'theirs',
+      });
     });
     await page.goto(server.url + '/');
-    await page.waitForFunction(async () => (await (document as unknown as { modelContext: { getTools: () => Promise<unknown[]> } }).modelContext.getTools()).length === 6);
+    await page.waitForFunction(
+      async () =>
+        (
+          await (
+            document as unknown as { modelContext: { getTools: () => Promise<unknown[]> } }
+          ).modelContext.getTools()
+        ).length === 6,
+    );
     const tools = await listTools(page);
-    expect(tools.find((t) => t.name === 'read_page')?.description).toBe('Another script on the page took this name first.');
-    expect(tools.map((t) => t.name).sort()).toEqual(['list_blog_articles', 'navigate', 'open_digital_card', 'open_profile', 'read_page', 'switch_language']);
+    expect(tools.find((t) => t.name === 'read_page')?.description).toBe(
+      'Another script on the page took this name first.',
+    );
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'list_blog_articles',
+      'navigate',
+      'open_digital_card',
+      'open_profile',
+      'read_page',
+      'switch_language',
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });
 
-  it('list_blog_articles returns the site\'s articles, filtered by language', async () => {
+  it("list_blog_articles returns the site's articles, filtered by language", async () => {
     const { page } = await open(webmcp, '/ar');
     const all = await execute(page, 'list_blog_articles', {});
     expect(all.articles).toHaveLength(8);
@@ -126,14 +172,20 @@ describe.each(['WebMCP', 'WebMCPTesting'])('WebMCP with the browser API (--enabl
 
   it('switch_language goes to the translation of the current article', async () => {
     const { page } = await open(webmcp, '/en/blog/qr-or-nfc-business-card');
-    await Promise.all([page.waitForURL('**/ar/blog/bitaqat-qr-am-nfc'), execute(page, 'switch_language', { lang: 'ar' }).catch(() => undefined)]);
+    await Promise.all([
+      page.waitForURL('**/ar/blog/bitaqat-qr-am-nfc'),
+      execute(page, 'switch_language', { lang: 'ar' }).catch(() => undefined),
+    ]);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ar');
     await page.close();
   });
 
   it('open_profile and navigate stay on this site', async () => {
     const { page } = await open(webmcp, '/');
-    await Promise.all([page.waitForURL('**/p/sam-rivera'), execute(page, 'open_profile', { page: 'sam-rivera' }).catch(() => undefined)]);
+    await Promise.all([
+      page.waitForURL('**/p/sam-rivera'),
+      execute(page, 'open_profile', { page: 'sam-rivera' }).catch(() => undefined),
+    ]);
     const refused = await execute(page, 'navigate', { path: 'https://evil.example/' });
     expect(refused.error).toBeTruthy();
     expect(new URL(page.url()).pathname).toBe('/p/sam-rivera');
@@ -144,7 +196,10 @@ describe.each(['WebMCP', 'WebMCPTesting'])('WebMCP with the browser API (--enabl
     const { page } = await open(webmcp, '/');
     const origin = new URL(page.url()).origin;
     // A same-origin URL whose path starts with // used to be assigned as a path: a protocol-relative URL to evil.example.
-    await Promise.all([page.waitForEvent('framenavigated'), execute(page, 'navigate', { path: `${origin}//evil.example/x` }).catch(() => undefined)]);
+    await Promise.all([
+      page.waitForEvent('framenavigated'),
+      execute(page, 'navigate', { path: `${origin}//evil.example/x` }).catch(() => undefined),
+    ]);
     expect(new URL(page.url()).origin).toBe(origin);
     expect(new URL(page.url()).pathname).toBe('//evil.example/x');
     await page.goto(origin + '/');
@@ -161,7 +216,9 @@ describe('WebMCP without the browser API', () => {
   it('does nothing and logs no error', async () => {
     const { page, errors } = await open(plain, '/');
     expect(await page.evaluate(() => 'modelContext' in document || 'modelContext' in navigator)).toBe(false);
-    expect(await page.evaluate(() => Array.from(document.scripts).some((s) => s.src.endsWith('/global-scripts/webmcp.js')))).toBe(true);
+    expect(
+      await page.evaluate(() => Array.from(document.scripts).some((s) => s.src.endsWith('/global-scripts/webmcp.js'))),
+    ).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   });

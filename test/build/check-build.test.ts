@@ -11,14 +11,30 @@ import { cleanEnv, distDir, projectRoot } from '../helpers/env.ts';
 const temps: string[] = [];
 afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-const run = (dist: string) => spawnSync(process.execPath, [join(projectRoot, 'scripts/check-build.ts'), dist], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+const run = (dist: string) =>
+  spawnSync(process.execPath, [join(projectRoot, 'scripts/check-build.ts'), dist], {
+    env: cleanEnv(),
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
 
 function brokenCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'check-build-'));
   temps.push(dir);
-  cpSync(distDir, dir, { recursive: true, filter: (src) => !/\.(br|gz)$/.test(src) && !src.startsWith(join(distDir, 'server')) });
-  const edit = (file: string, change: (text: string) => string) => writeFileSync(join(dir, 'client', file), change(readFileSync(join(dir, 'client', file), 'utf8')));
-  edit('en/blog/what-your-public-page-reveals.html', (html) => html.replace('href="/en/blog/topics/privacy"', 'href="/en/blog/topics/privasy"').replace('</main>', '<p><a href="#no-such-heading">x</a> <img src="/_astro/missing.png" alt="x" width="1" height="1"></p></main>'));
+  cpSync(distDir, dir, {
+    recursive: true,
+    filter: (src) => !/\.(br|gz)$/.test(src) && !src.startsWith(join(distDir, 'server')),
+  });
+  const edit = (file: string, change: (text: string) => string) =>
+    writeFileSync(join(dir, 'client', file), change(readFileSync(join(dir, 'client', file), 'utf8')));
+  edit('en/blog/what-your-public-page-reveals.html', (html) =>
+    html
+      .replace('href="/en/blog/topics/privacy"', 'href="/en/blog/topics/privasy"')
+      .replace(
+        '</main>',
+        '<p><a href="#no-such-heading">x</a> <img src="/_astro/missing.png" alt="x" width="1" height="1"></p></main>',
+      ),
+  );
   edit('en/blog/rss.xml', (xml) => xml.replace(/<pubDate>[^<]+<\/pubDate>/, '<pubDate>2026-11-10</pubDate>'));
   edit('ar/blog/feed.json', () => '{"version": "1"}');
   edit('en/blog/topics.html', (html) => html.replace('<main id="content">', '<main id="content"></span>'));
@@ -53,8 +69,18 @@ describe('npm run check:build', () => {
     const file = join(dir, 'client/ar/blog/dalil-safhat-alrawabit.html');
     const id = 'ابدأ-من-الزائر-لا-من-حساباتك';
     expect(readFileSync(file, 'utf8')).toContain(`id="${id}"`);
-    writeFileSync(file, readFileSync(file, 'utf8').replace('</main>', `<p><a href="#${encodeURIComponent(id)}">a</a> <a href="/ar/blog/dalil-safhat-alrawabit#${id}">b</a> <a href="#${encodeURIComponent('ابدأ')}">c</a></p></main>`));
-    const problems = checkLinks(join(dir, 'client'), 'http://localhost:8080').filter((p) => p.startsWith('ar/blog/dalil'));
-    expect(problems).toEqual([`ar/blog/dalil-safhat-alrawabit.html: <a href="#${encodeURIComponent('ابدأ')}">: ar/blog/dalil-safhat-alrawabit.html has no element with id "ابدأ"`]);
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        '</main>',
+        `<p><a href="#${encodeURIComponent(id)}">a</a> <a href="/ar/blog/dalil-safhat-alrawabit#${id}">b</a> <a href="#${encodeURIComponent('ابدأ')}">c</a></p></main>`,
+      ),
+    );
+    const problems = checkLinks(join(dir, 'client'), 'http://localhost:8080').filter((p) =>
+      p.startsWith('ar/blog/dalil'),
+    );
+    expect(problems).toEqual([
+      `ar/blog/dalil-safhat-alrawabit.html: <a href="#${encodeURIComponent('ابدأ')}">: ar/blog/dalil-safhat-alrawabit.html has no element with id "ابدأ"`,
+    ]);
   });
 });

@@ -18,11 +18,17 @@ function contentRoot(files: Record<string, string>): string {
 }
 
 const front = (lines: string) => `---\n${lines}\n---\n`;
-const ok = (title: string, extra = '') => front(`title: ${title}\ndescription: A description long enough for the schema.\ndate: 2026-10-01${extra ? `\n${extra}` : ''}`);
+const ok = (title: string, extra = '') =>
+  front(
+    `title: ${title}\ndescription: A description long enough for the schema.\ndate: 2026-10-01${extra ? `\n${extra}` : ''}`,
+  );
 
 describe('npm run check:content', () => {
   it('passes on the project’s own articles', () => {
-    const run = spawnSync(process.execPath, [join(projectRoot, 'scripts/check-content.ts')], { env: cleanEnv(), encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [join(projectRoot, 'scripts/check-content.ts')], {
+      env: cleanEnv(),
+      encoding: 'utf8',
+    });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('no problem');
   });
@@ -69,9 +75,19 @@ describe('npm run check:content', () => {
       /^content\/blog\/en\/topical\.md:8: "\/en\/blog\/topics\/gardening": no topic "gardening"/,
       /^content\/blog\/en\/search\.md: the file name "search" is taken by the blog's own pages/,
     ];
-    for (const pattern of expected) expect(problems.some((p) => pattern.test(p)), `${pattern}\n${problems.join('\n')}`).toBe(true);
+    for (const pattern of expected)
+      expect(
+        problems.some((p) => pattern.test(p)),
+        `${pattern}\n${problems.join('\n')}`,
+      ).toBe(true);
     // Nothing is reported for what is right: the good articles, the existing anchor, the image with alt text.
-    expect(problems.filter((p) => /^content\/blog\/(en\/good|ar\/jayyid)\.md|عنوان-فرعي|missing\.svg.*A card|topics\/privacy|"\/en\/blog\/topics"/.test(p))).toEqual([]);
+    expect(
+      problems.filter((p) =>
+        /^content\/blog\/(en\/good|ar\/jayyid)\.md|عنوان-فرعي|missing\.svg.*A card|topics\/privacy|"\/en\/blog\/topics"/.test(
+          p,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   // Issue 31: YAML's own reading rolled 2026-13-01 over into 2027-01-01, which the build took for a scheduled article:
@@ -80,9 +96,15 @@ describe('npm run check:content', () => {
     const root = contentRoot({
       'topics.json': '{}\n',
       'ar/month-13.md': front('title: شهر ثالث عشر\ndescription: وصف قصير لكنه أطول من عشرين حرفًا\ndate: 2026-13-01'),
-      'en/february-30.md': front('title: February 30\ndescription: A description long enough for the schema.\ndate: 2026-02-30'),
-      'en/hour-25.md': front('title: Hour 25\ndescription: A description long enough for the schema.\ndate: 2026-09-14T25:00'),
-      'en/updated-bad.md': front('title: Updated\ndescription: A description long enough for the schema.\ndate: 2026-09-14\nupdated: 2026-09-31'),
+      'en/february-30.md': front(
+        'title: February 30\ndescription: A description long enough for the schema.\ndate: 2026-02-30',
+      ),
+      'en/hour-25.md': front(
+        'title: Hour 25\ndescription: A description long enough for the schema.\ndate: 2026-09-14T25:00',
+      ),
+      'en/updated-bad.md': front(
+        'title: Updated\ndescription: A description long enough for the schema.\ndate: 2026-09-14\nupdated: 2026-09-31',
+      ),
     });
     const problems = checkContent(root, new Date('2026-11-24T12:00:00Z'));
     for (const pattern of [
@@ -91,7 +113,10 @@ describe('npm run check:content', () => {
       /^content\/blog\/en\/hour-25\.md:4: date: "2026-09-14T25:00" is not on the calendar: there is no hour 25/,
       /^content\/blog\/en\/updated-bad\.md:5: updated: "2026-09-31" is not on the calendar: September 2026 has 30 days/,
     ]) {
-      expect(problems.some((p) => pattern.test(p)), `${pattern}\n${problems.join('\n')}`).toBe(true);
+      expect(
+        problems.some((p) => pattern.test(p)),
+        `${pattern}\n${problems.join('\n')}`,
+      ).toBe(true);
     }
   });
 
@@ -106,7 +131,11 @@ describe('npm run check:content', () => {
       'en/out.md': ok('Out'),
     });
     const { problems, scheduled } = contentReport(root, new Date('2026-11-24T12:00:00Z'));
-    expect(problems).toEqual([expect.stringMatching(/^content\/blog\/en\/typo-year\.md:4: date: "2062-09-14" is more than a year ahead \(it would appear on 2062-09-14 00:00 Asia\/Riyadh \(2062-09-13 21:00 UTC\)\): if that is meant, add "scheduledFarAhead: true"/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^content\/blog\/en\/typo-year\.md:4: date: "2062-09-14" is more than a year ahead \(it would appear on 2062-09-14 00:00 Asia\/Riyadh \(2062-09-13 21:00 UTC\)\): if that is meant, add "scheduledFarAhead: true"/,
+      ),
+    ]);
     expect(scheduled).toEqual([
       'content/blog/en/at-nine.md: appears on 2026-11-25 09:00 Asia/Riyadh (2026-11-25 06:00 UTC)',
       'content/blog/en/next-week.md: appears on 2026-12-01 00:00 Asia/Riyadh (2026-11-30 21:00 UTC)',
@@ -114,8 +143,11 @@ describe('npm run check:content', () => {
     ]);
   });
 
-  it('says what is scheduled from the command, in the blog\'s zone', () => {
-    const run = spawnSync(process.execPath, [join(projectRoot, 'scripts/check-content.ts')], { env: cleanEnv(), encoding: 'utf8' });
+  it("says what is scheduled from the command, in the blog's zone", () => {
+    const run = spawnSync(process.execPath, [join(projectRoot, 'scripts/check-content.ts')], {
+      env: cleanEnv(),
+      encoding: 'utf8',
+    });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Scheduled: nothing .*midnight in Asia\/Riyadh \(content\/blog\/calendar\.json\)/m);
   });

@@ -21,7 +21,11 @@ function projectCopy(articles: Record<string, string>): string {
 }
 
 function build(dir: string) {
-  const result = spawnSync(join(projectRoot, 'node_modules/.bin/astro'), ['build'], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
+  const result = spawnSync(join(projectRoot, 'node_modules/.bin/astro'), ['build'], {
+    cwd: dir,
+    env: cleanEnv(),
+    encoding: 'utf8',
+  });
   return { status: result.status, output: result.stdout + result.stderr };
 }
 
@@ -30,7 +34,9 @@ const article = (front: string) => `---\n${front}\n---\n\nBody text that is long
 describe('content validation at build time', () => {
   it('never publishes a draft: no page, no twin, not in the index, the feed or the sitemap', () => {
     const dir = projectCopy({
-      'en/secret-plans.md': article('title: Secret plans\ndescription: Not ready to be read by anyone yet.\ndate: 2026-11-20\ndraft: true'),
+      'en/secret-plans.md': article(
+        'title: Secret plans\ndescription: Not ready to be read by anyone yet.\ndate: 2026-11-20\ndraft: true',
+      ),
     });
     const { status, output } = build(dir);
     expect(status, output).toBe(0);
@@ -39,12 +45,18 @@ describe('content validation at build time', () => {
     expect(existsSync(join(client, 'en/blog/secret-plans.md'))).toBe(false);
     expect(existsSync(join(client, 'en/blog.html'))).toBe(true);
     for (const file of ['en/blog.html', 'en/blog/rss.xml', 'sitemap.xml', 'llms.txt']) {
-      expect(spawnSync('grep', ['-c', 'secret-plans', join(client, file)]).stdout.toString().trim()).toBe('0');
+      expect(
+        spawnSync('grep', ['-c', 'secret-plans', join(client, file)])
+          .stdout.toString()
+          .trim(),
+      ).toBe('0');
     }
   });
 
   it('fails the build and names the file when front matter is invalid', () => {
-    const dir = projectCopy({ 'ar/bad-date.md': article('title: عنوان\ndescription: وصف قصير لكنه أطول من عشرين حرفًا\ndate: not-a-date') });
+    const dir = projectCopy({
+      'ar/bad-date.md': article('title: عنوان\ndescription: وصف قصير لكنه أطول من عشرين حرفًا\ndate: not-a-date'),
+    });
     const { status, output } = build(dir);
     expect(status).not.toBe(0);
     expect(output).toMatch(/bad-date/);
@@ -52,7 +64,9 @@ describe('content validation at build time', () => {
   });
 
   it('fails the build when an article misses a required field', () => {
-    const dir = projectCopy({ 'en/no-title.md': article('description: An article that forgot its title entirely.\ndate: 2026-01-01') });
+    const dir = projectCopy({
+      'en/no-title.md': article('description: An article that forgot its title entirely.\ndate: 2026-01-01'),
+    });
     const { status, output } = build(dir);
     expect(status).not.toBe(0);
     expect(output).toMatch(/no-title/);
@@ -61,21 +75,33 @@ describe('content validation at build time', () => {
 
   // Issue 31: month 13 rolled over into next January, and the article was built as scheduled and never shown.
   it('fails the build on a date that is not on the calendar, naming the file, the value as written and how to write one', () => {
-    const dir = projectCopy({ 'ar/month-13.md': article('title: عنوان\ndescription: وصف قصير لكنه أطول من عشرين حرفًا\ndate: 2026-13-01') });
+    const dir = projectCopy({
+      'ar/month-13.md': article('title: عنوان\ndescription: وصف قصير لكنه أطول من عشرين حرفًا\ndate: 2026-13-01'),
+    });
     const { status, output } = build(dir);
     expect(status).not.toBe(0);
-    expect(output).toMatch(/content\/blog\/ar\/month-13\.md:4: date: "2026-13-01" is not on the calendar: there is no month 13/);
+    expect(output).toMatch(
+      /content\/blog\/ar\/month-13\.md:4: date: "2026-13-01" is not on the calendar: there is no month 13/,
+    );
     expect(output).toMatch(/write it like 2026-09-14/);
   });
 
-  it('says what is scheduled, with the day and hour in the blog\'s zone, and does not publish it before then', () => {
+  it("says what is scheduled, with the day and hour in the blog's zone, and does not publish it before then", () => {
     const ahead = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-    const dir = projectCopy({ 'en/coming-soon.md': article(`title: Coming soon\ndescription: An article that appears next week, not before.\ndate: ${ahead}`) });
+    const dir = projectCopy({
+      'en/coming-soon.md': article(
+        `title: Coming soon\ndescription: An article that appears next week, not before.\ndate: ${ahead}`,
+      ),
+    });
     const { status, output } = build(dir);
     expect(status, output).toBe(0);
     expect(output).toContain(`content/blog/en/coming-soon.md: appears on ${ahead} 00:00 Asia/Riyadh`);
     const client = join(dir, 'dist/client');
     expect(existsSync(join(client, 'en/blog/coming-soon.html'))).toBe(false);
-    expect(spawnSync('grep', ['-c', 'coming-soon', join(client, 'en/blog/feed.json')]).stdout.toString().trim()).toBe('0');
+    expect(
+      spawnSync('grep', ['-c', 'coming-soon', join(client, 'en/blog/feed.json')])
+        .stdout.toString()
+        .trim(),
+    ).toBe('0');
   });
 });

@@ -16,12 +16,26 @@ let output = '';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'preview-'));
-  for (const entry of ['src', 'content', 'public', 'sidecar', 'scripts', 'astro.config.mjs', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
+  for (const entry of [
+    'src',
+    'content',
+    'public',
+    'sidecar',
+    'scripts',
+    'astro.config.mjs',
+    'package.json',
+    'tsconfig.json',
+  ])
+    cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
   symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   // As an editor's shell runs it: not with vitest's own variables, which Vite reads as "inside a test runner".
-  const env = Object.fromEntries(Object.entries(cleanEnv({ PORT: String(port), DATABASE_PATH: createDatabase() })).filter(([name]) => !/^(VITEST|VITE_|NODE_ENV$|TEST$)/.test(name)));
+  const env = Object.fromEntries(
+    Object.entries(cleanEnv({ PORT: String(port), DATABASE_PATH: createDatabase() })).filter(
+      ([name]) => !/^(VITEST|VITE_|NODE_ENV$|TEST$)/.test(name),
+    ),
+  );
   dev = spawn(process.execPath, [join(dir, 'scripts/dev.ts')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   dev.stdout?.on('data', (d: Buffer) => (output += d));
   dev.stderr?.on('data', (d: Buffer) => (output += d));
@@ -56,7 +70,10 @@ describe('npm run dev', () => {
     expect((await text('/ar/blog/bitaqat-qr-am-nfc')).status).toBe(200);
     const file = join(dir, 'content/blog/en/qr-or-nfc-business-card.md');
     expect((await text('/en/blog/qr-or-nfc-business-card')).body).not.toContain('Edited in the preview');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('\n\n', '\n\nEdited in the preview, as an editor types.\n\n'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('\n\n', '\n\nEdited in the preview, as an editor types.\n\n'),
+    );
     let body = '';
     for (let i = 0; i < 100 && !body.includes('Edited in the preview'); i++) {
       await new Promise((r) => setTimeout(r, 100));

@@ -5,7 +5,16 @@
 // compressed copies, the images), and a change of code makes its step's output again. An article removed leaves
 // nothing behind, and a build stopped while it was making pages costs the next one a full build, never a stale page.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -27,7 +36,12 @@ const WATCHED = [
 ];
 
 function build(): void {
-  const result = spawnSync(process.execPath, [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: dir, env: cleanEnv({}), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+    cwd: dir,
+    env: cleanEnv({}),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   expect(result.status, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
   logs.push(result.stdout);
   snapshots.push(Object.fromEntries(WATCHED.map((f) => [f, readFileSync(join(dir, 'dist/client', f), 'utf8')])));
@@ -40,32 +54,53 @@ const SHORT_LIVED_FILES = ['html', 'md', 'html.br', 'html.gz'].map((ext) => `en/
 const searchable: Record<string, string>[] = [];
 function indexedText(lang: string): string {
   const folder = join(dir, 'dist/client/pagefind', lang, 'fragment');
-  return readdirSync(folder).sort().map((f) => gunzipSync(readFileSync(join(folder, f))).toString()).join('\n');
+  return readdirSync(folder)
+    .sort()
+    .map((f) => gunzipSync(readFileSync(join(folder, f))).toString())
+    .join('\n');
 }
 /** Which of the short-lived article's files each build left in dist/. */
 const shortLived: string[][] = [];
 /** Where Astro's incremental build keeps its copy of each page (astro/dist/core/build/incremental.js). */
 const ASTRO_STORED = '.cache/astro/dist/client';
 const client = (file: string) => join(dir, 'dist/client', file);
-const edit = (file: string, change: (text: string) => string) => writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
+const edit = (file: string, change: (text: string) => string) =>
+  writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
 const count = (log: string, pattern: RegExp) => Number(pattern.exec(log)?.[1] ?? NaN);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rebuild-'));
-  for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
+  for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json'])
+    cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
   symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
-  writeFileSync(join(dir, SHORT_LIVED), '---\ntitle: A short-lived article\ndescription: Published once, then removed.\ndate: 2026-10-01\ntopics: [privacy]\n---\n\nIt was here once.\n');
+  writeFileSync(
+    join(dir, SHORT_LIVED),
+    '---\ntitle: A short-lived article\ndescription: Published once, then removed.\ndate: 2026-10-01\ntopics: [privacy]\n---\n\nIt was here once.\n',
+  );
   build();
   rmSync(join(dir, SHORT_LIVED));
-  edit('content/blog/en/link-in-bio-that-works.md', (md) => md.replace('They give the page a few seconds.', 'They give the page a few seconds. A sentence added by the editor.'));
-  edit('content/blog/en/qr-or-nfc-business-card.md', (md) => md.replace(/^title: .*$/m, 'title: A retitled article on QR and NFC'));
+  edit('content/blog/en/link-in-bio-that-works.md', (md) =>
+    md.replace(
+      'They give the page a few seconds.',
+      'They give the page a few seconds. A sentence added by the editor.',
+    ),
+  );
+  edit('content/blog/en/qr-or-nfc-business-card.md', (md) =>
+    md.replace(/^title: .*$/m, 'title: A retitled article on QR and NFC'),
+  );
   build();
   // The code that makes the twins: headings underlined (setext) instead of marked with # (atx).
   edit('src/lib/markdown.ts', (ts) => ts.replace("headingStyle: 'atx'", "headingStyle: 'setext'"));
   build();
   // A build that stopped while making pages: Astro's stored copy of a page changed (pages are written through to it)
   // and the mark its pages were linked under left behind.
-  writeFileSync(join(dir, ASTRO_STORED, 'en/blog/qr-or-nfc-business-card.html'), readFileSync(client('en/blog/qr-or-nfc-business-card.html'), 'utf8').replace('</main>', '<p>Written by a build that never finished.</p></main>'));
+  writeFileSync(
+    join(dir, ASTRO_STORED, 'en/blog/qr-or-nfc-business-card.html'),
+    readFileSync(client('en/blog/qr-or-nfc-business-card.html'), 'utf8').replace(
+      '</main>',
+      '<p>Written by a build that never finished.</p></main>',
+    ),
+  );
   writeFileSync(join(dir, '.cache/astro/pages-linked'), '');
   build();
 }, 300_000);
@@ -75,17 +110,25 @@ describe('a rebuild after an editor’s change', () => {
   it('shows the new text in the page, its twin and their compressed copies', () => {
     expect(snapshots[1]!['en/blog/link-in-bio-that-works.html']).toContain('A sentence added by the editor.');
     expect(snapshots[1]!['en/blog/link-in-bio-that-works.md']).toContain('A sentence added by the editor.');
-    expect(brotliDecompressSync(readFileSync(client('en/blog/link-in-bio-that-works.html.br'))).toString()).toContain('A sentence added by the editor.');
+    expect(brotliDecompressSync(readFileSync(client('en/blog/link-in-bio-that-works.html.br'))).toString()).toContain(
+      'A sentence added by the editor.',
+    );
   });
 
   it('shows the new title wherever the article is listed or linked, with an Open Graph image of its own', () => {
-    for (const file of ['en/blog/qr-or-nfc-business-card.html', 'en/blog.html', 'en/blog.md', 'en/blog/topics/qr-codes.html']) {
+    for (const file of [
+      'en/blog/qr-or-nfc-business-card.html',
+      'en/blog.html',
+      'en/blog.md',
+      'en/blog/topics/qr-codes.html',
+    ]) {
       expect(snapshots[1]![file], file).toContain('A retitled article on QR and NFC');
       expect(snapshots[1]![file], file).not.toContain('QR code or NFC? Choosing');
     }
     // Its neighbour in the list links it by its title.
     expect(snapshots[1]!['en/blog/what-your-public-page-reveals.html']).toContain('A retitled article on QR and NFC');
-    const image = (html: string) => /<meta property="og:image" content="[^"]*(\/_astro\/og-[^"]+\.png)"/.exec(html)?.[1];
+    const image = (html: string) =>
+      /<meta property="og:image" content="[^"]*(\/_astro\/og-[^"]+\.png)"/.exec(html)?.[1];
     const before = image(snapshots[0]!['en/blog/qr-or-nfc-business-card.html']!);
     const after = image(snapshots[1]!['en/blog/qr-or-nfc-business-card.html']!);
     expect(after).toBeDefined();
@@ -128,7 +171,9 @@ describe('a rebuild after a build that stopped while making pages', () => {
   it('makes every page again instead of trusting what the stopped build may have written', () => {
     expect(logs[3]).toContain('every page is made again');
     expect(logs[3]).not.toMatch(/\((?:restored|cached)\)/);
-    expect(snapshots[3]!['en/blog/qr-or-nfc-business-card.html']).not.toContain('Written by a build that never finished.');
+    expect(snapshots[3]!['en/blog/qr-or-nfc-business-card.html']).not.toContain(
+      'Written by a build that never finished.',
+    );
     expect(existsSync(join(dir, '.cache/astro/pages-linked'))).toBe(false);
   });
 });

@@ -21,6 +21,14 @@ describe('/global-scripts/webmcp.js', () => {
   it('still carries the surface constants and the six tool names', () => {
     for (const lang of LANGS) expect(built).toContain(JSON.stringify(lang));
     expect(built).toContain(JSON.stringify(ROUTES.getProfilePage.path));
-    for (const tool of ['open_profile', 'open_digital_card', 'read_page', 'list_blog_articles', 'navigate', 'switch_language']) expect(built).toContain(tool);
+    for (const tool of [
+      'open_profile',
+      'open_digital_card',
+      'read_page',
+      'list_blog_articles',
+      'navigate',
+      'switch_language',
+    ])
+      expect(built).toContain(tool);
   });
 });

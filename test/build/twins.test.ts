@@ -12,7 +12,15 @@ const base = testConfig.baseUrl;
 describe('the build', () => {
   it('has both homepages, both blog indexes, four articles per language, the API docs and two 404 pages', () => {
     const paths = htmlPages.map((p) => p.urlPath);
-    for (const expected of ['/index.html', '/ar.html', '/en/blog.html', '/ar/blog.html', '/docs/api.html', '/en/404.html', '/ar/404.html']) {
+    for (const expected of [
+      '/index.html',
+      '/ar.html',
+      '/en/blog.html',
+      '/ar/blog.html',
+      '/docs/api.html',
+      '/en/404.html',
+      '/ar/404.html',
+    ]) {
       expect(paths).toContain(expected);
     }
     expect(paths.filter((p) => p.startsWith('/en/blog/')).length).toBeGreaterThanOrEqual(4);
@@ -65,7 +73,10 @@ describe('the build', () => {
   });
 
   it('keeps tables, code blocks, both list kinds, images with alt text and links in the article twins', () => {
-    const twins = builtFiles('.md').filter((f) => /\/(ar|en)\/blog\/./.test(f.urlPath)).map((f) => read(f.file)).join('\n');
+    const twins = builtFiles('.md')
+      .filter((f) => /\/(ar|en)\/blog\/./.test(f.urlPath))
+      .map((f) => read(f.file))
+      .join('\n');
     expect(twins).toMatch(/^\| --- \| --- \| --- \|$/m);
     expect(twins).toMatch(/^```sh$/m);
     expect(twins).toMatch(/^1\. /m);
@@ -78,23 +89,35 @@ describe('the build', () => {
   it('pairs translations with hreflang alternates and x-default, and describes articles with JSON-LD', () => {
     const doc = createDocument(readBuilt('/ar/blog/bitaqat-qr-am-nfc.html'), true);
     const alternates = Object.fromEntries(
-      Array.from(doc.querySelectorAll('link[rel="alternate"][hreflang]')).map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]),
+      Array.from(doc.querySelectorAll('link[rel="alternate"][hreflang]')).map((l) => [
+        l.getAttribute('hreflang'),
+        l.getAttribute('href'),
+      ]),
     );
     expect(alternates).toEqual({
       ar: `${base}/ar/blog/bitaqat-qr-am-nfc`,
       en: `${base}/en/blog/qr-or-nfc-business-card`,
       'x-default': `${base}/en/blog/qr-or-nfc-business-card`,
     });
-    const ld = JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as { '@graph': Record<string, unknown>[] };
+    const ld = JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as {
+      '@graph': Record<string, unknown>[];
+    };
     const posting = ld['@graph'].find((n) => n['@type'] === 'BlogPosting');
     // date: 2026-10-02, midnight in the blog's zone (Asia/Riyadh)
-    expect(posting).toMatchObject({ '@id': `${base}/ar/blog/bitaqat-qr-am-nfc#article`, inLanguage: 'ar', url: `${base}/ar/blog/bitaqat-qr-am-nfc`, datePublished: '2026-10-01T21:00:00.000Z' });
+    expect(posting).toMatchObject({
+      '@id': `${base}/ar/blog/bitaqat-qr-am-nfc#article`,
+      inLanguage: 'ar',
+      url: `${base}/ar/blog/bitaqat-qr-am-nfc`,
+      datePublished: '2026-10-01T21:00:00.000Z',
+    });
   });
 
   it('links each blog index to its RSS feed, which lists that language only', () => {
     for (const lang of ['ar', 'en']) {
       const doc = createDocument(readBuilt(`/${lang}/blog.html`), true);
-      expect(doc.querySelector('link[rel="alternate"][type="application/rss+xml"]')?.getAttribute('href')).toBe(`${base}/${lang}/blog/rss.xml`);
+      expect(doc.querySelector('link[rel="alternate"][type="application/rss+xml"]')?.getAttribute('href')).toBe(
+        `${base}/${lang}/blog/rss.xml`,
+      );
       const feed = readBuilt(`/${lang}/blog/rss.xml`);
       const links = [...feed.matchAll(/<link>([^<]+)<\/link>/g)].map((m) => m[1]).slice(1);
       expect(links.length).toBeGreaterThanOrEqual(4);

@@ -20,11 +20,15 @@ const base = testConfig.baseUrl;
 
 describe('openapi.json', () => {
   it('lints clean with redocly (recommended rules, see redocly.yaml)', () => {
-    const result = spawnSync(join(projectRoot, 'node_modules/.bin/redocly'), ['lint', join(clientDir, 'openapi.json'), '--format', 'stylish'], {
-      cwd: projectRoot,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' },
-      encoding: 'utf8',
-    });
+    const result = spawnSync(
+      join(projectRoot, 'node_modules/.bin/redocly'),
+      ['lint', join(clientDir, 'openapi.json'), '--format', 'stylish'],
+      {
+        cwd: projectRoot,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' },
+        encoding: 'utf8',
+      },
+    );
     const output = result.stdout + result.stderr;
     expect(result.status, output).toBe(0);
     expect(output).not.toMatch(/\bwarning\b/i);
@@ -36,10 +40,26 @@ describe('openapi.json', () => {
     expect(api.openapi).toBe('3.1.0');
     expect(api.info.version).toBe('1.0.0');
     expect(api.servers).toEqual([{ url: base, description: 'Production' }]);
-    const ids = Object.values(api.paths as Record<string, Record<string, { operationId: string; security?: unknown[] }>>).flatMap((item) =>
-      Object.values(item).map((op) => op.operationId),
-    );
-    for (const id of ['getProfilePage', 'getDigitalCard', 'listBlogArticles', 'getBlogArticle', 'getSitemap', 'getRobots', 'getApiCatalog', 'getOpenApi', 'getApiDocs', 'getAuthMd', 'getMcpServerCard', 'mcp', 'getHealth', 'homepage', 'getProfileAlias']) {
+    const ids = Object.values(
+      api.paths as Record<string, Record<string, { operationId: string; security?: unknown[] }>>,
+    ).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    for (const id of [
+      'getProfilePage',
+      'getDigitalCard',
+      'listBlogArticles',
+      'getBlogArticle',
+      'getSitemap',
+      'getRobots',
+      'getApiCatalog',
+      'getOpenApi',
+      'getApiDocs',
+      'getAuthMd',
+      'getMcpServerCard',
+      'mcp',
+      'getHealth',
+      'homepage',
+      'getProfileAlias',
+    ]) {
       expect(ids).toContain(id);
     }
     expect(api.components.securitySchemes.token).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'token' });
@@ -90,10 +110,32 @@ describe('robots.txt', () => {
     const text = await fetchText('/robots.txt');
     const robots = robotsParser(`${base}/robots.txt`, text);
     for (const agent of ['*', 'GPTBot', 'Googlebot', 'ClaudeBot']) {
-      for (const path of ['/', '/ar', '/en/blog', '/en/blog/qr-or-nfc-business-card', '/p/layla', '/c/k7f2q9', '/docs/api', '/openapi.json', '/auth.md', '/layla', '/loginhelp']) {
+      for (const path of [
+        '/',
+        '/ar',
+        '/en/blog',
+        '/en/blog/qr-or-nfc-business-card',
+        '/p/layla',
+        '/c/k7f2q9',
+        '/docs/api',
+        '/openapi.json',
+        '/auth.md',
+        '/layla',
+        '/loginhelp',
+      ]) {
         expect(robots.isAllowed(`${base}${path}`, agent) === true, `${agent} ${path}`).toBe(true);
       }
-      for (const path of ['/login', '/login/otp', '/oauth/callback', '/checkout', '/payment/confirm', '/auth', '/auth/google', '/mcp', '/login?next=/p/x']) {
+      for (const path of [
+        '/login',
+        '/login/otp',
+        '/oauth/callback',
+        '/checkout',
+        '/payment/confirm',
+        '/auth',
+        '/auth/google',
+        '/mcp',
+        '/login?next=/p/x',
+      ]) {
         expect(robots.isDisallowed(`${base}${path}`, agent) === true, `${agent} ${path}`).toBe(true);
       }
     }
@@ -116,9 +158,18 @@ describe('sitemap.xml', () => {
       .filter((p) => !/\/(404|500|503)\.html$/.test(p))
       .map((p) => base + (p === '/index.html' ? '/' : p.replace(/\.html$/, '')));
     // From the demo data: not the unpublished profile, not the redirect card.
-    const live = ['/p/layla', '/p/northwind-studio', '/p/qahwat-alnakheel', '/p/sam-rivera', '/c/k7f2q9', '/c/n0rth1'].map((p) => base + p);
+    const live = [
+      '/p/layla',
+      '/p/northwind-studio',
+      '/p/qahwat-alnakheel',
+      '/p/sam-rivera',
+      '/c/k7f2q9',
+      '/c/n0rth1',
+    ].map((p) => base + p);
     expect([...locs].sort()).toEqual([...expected, ...live].sort());
-    expect(xml).toContain(`<xhtml:link rel="alternate" hreflang="x-default" href="${base}/en/blog/link-in-bio-that-works"/>`);
+    expect(xml).toContain(
+      `<xhtml:link rel="alternate" hreflang="x-default" href="${base}/en/blog/link-in-bio-that-works"/>`,
+    );
   });
 });
 
@@ -129,7 +180,16 @@ describe('llms.txt', () => {
     expect(lines[0]).toMatch(/^# \S/);
     expect(lines.find((l) => l.startsWith('>'))).toBeDefined();
     expect(text).toMatch(/^## Docs$/m);
-    for (const url of ['/docs/api.md', '/openapi.json', '/.well-known/api-catalog', '/auth.md', '/mcp', '/.well-known/mcp/server-card.json', '/en/blog.md', '/ar/blog.md']) {
+    for (const url of [
+      '/docs/api.md',
+      '/openapi.json',
+      '/.well-known/api-catalog',
+      '/auth.md',
+      '/mcp',
+      '/.well-known/mcp/server-card.json',
+      '/en/blog.md',
+      '/ar/blog.md',
+    ]) {
       expect(text).toContain(`(${base}${url})`);
     }
     for (const link of text.matchAll(/\]\(([^)]+)\)/g)) expect(link[1]).toMatch(/^https?:\/\//);
@@ -137,9 +197,20 @@ describe('llms.txt', () => {
 });
 
 describe('auth.md', () => {
-  it('states the authentication policy of the spec and the operators\' contact', async () => {
+  it("states the authentication policy of the spec and the operators' contact", async () => {
     const text = await fetchText('/auth.md');
-    for (const phrase of ['no public write API', 'no self-service agent registration', '/login', 'one-time code', 'Google', 'Facebook', '`token`', 'no OAuth authorization server', 'no OAuth protected-resource metadata', testConfig.contactEmail]) {
+    for (const phrase of [
+      'no public write API',
+      'no self-service agent registration',
+      '/login',
+      'one-time code',
+      'Google',
+      'Facebook',
+      '`token`',
+      'no OAuth authorization server',
+      'no OAuth protected-resource metadata',
+      testConfig.contactEmail,
+    ]) {
       expect(text).toContain(phrase);
     }
   });

@@ -13,7 +13,15 @@ const HOSTILE = `</script><script>alert(1)</script>"quoted" \u202Eevil`;
 let server: TestServer;
 beforeAll(async () => {
   const data = demoData as { profiles: unknown[] };
-  server = await startTestServer({ databasePath: createDatabase({ ...demoData, profiles: [...data.profiles, { slug: 'hostile-ld', name: 'Hostile', bio: HOSTILE.replace('\u202E', ''), lang: 'en' }] }) });
+  server = await startTestServer({
+    databasePath: createDatabase({
+      ...demoData,
+      profiles: [
+        ...data.profiles,
+        { slug: 'hostile-ld', name: 'Hostile', bio: HOSTILE.replace('\u202E', ''), lang: 'en' },
+      ],
+    }),
+  });
 });
 afterAll(() => server.close());
 
@@ -21,26 +29,42 @@ const page = async (path: string) => structuredData(await (await fetch(server.ur
 const nodes = (jsonld: Record<string, Record<string, unknown>[]>, type: string) => jsonld[type] ?? [];
 
 describe('structured data on every page kind', () => {
-  it.each(['/', '/ar', '/p/layla', '/p/northwind-studio', '/c/k7f2q9', '/c/n0rth1', '/en/blog', '/ar/blog', '/en/blog/qr-or-nfc-business-card', '/ar/blog/bitaqat-qr-am-nfc', '/ar/blog/topics/link-in-bio', '/en/blog/search', '/ar/blog/search'])(
-    '%s: valid schema.org, no issue at all',
-    async (path) => {
-      const { issues, jsonld } = await page(path);
-      expect(Object.keys(jsonld).length, path).toBeGreaterThan(0);
-      expect(issues, path).toEqual([]);
-    },
-  );
+  it.each([
+    '/',
+    '/ar',
+    '/p/layla',
+    '/p/northwind-studio',
+    '/c/k7f2q9',
+    '/c/n0rth1',
+    '/en/blog',
+    '/ar/blog',
+    '/en/blog/qr-or-nfc-business-card',
+    '/ar/blog/bitaqat-qr-am-nfc',
+    '/ar/blog/topics/link-in-bio',
+    '/en/blog/search',
+    '/ar/blog/search',
+  ])('%s: valid schema.org, no issue at all', async (path) => {
+    const { issues, jsonld } = await page(path);
+    expect(Object.keys(jsonld).length, path).toBeGreaterThan(0);
+    expect(issues, path).toEqual([]);
+  });
 });
 
 describe('one graph', () => {
   it("a profile is a ProfilePage about its owner; the card that names a person's profile describes the same node", async () => {
     const profile = (await page('/p/layla')).jsonld;
-    expect(nodes(profile, 'ProfilePage')[0]).toMatchObject({ '@id': `${base}/p/layla#page`, mainEntity: { '@id': `${base}/p/layla#owner` } });
+    expect(nodes(profile, 'ProfilePage')[0]).toMatchObject({
+      '@id': `${base}/p/layla#page`,
+      mainEntity: { '@id': `${base}/p/layla#owner` },
+    });
     expect(nodes(profile, 'Person')[0]).toMatchObject({ '@id': `${base}/p/layla#owner`, name: 'ليلى الأحمد' });
     const card = (await page('/c/k7f2q9')).jsonld;
     expect(nodes(card, 'ProfilePage')[0]).toMatchObject({ mainEntity: { '@id': `${base}/p/layla#owner` } });
     const holder = nodes(card, 'Person')[0]!;
     expect(holder['@id']).toBe(`${base}/p/layla#owner`);
-    expect(holder.contactPoint).toEqual(expect.arrayContaining([expect.objectContaining({ '@type': 'ContactPoint', telephone: expect.any(String) })]));
+    expect(holder.contactPoint).toEqual(
+      expect.arrayContaining([expect.objectContaining({ '@type': 'ContactPoint', telephone: expect.any(String) })]),
+    );
   });
 
   it("the holder of a card that names an organization's profile works for that organization's node", async () => {
@@ -56,8 +80,14 @@ describe('one graph', () => {
     const ar = (await page('/ar/blog/bitaqat-qr-am-nfc')).jsonld;
     const enPost = nodes(en, 'BlogPosting')[0]!;
     const arPost = nodes(ar, 'BlogPosting')[0]!;
-    const pair = [enPost.workTranslation ?? enPost.translationOfWork, arPost.workTranslation ?? arPost.translationOfWork].flat() as { '@id': string }[];
-    expect(pair.map((n) => n['@id']).sort()).toEqual([`${base}/ar/blog/bitaqat-qr-am-nfc#article`, `${base}/en/blog/qr-or-nfc-business-card#article`]);
+    const pair = [
+      enPost.workTranslation ?? enPost.translationOfWork,
+      arPost.workTranslation ?? arPost.translationOfWork,
+    ].flat() as { '@id': string }[];
+    expect(pair.map((n) => n['@id']).sort()).toEqual([
+      `${base}/ar/blog/bitaqat-qr-am-nfc#article`,
+      `${base}/en/blog/qr-or-nfc-business-card#article`,
+    ]);
     // One names its translation, the other its original.
     expect(['workTranslation' in enPost, 'workTranslation' in arPost].filter(Boolean)).toHaveLength(1);
     for (const post of [enPost, arPost]) {
@@ -66,8 +96,15 @@ describe('one graph', () => {
     }
     const crumbs = nodes(ar, 'BreadcrumbList')[0]!.itemListElement as { item: string }[];
     expect(crumbs.map((c) => c.item)).toEqual([`${base}/ar`, `${base}/ar/blog`, `${base}/ar/blog/bitaqat-qr-am-nfc`]);
-    const topic = nodes((await page('/ar/blog/topics/link-in-bio')).jsonld, 'BreadcrumbList')[0]!.itemListElement as { item: string }[];
-    expect(topic.map((c) => c.item)).toEqual([`${base}/ar`, `${base}/ar/blog`, `${base}/ar/blog/topics`, `${base}/ar/blog/topics/link-in-bio`]);
+    const topic = nodes((await page('/ar/blog/topics/link-in-bio')).jsonld, 'BreadcrumbList')[0]!.itemListElement as {
+      item: string;
+    }[];
+    expect(topic.map((c) => c.item)).toEqual([
+      `${base}/ar`,
+      `${base}/ar/blog`,
+      `${base}/ar/blog/topics`,
+      `${base}/ar/blog/topics/link-in-bio`,
+    ]);
   });
 
   it('the site says how to search it: a SearchAction per language that opens the search page with ?q=', async () => {
@@ -75,9 +112,14 @@ describe('one graph', () => {
       const site = nodes((await page(path)).jsonld, 'WebSite')[0]!;
       expect(site['@id']).toBe(`${base}/#website`);
       const targets = (site.potentialAction as { target: { urlTemplate: string } }[]).map((a) => a.target.urlTemplate);
-      expect(targets.sort()).toEqual([`${base}/ar/blog/search?q={search_term_string}`, `${base}/en/blog/search?q={search_term_string}`]);
+      expect(targets.sort()).toEqual([
+        `${base}/ar/blog/search?q={search_term_string}`,
+        `${base}/en/blog/search?q={search_term_string}`,
+      ]);
       // The template opens the page a person would land on.
-      const res = await fetch(server.url + new URL(targets[0]!.replace('{search_term_string}', 'NFC')).pathname + '?q=NFC');
+      const res = await fetch(
+        server.url + new URL(targets[0]!.replace('{search_term_string}', 'NFC')).pathname + '?q=NFC',
+      );
       expect(res.status).toBe(200);
     }
   });

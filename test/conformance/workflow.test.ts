@@ -13,7 +13,20 @@ import { projectRoot } from '../helpers/env.ts';
 const file = join(projectRoot, '.github/workflows/publish.yml');
 const workflow = parse(readFileSync(file, 'utf8')) as {
   on: { push: { branches: string[]; paths?: string[] }; schedule: { cron: string }[] };
-  jobs: Record<string, { steps: { name?: string; id?: string; if?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, string> }[] }>;
+  jobs: Record<
+    string,
+    {
+      steps: {
+        name?: string;
+        id?: string;
+        if?: string;
+        uses?: string;
+        run?: string;
+        env?: Record<string, string>;
+        with?: Record<string, string>;
+      }[];
+    }
+  >;
 };
 const job = Object.values(workflow.jobs)[0]!;
 const runs = job.steps.map((s) => s.run ?? '');
@@ -42,18 +55,31 @@ describe('.github/workflows/publish.yml', () => {
 
   it('tells a change under content/ from any other (and a scheduled rebuild is content)', () => {
     expect(changeKind(['content/blog/en/new.md'])).toBe('content');
-    expect(changeKind(['content/blog/en/a.md', 'content/blog/topics.json', 'content/blog/images/x.svg'])).toBe('content');
+    expect(changeKind(['content/blog/en/a.md', 'content/blog/topics.json', 'content/blog/images/x.svg'])).toBe(
+      'content',
+    );
     expect(changeKind(['content/blog/en/a.md', 'src/lib/blog/articles.ts'])).toBe('code');
     expect(changeKind(['package-lock.json'])).toBe('code');
     expect(changeKind(['contents.md'])).toBe('code');
     expect(changeKind([])).toBe('content');
-    const viaCli = spawnSync(process.execPath, [join(projectRoot, 'scripts/change-kind.ts')], { input: 'content/blog/ar/x.md\nREADME.md\n', encoding: 'utf8' });
+    const viaCli = spawnSync(process.execPath, [join(projectRoot, 'scripts/change-kind.ts')], {
+      input: 'content/blog/ar/x.md\nREADME.md\n',
+      encoding: 'utf8',
+    });
     expect(viaCli.stdout.trim()).toBe('code');
   });
 
   it('installs, builds with the production BASE_URL, checks the build, then publishes with the plan (no blanket sync or /*)', () => {
-    const order = [/^npm install$/m, /^npm run build$/m, /^npm run check:build$/m, /^npm run publish:site -- --bucket "s3:\/\/\$\{\{ vars\.S3_BUCKET \}\}" --distribution/m].map(index);
-    expect(order.every((i) => i >= 0), String(order)).toBe(true);
+    const order = [
+      /^npm install$/m,
+      /^npm run build$/m,
+      /^npm run check:build$/m,
+      /^npm run publish:site -- --bucket "s3:\/\/\$\{\{ vars\.S3_BUCKET \}\}" --distribution/m,
+    ].map(index);
+    expect(
+      order.every((i) => i >= 0),
+      String(order),
+    ).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     // The production origin reaches the build, and only the build (the tests build for their own).
     expect(job.steps[order[1]!]?.env?.BASE_URL).toBe('${{ vars.BASE_URL }}');
@@ -70,7 +96,10 @@ describe('.github/workflows/publish.yml', () => {
 
 describe('.github/workflows/ci.yml', () => {
   const ci = join(projectRoot, '.github/workflows/ci.yml');
-  const workflow = parse(readFileSync(ci, 'utf8')) as { on: Record<string, unknown>; jobs: Record<string, { container?: string; steps: { run?: string }[] }> };
+  const workflow = parse(readFileSync(ci, 'utf8')) as {
+    on: Record<string, unknown>;
+    jobs: Record<string, { container?: string; steps: { run?: string }[] }>;
+  };
   const job = Object.values(workflow.jobs)[0]!;
 
   it('passes action-validator (the GitHub Actions workflow schema)', () => {
@@ -78,7 +107,7 @@ describe('.github/workflows/ci.yml', () => {
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 
-  it('runs on every push and pull request, on the machine kind, the README\'s test command and then the soak, as .ci/run does', () => {
+  it("runs on every push and pull request, on the machine kind, the README's test command and then the soak, as .ci/run does", () => {
     expect(Object.keys(workflow.on).sort()).toEqual(['pull_request', 'push']);
     expect(job.container).toBe('debian:12');
     const runs = job.steps.flatMap((s) => (s.run ? [s.run] : []));

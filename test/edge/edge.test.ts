@@ -34,7 +34,12 @@ async function startAppInProcess(port = 0) {
 
 function startPurger(): ChildProcess {
   const child = spawn(process.execPath, [join(projectRoot, 'scripts/purger.ts')], {
-    env: cleanEnv({ DATABASE_PATH: databasePath, PURGE_URLS: edge.url, CHANGE_POLL_MS: '50', METRICS_LISTEN: `127.0.0.1:${purgerMetricsPort}` }),
+    env: cleanEnv({
+      DATABASE_PATH: databasePath,
+      PURGE_URLS: edge.url,
+      CHANGE_POLL_MS: '50',
+      METRICS_LISTEN: `127.0.0.1:${purgerMetricsPort}`,
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => (purgerLog += d));
@@ -62,7 +67,8 @@ function sql(statement: string, ...params: unknown[]) {
   }
 }
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(edge.url + path, { headers, redirect: 'manual' });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(edge.url + path, { headers, redirect: 'manual' });
 const cacheOf = async (path: string, headers: Record<string, string> = {}) => {
   const res = await get(path, headers);
   await res.arrayBuffer();
@@ -87,7 +93,12 @@ async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<v
 beforeAll(async () => {
   databasePath = createDatabase();
   sidecar = await startAppInProcess();
-  edge = await runEdge({ listen: `127.0.0.1:${await freePort()}`, backend: `127.0.0.1:${sidecar.port}`, dist: clientDir, headers: securityHeaders(testConfig, buildStyleHashes(distDir)) });
+  edge = await runEdge({
+    listen: `127.0.0.1:${await freePort()}`,
+    backend: `127.0.0.1:${sidecar.port}`,
+    dist: clientDir,
+    headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
+  });
   purgerMetricsPort = await freePort();
   purger = startPurger();
   // The purger's first act is to forget every live page (it cannot know what it missed), sent twice like every purge
@@ -120,7 +131,15 @@ describe('live pages at the edge', () => {
     expect(direct.headers.get('xkey')).toBe('profile:layla live');
     expect(direct.headers.get('cdn-cache-control')).toMatch(/max-age=\d+/);
     const through = await get('/p/layla', { 'accept-encoding': 'br' });
-    for (const name of ['etag', 'cache-control', 'vary', 'content-type', 'content-encoding', 'content-security-policy', 'x-content-type-options']) {
+    for (const name of [
+      'etag',
+      'cache-control',
+      'vary',
+      'content-type',
+      'content-encoding',
+      'content-security-policy',
+      'x-content-type-options',
+    ]) {
       expect(through.headers.get(name), name).toBe(direct.headers.get(name));
     }
     expect(await through.text()).toBe(await direct.text());
@@ -134,7 +153,8 @@ describe('live pages at the edge', () => {
 
   it('an edit by plain SQL purges exactly the pages it touches: the profile, its card and its alias; an unrelated page stays a hit', async () => {
     for (const path of ['/p/layla', '/c/k7f2q9', '/layla', '/p/sam-rivera', '/c/n0rth1']) await cacheOf(path);
-    for (const path of ['/p/layla', '/c/k7f2q9', '/layla', '/p/sam-rivera', '/c/n0rth1']) expect(await cacheOf(path), path).toBe('HIT');
+    for (const path of ['/p/layla', '/c/k7f2q9', '/layla', '/p/sam-rivera', '/c/n0rth1'])
+      expect(await cacheOf(path), path).toBe('HIT');
     const renders = sidecar!.renders();
     sql("UPDATE profiles SET bio = 'Edited by SQL at the edge' WHERE slug = 'layla'");
     await eventually(async () => (await (await get('/p/layla')).text()).includes('Edited by SQL at the edge'));
@@ -151,13 +171,23 @@ describe('live pages at the edge', () => {
     await cacheOf('/p/northwind-studio');
     expect(await cacheOf('/p/northwind-studio')).toBe('HIT');
     const file = join(projectRoot, 'scripts/demo-data.json');
-    const data = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as { profiles: { slug: string; bio?: string }[] };
+    const data = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as {
+      profiles: { slug: string; bio?: string }[];
+    };
     const northwind = data.profiles.find((p) => p.slug === 'northwind-studio')!;
     const importFile = join(databasePath, '..', 'edge-import.json');
-    (await import('node:fs')).writeFileSync(importFile, JSON.stringify({ profiles: [{ ...northwind, bio: 'Imported through the CLI at the edge.' }] }));
-    const r = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'import', importFile], { env: cleanEnv({ DATABASE_PATH: databasePath }), encoding: 'utf8' });
+    (await import('node:fs')).writeFileSync(
+      importFile,
+      JSON.stringify({ profiles: [{ ...northwind, bio: 'Imported through the CLI at the edge.' }] }),
+    );
+    const r = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'import', importFile], {
+      env: cleanEnv({ DATABASE_PATH: databasePath }),
+      encoding: 'utf8',
+    });
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    await eventually(async () => (await (await get('/p/northwind-studio')).text()).includes('Imported through the CLI at the edge.'));
+    await eventually(async () =>
+      (await (await get('/p/northwind-studio')).text()).includes('Imported through the CLI at the edge.'),
+    );
     expect(await cacheOf('/p/sam-rivera')).toBe('HIT');
   });
 
@@ -174,7 +204,11 @@ describe('live pages at the edge', () => {
     const hit = (await cacheStatusOf('/p/sam-rivera/qr.svg')) ?? '';
     expect(hit).toMatch(/^edge; hit; ttl=\d+$/);
     expect(Number(/ttl=(\d+)/.exec(hit)?.[1])).toBeGreaterThan(86_000);
-    const mcp = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) };
+    const mcp = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    };
     expect(await cacheStatusOf('/mcp', mcp)).toBe('edge; fwd=bypass');
   });
 
@@ -205,7 +239,9 @@ describe('live pages at the edge', () => {
     // Nobody told the edge: it still holds the old page.
     expect(await (await get('/p/qahwat-alnakheel')).text()).not.toContain('Edited while the purger was down');
     purger = startPurger();
-    await eventually(async () => (await (await get('/p/qahwat-alnakheel')).text()).includes('Edited while the purger was down'));
+    await eventually(async () =>
+      (await (await get('/p/qahwat-alnakheel')).text()).includes('Edited while the purger was down'),
+    );
   });
 
   it('the database unreadable: cached live pages still 200 from the edge; an uncached one gets the 503 page', async () => {

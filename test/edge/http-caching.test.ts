@@ -27,7 +27,12 @@ beforeAll(async () => {
   });
   const port = await freePort();
   await new Promise<void>((resolve) => origin.listen(port, '127.0.0.1', resolve));
-  edge = await runEdge({ listen: `127.0.0.1:${await freePort()}`, backend: `127.0.0.1:${port}`, headers: {}, probePath: '/fresh' });
+  edge = await runEdge({
+    listen: `127.0.0.1:${await freePort()}`,
+    backend: `127.0.0.1:${port}`,
+    headers: {},
+    probePath: '/fresh',
+  });
 }, 30_000);
 
 afterAll(() => {

@@ -10,7 +10,8 @@ import { createDatabase, demoData, writeDatabase } from '../helpers/database.ts'
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const status = async (server: TestServer, path: string) => (await fetch(server.url + path, { redirect: 'manual' })).status;
+const status = async (server: TestServer, path: string) =>
+  (await fetch(server.url + path, { redirect: 'manual' })).status;
 
 async function mcpCall(server: TestServer, name: string, args: Record<string, unknown>) {
   const client = new Client({ name: 'faults', version: '1' });
@@ -26,7 +27,8 @@ async function expectDegraded(server: TestServer) {
   expect(await status(server, '/health')).toBe(503);
   expect(await status(server, '/p/layla')).toBe(503);
   expect(await status(server, '/c/k7f2q9')).toBe(503);
-  for (const path of ['/', '/ar/blog', '/en/blog/qr-or-nfc-business-card', '/openapi.json', '/robots.txt']) expect(await status(server, path), path).toBe(200);
+  for (const path of ['/', '/ar/blog', '/en/blog/qr-or-nfc-business-card', '/openapi.json', '/robots.txt'])
+    expect(await status(server, path), path).toBe(200);
   // Tools that need no database keep working; those that do say so, as a tool error.
   expect((await mcpCall(server, 'list_blog_articles', {})).isError).toBeFalsy();
   const profile = await mcpCall(server, 'get_profile', { page: 'layla' });
@@ -97,7 +99,9 @@ describe('a database made unreadable', () => {
 describe('SIGTERM under load', () => {
   it('completes in-flight requests, refuses new connections cleanly and exits 0', async () => {
     const { child, port } = await spawnTestSidecar({ DATABASE_PATH: createDatabase() });
-    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child.once('exit', (code) => resolve({ code, at: Date.now() })),
+    );
 
     const outcomes = { ok: 0, closing503: 0, refused: 0, other: [] as string[] };
     let stop = false;
@@ -124,7 +128,8 @@ describe('SIGTERM under load', () => {
     // Signal once the server is demonstrably under load (50 answers), not after a fixed delay: on a busy
     // machine a fixed delay may see too few requests for the test to mean anything.
     const loadedBy = Date.now() + 30_000;
-    while (outcomes.ok < 50 && outcomes.other.length === 0 && Date.now() < loadedBy) await new Promise((r) => setTimeout(r, 20));
+    while (outcomes.ok < 50 && outcomes.other.length === 0 && Date.now() < loadedBy)
+      await new Promise((r) => setTimeout(r, 20));
     expect(outcomes.other).toEqual([]);
     expect(outcomes.ok).toBeGreaterThanOrEqual(50);
     const okBeforeSignal = outcomes.ok;

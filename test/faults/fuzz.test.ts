@@ -21,17 +21,25 @@ describe.each(['sqlite', 'postgres'] as const)('the fuzzer on %s', (backend) => 
   beforeAll(async () => {
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
-    sidecar = await spawnTestSidecar({ ...(await largeDatabase(backend)), METRICS_LISTEN: `127.0.0.1:${port}`, MCP_RATE_LIMIT: '1000000' });
+    sidecar = await spawnTestSidecar({
+      ...(await largeDatabase(backend)),
+      METRICS_LISTEN: `127.0.0.1:${port}`,
+      MCP_RATE_LIMIT: '1000000',
+    });
     sidecar.child.once('exit', (code, signal) => (exited = `exit ${code ?? signal}: ${sidecar.output()}`));
   });
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
 
   it(`${RUNS} requests: no 5xx but a declared 503, no redirect to itself, every answer as the OpenAPI document says, none holding the event loop past ${LOOP_HOLD_LIMIT_MS} ms, the server up and its heap flat`, async () => {
-    const report = await fuzz({ url: sidecar.url, metricsUrl, exited: () => exited, values: valuesOf(demoData) }, { numRuns: RUNS, seed: SEED, loopHoldLimitMs: LOOP_HOLD_LIMIT_MS });
+    const report = await fuzz(
+      { url: sidecar.url, metricsUrl, exited: () => exited, values: valuesOf(demoData) },
+      { numRuns: RUNS, seed: SEED, loopHoldLimitMs: LOOP_HOLD_LIMIT_MS },
+    );
     expect(report.failure, report.failure).toBeUndefined();
     expect(report.runs).toBe(RUNS);
     // The draw reaches the answers that matter, not only refusals.
-    for (const status of ['200', '404']) expect(report.statuses[status] ?? 0, JSON.stringify(report.statuses)).toBeGreaterThan(RUNS / 20);
+    for (const status of ['200', '404'])
+      expect(report.statuses[status] ?? 0, JSON.stringify(report.statuses)).toBeGreaterThan(RUNS / 20);
     expect((await fetch(sidecar.url + '/health')).status).toBe(200);
   });
 });

@@ -21,7 +21,11 @@ describe.each(['sqlite', 'postgres'] as const)('the worst requests on %s', (back
   beforeAll(async () => {
     const port = await freePort();
     metrics = `http://127.0.0.1:${port}/metrics`;
-    sidecar = await spawnTestSidecar({ ...(await largeDatabase(backend)), METRICS_LISTEN: `127.0.0.1:${port}`, MCP_RATE_LIMIT: '1000000' });
+    sidecar = await spawnTestSidecar({
+      ...(await largeDatabase(backend)),
+      METRICS_LISTEN: `127.0.0.1:${port}`,
+      MCP_RATE_LIMIT: '1000000',
+    });
     sidecar.child.once('exit', (code) => (exited = code));
   });
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
@@ -36,13 +40,27 @@ describe.each(['sqlite', 'postgres'] as const)('the worst requests on %s', (back
     const res = await fetch(sidecar.url + '/sitemap.xml');
     const index = await res.text();
     const health = await (await fetch(sidecar.url + '/health')).text();
-    expect(res.status, `retry-after ${res.headers.get('retry-after')}, /health ${health}, ${sidecar.output().slice(-600)}`).toBe(200);
-    expect([...index.matchAll(/<loc>[^<]+\/sitemaps\/(\d+)\.xml<\/loc>/g)].map((m) => m[1])).toEqual(['1', '2', '3', '4']);
-    for (const n of ['02', '+2', '2.0', '2e0', '0x2', '%202']) expect((await fetch(`${sidecar.url}/sitemaps/${n}.xml`)).status, n).toBe(404);
+    expect(
+      res.status,
+      `retry-after ${res.headers.get('retry-after')}, /health ${health}, ${sidecar.output().slice(-600)}`,
+    ).toBe(200);
+    expect([...index.matchAll(/<loc>[^<]+\/sitemaps\/(\d+)\.xml<\/loc>/g)].map((m) => m[1])).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+    ]);
+    for (const n of ['02', '+2', '2.0', '2e0', '0x2', '%202'])
+      expect((await fetch(`${sidecar.url}/sitemaps/${n}.xml`)).status, n).toBe(404);
   });
 
   it('a batch of ten read_page of a 5 MB sitemap part is answered, each refused as too large, and the process lives', async () => {
-    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_page', arguments: { path: '/sitemaps/2.xml' } } });
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'read_page', arguments: { path: '/sitemaps/2.xml' } },
+    });
     const res = await fetch(sidecar.url + '/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': '2025-03-26' },
@@ -66,7 +84,9 @@ describe.each(['sqlite', 'postgres'] as const)('the worst requests on %s', (back
       Array.from({ length: 16 }, async () => {
         const seen: number[] = [];
         for (let i = 0; i < 5; i++) {
-          const res = await fetch(sidecar.url + '/sitemaps/2.xml', { headers: { 'accept-encoding': i % 2 ? 'gzip' : 'identity' } });
+          const res = await fetch(sidecar.url + '/sitemaps/2.xml', {
+            headers: { 'accept-encoding': i % 2 ? 'gzip' : 'identity' },
+          });
           expect(res.status).toBe(200);
           seen.push((await res.arrayBuffer()).byteLength);
         }
@@ -93,11 +113,20 @@ describe('a refused body (issue 27)', () => {
 
   it('an 8 MiB body is refused with 413, and the client still writing it reads that answer every time (lingering close)', async () => {
     // Node closed the socket as soon as it had answered: a client still sending got EPIPE instead (6 tries in 20).
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(8 * 1024 * 1024) } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+      params: { pad: 'x'.repeat(8 * 1024 * 1024) },
+    });
     const outcomes: string[] = [];
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
-        const res = await fetch(sidecar.url + '/mcp', { method: 'POST', body, headers: { 'content-type': 'application/json', accept: BOTH } });
+        const res = await fetch(sidecar.url + '/mcp', {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', accept: BOTH },
+        });
         const answer = (await res.json()) as { error?: { message: string } };
         outcomes.push(`${res.status} ${answer.error?.message.includes('larger than') ? 'says why' : 'says nothing'}`);
       } catch (err) {

@@ -12,9 +12,13 @@ import { type SidecarProcess } from '../../scripts/sidecar-process.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
 
 /** A sidecar as production runs it behind the front: front mode, trusting the front's X-Forwarded-For. */
-const sidecarProcess = (databasePath: string) => spawnTestSidecar({ DATABASE_PATH: databasePath, STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' });
+const sidecarProcess = (databasePath: string) =>
+  spawnTestSidecar({ DATABASE_PATH: databasePath, STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' });
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
 
 describe('nginx over two sidecar processes', () => {
   const databasePath = createDatabase();
@@ -22,7 +26,10 @@ describe('nginx over two sidecar processes', () => {
   let front: Awaited<ReturnType<typeof startNginxBefore>>;
   beforeAll(async () => {
     sidecars = [await sidecarProcess(databasePath), await sidecarProcess(databasePath)];
-    front = await startNginxBefore(testConfig, sidecars.map((s) => s.address));
+    front = await startNginxBefore(
+      testConfig,
+      sidecars.map((s) => s.address),
+    );
   });
   afterAll(async () => {
     await stopNginx(front.nginx);
@@ -44,11 +51,32 @@ describe('nginx over two sidecar processes', () => {
 
   it('shows an import on both sidecars, and through the front, on the next request', async () => {
     const file = join(dirname(databasePath), 'import.json');
-    writeFileSync(file, JSON.stringify({ profiles: [{ slug: 'sam-rivera', name: 'Sam Rivera', bio: 'Imported while two sidecars serve.', lang: 'en', plan: 'paid', links: [] }] }));
-    const r = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'import', file], { env: cleanEnv({ DATABASE_PATH: databasePath }), encoding: 'utf8' });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        profiles: [
+          {
+            slug: 'sam-rivera',
+            name: 'Sam Rivera',
+            bio: 'Imported while two sidecars serve.',
+            lang: 'en',
+            plan: 'paid',
+            links: [],
+          },
+        ],
+      }),
+    );
+    const r = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'import', file], {
+      env: cleanEnv({ DATABASE_PATH: databasePath }),
+      encoding: 'utf8',
+    });
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    for (const s of sidecars) expect(await (await get(`http://${s.address}/p/sam-rivera`)).text()).toContain('Imported while two sidecars serve.');
-    for (let i = 0; i < 4; i++) expect(await (await get(front.url + '/p/sam-rivera')).text()).toContain('Imported while two sidecars serve.');
+    for (const s of sidecars)
+      expect(await (await get(`http://${s.address}/p/sam-rivera`)).text()).toContain(
+        'Imported while two sidecars serve.',
+      );
+    for (let i = 0; i < 4; i++)
+      expect(await (await get(front.url + '/p/sam-rivera')).text()).toContain('Imported while two sidecars serve.');
   });
 
   it('loses no request when a sidecar is killed under load, and stops sending to it', async () => {

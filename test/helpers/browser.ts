@@ -10,7 +10,15 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', ...extraArgs],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      ...extraArgs,
+    ],
   });
 }
 
@@ -38,5 +46,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 export async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: number }[]> {
   const violations = await page.evaluate(`${axeSource}
     axe.run().then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`);
-  return (violations as { id: string; impact: string; nodes: number }[]).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return (violations as { id: string; impact: string; nodes: number }[]).filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical',
+  );
 }

@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { writeDatabase } from '../../sidecar/store/sqlite/sqlite-writer.ts';
 import { projectRoot } from './env.ts';
 
-export const demoData = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as Record<string, unknown>;
+export const demoData = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as Record<
+  string,
+  unknown
+>;
 
 /** A new database file in a temporary folder, holding `data` (the demo data by default). */
 export function createDatabase(data: unknown = demoData): string {

@@ -28,11 +28,17 @@ export async function startEdge(config: ServerConfig): Promise<Edge> {
   const services = await openServices(options);
   const app = await buildApp({ ...options, services });
   const origin = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
-  const { url, varnish } = await runEdge({ listen: `127.0.0.1:${await freePort()}`, backend: origin.host, dist: clientDir, headers: securityHeaders(config, buildStyleHashes(distDir)) });
+  const { url, varnish } = await runEdge({
+    listen: `127.0.0.1:${await freePort()}`,
+    backend: origin.host,
+    dist: clientDir,
+    headers: securityHeaders(config, buildStyleHashes(distDir)),
+  });
   const purger = await runPurger({ ...config, purgeUrls: [url], changePollMs: Math.min(config.changePollMs, 50) });
   // Ready once the origin answers through the edge (a standby's sidecar waits for its first probe), as a load
   // balancer would wait for /health.
-  for (let i = 0; i < 100 && (await fetch(`${url}/health`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 100 && (await fetch(`${url}/health`)).status !== 200; i++)
+    await new Promise((r) => setTimeout(r, 100));
   return {
     url,
     app,

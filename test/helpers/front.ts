@@ -19,7 +19,10 @@ export interface Front {
   close: () => Promise<void>;
 }
 
-async function startAppInProcess(config: ServerConfig, port = 0): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
+async function startAppInProcess(
+  config: ServerConfig,
+  port = 0,
+): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
   const options = { config: { ...config, staticFiles: 'front' as const, trustProxy: '127.0.0.1' }, distDir };
   const services = await openServices(options);
   const app = await buildApp({ ...options, services });
@@ -28,7 +31,10 @@ async function startAppInProcess(config: ServerConfig, port = 0): Promise<{ url:
 }
 
 /** Starts nginx, filled from deploy/nginx.conf, over the given sidecar addresses (host:port). */
-export async function startNginxBefore(config: ServerConfig, sidecars: string[]): Promise<{ url: string; nginx: ChildProcess; prefix: string }> {
+export async function startNginxBefore(
+  config: ServerConfig,
+  sidecars: string[],
+): Promise<{ url: string; nginx: ChildProcess; prefix: string }> {
   const prefix = mkdtempSync(join(tmpdir(), 'bio-front-'));
   const { url, nginx } = await runFront({ config, sidecars, prefix, port: await freePort() });
   return { url, nginx, prefix };

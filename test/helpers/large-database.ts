@@ -13,7 +13,10 @@ import { grantReader, ports, replayed, url, withClient } from './postgres.ts';
 const LARGE_PROFILES = 60_000;
 
 /** The environment a sidecar reads the database from: DATABASE_PATH, or DATABASE_URL of the standby. */
-export async function largeDatabase(backend: 'sqlite' | 'postgres', profiles = LARGE_PROFILES): Promise<Record<string, string>> {
+export async function largeDatabase(
+  backend: 'sqlite' | 'postgres',
+  profiles = LARGE_PROFILES,
+): Promise<Record<string, string>> {
   if (backend === 'sqlite') {
     const path = join(mkdtempSync(join(tmpdir(), 'bio-large-')), 'bio.db');
     bulkSqlite(path, profiles);

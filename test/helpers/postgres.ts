@@ -26,7 +26,8 @@ declare module 'vitest' {
 }
 
 export const ports = (): ClusterPorts => inject('postgres');
-export const url = (port: number, database: string, user = 'postgres') => `postgres://${user}@127.0.0.1:${port}/${database}`;
+export const url = (port: number, database: string, user = 'postgres') =>
+  `postgres://${user}@127.0.0.1:${port}/${database}`;
 
 export async function withClient<T>(connectionString: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString });
@@ -46,7 +47,9 @@ const ROLE_SCRIPT_LOCK = 741_852;
  * A new database on the primary holding the rows of the SQLite file at `sqlitePath`, migrated, granted to the
  * read-only role, and replayed on the standby; returns its URLs.
  */
-export async function databaseFromSqlite(sqlitePath: string): Promise<{ name: string; primary: string; standby: string }> {
+export async function databaseFromSqlite(
+  sqlitePath: string,
+): Promise<{ name: string; primary: string; standby: string }> {
   const { primary, standby } = ports();
   const name = `t_${randomBytes(6).toString('hex')}`;
   await withClient(url(primary, 'postgres'), (c) => c.query(`CREATE DATABASE ${name}`));
@@ -58,9 +61,15 @@ export async function databaseFromSqlite(sqlitePath: string): Promise<{ name: st
         const rows = source.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
         for (const row of rows) {
           const columns = Object.keys(row);
-          await client.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+          await client.query(
+            `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+            Object.values(row),
+          );
         }
-        if (table !== 'aliases') await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), coalesce((SELECT max(id) FROM ${table}), 0) + 1, false)`);
+        if (table !== 'aliases')
+          await client.query(
+            `SELECT setval(pg_get_serial_sequence('${table}', 'id'), coalesce((SELECT max(id) FROM ${table}), 0) + 1, false)`,
+          );
       }
     } finally {
       source.close();
@@ -77,7 +86,10 @@ export async function databaseFromSqlite(sqlitePath: string): Promise<{ name: st
  */
 export async function replayed(): Promise<void> {
   const { primary, standby } = ports();
-  const lsn = await withClient(url(primary, 'postgres'), async (c) => (await c.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn() AS lsn')).rows[0]!.lsn);
+  const lsn = await withClient(
+    url(primary, 'postgres'),
+    async (c) => (await c.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn() AS lsn')).rows[0]!.lsn,
+  );
   await withClient(url(standby, 'postgres'), async (c) => {
     for (let i = 0; i < 200; i++) {
       const { rows } = await c.query<{ done: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [lsn]);

@@ -13,7 +13,8 @@ export function makeReadOnly(file: string): () => void {
   chmodSync(dir, 0o555);
   if (isRoot) {
     const r = spawnSync('chattr', ['+i', file, dir], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`chattr +i failed (${r.stderr || r.error}): cannot make ${file} read-only for root`);
+    if (r.status !== 0)
+      throw new Error(`chattr +i failed (${r.stderr || r.error}): cannot make ${file} read-only for root`);
   }
   const writable: string[] = [];
   try {

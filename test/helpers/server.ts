@@ -28,7 +28,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // Suites send many /mcp requests from one address; the rate-limit test sets its own low limit. The server runs in
   // the test's own process, whose event loop the test's work holds too (a CLI run with spawnSync, a QR code decoded):
   // its lag says nothing of the server's, so load shedding is off unless a test sets its own bound.
-  const merged = { ...testConfig, mcpRateLimit: 1_000_000, maxEventLoopDelayMs: Number.POSITIVE_INFINITY, ...config, databasePath };
+  const merged = {
+    ...testConfig,
+    mcpRateLimit: 1_000_000,
+    maxEventLoopDelayMs: Number.POSITIVE_INFINITY,
+    ...config,
+    databasePath,
+  };
   if (onPostgres) {
     // The same rows, in a database of their own on the primary, read from the standby with the read-only role.
     merged.databaseUrl = (await databaseFromSqlite(databasePath)).standby;
@@ -41,7 +47,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   }
   if (throughFront) {
     const front = await startFront(merged);
-    return { url: front.url, app: front.sidecars[0]!.app, renders: front.sidecars[0]!.renders, databasePath, close: front.close };
+    return {
+      url: front.url,
+      app: front.sidecars[0]!.app,
+      renders: front.sidecars[0]!.renders,
+      databasePath,
+      close: front.close,
+    };
   }
   const restore = readOnlyDatabases && !onPostgres ? makeReadOnly(databasePath) : undefined;
   const services = await openServices({ ...appOptions, config: merged, distDir });
@@ -50,7 +62,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // A standby's sidecar is ready once its first probe has connected (on a loaded machine that can take a moment), as
   // a load balancer would wait for /health before sending traffic.
   if (onPostgres) {
-    for (let i = 0; i < 100 && (await fetch(`${address}/health`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && (await fetch(`${address}/health`)).status !== 200; i++)
+      await new Promise((r) => setTimeout(r, 100));
   }
   return {
     url: address,

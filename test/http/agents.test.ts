@@ -21,10 +21,21 @@ afterAll(() => server.close());
 
 /** A URL of this site as the test server answers it. */
 const local = (url: string) => server.url + url.slice(base.length);
-const get = (url: string, accept?: string) => fetch(local(url), { redirect: 'manual', headers: accept ? { accept } : {} });
+const get = (url: string, accept?: string) =>
+  fetch(local(url), { redirect: 'manual', headers: accept ? { accept } : {} });
 
 // Every page kind, each as HTML and as Markdown; the twins at their own URLs; llms.txt.
-const PAGES = ['/', '/ar', '/p/layla', '/c/k7f2q9', '/en/blog', '/ar/blog/bitaqat-qr-am-nfc', '/ar/blog/topics/link-in-bio', '/en/blog/search', '/docs/api'];
+const PAGES = [
+  '/',
+  '/ar',
+  '/p/layla',
+  '/c/k7f2q9',
+  '/en/blog',
+  '/ar/blog/bitaqat-qr-am-nfc',
+  '/ar/blog/topics/link-in-bio',
+  '/en/blog/search',
+  '/docs/api',
+];
 const ANSWERS: [string, string | undefined][] = [
   ...PAGES.flatMap((path): [string, string | undefined][] => [
     [path, undefined],
@@ -37,21 +48,24 @@ const ANSWERS: [string, string | undefined][] = [
 ];
 
 describe('links from every page', () => {
-  it.each(ANSWERS)('%s (Accept: %s) links the discovery documents and its other representation, and says the AI-use preference', async (path, accept) => {
-    const res = await fetch(server.url + path, { headers: accept ? { accept } : {} });
-    expect(res.status, path).toBe(200);
-    const type = (res.headers.get('content-type') ?? '').split(';')[0]!;
-    expect(['text/html', 'text/markdown']).toContain(type);
-    expect(res.headers.get('content-usage'), path).toBe(CONTENT_USAGE);
-    const links = LinkHeader.parse(res.headers.get('link') ?? '');
-    const rels = Object.fromEntries(links.refs.map((r) => [r.rel, r]));
-    expect(rels.describedby?.uri, path).toBe(`${base}/llms.txt`);
-    expect(rels['api-catalog']?.uri).toBe(`${base}/.well-known/api-catalog`);
-    expect(rels['service-desc']?.uri).toBe(`${base}/openapi.json`);
-    expect(rels['ai-catalog']?.uri).toBe(`${base}/.well-known/ai-catalog.json`);
-    // Its other representation, at a URL that answers it whatever Accept says.
-    expect(rels.alternate?.type).toBe(type === 'text/html' ? 'text/markdown' : 'text/html');
-  });
+  it.each(ANSWERS)(
+    '%s (Accept: %s) links the discovery documents and its other representation, and says the AI-use preference',
+    async (path, accept) => {
+      const res = await fetch(server.url + path, { headers: accept ? { accept } : {} });
+      expect(res.status, path).toBe(200);
+      const type = (res.headers.get('content-type') ?? '').split(';')[0]!;
+      expect(['text/html', 'text/markdown']).toContain(type);
+      expect(res.headers.get('content-usage'), path).toBe(CONTENT_USAGE);
+      const links = LinkHeader.parse(res.headers.get('link') ?? '');
+      const rels = Object.fromEntries(links.refs.map((r) => [r.rel, r]));
+      expect(rels.describedby?.uri, path).toBe(`${base}/llms.txt`);
+      expect(rels['api-catalog']?.uri).toBe(`${base}/.well-known/api-catalog`);
+      expect(rels['service-desc']?.uri).toBe(`${base}/openapi.json`);
+      expect(rels['ai-catalog']?.uri).toBe(`${base}/.well-known/ai-catalog.json`);
+      // Its other representation, at a URL that answers it whatever Accept says.
+      expect(rels.alternate?.type).toBe(type === 'text/html' ? 'text/markdown' : 'text/html');
+    },
+  );
 
   it('every link a page advertises, in its Link header or its <head>, answers 200 with the type it declares', async () => {
     const followed = new Map<string, string | undefined>();
@@ -70,14 +84,17 @@ describe('links from every page', () => {
     for (const [url, type] of followed) {
       const res = await get(url);
       expect(res.status, url).toBe(200);
-      if (type) expect(res.headers.get('content-type') ?? '', url).toMatch(new RegExp(`^${type.replace(/[+.]/g, '\\$&')}\\b`));
+      if (type)
+        expect(res.headers.get('content-type') ?? '', url).toMatch(new RegExp(`^${type.replace(/[+.]/g, '\\$&')}\\b`));
       await res.arrayBuffer();
     }
   });
 
   it('an HTML page names the AI catalog in its <head>', async () => {
     const doc = createDocument(await (await fetch(server.url + '/p/layla')).text(), true);
-    expect(doc.querySelector('link[rel="ai-catalog"]')?.getAttribute('href')).toBe(`${base}/.well-known/ai-catalog.json`);
+    expect(doc.querySelector('link[rel="ai-catalog"]')?.getAttribute('href')).toBe(
+      `${base}/.well-known/ai-catalog.json`,
+    );
   });
 });
 
@@ -87,7 +104,8 @@ describe('one preference for AI use', () => {
     const groups = text.split(/\n\s*\n/).filter((g) => /^User-agent:/im.test(g));
     expect(groups.length).toBeGreaterThanOrEqual(2);
     const usage = (await fetch(server.url + '/p/layla')).headers.get('content-usage') ?? '';
-    const dict = (value: string) => Object.fromEntries(value.split(',').map((pair) => pair.trim().split('=') as [string, string]));
+    const dict = (value: string) =>
+      Object.fromEntries(value.split(',').map((pair) => pair.trim().split('=') as [string, string]));
     const u = dict(usage);
     for (const group of groups) {
       const s = dict(/^Content-Signal:[ \t]*(\S.*)$/m.exec(group)?.[1] ?? '');
@@ -101,7 +119,10 @@ describe('one preference for AI use', () => {
 
   it('robots.txt is valid to Lighthouse’s own robots.txt audit (a directive outside its safelist costs every page 8 SEO points)', async () => {
     const content = await (await fetch(server.url + '/robots.txt')).text();
-    const result = RobotsTxtAudit.audit({ RobotsTxt: { status: 200, content } }) as { score: number; details?: { items?: unknown[] } };
+    const result = RobotsTxtAudit.audit({ RobotsTxt: { status: 200, content } }) as {
+      score: number;
+      details?: { items?: unknown[] };
+    };
     expect(result.details?.items ?? []).toEqual([]);
     expect(result.score).toBe(1);
   });
@@ -111,6 +132,7 @@ describe('one preference for AI use', () => {
     const sitemap = await (await fetch(server.url + '/sitemap.xml')).text();
     const urls = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
     expect(urls.length).toBeGreaterThan(10);
-    for (const agent of ['Googlebot', ...AI_CRAWLERS]) for (const url of urls) expect(robots.isAllowed(url, agent) === true, `${agent} ${url}`).toBe(AI_USE.search);
+    for (const agent of ['Googlebot', ...AI_CRAWLERS])
+      for (const url of urls) expect(robots.isAllowed(url, agent) === true, `${agent} ${url}`).toBe(AI_USE.search);
   });
 });

@@ -13,18 +13,26 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A raw HTTP request: fetch normalises paths and refuses odd methods, a hostile client does not. */
-function raw(path: string, options: { method?: string; headers?: Record<string, string>; body?: string; target?: TestServer } = {}) {
+function raw(
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; target?: TestServer } = {},
+) {
   const url = new URL((options.target ?? server).url);
-  return new Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
+  return new Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }>(
+    (resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers ?? {} },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+        },
+      );
+      req.on('error', reject);
+      req.end(options.body);
+    },
+  );
 }
 
 /** The status of a hand-written request, read from the socket until the server closes it. */
@@ -76,14 +84,18 @@ describe('paths', () => {
     // Node answers both 431 (the request line counts as header); nginx in front answers 414 URI Too Long and, for
     // the header, its own 400 "Request Header Or Cookie Too Large".
     expect([414, 431]).toContain(await rawStatus(`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
-    expect([400, 431]).toContain(await rawStatus(`GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`));
+    expect([400, 431]).toContain(
+      await rawStatus(`GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`),
+    );
     expect((await raw('/p/' + 'a'.repeat(3000))).status).toBe(404);
   });
 
   // RFC 9112 section 3.2: a request with more than one Host, or a Host that is not a host, MUST be answered 400.
   it('two Host headers, or a Host with a port out of range, are 400', async () => {
     const url = new URL(server.url);
-    expect(await rawStatus(`GET /p/layla HTTP/1.1\r\nHost: ${url.host}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`)).toBe(400);
+    expect(
+      await rawStatus(`GET /p/layla HTTP/1.1\r\nHost: ${url.host}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`),
+    ).toBe(400);
     for (const host of ['localhost:65536', '127.0.0.1:99999999', 'a b', 'localhost:80:80']) {
       expect(await rawStatus(`GET /p/layla HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`), host).toBe(400);
     }
@@ -93,30 +105,59 @@ describe('paths', () => {
   // Issue 36: a run of slashes not at the end backtracked quadratically; the canonical URL is the path without them.
   it('a path of many slashes is answered with the canonical URL, or refused', async () => {
     // Read raw: the canonical URL of 15,000 slashes makes an answer head larger than Node's client reads.
-    const status = await rawStatus(`GET /${'/'.repeat(15_000)}a/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+    const status = await rawStatus(
+      `GET /${'/'.repeat(15_000)}a/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+    );
     expect([301, 400, 404, 414, 431]).toContain(status);
   });
 
   // Issue 27: a decoded %2F made the path end in a slash, and the canonical URL, built from the raw path, was the same URL.
-  it.each(['/p/layla%2F', '/%2F', '/en/blog%2F', '/mcp%2F', '/p%2Flayla', '/en%2Fblog', '/c/k7f2q9%2f', '/sitemaps%2F1.xml'])('%s never redirects to itself, and names nothing', async (path) => {
+  it.each([
+    '/p/layla%2F',
+    '/%2F',
+    '/en/blog%2F',
+    '/mcp%2F',
+    '/p%2Flayla',
+    '/en%2Fblog',
+    '/c/k7f2q9%2f',
+    '/sitemaps%2F1.xml',
+  ])('%s never redirects to itself, and names nothing', async (path) => {
     const res = await raw(path);
     expect(res.status, path).toBe(404);
     expect(res.headers.location).toBeUndefined();
   });
 
   // RFC 9112 section 3.2.2: a server MUST accept the absolute form of the request target (and take the host from it).
-  it.each(['/p/layla', '/en/blog', '/health'])('the absolute form of %s is answered as the origin form', async (path) => {
-    const url = new URL(server.url);
-    const status = await rawStatus(`GET http://${url.host}${path} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
-    expect(status, path).toBe(200);
-  });
+  it.each(['/p/layla', '/en/blog', '/health'])(
+    'the absolute form of %s is answered as the origin form',
+    async (path) => {
+      const url = new URL(server.url);
+      const status = await rawStatus(
+        `GET http://${url.host}${path} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(status, path).toBe(200);
+    },
+  );
 
   // RFC 9110 §15.5.6: a resource that exists but does not take the method is 405 with Allow; OPTIONS answers Allow.
-  it.each(['/p/layla', '/c/k7f2q9', '/', '/en/blog', '/en/blog/qr-or-nfc-business-card', '/robots.txt', '/c/k7f2q9.vcf', '/sitemap.xml'])(
+  it.each([
+    '/p/layla',
+    '/c/k7f2q9',
+    '/',
+    '/en/blog',
+    '/en/blog/qr-or-nfc-business-card',
+    '/robots.txt',
+    '/c/k7f2q9.vcf',
+    '/sitemap.xml',
+  ])(
     'other methods on %s (which exists) answer 405 with Allow: GET, HEAD; OPTIONS answers 204 with Allow',
     async (path) => {
       for (const method of ['PUT', 'DELETE', 'PATCH', 'POST']) {
-        const res = await raw(path, { method, headers: { 'content-type': 'text/plain', 'content-length': '1' }, body: 'x' });
+        const res = await raw(path, {
+          method,
+          headers: { 'content-type': 'text/plain', 'content-length': '1' },
+          body: 'x',
+        });
         expect(res.status, `${method} ${path}`).toBe(405);
         expect(res.headers.allow, `${method} ${path}`).toBe('GET, HEAD');
         expect(res.headers['content-security-policy'], `${method} ${path}`).toBeTruthy();
@@ -132,7 +173,8 @@ describe('paths', () => {
 
   it('other methods on a path that names nothing stay 404', async () => {
     for (const method of ['PUT', 'DELETE', 'OPTIONS']) {
-      for (const path of ['/p/nobody-here', '/en/blog/missing', '/missing/deep/path']) expect((await raw(path, { method })).status, `${method} ${path}`).toBe(404);
+      for (const path of ['/p/nobody-here', '/en/blog/missing', '/missing/deep/path'])
+        expect((await raw(path, { method })).status, `${method} ${path}`).toBe(404);
     }
   });
 
@@ -179,7 +221,20 @@ describe('/mcp', () => {
     {
       jsonrpc: fc.oneof(fc.constant('2.0'), fc.constant('1.0'), fc.string(), fc.integer()),
       id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), jsonRpcValue),
-      method: fc.oneof(fc.constantFrom('initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'prompts/list', 'nope'), fc.string(), jsonRpcValue),
+      method: fc.oneof(
+        fc.constantFrom(
+          'initialize',
+          'ping',
+          'tools/list',
+          'tools/call',
+          'resources/list',
+          'resources/read',
+          'prompts/list',
+          'nope',
+        ),
+        fc.string(),
+        jsonRpcValue,
+      ),
       params: jsonRpcValue,
     },
     { requiredKeys: [] },
@@ -193,7 +248,12 @@ describe('/mcp', () => {
   );
   const headers = fc.record({
     accept: fc.constantFrom(BOTH, 'application/json', '*/*', 'text/event-stream', 'garbage'),
-    'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded'),
+    'content-type': fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+    ),
     'mcp-protocol-version': fc.constantFrom('2025-11-25', '2025-06-18', '2099-01-01', 'garbage'),
   });
 
@@ -216,7 +276,11 @@ describe('/mcp', () => {
   });
 
   it('refuses a huge body with 413 without reading it all', async () => {
-    const res = await raw('/mcp', { method: 'POST', headers: { accept: BOTH, 'content-type': 'application/json' }, body: '[' + '1,'.repeat(3 * 1024 * 1024) + '1]' });
+    const res = await raw('/mcp', {
+      method: 'POST',
+      headers: { accept: BOTH, 'content-type': 'application/json' },
+      body: '[' + '1,'.repeat(3 * 1024 * 1024) + '1]',
+    });
     expect(res.status).toBe(413);
     await healthy();
   });

@@ -41,8 +41,16 @@ const fullCard = {
   name: 'عبدالرحمن بن محمد بن عبدالعزيز آل سعود الشمري القحطاني',
   title: 'المدير التنفيذي للعمليات والتحول الرقمي وتطوير الأعمال في منطقة الشرق الأوسط وشمال أفريقيا',
   organization: 'مجموعة الواحة القابضة للاستثمار والتطوير العقاري والتجاري والصناعي المحدودة',
-  phones: ['+966 50 111 2222', '+966 50 333 4444', '+966 11 555 6666', '+966 11 777 8888', '+966 12 999 0000'].map((number, i) => ({ number, type: i < 2 ? 'cell' : 'work' })),
-  emails: ['abdulrahman.alqahtani@example.com', 'ceo.office@example.com', 'operations@example.com', 'digital@example.com', 'home.mail@example.com'],
+  phones: ['+966 50 111 2222', '+966 50 333 4444', '+966 11 555 6666', '+966 11 777 8888', '+966 12 999 0000'].map(
+    (number, i) => ({ number, type: i < 2 ? 'cell' : 'work' }),
+  ),
+  emails: [
+    'abdulrahman.alqahtani@example.com',
+    'ceo.office@example.com',
+    'operations@example.com',
+    'digital@example.com',
+    'home.mail@example.com',
+  ],
   website: 'https://example.com/leadership/abdulrahman-alqahtani',
   address: 'برج الواحة، الطابق الثاني والعشرون، طريق الملك فهد، حي العليا، الرياض ١٢٢١٤، المملكة العربية السعودية',
 };
@@ -55,7 +63,10 @@ const largestCard = {
   title: 'م'.repeat(100),
   organization: 'ن'.repeat(100),
   phones: Array.from({ length: 5 }, (_, i) => ({ number: `+966 50 000 000${i}`, type: 'work' })),
-  emails: Array.from({ length: 5 }, (_, i) => ({ address: `${'e'.repeat(60)}${i}@${'d'.repeat(60)}.example.com`, type: 'work' })),
+  emails: Array.from({ length: 5 }, (_, i) => ({
+    address: `${'e'.repeat(60)}${i}@${'d'.repeat(60)}.example.com`,
+    type: 'work',
+  })),
   website: `https://example.com/${'w'.repeat(2000)}`,
   address: 'ع'.repeat(300),
 };
@@ -64,7 +75,12 @@ const qrVersion = (svg: string) => (Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)?.
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ databasePath: createDatabase({ ...demoData, cards: [...(demoData.cards as unknown[]), arabicCard, inactiveCard, fullCard, largestCard] }) });
+  server = await startTestServer({
+    databasePath: createDatabase({
+      ...demoData,
+      cards: [...(demoData.cards as unknown[]), arabicCard, inactiveCard, fullCard, largestCard],
+    }),
+  });
 });
 afterAll(() => server.close());
 
@@ -79,7 +95,11 @@ function decodeQr(svg: string): string | undefined {
 
 function parseVcard(text: string) {
   const card = new ICAL.Component(ICAL.parse(text) as unknown[]);
-  const values = (name: string) => card.getAllProperties(name).map((p) => ({ value: String(p.getFirstValue()), types: ([] as string[]).concat((p.getParameter('type') as string | string[] | undefined) ?? []) }));
+  const values = (name: string) =>
+    card.getAllProperties(name).map((p) => ({
+      value: String(p.getFirstValue()),
+      types: ([] as string[]).concat((p.getParameter('type') as string | string[] | undefined) ?? []),
+    }));
   return { card, values, first: (name: string) => card.getFirstPropertyValue(name) };
 }
 
@@ -116,7 +136,23 @@ describe('QR codes', () => {
     // The error correction level, read from the format information beside the top-left finder (ISO/IEC 18004
     // §7.9): bits 14–9 along row 8, then (8,7), (8,8), (7,8), and bits 5–0 up column 8; masked with 0x5412.
     const dark = (row: number, col: number) => px((col + 4 + 0.5) * module, (row + 4 + 0.5) * module) < 128;
-    const cells: [number, number][] = [[8, 0], [8, 1], [8, 2], [8, 3], [8, 4], [8, 5], [8, 7], [8, 8], [7, 8], [5, 8], [4, 8], [3, 8], [2, 8], [1, 8], [0, 8]];
+    const cells: [number, number][] = [
+      [8, 0],
+      [8, 1],
+      [8, 2],
+      [8, 3],
+      [8, 4],
+      [8, 5],
+      [8, 7],
+      [8, 8],
+      [7, 8],
+      [5, 8],
+      [4, 8],
+      [3, 8],
+      [2, 8],
+      [1, 8],
+      [0, 8],
+    ];
     const format = cells.reduce((bits, [r, c]) => (bits << 1) | (dark(r, c) ? 1 : 0), 0) ^ 0x5412;
     const level = ({ 0b01: 'L', 0b00: 'M', 0b11: 'Q', 0b10: 'H' } as Record<number, string>)[format >> 13];
     expect(['M', 'Q', 'H']).toContain(level);
@@ -124,7 +160,14 @@ describe('QR codes', () => {
   });
 
   it('answers 404 for an unknown or inactive card or profile, and no contact code for a redirect-mode card', async () => {
-    for (const path of ['/c/nope-00/qr.svg', '/c/gone-1/qr.svg', '/p/nobody/qr.svg', '/p/coming-soon/qr.svg', '/c/r8x1/contact-qr.svg', '/c/gone-1/contact-qr.svg']) {
+    for (const path of [
+      '/c/nope-00/qr.svg',
+      '/c/gone-1/qr.svg',
+      '/p/nobody/qr.svg',
+      '/p/coming-soon/qr.svg',
+      '/c/r8x1/contact-qr.svg',
+      '/c/gone-1/contact-qr.svg',
+    ]) {
       expect((await get(path)).status, path).toBe(404);
     }
   });
@@ -218,17 +261,27 @@ describe('the card and profile pages', () => {
     const images = Array.from(details?.querySelectorAll('img') ?? []);
     expect(images.map((img) => img.getAttribute('src'))).toEqual(['/c/noura-1/qr.svg', '/c/noura-1/contact-qr.svg']);
     for (const img of images) expect(img.getAttribute('alt')).toBeTruthy();
-    expect(Array.from(details?.querySelectorAll('a[download]') ?? []).map((a) => a.getAttribute('href'))).toEqual(['/c/noura-1/qr.svg', '/c/noura-1/contact-qr.svg']);
+    expect(Array.from(details?.querySelectorAll('a[download]') ?? []).map((a) => a.getAttribute('href'))).toEqual([
+      '/c/noura-1/qr.svg',
+      '/c/noura-1/contact-qr.svg',
+    ]);
     const share = doc.querySelector('button[data-share-url]');
     expect(share?.hasAttribute('hidden')).toBe(true);
     expect(share?.getAttribute('data-share-url')).toBe(`${base}/c/noura-1`);
     const profile = createDocument(await (await get('/p/layla')).text(), true);
-    expect(Array.from(profile.querySelectorAll('details.codes img')).map((img) => img.getAttribute('src'))).toEqual(['/p/layla/qr.svg']);
+    expect(Array.from(profile.querySelectorAll('details.codes img')).map((img) => img.getAttribute('src'))).toEqual([
+      '/p/layla/qr.svg',
+    ]);
   });
 
   it('label phones and e-mails with their type, in the page language', async () => {
     const doc = createDocument(await (await get('/c/noura-1')).text(), true);
-    expect(Array.from(doc.querySelectorAll('.contact-type')).map((s) => s.textContent)).toEqual(['جوال', 'العمل', 'العمل', 'شخصي']);
+    expect(Array.from(doc.querySelectorAll('.contact-type')).map((s) => s.textContent)).toEqual([
+      'جوال',
+      'العمل',
+      'العمل',
+      'شخصي',
+    ]);
   });
 
   it('show social networks by their names with an icon, and a generic icon for an unknown network', async () => {

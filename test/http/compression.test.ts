@@ -33,8 +33,17 @@ function raw(path: string, headers: Record<string, string> = {}, method = 'GET')
   });
 }
 
-const decode = (r: Raw) => (r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body) : r.body);
-const varies = (r: Raw, name: string) => String(r.headers.vary ?? '').split(',').map((v) => v.trim().toLowerCase()).includes(name.toLowerCase());
+const decode = (r: Raw) =>
+  r.headers['content-encoding'] === 'br'
+    ? brotliDecompressSync(r.body)
+    : r.headers['content-encoding'] === 'gzip'
+      ? gunzipSync(r.body)
+      : r.body;
+const varies = (r: Raw, name: string) =>
+  String(r.headers.vary ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .includes(name.toLowerCase());
 
 const pages = [
   ['homepage', '/'],
@@ -48,24 +57,27 @@ const pages = [
 ] as const;
 
 describe('content codings', () => {
-  it.each(pages)('%s (%s): brotli when offered, gzip when only gzip is, the same bytes decoded, Vary: Accept-Encoding', async (_name, path) => {
-    const plain = await raw(path);
-    expect(plain.status).toBe(200);
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(varies(plain, 'Accept-Encoding')).toBe(true);
-    const br = await raw(path, { 'accept-encoding': 'gzip, deflate, br, zstd' });
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(varies(br, 'Accept-Encoding')).toBe(true);
-    expect(decode(br).equals(plain.body)).toBe(true);
-    expect(br.body.length).toBeLessThan(plain.body.length * 0.6);
-    const gz = await raw(path, { 'accept-encoding': 'gzip' });
-    expect(gz.headers['content-encoding']).toBe('gzip');
-    expect(decode(gz).equals(plain.body)).toBe(true);
-    // Each coding its own ETag, and a 304 only for the coding that was asked for.
-    expect(new Set([plain.headers.etag, br.headers.etag, gz.headers.etag]).size).toBe(3);
-    expect((await raw(path, { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) })).status).toBe(304);
-    expect((await raw(path, { 'if-none-match': String(br.headers.etag) })).status).toBe(200);
-  });
+  it.each(pages)(
+    '%s (%s): brotli when offered, gzip when only gzip is, the same bytes decoded, Vary: Accept-Encoding',
+    async (_name, path) => {
+      const plain = await raw(path);
+      expect(plain.status).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(varies(plain, 'Accept-Encoding')).toBe(true);
+      const br = await raw(path, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(varies(br, 'Accept-Encoding')).toBe(true);
+      expect(decode(br).equals(plain.body)).toBe(true);
+      expect(br.body.length).toBeLessThan(plain.body.length * 0.6);
+      const gz = await raw(path, { 'accept-encoding': 'gzip' });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(decode(gz).equals(plain.body)).toBe(true);
+      // Each coding its own ETag, and a 304 only for the coding that was asked for.
+      expect(new Set([plain.headers.etag, br.headers.etag, gz.headers.etag]).size).toBe(3);
+      expect((await raw(path, { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) })).status).toBe(304);
+      expect((await raw(path, { 'if-none-match': String(br.headers.etag) })).status).toBe(200);
+    },
+  );
 
   it('honours q-values: br;q=0 gets gzip, identity alone or everything refused gets the body as it is', async () => {
     expect((await raw('/', { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
@@ -73,7 +85,9 @@ describe('content codings', () => {
     expect((await raw('/', { 'accept-encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding']).toBeUndefined();
     // nginx's brotli_static and gzip_static look for each coding's own name and ignore `*`; the body as it is is what
     // `*` allows too. The sidecar reads `*` as any coding, and sends its best.
-    expect((await raw('/', { 'accept-encoding': '*' })).headers['content-encoding']).toBe(throughFront || throughEdge ? undefined : 'br');
+    expect((await raw('/', { 'accept-encoding': '*' })).headers['content-encoding']).toBe(
+      throughFront || throughEdge ? undefined : 'br',
+    );
     expect((await raw('/', { 'accept-encoding': 'x'.repeat(3000) })).status).toBe(200);
   });
 

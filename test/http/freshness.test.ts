@@ -32,7 +32,8 @@ const sql = (statement: string, ...params: unknown[]) => {
 
 /** The pages under test, rendered and cached. */
 const warm = async () => {
-  for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9', '/c/n0rth1']) expect((await get(path)).status, path).toBe(200);
+  for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9', '/c/n0rth1'])
+    expect((await get(path)).status, path).toBe(200);
   expect((await get('/layla')).status).toBe(302);
 };
 
@@ -44,7 +45,11 @@ describe('query strings', () => {
     // Fifty at a time, each answer read to its end so that its connection is reused: one client's connections stay
     // under MAX_CONNECTIONS_PER_CLIENT (64), past which they are refused.
     for (let i = 0; i < 5000; i += 50) {
-      const batch = Array.from({ length: 50 }, (_, k) => fetch(`${server.url}/p/layla?utm_source=${i + k}&x=${'%41'.repeat(20)}${i + k}`).then(async (r) => (await r.arrayBuffer(), r.status)));
+      const batch = Array.from({ length: 50 }, (_, k) =>
+        fetch(`${server.url}/p/layla?utm_source=${i + k}&x=${'%41'.repeat(20)}${i + k}`).then(
+          async (r) => (await r.arrayBuffer(), r.status),
+        ),
+      );
       expect(new Set(await Promise.all(batch))).toEqual(new Set([200]));
     }
     expect(renders()).toBe(before);
@@ -65,7 +70,9 @@ describe('an edit evicts exactly what it changes', () => {
 
   it('a link of the profile, written by plain SQL, re-renders that profile only', async () => {
     const before = renders();
-    sql("UPDATE links SET title = 'Portfolio (new)' WHERE profile_id = (SELECT id FROM profiles WHERE slug = 'layla') AND position = 0");
+    sql(
+      "UPDATE links SET title = 'Portfolio (new)' WHERE profile_id = (SELECT id FROM profiles WHERE slug = 'layla') AND position = 0",
+    );
     expect((await get('/p/layla')).text).toContain('Portfolio (new)');
     // Her card shows no links: a link's change is not the card's.
     for (const path of ['/p/sam-rivera', '/c/n0rth1', '/c/k7f2q9']) await get(path);

@@ -12,7 +12,12 @@ const post = (server: TestServer, body: unknown) =>
     headers: { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': '2025-03-26' },
     body: JSON.stringify(body),
   });
-const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const call = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 describe('a request that never finishes', () => {
   let server: TestServer;
@@ -25,7 +30,9 @@ describe('a request that never finishes', () => {
     const url = new URL(server.url);
     const outcome = await new Promise<{ closed: boolean; response: string }>((resolve) => {
       const socket = connect(Number(url.port), url.hostname, () => {
-        socket.write(`POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: ${BOTH}\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: ${BOTH}\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+        );
       });
       let response = '';
       socket.setEncoding('latin1');
@@ -57,7 +64,9 @@ describe('a request head too large', () => {
   const answer = (method: string) =>
     new Promise<string>((resolve) => {
       const url = new URL(server.url);
-      const socket = connect(Number(url.port), url.hostname, () => socket.write(`${method} /p/layla HTTP/1.1\r\nHost: ${url.host}\r\nAccept: ${'a'.repeat(20_000)}\r\n\r\n`));
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.write(`${method} /p/layla HTTP/1.1\r\nHost: ${url.host}\r\nAccept: ${'a'.repeat(20_000)}\r\n\r\n`),
+      );
       let response = '';
       socket.setEncoding('latin1');
       socket.on('data', (d) => (response += d));
@@ -118,7 +127,10 @@ describe('MCP batch size and response size', () => {
   afterAll(() => server.close());
 
   it('a batch over the limit is refused whole, saying the limit', async () => {
-    const res = await post(server, [1, 2, 3, 4, 5].map((id) => call(id, 'list_blog_articles', {})));
+    const res = await post(
+      server,
+      [1, 2, 3, 4, 5].map((id) => call(id, 'list_blog_articles', {})),
+    );
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.error.code).toBe(-32600);
@@ -128,7 +140,10 @@ describe('MCP batch size and response size', () => {
   it('answers share one byte budget: once it is spent, a document is refused before it is read, saying its size', async () => {
     // Four articles of about 3 KiB each: together over 8 KiB.
     const slug = 'qr-or-nfc-business-card';
-    const res = await post(server, [1, 2, 3, 4].map((id) => call(id, 'get_blog_article', { slug, lang: 'en' })));
+    const res = await post(
+      server,
+      [1, 2, 3, 4].map((id) => call(id, 'get_blog_article', { slug, lang: 'en' })),
+    );
     expect(res.status).toBe(200);
     const text = await res.text();
     const answers = JSON.parse(text) as { id: number; result: { isError?: boolean; content: { text: string }[] } }[];

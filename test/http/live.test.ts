@@ -30,9 +30,11 @@ const databasePath = createDatabase({
 
 // Data written around the import's validation (as a buggy writer might): the page must still never link it.
 const raw = new Database(databasePath);
-raw.prepare(
-  "INSERT INTO links (profile_id, position, title, url, enabled) SELECT id, 99, 'Sneaky', 'javascript:alert(1)', 1 FROM profiles WHERE slug = 'sam-rivera'",
-).run();
+raw
+  .prepare(
+    "INSERT INTO links (profile_id, position, title, url, enabled) SELECT id, 99, 'Sneaky', 'javascript:alert(1)', 1 FROM profiles WHERE slug = 'sam-rivera'",
+  )
+  .run();
 raw.close();
 const fileHash = () => createHash('sha256').update(readFileSync(databasePath)).digest('hex');
 const hashBefore = fileHash();
@@ -43,7 +45,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers, redirect: 'manual' });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(server.url + path, { headers, redirect: 'manual' });
 const page = async (path: string) => createDocument(await (await get(path)).text(), true);
 
 describe('/p/{page}', () => {
@@ -57,7 +60,10 @@ describe('/p/{page}', () => {
     expect(doc.documentElement.getAttribute('lang')).toBe('ar');
     expect(doc.documentElement.getAttribute('dir')).toBe('rtl');
     expect(doc.querySelector('h1 bdi')?.textContent).toBe('ليلى الأحمد');
-    const links = Array.from(doc.querySelectorAll('.profile-links a')).map((a) => [a.textContent, a.getAttribute('href')]);
+    const links = Array.from(doc.querySelectorAll('.profile-links a')).map((a) => [
+      a.textContent,
+      a.getAttribute('href'),
+    ]);
     expect(links).toEqual([
       ['اطلبي هوية لعلامتك (Brand Kit)', 'https://example.com/layla/brand-kit'],
       ['معرض أعمالي', 'https://example.com/layla/portfolio'],
@@ -76,7 +82,12 @@ describe('/p/{page}', () => {
 
   it('describes the profile with JSON-LD ProfilePage: Person or Organization, with sameAs', async () => {
     // The graph (src/lib/structured-data.ts): the page, and its owner by @id.
-    const ld = (doc: Document) => (JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as { '@graph': Record<string, unknown>[] })['@graph'];
+    const ld = (doc: Document) =>
+      (
+        JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as {
+          '@graph': Record<string, unknown>[];
+        }
+      )['@graph'];
     const [profilePage, person] = ld(await page('/p/layla'));
     expect(profilePage).toMatchObject({ '@type': 'ProfilePage', mainEntity: { '@id': `${base}/p/layla#owner` } });
     expect(person).toMatchObject({ '@type': 'Person', '@id': `${base}/p/layla#owner`, name: 'ليلى الأحمد' });
@@ -89,7 +100,12 @@ describe('/p/{page}', () => {
     expect(res.headers.get('content-type')).toBe(MARKDOWN);
     expect(res.headers.get('vary')).toBe('Accept');
     const { data, content } = matter(await res.text());
-    expect(data).toEqual({ title: 'Sam Rivera', description: expect.stringContaining('Small Rooms'), url: `${base}/p/sam-rivera`, lang: 'en' });
+    expect(data).toEqual({
+      title: 'Sam Rivera',
+      description: expect.stringContaining('Small Rooms'),
+      url: `${base}/p/sam-rivera`,
+      lang: 'en',
+    });
     expect(content).toContain('[Listen to the latest episode](https://example.com/small-rooms/latest)');
     expect(content).toContain('(mailto:sam@example.com)');
     expect(content).not.toMatch(/<script|<style|<form/);
@@ -119,11 +135,9 @@ describe('/p/{page}', () => {
     const html = await (await get('/p/xss-test')).text();
     const doc = createDocument(html, true);
     // The only scripts are our own files (WebMCP, the share button) and the JSON-LD data block; none came from user text.
-    expect(Array.from(doc.querySelectorAll('script')).map((s) => s.getAttribute('src') ?? s.getAttribute('type'))).toEqual([
-      'application/ld+json',
-      '/global-scripts/webmcp.js',
-      '/global-scripts/share.js',
-    ]);
+    expect(
+      Array.from(doc.querySelectorAll('script')).map((s) => s.getAttribute('src') ?? s.getAttribute('type')),
+    ).toEqual(['application/ld+json', '/global-scripts/webmcp.js', '/global-scripts/share.js']);
     expect(doc.querySelectorAll('img[onerror], b, [onerror]').length).toBe(0);
     expect(doc.querySelector('h1')?.textContent).toBe('<script>alert("name")</script>');
     expect(html).toContain('&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;');
@@ -161,7 +175,10 @@ describe('/c/{cardId}', () => {
 
   it('normalises spaced phone numbers into tel: URIs', async () => {
     const doc = await page('/c/n0rth1');
-    expect(Array.from(doc.querySelectorAll('a[href^="tel:"]')).map((a) => a.getAttribute('href'))).toEqual(['tel:+97140000000', 'tel:+442000000000']);
+    expect(Array.from(doc.querySelectorAll('a[href^="tel:"]')).map((a) => a.getAttribute('href'))).toEqual([
+      'tel:+97140000000',
+      'tel:+442000000000',
+    ]);
   });
 
   it('redirects a redirect-mode card with 302 to its absolute URL, cached briefly', async () => {
@@ -219,13 +236,20 @@ describe('/c/{cardId}.vcf', () => {
     expect(lines).toContain('EMAIL;TYPE=INTERNET,WORK:layla@example.com');
     expect(lines).toContain('URL:http://localhost:8080/p/layla');
     expect(lines).toContain('URL:https://example.com/layla');
-    expect(lines).toContain('ADR;TYPE=WORK:;;طريق الملك فهد\\، حي العليا\\، الرياض 12211\\، المملكة العربية السعودية;;;;'.replace(/\\،/g, '،'));
+    expect(lines).toContain(
+      'ADR;TYPE=WORK:;;طريق الملك فهد\\، حي العليا\\، الرياض 12211\\، المملكة العربية السعودية;;;;'.replace(
+        /\\،/g,
+        '،',
+      ),
+    );
     for (const line of lines) expect(line, line).not.toMatch(/^[A-Z-]+(;[^:]*)?:$/);
   });
 
   it('escapes commas and semicolons in values and gives an ASCII file name for Latin names', async () => {
     const res = await get('/c/n0rth1.vcf');
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=dana-ortiz\.vcf; filename\*=UTF-8''Dana%20Ortiz\.vcf$/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename=dana-ortiz\.vcf; filename\*=UTF-8''Dana%20Ortiz\.vcf$/,
+    );
     const lines = (await res.text()).replace(/\r\n /g, '').split('\r\n');
     expect(lines).toContain('ADR;TYPE=WORK:;;Unit 4\\, Alserkal Avenue\\, Dubai;;;;');
     expect(lines).toContain('N:Ortiz;Dana;;;');

@@ -33,7 +33,12 @@ describe('logs at LOG_LEVEL=info', () => {
     const mcp = {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_profile', arguments: { page: 'layla' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_profile', arguments: { page: 'layla' } },
+      }),
     };
     const requests: [string, RequestInit, number, string | null][] = [
       ['/en/blog', {}, 200, '/*'],
@@ -44,12 +49,21 @@ describe('logs at LOG_LEVEL=info', () => {
       ['/no-such-page-here', {}, 404, '/{alias}'],
       ['/mcp', mcp, 200, '/mcp'],
     ];
-    for (const [path, init, status] of requests) expect((await fetch(server.url + path, init)).status, path).toBe(status);
+    for (const [path, init, status] of requests)
+      expect((await fetch(server.url + path, init)).status, path).toBe(status);
     await expect.poll(() => requestLines().length).toBe(requests.length);
 
     const logged = requestLines();
     for (const [i, [path, init, status, route]] of requests.entries()) {
-      expect(logged[i]).toMatchObject({ level: 30, method: init.method ?? 'GET', url: path, status, route, reqId: expect.any(String), ms: expect.any(Number) });
+      expect(logged[i]).toMatchObject({
+        level: 30,
+        method: init.method ?? 'GET',
+        url: path,
+        status,
+        route,
+        reqId: expect.any(String),
+        ms: expect.any(Number),
+      });
     }
     expect(new Set(logged.map((l) => l.reqId)).size).toBe(requests.length);
     expect(lines.filter((l) => l.level >= 40)).toEqual([]);

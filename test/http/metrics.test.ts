@@ -27,13 +27,22 @@ const value = valueOf;
 describe('metrics', () => {
   it('counts requests by route and status, live cache hits, misses and renders, and the change log', async () => {
     const before = await scrape();
-    for (const path of ['/p/layla', '/p/layla', '/p/layla', '/c/k7f2q9', '/en/blog', '/p/nobody-here']) await (await fetch(sidecar.url + path)).arrayBuffer();
+    for (const path of ['/p/layla', '/p/layla', '/p/layla', '/c/k7f2q9', '/en/blog', '/p/nobody-here'])
+      await (await fetch(sidecar.url + path)).arrayBuffer();
     const after = await scrape();
-    expect(value(after, 'bio_http_requests_total', { route: '/p/{page}', status: '200' }) - value(before, 'bio_http_requests_total', { route: '/p/{page}', status: '200' })).toBe(3);
-    expect(value(after, 'bio_http_requests_total', { route: '/p/{page}', status: '404' }) - value(before, 'bio_http_requests_total', { route: '/p/{page}', status: '404' })).toBe(1);
+    expect(
+      value(after, 'bio_http_requests_total', { route: '/p/{page}', status: '200' }) -
+        value(before, 'bio_http_requests_total', { route: '/p/{page}', status: '200' }),
+    ).toBe(3);
+    expect(
+      value(after, 'bio_http_requests_total', { route: '/p/{page}', status: '404' }) -
+        value(before, 'bio_http_requests_total', { route: '/p/{page}', status: '404' }),
+    ).toBe(1);
     expect(value(after, 'bio_http_requests_total', { route: 'static', status: '200' })).toBeGreaterThanOrEqual(1);
     expect(value(after, 'bio_live_renders_total') - value(before, 'bio_live_renders_total')).toBe(2);
-    expect(value(after, 'bio_live_cache_hits_total') - value(before, 'bio_live_cache_hits_total')).toBeGreaterThanOrEqual(2);
+    expect(
+      value(after, 'bio_live_cache_hits_total') - value(before, 'bio_live_cache_hits_total'),
+    ).toBeGreaterThanOrEqual(2);
     expect(value(after, 'bio_live_cache_misses_total')).toBeGreaterThanOrEqual(2);
     expect(value(after, 'bio_change_log_position')).toBeGreaterThan(0);
     expect(after.some((m) => m.name === 'bio_change_log_lag_seconds')).toBe(true);
@@ -46,9 +55,13 @@ describe('metrics', () => {
 
   it('on a PostgreSQL standby, include the replica lag and the pool', async () => {
     const port = await freePort();
-    const pg = await spawnTestSidecar({ DATABASE_URL: (await databaseFromSqlite(createDatabase())).standby, METRICS_LISTEN: `127.0.0.1:${port}` });
+    const pg = await spawnTestSidecar({
+      DATABASE_URL: (await databaseFromSqlite(createDatabase())).standby,
+      METRICS_LISTEN: `127.0.0.1:${port}`,
+    });
     try {
-      for (let i = 0; i < 100 && (await fetch(pg.url + '/health')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && (await fetch(pg.url + '/health')).status !== 200; i++)
+        await new Promise((r) => setTimeout(r, 100));
       expect((await fetch(pg.url + '/p/layla')).status).toBe(200);
       const metrics = await scrape(`http://127.0.0.1:${port}/metrics`);
       expect(metrics.some((m) => m.name === 'bio_pg_replica_lag_seconds')).toBe(true);

@@ -75,7 +75,16 @@ describe('Markdown negotiation (rule M)', () => {
 });
 
 describe('404 pages', () => {
-  const missing = ['/en/blog/no-such-article', '/ar/blog/لا-يوجد', '/fr/blog', '/de', '/nothing/here', '/en/blog.html', '/p', '/index.html'];
+  const missing = [
+    '/en/blog/no-such-article',
+    '/ar/blog/لا-يوجد',
+    '/fr/blog',
+    '/de',
+    '/nothing/here',
+    '/en/blog.html',
+    '/p',
+    '/index.html',
+  ];
 
   it.each(missing)('%s answers 404 with an HTML error page, or Markdown on request', async (path) => {
     const html = await get(encodeURI(path));
@@ -92,14 +101,17 @@ describe('404 pages', () => {
   });
 
   // A twin's own URL asks for Markdown: its 404 is the Markdown error page whatever Accept says (issue 36).
-  it.each(['/p/nobody.md', '/c/nope00.md', '/en/blog/nope.md', '/ar/blog/لا-يوجد.md', '/nothing.md'])('%s answers 404 as Markdown', async (path) => {
-    for (const accept of [undefined, 'text/html', '*/*']) {
-      const res = await get(encodeURI(path), accept ? { accept } : {});
-      expect(res.status, `${path} ${accept}`).toBe(404);
-      expect(res.headers.get('content-type'), `${path} ${accept}`).toBe(MARKDOWN);
-      expect(Object.keys(matter(await res.text()).data)).toEqual(['title', 'description', 'url', 'lang']);
-    }
-  });
+  it.each(['/p/nobody.md', '/c/nope00.md', '/en/blog/nope.md', '/ar/blog/لا-يوجد.md', '/nothing.md'])(
+    '%s answers 404 as Markdown',
+    async (path) => {
+      for (const accept of [undefined, 'text/html', '*/*']) {
+        const res = await get(encodeURI(path), accept ? { accept } : {});
+        expect(res.status, `${path} ${accept}`).toBe(404);
+        expect(res.headers.get('content-type'), `${path} ${accept}`).toBe(MARKDOWN);
+        expect(Object.keys(matter(await res.text()).data)).toEqual(['title', 'description', 'url', 'lang']);
+      }
+    },
+  );
 
   it('answers in the language of the path, or of Accept-Language when the path has none', async () => {
     expect(await (await get('/ar/blog/missing')).text()).toContain('lang="ar"');
@@ -119,7 +131,9 @@ describe('headers', () => {
   it('homepage carries the four discovery Link relations (rule L)', async () => {
     for (const accept of ['text/html', 'text/markdown']) {
       const link = (await get('/', { accept })).headers.get('link') ?? '';
-      expect(link).toContain('<http://localhost:8080/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"');
+      expect(link).toContain(
+        '<http://localhost:8080/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"',
+      );
       expect(link).toContain('<http://localhost:8080/openapi.json>; rel="service-desc"; type="application/json"');
       expect(link).toContain('<http://localhost:8080/docs/api>; rel="service-doc"; type="text/html"');
       expect(link).toContain('<http://localhost:8080/auth.md>; rel="service-meta"; type="text/markdown"');
@@ -191,20 +205,24 @@ describe('headers', () => {
 });
 
 describe('HEAD', () => {
-  it.each(['/', '/en/blog', '/openapi.json', '/.well-known/api-catalog', '/missing', '/sitemap.xml'])('%s: same status and headers as GET, no body', async (path) => {
-    // Without compression too: a document kept only compressed is decompressed as it is sent (issue 36: HEAD said 0).
-    for (const encoding of ['identity', 'gzip, br']) {
-      const headers = { accept: 'text/markdown', 'accept-encoding': encoding };
-      const [g, h] = await Promise.all([get(path, headers), get(path, headers, 'HEAD')]);
-      expect(h.status).toBe(g.status);
-      for (const name of ['content-type', 'content-length', 'etag', 'vary', 'cache-control', 'link']) {
-        expect(h.headers.get(name), `${path} ${encoding} ${name}`).toBe(g.headers.get(name));
+  it.each(['/', '/en/blog', '/openapi.json', '/.well-known/api-catalog', '/missing', '/sitemap.xml'])(
+    '%s: same status and headers as GET, no body',
+    async (path) => {
+      // Without compression too: a document kept only compressed is decompressed as it is sent (issue 36: HEAD said 0).
+      for (const encoding of ['identity', 'gzip, br']) {
+        const headers = { accept: 'text/markdown', 'accept-encoding': encoding };
+        const [g, h] = await Promise.all([get(path, headers), get(path, headers, 'HEAD')]);
+        expect(h.status).toBe(g.status);
+        for (const name of ['content-type', 'content-length', 'etag', 'vary', 'cache-control', 'link']) {
+          expect(h.headers.get(name), `${path} ${encoding} ${name}`).toBe(g.headers.get(name));
+        }
+        const body = await g.arrayBuffer();
+        if (encoding === 'identity' && g.headers.get('content-length') !== null)
+          expect(Number(g.headers.get('content-length')), `${path} ${encoding}`).toBe(body.byteLength);
+        expect(await h.text()).toBe('');
       }
-      const body = await g.arrayBuffer();
-      if (encoding === 'identity' && g.headers.get('content-length') !== null) expect(Number(g.headers.get('content-length')), `${path} ${encoding}`).toBe(body.byteLength);
-      expect(await h.text()).toBe('');
-    }
-  });
+    },
+  );
 });
 
 describe('URLs', () => {
@@ -219,7 +237,12 @@ describe('URLs', () => {
   });
 
   it('never serves files outside the build', async () => {
-    for (const path of ['/..%2fpackage.json', '/%2e%2e/package.json', '/global-scripts/..%2f..%2fpackage.json', '/../dist/build-manifest.json']) {
+    for (const path of [
+      '/..%2fpackage.json',
+      '/%2e%2e/package.json',
+      '/global-scripts/..%2f..%2fpackage.json',
+      '/../dist/build-manifest.json',
+    ]) {
       const res = await get(path);
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);
@@ -238,19 +261,24 @@ describe('first paint from the first response', () => {
     ['blog index', '/en/blog'],
     ['homepage', '/'],
     ['404 page', '/en/blog/missing'],
-  ])('the %s page (%s) has no render-blocking stylesheet, and its inline CSS is allowed by hash', async (_kind, path) => {
-    const res = await get(path);
-    const html = await res.text();
-    const head = html.slice(0, html.indexOf('</head>'));
-    expect(head).not.toMatch(/<link[^>]+rel="?stylesheet/i);
-    // Scripts in the head do not block the first paint.
-    for (const script of head.match(/<script\b[^>]*>/g) ?? []) expect(script).toMatch(/\b(defer|async|type="module"|type="application\/ld\+json")/);
-    const styles = [...head.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? '');
-    expect(styles.length).toBeGreaterThan(0);
-    const csp = res.headers.get('content-security-policy') ?? '';
-    const styleSrc = /(?:^|;)\s*style-src ([^;]*)/.exec(csp)?.[1] ?? '';
-    expect(styleSrc).not.toContain('unsafe-inline');
-    const { createHash } = await import('node:crypto');
-    for (const css of styles) expect(styleSrc).toContain(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
-  });
+  ])(
+    'the %s page (%s) has no render-blocking stylesheet, and its inline CSS is allowed by hash',
+    async (_kind, path) => {
+      const res = await get(path);
+      const html = await res.text();
+      const head = html.slice(0, html.indexOf('</head>'));
+      expect(head).not.toMatch(/<link[^>]+rel="?stylesheet/i);
+      // Scripts in the head do not block the first paint.
+      for (const script of head.match(/<script\b[^>]*>/g) ?? [])
+        expect(script).toMatch(/\b(defer|async|type="module"|type="application\/ld\+json")/);
+      const styles = [...head.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? '');
+      expect(styles.length).toBeGreaterThan(0);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      const styleSrc = /(?:^|;)\s*style-src ([^;]*)/.exec(csp)?.[1] ?? '';
+      expect(styleSrc).not.toContain('unsafe-inline');
+      const { createHash } = await import('node:crypto');
+      for (const css of styles)
+        expect(styleSrc).toContain(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+    },
+  );
 });

@@ -16,10 +16,13 @@ const ping = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping'
 function post(server: TestServer, body: string, localAddress = '127.0.0.1'): Promise<number> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: LEGACY, localAddress, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: LEGACY, localAddress, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -77,13 +80,26 @@ describe('a client that stops reading its answer', () => {
     // A sitemap part of 50,000 URLs (5 MB) twice in one answer: far more than the kernel's buffers hold for a
     // client that reads nothing.
     const { DATABASE_PATH } = await largeDatabase('sqlite');
-    server = await startTestServer({ databasePath: DATABASE_PATH!, config: { mcpMaxConcurrent: 1, mcpMaxResponseBytes: 64 * 1024 * 1024, sendTimeoutMs: 500, mcpRateLimit: 1_000_000 } });
+    server = await startTestServer({
+      databasePath: DATABASE_PATH!,
+      config: {
+        mcpMaxConcurrent: 1,
+        mcpMaxResponseBytes: 64 * 1024 * 1024,
+        sendTimeoutMs: 500,
+        mcpRateLimit: 1_000_000,
+      },
+    });
   }, 120_000);
   afterAll(() => server.close());
 
   it('loses its connection, and its slot with it, once its answer stops moving', async () => {
     const url = new URL(server.url);
-    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_page', arguments: { path: '/sitemaps/2.xml' } } });
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'read_page', arguments: { path: '/sitemaps/2.xml' } },
+    });
     const body = JSON.stringify([call(1), call(2)]);
     const head = `POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: ${BOTH}\r\nMCP-Protocol-Version: 2025-03-26\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const reader = await opened(server, head);
@@ -111,11 +127,21 @@ describe('the wait for a slot', () => {
   });
   afterAll(() => server.close());
 
-  it('is fair between addresses: one request from a second address does not wait behind all of the first one\'s', async () => {
+  it("is fair between addresses: one request from a second address does not wait behind all of the first one's", async () => {
     const finished: string[] = [];
     // Ten renders each: long enough that the first address's requests queue up behind one another.
-    const batch = (from: number) => JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: from + i, method: 'tools/call', params: { name: 'get_profile', arguments: { page: 'layla' } } })));
-    const first = Array.from({ length: 12 }, (_, i) => post(server, batch(i * 10), '127.0.0.1').then(() => finished.push(`a${i}`)));
+    const batch = (from: number) =>
+      JSON.stringify(
+        Array.from({ length: 10 }, (_, i) => ({
+          jsonrpc: '2.0',
+          id: from + i,
+          method: 'tools/call',
+          params: { name: 'get_profile', arguments: { page: 'layla' } },
+        })),
+      );
+    const first = Array.from({ length: 12 }, (_, i) =>
+      post(server, batch(i * 10), '127.0.0.1').then(() => finished.push(`a${i}`)),
+    );
     await new Promise((r) => setTimeout(r, 50));
     const second = post(server, batch(1000), '127.0.0.2').then(() => finished.push('b'));
     await Promise.all([...first, second]);
@@ -131,12 +157,14 @@ describe('connections one client may hold', () => {
   });
   afterAll(() => server.close());
 
-  it('past its share a client\'s new connection is closed at once, and another client is still answered', async () => {
+  it("past its share a client's new connection is closed at once, and another client is still answered", async () => {
     const url = new URL(server.url);
     const open = (localAddress: string) =>
       new Promise<Socket & { closedAt: () => boolean }>((resolve) => {
         let closed = false;
-        const socket = connect({ port: Number(url.port), host: url.hostname, localAddress }, () => resolve(Object.assign(socket, { closedAt: () => closed })));
+        const socket = connect({ port: Number(url.port), host: url.hostname, localAddress }, () =>
+          resolve(Object.assign(socket, { closedAt: () => closed })),
+        );
         socket.on('close', () => (closed = true));
         socket.on('error', () => undefined);
       });

@@ -9,14 +9,20 @@ const server = join(projectRoot, 'sidecar/server.ts');
 
 describe('sidecar start-up', () => {
   it('stops with a clear message naming each bad variable', () => {
-    const r = spawnSync(process.execPath, [server], { env: cleanEnv({ PORT: '99999', CONTACT_EMAIL: 'x' }), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [server], {
+      env: cleanEnv({ PORT: '99999', CONTACT_EMAIL: 'x' }),
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('PORT must be a whole number');
     expect(r.stderr).toContain('CONTACT_EMAIL must be an e-mail address');
   });
 
   it('refuses to serve a build made for another BASE_URL, and says how to rebuild', () => {
-    const r = spawnSync(process.execPath, [server], { env: cleanEnv({ BASE_URL: 'https://links.example.org' }), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [server], {
+      env: cleanEnv({ BASE_URL: 'https://links.example.org' }),
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('the build was made for baseUrl "http://localhost:8080"');
     expect(r.stderr).toContain('BASE_URL=https://links.example.org npm run build');

@@ -48,9 +48,17 @@ describe('npm run db', () => {
 
   it('takes a file that starts with a UTF-8 byte-order mark, as Windows editors save it (RFC 8259 §8.1)', () => {
     const path = createDatabase();
-    const r = importText(path, '\uFEFF' + JSON.stringify({ profiles: [{ slug: 'bom-saved', name: 'محفوظ بعلامة', lang: 'ar' }] }));
+    const r = importText(
+      path,
+      '\uFEFF' + JSON.stringify({ profiles: [{ slug: 'bom-saved', name: 'محفوظ بعلامة', lang: 'ar' }] }),
+    );
     expect(r.status, r.out).toBe(0);
-    expect(new Database(path, { readonly: true }).prepare('SELECT name FROM profiles WHERE slug = ?').pluck().get('bom-saved')).toBe('محفوظ بعلامة');
+    expect(
+      new Database(path, { readonly: true })
+        .prepare('SELECT name FROM profiles WHERE slug = ?')
+        .pluck()
+        .get('bom-saved'),
+    ).toBe('محفوظ بعلامة');
   });
 
   it('refuses a record that gives a key twice, naming the record and the key, and writes nothing', () => {
@@ -90,7 +98,13 @@ describe('npm run db', () => {
       profiles: [
         { slug: 'ok-profile', name: 'Fine', lang: 'en' },
         { slug: 'Not A Slug', name: 'x', lang: 'en' },
-        { slug: 'bad-link', name: 'y', lang: 'ar', links: [{ title: 't', url: 'javascript:alert(1)' }], avatarUrl: 'ftp://x.example/a.png' },
+        {
+          slug: 'bad-link',
+          name: 'y',
+          lang: 'ar',
+          links: [{ title: 't', url: 'javascript:alert(1)' }],
+          avatarUrl: 'ftp://x.example/a.png',
+        },
       ],
       cards: [
         { cardId: 'good-card', mode: 'page', name: 'Card', profile: 'nobody' },
@@ -119,7 +133,10 @@ describe('npm run db', () => {
   it('names broken references (after the format is valid) and writes nothing', () => {
     const path = createDatabase();
     const before = sha(path);
-    const r = importJson(path, { cards: [{ cardId: 'good-card', mode: 'page', name: 'Card', profile: 'nobody' }], aliases: [{ alias: 'mine', page: 'ghost' }] });
+    const r = importJson(path, {
+      cards: [{ cardId: 'good-card', mode: 'page', name: 'Card', profile: 'nobody' }],
+      aliases: [{ alias: 'mine', page: 'ghost' }],
+    });
     expect(r.status).toBe(1);
     expect(r.out).toContain('cards[0] (cardId "good-card").profile: no profile "nobody"');
     expect(r.out).toContain('aliases[0] (alias "mine").page: no profile "ghost"');
@@ -142,7 +159,14 @@ describe('npm run db', () => {
     const path = createDatabase();
     const before = sha(path);
     const file = join(dirname(path), 'latin1.json');
-    writeFileSync(file, Buffer.concat([Buffer.from('{"profiles": [\n  {"slug": "caf", "name": "Caf'), Buffer.from([0xe9]), Buffer.from('", "lang": "en"}\n]}')]));
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from('{"profiles": [\n  {"slug": "caf", "name": "Caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('", "lang": "en"}\n]}'),
+      ]),
+    );
     const r = cli(path, 'import', file);
     expect(r.status, r.out).toBe(1);
     expect(r.out).toMatch(/not UTF-8/);
@@ -185,12 +209,22 @@ describe('a running server and the CLI', () => {
     server = await startTestServer();
   });
   afterAll(() => server.close());
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers, redirect: 'manual' });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(server.url + path, { headers, redirect: 'manual' });
 
   it('shows a change written by the CLI on the next request, without a restart', async () => {
     expect(await (await get('/p/sam-rivera')).text()).toContain('Small Rooms');
     const r = importJson(server.databasePath, {
-      profiles: [{ slug: 'sam-rivera', name: 'Sam Rivera', bio: 'Now hosting Big Rooms.', lang: 'en', plan: 'paid', links: [{ title: 'New show', url: 'https://example.com/big-rooms' }] }],
+      profiles: [
+        {
+          slug: 'sam-rivera',
+          name: 'Sam Rivera',
+          bio: 'Now hosting Big Rooms.',
+          lang: 'en',
+          plan: 'paid',
+          links: [{ title: 'New show', url: 'https://example.com/big-rooms' }],
+        },
+      ],
     });
     expect(r.status, r.out).toBe(0);
     const html = await (await get('/p/sam-rivera')).text();
@@ -219,7 +253,9 @@ describe('a running server and the CLI', () => {
   });
 
   it('lists a profile imported after the build in a sitemap that validates against the XSD', async () => {
-    const r = importJson(server.databasePath, { profiles: [{ slug: 'new-after-build', name: 'Newcomer', lang: 'ar' }] });
+    const r = importJson(server.databasePath, {
+      profiles: [{ slug: 'new-after-build', name: 'Newcomer', lang: 'ar' }],
+    });
     expect(r.status, r.out).toBe(0);
     const res = await get('/sitemap.xml');
     expect(res.headers.get('content-type')).toBe('application/xml');
@@ -238,7 +274,8 @@ describe('health and the database going away', () => {
     server = await startTestServer();
   });
   afterAll(() => server.close());
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers, redirect: 'manual' });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(server.url + path, { headers, redirect: 'manual' });
 
   it('is ok, uncached, with the health object', async () => {
     const res = await get('/health');
@@ -275,7 +312,8 @@ describe('health and the database going away', () => {
 
       expect((await get('/layla')).status).toBe(503);
       expect((await get('/sitemap.xml')).status).toBe(503);
-      for (const path of ['/', '/en/blog', '/openapi.json', '/robots.txt']) expect((await get(path)).status, path).toBe(200);
+      for (const path of ['/', '/en/blog', '/openapi.json', '/robots.txt'])
+        expect((await get(path)).status, path).toBe(200);
     } finally {
       renameSync(`${path}.away`, path);
     }

@@ -50,7 +50,11 @@ const EXAMPLES: Record<RouteId, { path: string; init?: RequestInit }> = {
     path: '/mcp',
     init: {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     },
   },
@@ -73,7 +77,14 @@ describe('every declared route answers as declared', () => {
     expect(route.statuses, `${id}: status ${res.status}`).toContain(res.status);
     // What a validating proxy would say of it, by the served OpenAPI document (issue 27: feed.json was declared a string).
     const body = await res.text();
-    expect(openApi.problems(init?.method ?? 'GET', path, { status: res.status, headers: Object.fromEntries(res.headers), body }), id).toEqual([]);
+    expect(
+      openApi.problems(init?.method ?? 'GET', path, {
+        status: res.status,
+        headers: Object.fromEntries(res.headers),
+        body,
+      }),
+      id,
+    ).toEqual([]);
     // Success as declared: a sitemap part exists only once the sitemap is an index, so 404 is the declared answer.
     if (res.status === 200) {
       const type = (res.headers.get('content-type') ?? '').split(';')[0];
@@ -93,13 +104,22 @@ describe('every declared route answers as declared', () => {
 
 describe('answers the fuzzer found undeclared', () => {
   it('POST /mcp subscriptions/listen on 2026-07-28 (method not found, 404) is an answer OpenAPI declares', async () => {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-    const init = { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'subscriptions/listen', params: { _meta: meta }, id: '' }) };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const init = {
+      method: 'POST',
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'subscriptions/listen', params: { _meta: meta }, id: '' }),
+    };
     const res = await fetch(server.url + '/mcp', init);
     const body = await res.text();
     expect(res.status).toBe(404);
     expect(JSON.parse(body)).toMatchObject({ id: '', error: { code: -32601 } });
-    expect(openApi.problems('POST', '/mcp', { status: res.status, headers: Object.fromEntries(res.headers), body })).toEqual([]);
+    expect(
+      openApi.problems('POST', '/mcp', { status: res.status, headers: Object.fromEntries(res.headers), body }),
+    ).toEqual([]);
   });
 });
 
@@ -112,7 +132,12 @@ describe('files of the build that no route declares (issue 30: one rule for whic
   };
 
   it('a fingerprinted file (Astro asset, Pagefind fragment, index chunk, metadata) is immutable for a year, as the CDN keeps it', async () => {
-    const fingerprinted = [oneUnder('_astro', /\.svg$/), oneUnder('pagefind/en/fragment', /\.pf_fragment$/), oneUnder('pagefind/ar/index', /\.pf_index$/), oneUnder('pagefind/en', /\.pf_meta$/)];
+    const fingerprinted = [
+      oneUnder('_astro', /\.svg$/),
+      oneUnder('pagefind/en/fragment', /\.pf_fragment$/),
+      oneUnder('pagefind/ar/index', /\.pf_index$/),
+      oneUnder('pagefind/en', /\.pf_meta$/),
+    ];
     for (const path of fingerprinted) {
       expect(isFingerprinted(path), path).toBe(true);
       const res = await fetch(server.url + path);

@@ -21,9 +21,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 const textOf = (result: CallToolResult) => (result.content[0] as { type: 'text'; text: string }).text;
-const httpMarkdown = async (path: string) => (await fetch(server.url + path, { headers: { accept: 'text/markdown' } })).text();
+const httpMarkdown = async (path: string) =>
+  (await fetch(server.url + path, { headers: { accept: 'text/markdown' } })).text();
 
 describe('initialize', () => {
   it('negotiates a supported protocol version and describes a read-only server with tools and resources', () => {
@@ -39,7 +41,13 @@ describe('tools/list', () => {
   it('lists the five tools with titles, described schemas and read-only annotations', async () => {
     const { tools } = await client.listTools();
     // In the registry's fixed order.
-    expect(tools.map((t) => t.name)).toEqual(['get_profile', 'get_digital_card', 'list_blog_articles', 'get_blog_article', 'read_page']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'get_profile',
+      'get_digital_card',
+      'list_blog_articles',
+      'get_blog_article',
+      'read_page',
+    ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description?.length, tool.name).toBeGreaterThan(40);
@@ -96,7 +104,9 @@ describe('tools/call', () => {
 
   it('list_blog_articles lists both languages newest first, as structured content and JSON text', async () => {
     const result = await call('list_blog_articles', {});
-    const { articles } = result.structuredContent as { articles: { slug: string; title: string; date: string; url: string; lang: string }[] };
+    const { articles } = result.structuredContent as {
+      articles: { slug: string; title: string; date: string; url: string; lang: string }[];
+    };
     expect(JSON.parse(textOf(result))).toEqual(articles);
     expect(new Set(articles.map((a) => a.lang))).toEqual(new Set(['ar', 'en']));
     expect(articles.length).toBe(8);
@@ -106,14 +116,20 @@ describe('tools/call', () => {
       expect(a.url).toBe(`${base}/${a.lang}/blog/${a.slug}`);
       expect(new Date(a.date).toISOString()).toBe(a.date);
     }
-    const arabic = (await call('list_blog_articles', { lang: 'ar' })).structuredContent as { articles: { lang: string }[] };
+    const arabic = (await call('list_blog_articles', { lang: 'ar' })).structuredContent as {
+      articles: { lang: string }[];
+    };
     expect(arabic.articles.length).toBe(4);
     expect(arabic.articles.every((a) => a.lang === 'ar')).toBe(true);
   });
 
   it('get_blog_article finds the slug in its language, and returns the twin', async () => {
-    expect(textOf(await call('get_blog_article', { slug: 'bitaqat-qr-am-nfc' }))).toBe(readBuilt('/ar/blog/bitaqat-qr-am-nfc.md'));
-    expect(textOf(await call('get_blog_article', { slug: 'qr-or-nfc-business-card', lang: 'en' }))).toBe(readBuilt('/en/blog/qr-or-nfc-business-card.md'));
+    expect(textOf(await call('get_blog_article', { slug: 'bitaqat-qr-am-nfc' }))).toBe(
+      readBuilt('/ar/blog/bitaqat-qr-am-nfc.md'),
+    );
+    expect(textOf(await call('get_blog_article', { slug: 'qr-or-nfc-business-card', lang: 'en' }))).toBe(
+      readBuilt('/en/blog/qr-or-nfc-business-card.md'),
+    );
     const wrongLang = await call('get_blog_article', { slug: 'qr-or-nfc-business-card', lang: 'ar' });
     expect(wrongLang.isError).toBe(true);
     expect(textOf(wrongLang)).toContain('list_blog_articles');
@@ -165,11 +181,16 @@ describe('tools/call', () => {
   });
 
   it('answers an unknown tool with the protocol error -32602 naming it, as the specification lists it', async () => {
-    await expect(call('delete_everything', {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('delete_everything') });
+    await expect(call('delete_everything', {})).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('delete_everything'),
+    });
     // Names that an object's prototype holds are tools of no one's either (issue 36: "Tool constructor disabled").
     const unknown = await call('delete_everything', {}).catch((err: Error) => err.message);
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
-      const message = await call(name, {}).catch((err: { code: number; message: string }) => (expect(err.code).toBe(-32602), err.message));
+      const message = await call(name, {}).catch(
+        (err: { code: number; message: string }) => (expect(err.code).toBe(-32602), err.message),
+      );
       expect(message, name).toBe(String(unknown).replace('delete_everything', name));
     }
   });
@@ -182,7 +203,11 @@ describe('tools/call', () => {
 describe('resource templates and completion', () => {
   it('lists a template for every public page kind', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([`${base}/p/{page}`, `${base}/c/{cardId}`, `${base}/{lang}/blog/{slug}`]);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      `${base}/p/{page}`,
+      `${base}/c/{cardId}`,
+      `${base}/{lang}/blog/{slug}`,
+    ]);
     for (const t of resourceTemplates) {
       expect(t.mimeType).toBe('text/markdown');
       expect(t.description?.length).toBeGreaterThan(20);
@@ -206,11 +231,21 @@ describe('resource templates and completion', () => {
   });
 
   it('completes the languages and the article slugs, never profiles', async () => {
-    const lang = await client.complete({ ref: { type: 'ref/resource', uri: `${base}/{lang}/blog/{slug}` }, argument: { name: 'lang', value: 'a' } });
+    const lang = await client.complete({
+      ref: { type: 'ref/resource', uri: `${base}/{lang}/blog/{slug}` },
+      argument: { name: 'lang', value: 'a' },
+    });
     expect(lang.completion.values).toEqual(['ar']);
-    const slug = await client.complete({ ref: { type: 'ref/resource', uri: `${base}/{lang}/blog/{slug}` }, argument: { name: 'slug', value: 'qr' }, context: { arguments: { lang: 'en' } } });
+    const slug = await client.complete({
+      ref: { type: 'ref/resource', uri: `${base}/{lang}/blog/{slug}` },
+      argument: { name: 'slug', value: 'qr' },
+      context: { arguments: { lang: 'en' } },
+    });
     expect(slug.completion.values).toEqual(['qr-or-nfc-business-card']);
-    const page = await client.complete({ ref: { type: 'ref/resource', uri: `${base}/p/{page}` }, argument: { name: 'page', value: 'l' } });
+    const page = await client.complete({
+      ref: { type: 'ref/resource', uri: `${base}/p/{page}` },
+      argument: { name: 'page', value: 'l' },
+    });
     expect(page.completion.values).toEqual([]);
   });
 });

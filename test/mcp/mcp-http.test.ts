@@ -11,8 +11,17 @@ afterAll(() => server.close());
 
 const BOTH = 'application/json, text/event-stream';
 const post = (body: string, headers: Record<string, string> = {}) =>
-  fetch(server.url + '/mcp', { method: 'POST', body, headers: { 'content-type': 'application/json', accept: BOTH, ...headers } });
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  fetch(server.url + '/mcp', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', accept: BOTH, ...headers },
+  });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
 
 async function expectJsonRpcError(res: Response, status: number, code?: number) {
   expect(res.status).toBe(status);
@@ -32,7 +41,7 @@ describe('POST /mcp errors', () => {
     expect((await res.json()).result.protocolVersion).toBe('2025-11-25');
   });
 
-  it('malformed JSON → 400, -32700, id null (not Fastify\'s own error format)', async () => {
+  it("malformed JSON → 400, -32700, id null (not Fastify's own error format)", async () => {
     const body = await expectJsonRpcError(await post('{"jsonrpc": "2.0", "id": 1, "method": '), 400, -32700);
     expect(body.id).toBeNull();
   });
@@ -44,7 +53,9 @@ describe('POST /mcp errors', () => {
   });
 
   it('an unknown method → -32601', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/destroy' }), { 'mcp-protocol-version': '2025-11-25' });
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/destroy' }), {
+      'mcp-protocol-version': '2025-11-25',
+    });
     const body = await res.json();
     expect(body.id).toBe(7);
     expect(body.error.code).toBe(-32601);
@@ -62,14 +73,17 @@ describe('POST /mcp errors', () => {
   });
 
   it(`a body over ${MCP_BODY_LIMIT / 1024} KiB → 413, as JSON-RPC, saying the limit; one just under it is read`, async () => {
-    const padded = (bytes: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(bytes) } });
+    const padded = (bytes: number) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(bytes) } });
     const body = await expectJsonRpcError(await post(padded(MCP_BODY_LIMIT + 10)), 413);
     expect(body.error.message).toContain(String(MCP_BODY_LIMIT));
     expect((await post(padded(MCP_BODY_LIMIT - 200))).status).toBe(200);
   });
 
   it('an unsupported MCP-Protocol-Version → 400', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-protocol-version': '1999-01-01' });
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
+      'mcp-protocol-version': '1999-01-01',
+    });
     await expectJsonRpcError(res, 400);
   });
 
@@ -81,17 +95,26 @@ describe('POST /mcp errors', () => {
     }
   });
 
-  it('a foreign Origin or Host (DNS rebinding) → 403; BASE_URL\'s host and localhost are accepted', async () => {
+  it("a foreign Origin or Host (DNS rebinding) → 403; BASE_URL's host and localhost are accepted", async () => {
     await expectJsonRpcError(await post(initialize, { origin: 'https://evil.example' }), 403);
     // fetch will not set Host; a raw request can.
     const { request } = await import('node:http');
     const url = new URL(server.url);
     const status = (host: string) =>
       new Promise<number>((resolve, reject) => {
-        const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: BOTH } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: '/mcp',
+            method: 'POST',
+            headers: { host, 'content-type': 'application/json', accept: BOTH },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end(initialize);
       });
@@ -108,15 +131,23 @@ describe('POST /mcp errors', () => {
     const url = new URL(server.url);
     const status = (hosts: string[]) =>
       new Promise<number>((resolve, reject) => {
-        const headers: [string, string][] = [...hosts.map((h): [string, string] => ['host', h]), ['content-type', 'application/json'], ['accept', BOTH]];
-        const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: headers.flat(), setHost: false }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const headers: [string, string][] = [
+          ...hosts.map((h): [string, string] => ['host', h]),
+          ['content-type', 'application/json'],
+          ['accept', BOTH],
+        ];
+        const req = request(
+          { host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: headers.flat(), setHost: false },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end(initialize);
       });
-    for (const host of ['127.0.0.1:99999999', 'localhost:65536', '[::1]:99999', 'localhost:8080x']) expect([400, 403], host).toContain(await status([host]));
+    for (const host of ['127.0.0.1:99999999', 'localhost:65536', '[::1]:99999', 'localhost:8080x'])
+      expect([400, 403], host).toContain(await status([host]));
     expect(await status(['localhost:8080', 'evil.example'])).toBe(400);
     expect(await status(['localhost:8080'])).toBe(200);
   });
@@ -129,13 +160,20 @@ describe('POST /mcp errors', () => {
 
   it('a compressed body → 415 (no content coding is read), not parsed as JSON', async () => {
     const { gzipSync } = await import('node:zlib');
-    const res = await fetch(server.url + '/mcp', { method: 'POST', body: gzipSync(initialize), headers: { 'content-type': 'application/json', accept: BOTH, 'content-encoding': 'gzip' } });
+    const res = await fetch(server.url + '/mcp', {
+      method: 'POST',
+      body: gzipSync(initialize),
+      headers: { 'content-type': 'application/json', accept: BOTH, 'content-encoding': 'gzip' },
+    });
     const body = await expectJsonRpcError(res, 415);
     expect(body.error.message).toMatch(/Content-Encoding/);
   });
 
   it('a body nested deeper than any request needs → 400 saying so, without a stack or an engine message', async () => {
-    for (const text of [`${'['.repeat(5000)}${']'.repeat(5000)}`, `{"jsonrpc":"2.0","id":1,"result":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`]) {
+    for (const text of [
+      `${'['.repeat(5000)}${']'.repeat(5000)}`,
+      `{"jsonrpc":"2.0","id":1,"result":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`,
+    ]) {
       const body = await expectJsonRpcError(await post(text), 400);
       expect(JSON.stringify(body)).not.toMatch(/RangeError|stack/);
       expect(body.error.message).toMatch(/nest/i);
@@ -144,13 +182,20 @@ describe('POST /mcp errors', () => {
 
   it('the unsupported-version answer lists exactly the versions this server speaks', async () => {
     const { MCP_SERVER } = await import('../../src/lib/mcp-tools.ts');
-    const body = await expectJsonRpcError(await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-protocol-version': '1999-01-01' }), 400);
+    const body = await expectJsonRpcError(
+      await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
+        'mcp-protocol-version': '1999-01-01',
+      }),
+      400,
+    );
     for (const version of MCP_SERVER.protocolVersions) expect(body.error.message).toContain(version);
     expect(body.error.message).not.toContain('2024-');
   });
 
   it('a response posted under the 2026-07-28 header is accepted (202), not told that version is unsupported', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 5, result: {} }), { 'mcp-protocol-version': '2026-07-28' });
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 5, result: {} }), {
+      'mcp-protocol-version': '2026-07-28',
+    });
     expect(res.status).toBe(202);
   });
 
@@ -188,7 +233,8 @@ describe('JSON-RPC batches, word for word (JSON-RPC 2.0 section 6; issue 27)', (
     const body = await res.json();
     expect(body).toHaveLength(3);
     expect(body[0]).toMatchObject({ id: 1, result: {} });
-    for (const refused of body.slice(1)) expect(refused).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    for (const refused of body.slice(1))
+      expect(refused).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
   });
 
   it('a batch of nothing but invalid elements is one array of errors, with 400', async () => {
@@ -200,7 +246,10 @@ describe('JSON-RPC batches, word for word (JSON-RPC 2.0 section 6; issue 27)', (
   });
 
   it('a batch of notifications only is accepted with 202 and no body', async () => {
-    const res = await batch([{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } }]);
+    const res = await batch([
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } },
+    ]);
     expect(res.status).toBe(202);
     expect(await res.text()).toBe('');
   });
@@ -208,14 +257,21 @@ describe('JSON-RPC batches, word for word (JSON-RPC 2.0 section 6; issue 27)', (
 
 describe('many 2025-era clients at once', () => {
   const call = (id: number | string, name: string, args: Record<string, unknown>, version = '2025-11-25') =>
-    post(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': version });
+    post(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), {
+      'mcp-protocol-version': version,
+    });
 
   it('each gets the answer to its own request, under its own id, though all count from 1', async () => {
     // Clients all number their requests from 1: requests with one id from different clients, in flight together,
     // must not be mixed up (one server answering them all would, if it saw their ids).
     const pages = ['layla', 'sam-rivera', 'nobody-here', 'layla', 'sam-rivera'];
-    const asked = Array.from({ length: 40 }, (_, i) => ({ id: i % 2 === 0 ? 1 : 'one', page: pages[i % pages.length]! }));
-    const answers = await Promise.all(asked.map(async ({ id, page }) => (await call(id, 'get_profile', { page })).json()));
+    const asked = Array.from({ length: 40 }, (_, i) => ({
+      id: i % 2 === 0 ? 1 : 'one',
+      page: pages[i % pages.length]!,
+    }));
+    const answers = await Promise.all(
+      asked.map(async ({ id, page }) => (await call(id, 'get_profile', { page })).json()),
+    );
     answers.forEach((answer, i) => {
       const { id, page } = asked[i]!;
       expect(answer.id, `request ${i}`).toBe(id);
@@ -247,7 +303,13 @@ describe('/.well-known/mcp/server-card.json', () => {
       protocolVersion: '2026-07-28',
       transport: { type: 'streamable-http', endpoint },
       endpoint,
-      remotes: [{ type: 'streamable-http', url: endpoint, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] }],
+      remotes: [
+        {
+          type: 'streamable-http',
+          url: endpoint,
+          supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
+        },
+      ],
       authentication: { required: false },
     });
     expect(card.title).toBeTruthy();

@@ -27,10 +27,22 @@ function cli(...args: string[]) {
   return { status: r.status, out: r.stdout + r.stderr };
 }
 
-const primarySql = (text: string, values: unknown[] = []) => withClient(cluster.primary.url(DB), (c) => c.query(text, values));
+const primarySql = (text: string, values: unknown[] = []) =>
+  withClient(cluster.primary.url(DB), (c) => c.query(text, values));
 
-async function sidecar(config: Partial<typeof testConfig> = {}): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
-  const options = { config: { ...testConfig, databaseUrl: cluster.standby.url(DB, 'bio_reader'), changePollMs: POSTGRES_CHANGE_POLL_MS, maxReplicaLagMs: 30_000, ...config }, distDir };
+async function sidecar(
+  config: Partial<typeof testConfig> = {},
+): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
+  const options = {
+    config: {
+      ...testConfig,
+      databaseUrl: cluster.standby.url(DB, 'bio_reader'),
+      changePollMs: POSTGRES_CHANGE_POLL_MS,
+      maxReplicaLagMs: 30_000,
+      ...config,
+    },
+    distDir,
+  };
   const services = await openServices(options);
   const app = await buildApp({ ...options, services });
   return { url: await app.listen({ port: 0, host: '127.0.0.1' }), app, renders: () => services.live.renders };
@@ -55,7 +67,9 @@ beforeAll(async () => {
   const seed = cli('seed-demo');
   expect(seed.status, seed.out).toBe(0);
   expect(seed.out).toContain('5 profiles, 3 cards, 2 aliases');
-  await withClient(cluster.primary.url(DB), (c) => c.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8')));
+  await withClient(cluster.primary.url(DB), (c) =>
+    c.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8')),
+  );
 });
 afterAll(() => cluster?.stop());
 
@@ -65,7 +79,9 @@ describe('reading a standby', () => {
   beforeAll(async () => {
     a = await sidecar();
     b = await sidecar();
-    await eventually(async () => (await status(a.url, '/p/layla')) === 200 && (await status(b.url, '/p/layla')) === 200);
+    await eventually(
+      async () => (await status(a.url, '/p/layla')) === 200 && (await status(b.url, '/p/layla')) === 200,
+    );
   });
   afterAll(async () => {
     await a.app.close();
@@ -74,27 +90,41 @@ describe('reading a standby', () => {
 
   it('the read-only role cannot write, on the standby or the primary', async () => {
     for (const node of [cluster.standby, cluster.primary]) {
-      await expect(withClient(node.url(DB, 'bio_reader'), (c) => c.query("UPDATE profiles SET bio = 'x'"))).rejects.toThrow(/read-only|permission denied/);
+      await expect(
+        withClient(node.url(DB, 'bio_reader'), (c) => c.query("UPDATE profiles SET bio = 'x'")),
+      ).rejects.toThrow(/read-only|permission denied/);
     }
   });
 
   it('an import by the CLI on the primary shows on both sidecars', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'bio-pg-import-')), 'import.json');
-    writeFileSync(file, JSON.stringify({ profiles: [{ slug: 'fresh-owner', name: 'Fresh Owner', lang: 'en', bio: 'Imported on the primary.' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        profiles: [{ slug: 'fresh-owner', name: 'Fresh Owner', lang: 'en', bio: 'Imported on the primary.' }],
+      }),
+    );
     const r = cli('import', file);
     expect(r.status, r.out).toBe(0);
-    await eventually(async () => (await text(a.url, '/p/fresh-owner')).includes('Imported on the primary.') && (await text(b.url, '/p/fresh-owner')).includes('Imported on the primary.'));
+    await eventually(
+      async () =>
+        (await text(a.url, '/p/fresh-owner')).includes('Imported on the primary.') &&
+        (await text(b.url, '/p/fresh-owner')).includes('Imported on the primary.'),
+    );
   });
 
   it('a write by plain SQL on the primary is seen, and an unrelated edit renders no other page again', async () => {
-    for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9', '/p/qahwat-alnakheel']) expect(await status(a.url, path)).toBe(200);
+    for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9', '/p/qahwat-alnakheel'])
+      expect(await status(a.url, path)).toBe(200);
     const before = a.renders();
     await primarySql("UPDATE profiles SET bio = 'Edited by SQL' WHERE slug = 'qahwat-alnakheel'");
     await eventually(async () => (await text(a.url, '/p/qahwat-alnakheel')).includes('Edited by SQL'));
     for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9']) await status(a.url, path);
     expect(a.renders()).toBe(before + 1);
     // A related edit (a link of layla's) evicts her page.
-    await primarySql("UPDATE links SET title = 'Edited link' WHERE profile_id = (SELECT id FROM profiles WHERE slug = 'layla') AND position = 0");
+    await primarySql(
+      "UPDATE links SET title = 'Edited link' WHERE profile_id = (SELECT id FROM profiles WHERE slug = 'layla') AND position = 0",
+    );
     await eventually(async () => (await text(a.url, '/p/layla')).includes('Edited link'));
   });
 
@@ -153,7 +183,15 @@ describe('a standby that falls behind', () => {
     try {
       await eventually(async () => (await status(lagging.url, '/health')) === 200);
       // Streaming again after the tests above stopped the primary and the standby (the receiver retries every 5 s).
-      await eventually(async () => withClient(superStandby, async (c) => (await c.query("SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming'")).rowCount === 1), 15_000);
+      await eventually(
+        async () =>
+          withClient(
+            superStandby,
+            async (c) =>
+              (await c.query("SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming'")).rowCount === 1,
+          ),
+        15_000,
+      );
       await withClient(superStandby, (c) => c.query('SELECT pg_wal_replay_pause()'));
       // Commits on the primary that the standby receives but does not replay.
       for (let i = 0; i < 6; i++) {
@@ -180,8 +218,16 @@ describe('a standby that falls behind', () => {
 describe('a database without the schema', () => {
   it('the server starts, says why in health, and never creates anything', async () => {
     await withClient(cluster.primary.url('postgres'), (c) => c.query('CREATE DATABASE empty'));
-    await eventually(async () => withClient(cluster.standby.url('postgres'), async (c) => (await c.query("SELECT 1 FROM pg_database WHERE datname = 'empty'")).rowCount === 1));
-    const app = await buildApp({ config: { ...testConfig, databaseUrl: cluster.standby.url('empty'), changePollMs: POSTGRES_CHANGE_POLL_MS }, distDir });
+    await eventually(async () =>
+      withClient(
+        cluster.standby.url('postgres'),
+        async (c) => (await c.query("SELECT 1 FROM pg_database WHERE datname = 'empty'")).rowCount === 1,
+      ),
+    );
+    const app = await buildApp({
+      config: { ...testConfig, databaseUrl: cluster.standby.url('empty'), changePollMs: POSTGRES_CHANGE_POLL_MS },
+      distDir,
+    });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const health = await fetch(url + '/health');
@@ -189,7 +235,9 @@ describe('a database without the schema', () => {
       expect((await health.json()).status).toBe('degraded');
       expect(await status(url, '/p/layla')).toBe(503);
       expect(await status(url, '/')).toBe(200);
-      const tables = await withClient(cluster.primary.url('empty'), (c) => c.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'"));
+      const tables = await withClient(cluster.primary.url('empty'), (c) =>
+        c.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'"),
+      );
       expect(tables.rows[0]?.n).toBe(0);
     } finally {
       await app.close();

@@ -43,7 +43,11 @@ describe('the delay proxy, a link between regions', () => {
     const { createServer } = await import('node:net');
     const echo = createServer((s) => s.pipe(s)).listen(0, '127.0.5.1');
     await new Promise((r) => echo.once('listening', r));
-    const link = await DelayProxy.start({ host: '127.0.5.2', port: 0 }, { host: '127.0.5.1', port: (echo.address() as { port: number }).port }, 40);
+    const link = await DelayProxy.start(
+      { host: '127.0.5.2', port: 0 },
+      { host: '127.0.5.1', port: (echo.address() as { port: number }).port },
+      40,
+    );
     try {
       const roundTrip = () =>
         new Promise<{ ms: number; text: string }>((resolve) => {
@@ -90,7 +94,11 @@ describe('three regions', () => {
     const marker = `Edited for every region ${Date.now()}`;
     for (const region of world.regions) await page(region.edge.url, '/p/sam-rivera');
     await world.write('UPDATE profiles SET bio = $1 WHERE slug = $2', [marker, 'sam-rivera']);
-    const times = await Promise.all(world.regions.map((region) => within(5_000, async () => (await page(region.edge.url, '/p/sam-rivera')).text.includes(marker))));
+    const times = await Promise.all(
+      world.regions.map((region) =>
+        within(5_000, async () => (await page(region.edge.url, '/p/sam-rivera')).text.includes(marker)),
+      ),
+    );
     // Bounded loosely here (a test machine is shared); the bench measures p50 and p99 per region.
     for (const [i, ms] of times.entries()) expect(ms, `region ${i + 1}`).toBeLessThan(3_000);
   });
@@ -100,7 +108,8 @@ describe('three regions', () => {
     const others = world.regions.slice(0, 2);
     const before = `Before the cut ${Date.now()}`;
     await world.write('UPDATE profiles SET bio = $1 WHERE slug = $2', [before, 'northwind-studio']);
-    for (const region of world.regions) await within(5_000, async () => (await page(region.edge.url, '/p/northwind-studio')).text.includes(before));
+    for (const region of world.regions)
+      await within(5_000, async () => (await page(region.edge.url, '/p/northwind-studio')).text.includes(before));
 
     region3.link.cut();
     const statuses: number[] = [];
@@ -114,7 +123,8 @@ describe('three regions', () => {
     try {
       const during = `Made while region 3 was cut off ${Date.now()}`;
       await world.write('UPDATE profiles SET bio = $1 WHERE slug = $2', [during, 'northwind-studio']);
-      for (const region of others) await within(5_000, async () => (await page(region.edge.url, '/p/northwind-studio')).text.includes(during));
+      for (const region of others)
+        await within(5_000, async () => (await page(region.edge.url, '/p/northwind-studio')).text.includes(during));
       // Cut off, region 3 cannot know: it keeps its page, and its readers get it.
       await new Promise((r) => setTimeout(r, 1_500));
       // Its health says how old its newest data is: the last commit it replayed is older than the edit it missed,
@@ -153,7 +163,8 @@ describe('three regions', () => {
       await world.promote(2);
       const marker = `Written on the new primary ${Date.now()}`;
       await world.write('UPDATE profiles SET bio = $1 WHERE slug = $2', [marker, 'layla']);
-      for (const region of world.regions) await within(10_000, async () => (await page(region.edge.url, '/p/layla')).text.includes(marker));
+      for (const region of world.regions)
+        await within(10_000, async () => (await page(region.edge.url, '/p/layla')).text.includes(marker));
     } finally {
       reading = false;
       await Promise.all(readers);

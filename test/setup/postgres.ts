@@ -4,7 +4,9 @@
 import type { TestProject } from 'vitest/node';
 import { startCluster, type Cluster } from '../../scripts/postgres-cluster.ts';
 
-const shared = globalThis as typeof globalThis & { bioTestCluster?: { cluster: Promise<Cluster>; users: number } | undefined };
+const shared = globalThis as typeof globalThis & {
+  bioTestCluster?: { cluster: Promise<Cluster>; users: number } | undefined;
+};
 
 export default async function setup(project: TestProject) {
   shared.bioTestCluster ??= { cluster: startCluster(), users: 0 };

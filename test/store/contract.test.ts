@@ -25,7 +25,11 @@ const backends: Backend[] = [
     async create() {
       const databasePath = join(mkdtempSync(join(tmpdir(), 'contract-')), 'bio.db');
       const writer = await openWriter({ databasePath });
-      return { writer, read: () => openStore({ ...testConfig, databasePath, databaseUrl: undefined }), settle: async () => undefined };
+      return {
+        writer,
+        read: () => openStore({ ...testConfig, databasePath, databaseUrl: undefined }),
+        settle: async () => undefined,
+      };
     },
   },
   {
@@ -45,7 +49,16 @@ const backends: Backend[] = [
 
 /** A profile whose bio and links an owner's edit n sets together, to tell a whole edit from half of one. */
 function edited(n: number) {
-  return { slug: 'contract-edited', name: 'Edited', bio: `edit ${n}`, lang: 'en', links: [{ title: `edit ${n}`, url: 'https://example.com/a' }, { title: `edit ${n}`, url: 'https://example.com/b' }] };
+  return {
+    slug: 'contract-edited',
+    name: 'Edited',
+    bio: `edit ${n}`,
+    lang: 'en',
+    links: [
+      { title: `edit ${n}`, url: 'https://example.com/a' },
+      { title: `edit ${n}`, url: 'https://example.com/b' },
+    ],
+  };
 }
 
 /** The demo data plus what the contract needs: hidden links, an unpublished profile, an inactive card, a free alias. */
@@ -70,7 +83,18 @@ const data = {
     { slug: 'contract-draft', name: 'Draft', lang: 'ar', published: false },
     edited(0),
   ],
-  cards: [...(demoData.cards as unknown[]), { cardId: 'contract-off', mode: 'page', name: 'Off', active: false }, { cardId: 'contract-1', mode: 'page', name: 'Mine', profile: 'contract-person', phones: ['+1 555 0100'], emails: ['me@example.com'] }],
+  cards: [
+    ...(demoData.cards as unknown[]),
+    { cardId: 'contract-off', mode: 'page', name: 'Off', active: false },
+    {
+      cardId: 'contract-1',
+      mode: 'page',
+      name: 'Mine',
+      profile: 'contract-person',
+      phones: ['+1 555 0100'],
+      emails: ['me@example.com'],
+    },
+  ],
   aliases: [...(demoData.aliases as unknown[]), { alias: 'contract', page: 'contract-person' }],
 };
 
@@ -97,7 +121,15 @@ describe.each(backends)('the Store contract on $name', (backend) => {
   it('is available, and reads a published profile: enabled links pinned first then in order, socials', async () => {
     expect(await store.isAvailable()).toBe(true);
     const profile = await store.profile('contract-person');
-    expect(profile).toMatchObject({ slug: 'contract-person', name: 'Contract Person', bio: 'Links in every state.', lang: 'en', kind: 'person', plan: 'free', avatarUrl: null });
+    expect(profile).toMatchObject({
+      slug: 'contract-person',
+      name: 'Contract Person',
+      bio: 'Links in every state.',
+      lang: 'en',
+      kind: 'person',
+      plan: 'free',
+      avatarUrl: null,
+    });
     expect(profile?.links.map((l) => [l.title, l.pinned])).toEqual([
       ['First', true],
       ['Second', false],
@@ -115,7 +147,15 @@ describe.each(backends)('the Store contract on $name', (backend) => {
 
   it('reads an active card with its owner, a redirect card, and no inactive one', async () => {
     const card = await store.card('contract-1');
-    expect(card).toMatchObject({ cardId: 'contract-1', mode: 'page', name: 'Mine', profileSlug: 'contract-person', profileKind: 'person', phones: [{ number: '+1 555 0100', type: 'cell' }], emails: [{ address: 'me@example.com', type: 'work' }] });
+    expect(card).toMatchObject({
+      cardId: 'contract-1',
+      mode: 'page',
+      name: 'Mine',
+      profileSlug: 'contract-person',
+      profileKind: 'person',
+      phones: [{ number: '+1 555 0100', type: 'cell' }],
+      emails: [{ address: 'me@example.com', type: 'work' }],
+    });
     expect(await store.card('r8x1')).toMatchObject({ mode: 'redirect', redirectUrl: 'https://example.com/' });
     expect(await store.card('contract-off')).toBeUndefined();
   });
@@ -127,7 +167,10 @@ describe.each(backends)('the Store contract on $name', (backend) => {
   });
 
   it('walks, counts and pages the sitemap’s live part by key, in bounded steps', async () => {
-    const profiles = (data.profiles as { slug: string; published?: boolean }[]).filter((p) => p.published !== false).map((p) => p.slug).sort();
+    const profiles = (data.profiles as { slug: string; published?: boolean }[])
+      .filter((p) => p.published !== false)
+      .map((p) => p.slug)
+      .sort();
     expect(await store.liveKeyAfter('profile', '', 0)).toBe(profiles[0]);
     expect(await store.liveKeyAfter('profile', profiles[0]!, 1)).toBe(profiles[2]);
     expect(await store.liveKeyAfter('profile', profiles.at(-1)!, 0)).toBeUndefined();
@@ -137,7 +180,11 @@ describe.each(backends)('the Store contract on $name', (backend) => {
     const page = await store.livePagesFrom('profile', profiles[1]!, 2);
     expect(page.map((p) => p.path)).toEqual(profiles.slice(1, 3).map((slug) => `/p/${slug}`));
     expect(await store.liveCountAfter('card', '', 1000)).toBe(3);
-    expect((await store.livePagesFrom('card', '', 10)).map((p) => p.path)).toEqual(['/c/contract-1', '/c/k7f2q9', '/c/n0rth1']);
+    expect((await store.livePagesFrom('card', '', 10)).map((p) => p.path)).toEqual([
+      '/c/contract-1',
+      '/c/k7f2q9',
+      '/c/n0rth1',
+    ]);
   });
 
   it('reads a profile whole while its owner’s edits commit: never one edit’s bio with another’s links', async () => {
@@ -174,7 +221,9 @@ describe.each(backends)('the Store contract on $name', (backend) => {
     const after = await store.changesSince(before.last, 100_000);
     expect(after.epoch).toBe(before.epoch);
     // The profile, its card and its alias (they show it), in the log's order.
-    expect(new Set(after.changes.map((c) => `${c.kind}:${c.key}`))).toEqual(new Set(['profile:contract-person', 'card:contract-1', 'alias:contract']));
+    expect(new Set(after.changes.map((c) => `${c.kind}:${c.key}`))).toEqual(
+      new Set(['profile:contract-person', 'card:contract-1', 'alias:contract']),
+    );
     // SQLite's reader learns of another process's commit from a file-system event, delivered asynchronously.
     for (let i = 0; i < 100 && (await store.version()) === version; i++) await new Promise((r) => setTimeout(r, 20));
     expect(await store.version()).not.toBe(version);
@@ -197,17 +246,23 @@ describe('both backends answer alike', () => {
       stores.push(store);
     }
     const read = async (store: Store) => ({
-      profiles: await Promise.all(['layla', 'contract-person', 'contract-draft', 'sam-rivera'].map((slug) => store.profile(slug))),
+      profiles: await Promise.all(
+        ['layla', 'contract-person', 'contract-draft', 'sam-rivera'].map((slug) => store.profile(slug)),
+      ),
       cards: await Promise.all(['k7f2q9', 'n0rth1', 'r8x1', 'contract-1', 'contract-off'].map((id) => store.card(id))),
       aliases: await Promise.all(['layla', 'nakheel', 'contract', 'none'].map((a) => store.alias(a))),
       counts: [await store.liveCountAfter('profile', '', 1000), await store.liveCountAfter('card', '', 1000)],
       keys: [await store.liveKeyAfter('profile', '', 3), await store.liveKeyAfter('card', '', 2)],
-      pages: [(await store.livePagesFrom('profile', '', 100)).map((p) => p.path), (await store.livePagesFrom('card', '', 100)).map((p) => p.path)],
+      pages: [
+        (await store.livePagesFrom('profile', '', 100)).map((p) => p.path),
+        (await store.livePagesFrom('card', '', 100)).map((p) => p.path),
+      ],
       changes: (await store.changesSince(0, 100_000)).changes.map((c) => `${c.kind}:${c.key}`).sort(),
     });
     const [sqlite, postgres] = await Promise.all(stores.map(read));
     // Time stamps are each import's own.
-    const withoutTimes = (value: unknown) => JSON.parse(JSON.stringify(value, (key, v) => (key === 'updatedAt' ? undefined : v)));
+    const withoutTimes = (value: unknown) =>
+      JSON.parse(JSON.stringify(value, (key, v) => (key === 'updatedAt' ? undefined : v)));
     expect(withoutTimes(postgres)).toEqual(withoutTimes(sqlite));
     for (const store of stores) await store.close();
     for (const { writer } of opened) await writer.close();

@@ -18,34 +18,83 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function patch(file: string, from: string, to: string) {
   const path = join(dir, file);
   const text = readFileSync(path, 'utf8');
-  if (!text.includes(from)) throw new Error(`${file} no longer holds ${JSON.stringify(from)}: update this test and docs/architecture.md`);
+  if (!text.includes(from))
+    throw new Error(`${file} no longer holds ${JSON.stringify(from)}: update this test and docs/architecture.md`);
   writeFileSync(path, text.replace(from, to));
 }
 
 describe('adding a column', () => {
   it('is one edit in each place the architecture page names, and both backends then store and read it', async () => {
     // .astro holds the content collections' types (npm test runs astro sync first).
-    for (const entry of ['sidecar', 'src', 'scripts', 'content', 'package.json', 'tsconfig.json', '.astro']) cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
+    for (const entry of ['sidecar', 'src', 'scripts', 'content', 'package.json', 'tsconfig.json', '.astro'])
+      cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
     symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
 
     // 1. The migration.
-    patch('sidecar/store/migrations.ts', '\n];\n', "\n  { version: 3, description: 'profile pronouns', sql: 'ALTER TABLE profiles ADD COLUMN pronouns TEXT', postgres: 'ALTER TABLE profiles ADD COLUMN pronouns TEXT' },\n];\n");
+    patch(
+      'sidecar/store/migrations.ts',
+      '\n];\n',
+      "\n  { version: 3, description: 'profile pronouns', sql: 'ALTER TABLE profiles ADD COLUMN pronouns TEXT', postgres: 'ALTER TABLE profiles ADD COLUMN pronouns TEXT' },\n];\n",
+    );
     // 2. The shared SQL: the read and the upsert.
-    patch('sidecar/store/sql.ts', 'avatar_url, plan, updated_at FROM profiles WHERE slug = ?', 'avatar_url, plan, updated_at, pronouns FROM profiles WHERE slug = ?');
-    patch('sidecar/store/sql.ts', 'plan, published, updated_at)\n     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', 'plan, published, updated_at, pronouns)\n     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    patch('sidecar/store/sql.ts', 'updated_at = excluded.updated_at\n     RETURNING id', 'updated_at = excluded.updated_at, pronouns = excluded.pronouns\n     RETURNING id');
+    patch(
+      'sidecar/store/sql.ts',
+      'avatar_url, plan, updated_at FROM profiles WHERE slug = ?',
+      'avatar_url, plan, updated_at, pronouns FROM profiles WHERE slug = ?',
+    );
+    patch(
+      'sidecar/store/sql.ts',
+      'plan, published, updated_at)\n     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'plan, published, updated_at, pronouns)\n     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    patch(
+      'sidecar/store/sql.ts',
+      'updated_at = excluded.updated_at\n     RETURNING id',
+      'updated_at = excluded.updated_at, pronouns = excluded.pronouns\n     RETURNING id',
+    );
     // 3. The row and the page's shape.
-    patch('sidecar/store/rows.ts', '  updated_at: string;\n}\n\nexport interface LinkRow', '  updated_at: string;\n  pronouns: string | null;\n}\n\nexport interface LinkRow');
-    patch('sidecar/store/rows.ts', '    updatedAt: row.updated_at,\n    links:', '    updatedAt: row.updated_at,\n    pronouns: row.pronouns,\n    links:');
-    patch('src/lib/live-content.ts', "  plan: 'free' | 'paid';\n  updatedAt: string;", "  plan: 'free' | 'paid';\n  updatedAt: string;\n  pronouns: string | null;");
+    patch(
+      'sidecar/store/rows.ts',
+      '  updated_at: string;\n}\n\nexport interface LinkRow',
+      '  updated_at: string;\n  pronouns: string | null;\n}\n\nexport interface LinkRow',
+    );
+    patch(
+      'sidecar/store/rows.ts',
+      '    updatedAt: row.updated_at,\n    links:',
+      '    updatedAt: row.updated_at,\n    pronouns: row.pronouns,\n    links:',
+    );
+    patch(
+      'src/lib/live-content.ts',
+      "  plan: 'free' | 'paid';\n  updatedAt: string;",
+      "  plan: 'free' | 'paid';\n  updatedAt: string;\n  pronouns: string | null;",
+    );
     // 4. The import: the field, and its parameter in the plan.
-    patch('sidecar/store/import-format.ts', "    published: z.boolean().default(true),\n    links:", "    published: z.boolean().default(true),\n    pronouns: line(40).optional(),\n    links:");
-    patch('sidecar/store/import-plan.ts', 'published: number; updatedAt: string }[];', 'published: number; updatedAt: string; pronouns: string | null }[];');
-    patch('sidecar/store/import-plan.ts', '      published: p.published ? 1 : 0,\n      updatedAt: stamp,', '      published: p.published ? 1 : 0,\n      updatedAt: stamp,\n      pronouns: p.pronouns ?? null,');
-    patch('sidecar/store/import-plan.ts', 'p.plan, p.published, p.updatedAt]', 'p.plan, p.published, p.updatedAt, p.pronouns]');
+    patch(
+      'sidecar/store/import-format.ts',
+      '    published: z.boolean().default(true),\n    links:',
+      '    published: z.boolean().default(true),\n    pronouns: line(40).optional(),\n    links:',
+    );
+    patch(
+      'sidecar/store/import-plan.ts',
+      'published: number; updatedAt: string }[];',
+      'published: number; updatedAt: string; pronouns: string | null }[];',
+    );
+    patch(
+      'sidecar/store/import-plan.ts',
+      '      published: p.published ? 1 : 0,\n      updatedAt: stamp,',
+      '      published: p.published ? 1 : 0,\n      updatedAt: stamp,\n      pronouns: p.pronouns ?? null,',
+    );
+    patch(
+      'sidecar/store/import-plan.ts',
+      'p.plan, p.published, p.updatedAt]',
+      'p.plan, p.published, p.updatedAt, p.pronouns]',
+    );
 
     // The copy type-checks as the project does.
-    const tsc = spawnSync(join(projectRoot, 'node_modules/.bin/tsc'), ['--noEmit', '-p', join(dir, 'tsconfig.json')], { cwd: dir, encoding: 'utf8' });
+    const tsc = spawnSync(join(projectRoot, 'node_modules/.bin/tsc'), ['--noEmit', '-p', join(dir, 'tsconfig.json')], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     const ownErrors = (tsc.stdout + tsc.stderr).split('\n').filter((line) => /^(sidecar|src\/lib)\//.test(line));
     expect(ownErrors).toEqual([]);
 
@@ -87,6 +136,9 @@ process.exit(0);
       timeout: 60_000,
     });
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}')).toEqual({ sqlite: 'they/them', postgres: 'they/them' });
+    expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}')).toEqual({
+      sqlite: 'they/them',
+      postgres: 'they/them',
+    });
   }, 120_000);
 });

@@ -50,7 +50,9 @@ describe('a date as written', () => {
 
   it('the blog states its zone once, and says so when it describes a moment', () => {
     expect(BLOG_TIME_ZONE).toBe('Asia/Riyadh');
-    expect(describeMoment(new Date('2026-11-30T21:00:00Z'))).toBe('2026-12-01 00:00 Asia/Riyadh (2026-11-30 21:00 UTC)');
+    expect(describeMoment(new Date('2026-11-30T21:00:00Z'))).toBe(
+      '2026-12-01 00:00 Asia/Riyadh (2026-11-30 21:00 UTC)',
+    );
     expect(describeMoment(new Date('2026-11-30T21:00:00Z'), 'UTC')).toBe('2026-11-30 21:00 UTC');
   });
 });

@@ -67,7 +67,10 @@ describe('loadConfig', () => {
 
   it('every variable docs/configuration.md documents is in the schema, and every variable of the schema is documented', () => {
     const readme = readFileSync(join(projectRoot, 'docs', 'configuration.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('| Variable | Default | Meaning |'), readme.indexOf('\n\n', readme.indexOf('| Variable | Default | Meaning |')));
+    const table = readme.slice(
+      readme.indexOf('| Variable | Default | Meaning |'),
+      readme.indexOf('\n\n', readme.indexOf('| Variable | Default | Meaning |')),
+    );
     const documented = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]).sort();
     expect(documented).toEqual([...CONFIG_VARIABLES].sort());
   });

@@ -7,19 +7,33 @@ import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/env.ts';
 
-const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: projectRoot, encoding: 'utf8' })
+const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+  cwd: projectRoot,
+  encoding: 'utf8',
+})
   .split('\n')
   .filter((file) => file !== '' && existsSync(join(projectRoot, file)));
-const folders = new Set(tracked.flatMap((file) => file.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+const folders = new Set(
+  tracked.flatMap((file) =>
+    file
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
+);
 const basenames = new Set(tracked.map((file) => basename(file)));
 
 /** The pages a contributor reads: the README and docs/, the benchmark records included. */
 const pages = tracked.filter((file) => file === 'README.md' || (file.startsWith('docs/') && file.endsWith('.md')));
 
-const scripts = Object.keys((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+const scripts = Object.keys(
+  (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts,
+);
 
 /** Every name the code reads from the environment, wherever it reads it. */
-const sources = tracked.filter((file) => /\.(?:ts|mjs|js|sh|yml|vcl|conf|service|sql)$/.test(file) && !file.startsWith('docs/'));
+const sources = tracked.filter(
+  (file) => /\.(?:ts|mjs|js|sh|yml|vcl|conf|service|sql)$/.test(file) && !file.startsWith('docs/'),
+);
 const sourceText = sources.map((file) => readFileSync(join(projectRoot, file), 'utf8')).join('\n');
 
 /** Prose only: fenced blocks hold commands and output, checked by the command rule below on their own. */
@@ -75,13 +89,16 @@ describe('the docs', () => {
 
     it(`${page}: every relative link reaches a page and its heading`, () => {
       const broken: string[] = [];
-      for (const [, target] of withoutFences(text).replace(/`[^`\n]+`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) {
+      for (const [, target] of withoutFences(text)
+        .replace(/`[^`\n]+`/g, '')
+        .matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^(?:[a-z]+:|\/)/i.test(target!)) continue;
         const [path, anchor] = target!.split('#') as [string, string | undefined];
         const file = path === '' ? page : relative(projectRoot, join(projectRoot, dirname(page), path));
         const exists = tracked.includes(file) || folders.has(file.replace(/\/$/, ''));
         if (!exists) broken.push(`${target}: no ${file}`);
-        else if (anchor !== undefined && !anchorsOf(file).has(anchor)) broken.push(`${target}: no heading #${anchor} in ${file}`);
+        else if (anchor !== undefined && !anchorsOf(file).has(anchor))
+          broken.push(`${target}: no heading #${anchor} in ${file}`);
       }
       expect(broken).toEqual([]);
     });
@@ -98,13 +115,19 @@ describe('the docs', () => {
     });
 
     it(`${page}: every npm script it runs is in package.json`, () => {
-      const unknown = [...text.matchAll(/npm run ([\w:-]+)/g)].map((match) => match[1]!).filter((name) => !scripts.includes(name));
+      const unknown = [...text.matchAll(/npm run ([\w:-]+)/g)]
+        .map((match) => match[1]!)
+        .filter((name) => !scripts.includes(name));
       expect(unknown).toEqual([]);
     });
 
     it(`${page}: every environment variable it names is read by the code`, () => {
-      const names = codeSpans(text).flatMap((span) => [...span.matchAll(/\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g)].map((match) => match[1]!));
-      const unread = [...new Set(names)].filter((name) => !OUTSIDE_VARIABLES.has(name) && !new RegExp(`\\b${name}\\b`).test(sourceText));
+      const names = codeSpans(text).flatMap((span) =>
+        [...span.matchAll(/\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g)].map((match) => match[1]!),
+      );
+      const unread = [...new Set(names)].filter(
+        (name) => !OUTSIDE_VARIABLES.has(name) && !new RegExp(`\\b${name}\\b`).test(sourceText),
+      );
       expect(unread).toEqual([]);
     });
   }
@@ -112,5 +135,15 @@ describe('the docs', () => {
 
 /** Documents the service answers at a URL, named in the docs by that name (`llms.txt`, `auth.md`), not files here. */
 function served(name: string): boolean {
-  return ['llms.txt', 'llms-full.txt', 'auth.md', 'robots.txt', 'index.md', 'security.txt', 'api-catalog.json', 'openapi.json', 'server-card.json'].includes(name);
+  return [
+    'llms.txt',
+    'llms-full.txt',
+    'auth.md',
+    'robots.txt',
+    'index.md',
+    'security.txt',
+    'api-catalog.json',
+    'openapi.json',
+    'server-card.json',
+  ].includes(name);
 }

@@ -3,10 +3,25 @@
 // (conductor.ts) and the HTTP around it are tested through a real server in test/mcp.
 import { describe, expect, it } from 'vitest';
 import { AnswerBudget, bytesLeft, withBudget } from '../../sidecar/mcp/budget.ts';
-import { answerTooLarge, clientMessageOf, CODES, invalidParams, isMessage, isNotification, isRequest, parseBody, STORE_UNAVAILABLE } from '../../sidecar/mcp/jsonrpc.ts';
+import {
+  answerTooLarge,
+  clientMessageOf,
+  CODES,
+  invalidParams,
+  isMessage,
+  isNotification,
+  isRequest,
+  parseBody,
+  STORE_UNAVAILABLE,
+} from '../../sidecar/mcp/jsonrpc.ts';
 import { StoreUnavailableError } from '../../sidecar/store/store.ts';
 
-const call = (id: number, name = 'get_profile', args: unknown = { page: 'layla' }) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const call = (id: number, name = 'get_profile', args: unknown = { page: 'layla' }) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 describe('parseBody', () => {
   it('reads one value or a batch, whose elements are judged later one by one', () => {
@@ -37,7 +52,8 @@ describe('messages and params', () => {
     expect(isRequest(call(1))).toBe(true);
     const notification = { jsonrpc: '2.0', method: 'notifications/initialized' };
     expect(isMessage(notification) && isNotification(notification) && !isRequest(notification)).toBe(true);
-    for (const bad of [7, 'x', null, {}, { id: 1, method: 'ping' }, { jsonrpc: '1.0', id: 1, method: 'ping' }]) expect(isMessage(bad), JSON.stringify(bad)).toBe(false);
+    for (const bad of [7, 'x', null, {}, { id: 1, method: 'ping' }, { jsonrpc: '1.0', id: 1, method: 'ping' }])
+      expect(isMessage(bad), JSON.stringify(bad)).toBe(false);
   });
 
   it('answers params that do not fit their method with -32602 under the request’s id, in one line naming the field', () => {

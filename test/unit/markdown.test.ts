@@ -12,13 +12,20 @@ describe('pageToMarkdown', () => {
     const md = pageToMarkdown(page('<h1>مرحبا</h1>'));
     const { data, content } = matter(md);
     expect(Object.keys(data)).toEqual(['title', 'description', 'url', 'lang']);
-    expect(data).toEqual({ title: 'عنوان: مع نقطتين', description: 'وصف "مقتبس"', url: 'https://example.com/ar/blog/x', lang: 'ar' });
+    expect(data).toEqual({
+      title: 'عنوان: مع نقطتين',
+      description: 'وصف "مقتبس"',
+      url: 'https://example.com/ar/blog/x',
+      lang: 'ar',
+    });
     expect(content.trim()).toBe('# مرحبا');
   });
 
   it('keeps only <main>: no navigation, footer, scripts, styles or forms', () => {
     const md = pageToMarkdown(
-      page('<p>text</p><script>alert(1)</script><style>p{}</style><form><input name="q"><button>Go</button></form><nav>inner nav</nav>'),
+      page(
+        '<p>text</p><script>alert(1)</script><style>p{}</style><form><input name="q"><button>Go</button></form><nav>inner nav</nav>',
+      ),
     );
     expect(md).toContain('text');
     for (const gone of ['Home', 'footer text', 'alert', 'p{}', 'Go', 'inner nav']) expect(md).not.toContain(gone);
@@ -26,7 +33,9 @@ describe('pageToMarkdown', () => {
 
   it('makes every link and image absolute and drops unsafe schemes', () => {
     const md = pageToMarkdown(
-      page('<p><a href="/p/layla">profile</a> <a href="../y">sibling</a> <a href="#top">top</a> <a href="javascript:alert(1)">bad</a> <a href="mailto:a@b.co">mail</a></p><img src="/i.png" alt="صورة">'),
+      page(
+        '<p><a href="/p/layla">profile</a> <a href="../y">sibling</a> <a href="#top">top</a> <a href="javascript:alert(1)">bad</a> <a href="mailto:a@b.co">mail</a></p><img src="/i.png" alt="صورة">',
+      ),
     );
     expect(md).toContain('[profile](https://example.com/p/layla)');
     expect(md).toContain('[sibling](https://example.com/ar/y)');

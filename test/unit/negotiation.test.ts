@@ -13,19 +13,60 @@ const njsRequest = (headers: Record<string, string>, uri = '/x') => ({
   variables: { site_langs: [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)].join(' ') },
 });
 
-const q = fc.oneof(fc.constant(''), fc.integer({ min: 0, max: 1000 }).map((n) => `;q=${(n / 1000).toString()}`), fc.constantFrom(';q=1.0', ';q=0', ';q=x', ';q=', ';level=1'));
+const q = fc.oneof(
+  fc.constant(''),
+  fc.integer({ min: 0, max: 1000 }).map((n) => `;q=${(n / 1000).toString()}`),
+  fc.constantFrom(';q=1.0', ';q=0', ';q=x', ';q=', ';level=1'),
+);
 const space = fc.constantFrom('', ' ', '  ');
 const header = (values: string[]) =>
-  fc.array(fc.tuple(fc.constantFrom(...values), q, space), { minLength: 1, maxLength: 6 }).map((entries) => entries.map(([v, p, s]) => `${s}${v}${p}`).join(','));
+  fc
+    .array(fc.tuple(fc.constantFrom(...values), q, space), { minLength: 1, maxLength: 6 })
+    .map((entries) => entries.map(([v, p, s]) => `${s}${v}${p}`).join(','));
 
-const accept = header(['text/html', 'text/markdown', 'text/*', '*/*', 'application/json', 'text/plain', 'application/xhtml+xml', 'application/xml', 'TEXT/MARKDOWN', 'image/*', 'text', 'text/markdown; charset=utf-8', '*/markdown', 'text/html;level=1', '', '"text/markdown"']);
-const acceptLanguage = header(['ar', 'en', 'en-US', 'ar-SA', 'AR', 'En-gb', 'fr', 'de-CH', '*', 'ar-', 'zh-Hant-TW', '-en', 'x-klingon', '', 'en_US']);
+const accept = header([
+  'text/html',
+  'text/markdown',
+  'text/*',
+  '*/*',
+  'application/json',
+  'text/plain',
+  'application/xhtml+xml',
+  'application/xml',
+  'TEXT/MARKDOWN',
+  'image/*',
+  'text',
+  'text/markdown; charset=utf-8',
+  '*/markdown',
+  'text/html;level=1',
+  '',
+  '"text/markdown"',
+]);
+const acceptLanguage = header([
+  'ar',
+  'en',
+  'en-US',
+  'ar-SA',
+  'AR',
+  'En-gb',
+  'fr',
+  'de-CH',
+  '*',
+  'ar-',
+  'zh-Hant-TW',
+  '-en',
+  'x-klingon',
+  '',
+  'en_US',
+]);
 
 describe('the front and the sidecar negotiate alike', () => {
   it('Markdown or HTML, for random Accept headers', () => {
     fc.assert(
       fc.property(accept, (value) => {
-        expect(negotiate.twin(njsRequest({ Accept: value }))).toBe(prefersMarkdown({ accept: value }) ? '.md' : '.html');
+        expect(negotiate.twin(njsRequest({ Accept: value }))).toBe(
+          prefersMarkdown({ accept: value }) ? '.md' : '.html',
+        );
       }),
       { numRuns: 2000 },
     );
@@ -34,7 +75,9 @@ describe('the front and the sidecar negotiate alike', () => {
   it('the language of an error page, for random Accept-Language headers', () => {
     fc.assert(
       fc.property(acceptLanguage, (value) => {
-        expect(negotiate.lang(njsRequest({ 'Accept-Language': value }))).toBe(preferredLang({ 'accept-language': value }));
+        expect(negotiate.lang(njsRequest({ 'Accept-Language': value }))).toBe(
+          preferredLang({ 'accept-language': value }),
+        );
       }),
       { numRuns: 2000 },
     );

@@ -19,7 +19,11 @@ describe('a hold of the event loop longer than a sample', () => {
   const reasonsAfterHolds = async (maxEventLoopDelayMs: number) => {
     const app = Fastify();
     const pressure = new Pressure({ maxEventLoopDelayMs });
-    await pressure.measure(app, () => true, (why) => ({ statusCode: 503, body: why, headers: {} }));
+    await pressure.measure(
+      app,
+      () => true,
+      (why) => ({ statusCode: 503, body: why, headers: {} }),
+    );
     await app.ready();
     close = () => app.close();
     const reasons: (string | undefined)[] = [];

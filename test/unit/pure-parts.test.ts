@@ -57,7 +57,12 @@ describe('what a live asset offers compressed', () => {
     const br = page.encoded('br');
     expect(br?.etag).toBe(page.etag.replace(/"$/, '-br"'));
     expect(page.encoded('br')).toBe(br);
-    for (const [type, bytes] of [['image/png', 5000], ['image/webp', 5000], ['font/woff2', 5000], ['text/vcard; charset=utf-8', 300]] as const) {
+    for (const [type, bytes] of [
+      ['image/png', 5000],
+      ['image/webp', 5000],
+      ['font/woff2', 5000],
+      ['text/vcard; charset=utf-8', 300],
+    ] as const) {
       const asset = makeAsset(Buffer.alloc(bytes, 1), type, CACHE.live);
       expect(asset.compressible, type).toBe(false);
       expect(asset.encoded('gzip'), type).toBeUndefined();
@@ -107,13 +112,15 @@ describe('vCard', () => {
 describe('entity tags', () => {
   it('a change names one entity; keys no page can have are never purged (nor reach a header)', () => {
     expect(entityTag({ kind: 'profile', key: 'layla' })).toBe('profile:layla');
-    expect(purgeTags([
-      { kind: 'profile', key: 'layla' },
-      { kind: 'card', key: 'k7f2q9' },
-      { kind: 'profile', key: 'layla' },
-      { kind: 'alias', key: 'bad key\r\nx-evil: 1' },
-      { kind: 'card', key: 'ok_ID-1' },
-    ])).toEqual(['profile:layla', 'card:k7f2q9', 'card:ok_ID-1']);
+    expect(
+      purgeTags([
+        { kind: 'profile', key: 'layla' },
+        { kind: 'card', key: 'k7f2q9' },
+        { kind: 'profile', key: 'layla' },
+        { kind: 'alias', key: 'bad key\r\nx-evil: 1' },
+        { kind: 'card', key: 'ok_ID-1' },
+      ]),
+    ).toEqual(['profile:layla', 'card:k7f2q9', 'card:ok_ID-1']);
   });
 
   it('the live cache evicts every entry built from an entity, and only those', () => {
@@ -179,7 +186,19 @@ describe('request paths', () => {
     expect(checkedPath(raw)).toBe(path);
   });
 
-  it.each(['/..', '/a/../b', '/%2e%2e/x', '/./x', '/a%5cb', '/a\\b', '/%00', '/%E0%A4%A', '/%ZZ', '/p/..%2F..%2Fetc', '/a/.%2fb'])('%s names no page', (raw) => {
+  it.each([
+    '/..',
+    '/a/../b',
+    '/%2e%2e/x',
+    '/./x',
+    '/a%5cb',
+    '/a\\b',
+    '/%00',
+    '/%E0%A4%A',
+    '/%ZZ',
+    '/p/..%2F..%2Fetc',
+    '/a/.%2fb',
+  ])('%s names no page', (raw) => {
     expect(checkedPath(raw)).toBeUndefined();
   });
 });

@@ -48,23 +48,45 @@ describe('the declaration itself', () => {
   });
 
   it('one slug pattern: words of letters and digits joined by single hyphens, 1 to 64 characters', () => {
-    for (const good of ['a', 'layla', 'layla-designs', 'a1-b2-c3', 'x'.repeat(64)]) expect(SLUG_PATTERN.test(good), good).toBe(true);
-    for (const bad of ['', '-a', 'a-', 'a--b', 'Layla', 'a_b', 'a.b', 'x'.repeat(65)]) expect(SLUG_PATTERN.test(bad), bad).toBe(false);
+    for (const good of ['a', 'layla', 'layla-designs', 'a1-b2-c3', 'x'.repeat(64)])
+      expect(SLUG_PATTERN.test(good), good).toBe(true);
+    for (const bad of ['', '-a', 'a-', 'a--b', 'Layla', 'a_b', 'a.b', 'x'.repeat(65)])
+      expect(SLUG_PATTERN.test(bad), bad).toBe(false);
   });
 });
 
 describe('derived artifacts agree with the declaration', () => {
   it('OpenAPI has exactly the declared paths, methods, operation ids, parameters and statuses', () => {
-    const doc = openApiDocument(testConfig) as { paths: Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>> };
+    const doc = openApiDocument(testConfig) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { operationId: string; parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }
+        >
+      >;
+    };
     expect(Object.keys(doc.paths).sort()).toEqual(routes.map(([, r]) => r.path).sort());
     for (const [id, r] of routes) {
       const op = doc.paths[r.path]?.[r.method.toLowerCase()];
       expect(op?.operationId, id).toBe(id);
-      expect((op?.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort(), id).toEqual(Object.keys(r.params ?? {}).sort());
+      expect(
+        (op?.parameters ?? [])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort(),
+        id,
+      ).toEqual(Object.keys(r.params ?? {}).sort());
       // The declared statuses, and `default` for what any page may answer (304, 400, 405, 500); the MCP endpoint
       // answers everything as JSON-RPC and declares each.
       const declared = Object.keys(op?.responses ?? {});
-      expect(declared.filter((s) => s !== 'default').map(Number).sort(), id).toEqual([...r.statuses].sort());
+      expect(
+        declared
+          .filter((s) => s !== 'default')
+          .map(Number)
+          .sort(),
+        id,
+      ).toEqual([...r.statuses].sort());
       expect(declared.includes('default'), id).toBe(r.served !== 'agents');
     }
   });
@@ -75,12 +97,18 @@ describe('derived artifacts agree with the declaration', () => {
       expect(robots.isAllowed(`${base}/${segment}`, 'AnyBot'), segment).toBe(false);
       expect(robots.isAllowed(`${base}/${segment}/x`, 'AnyBot'), segment).toBe(false);
     }
-    for (const [, r] of routes.filter(([, r]) => r.method === 'GET' && !r.path.includes('{'))) expect(robots.isAllowed(`${base}${r.path}`, 'AnyBot'), r.path).toBe(true);
+    for (const [, r] of routes.filter(([, r]) => r.method === 'GET' && !r.path.includes('{')))
+      expect(robots.isAllowed(`${base}${r.path}`, 'AnyBot'), r.path).toBe(true);
   });
 
   it('read_page refuses every owner-app segment and /mcp, however written', () => {
     for (const segment of AGENT_REFUSED_SEGMENTS) {
-      for (const path of [`/${segment}`, `/${segment.toUpperCase()}/x`, `/%${segment.charCodeAt(0).toString(16)}${segment.slice(1)}`, `//${segment}`]) {
+      for (const path of [
+        `/${segment}`,
+        `/${segment.toUpperCase()}/x`,
+        `/%${segment.charCodeAt(0).toString(16)}${segment.slice(1)}`,
+        `//${segment}`,
+      ]) {
         expect(resolveSitePath(path, testConfig), path).toMatchObject({ ok: false, problem: expect.any(String) });
       }
     }
@@ -96,7 +124,12 @@ describe('derived artifacts agree with the declaration', () => {
   });
 
   it('the nginx front proxies every route the sidecar answers, and treats alias-shaped misses with the declared pattern', () => {
-    const conf = frontConfig({ config: testConfig, listen: '127.0.0.1:1', sidecars: ['127.0.0.1:2'], prefix: '/tmp/x' });
+    const conf = frontConfig({
+      config: testConfig,
+      listen: '127.0.0.1:1',
+      sidecars: ['127.0.0.1:2'],
+      prefix: '/tmp/x',
+    });
     const prefixes = /location ~ \^\/\(([^)]+)\)\/ \{/.exec(conf)?.[1]?.split('|') ?? [];
     for (const [id, r] of routes.filter(([, r]) => r.served !== 'static')) {
       if (r.path === '/{alias}') continue;
@@ -140,9 +173,17 @@ describe('no module keeps a copy of a rule', () => {
     .filter((file) => !file.endsWith('src/lib/surface.ts'));
   // [what, pattern, the one module besides surface.ts allowed to hold it]
   const copies: [string, RegExp, string?][] = [
-    ['a language list', /\[\s*'ar',\s*'en'\s*\]|\[\s*'en',\s*'ar'\s*\]|\(ar\|en\)|'ar' \| 'en'|=== 'ar' \|\|/, 'src/lib/locales.ts'],
+    [
+      'a language list',
+      /\[\s*'ar',\s*'en'\s*\]|\[\s*'en',\s*'ar'\s*\]|\(ar\|en\)|'ar' \| 'en'|=== 'ar' \|\|/,
+      'src/lib/locales.ts',
+    ],
     // A language fact written beside its language: a comparison, a default, a locale or a direction chosen by hand.
-    ['a language fact', /[!=]== ?'(ar|en)'|'(ar|en)' ?[!=]==|\bdefault\('(ar|en)'\)|'(ar_AR|en_US|en-GB)'|\?\s*'rtl'|\('(ar|en)'\)|lang: '(ar|en)'|IN \('ar'/, 'src/lib/locales.ts'],
+    [
+      'a language fact',
+      /[!=]== ?'(ar|en)'|'(ar|en)' ?[!=]==|\bdefault\('(ar|en)'\)|'(ar_AR|en_US|en-GB)'|\?\s*'rtl'|\('(ar|en)'\)|lang: '(ar|en)'|IN \('ar'/,
+      'src/lib/locales.ts',
+    ],
     ['a slug or card-id pattern', /\[a-z0-9\]\+\(\?:-\[a-z0-9\]\+\)\*|\[A-Za-z0-9_-\]\{3,64\}|\[a-z0-9-\]\{0,62\}/],
     ['an owner-app path list', /['"/]login['"|]|login\|otp/],
     ['a Cache-Control value', /['"](public, (max-age|no-cache)|no-cache|no-store)['"]/],
@@ -151,10 +192,15 @@ describe('no module keeps a copy of a rule', () => {
     // Issue 30: the default origin was written three times, the message of a bad configuration twice.
     ['the default origin', /http:\/\/localhost:\$\{/, 'src/lib/site-config.ts'],
     ['the message of a bad configuration', /Invalid configuration/, 'src/lib/site-config.ts'],
-    ['which files of the build are fingerprinted', /startsWith\(['"]\/?_astro\/|location \/_astro\/|pf_meta|\(\?:fragment\|index\)/],
+    [
+      'which files of the build are fingerprinted',
+      /startsWith\(['"]\/?_astro\/|location \/_astro\/|pf_meta|\(\?:fragment\|index\)/,
+    ],
   ];
   it.each(copies)('%s appears only in src/lib/surface.ts (or the one module named)', (_what, pattern, allowed) => {
-    const offenders = sources.filter((file) => file !== allowed && pattern.test(readFileSync(join(projectRoot, file), 'utf8'))).map((file) => relative('.', file));
+    const offenders = sources
+      .filter((file) => file !== allowed && pattern.test(readFileSync(join(projectRoot, file), 'utf8')))
+      .map((file) => relative('.', file));
     expect(offenders).toEqual([]);
   });
 

@@ -6,12 +6,34 @@ import pg from 'pg';
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
 import { numbered, READS } from '../sql.ts';
 import { StandbyProbe } from './standby-probe.ts';
-import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows, type AliasRow, type CardRow, type LinkRow, type LivePageRow, type ProfileRow, type SocialRow } from '../rows.ts';
-import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type LivePageKind, type Store } from '../store.ts';
+import {
+  aliasTargetOf,
+  cardFromRow,
+  livePagesOf,
+  profileFromRows,
+  type AliasRow,
+  type CardRow,
+  type LinkRow,
+  type LivePageRow,
+  type ProfileRow,
+  type SocialRow,
+} from '../rows.ts';
+import {
+  StoreUnavailableError,
+  type AliasTarget,
+  type Change,
+  type ChangeBatch,
+  type LivePage,
+  type LivePageKind,
+  type Store,
+} from '../store.ts';
 
 /** The shared queries (sql.ts) with PostgreSQL's numbered placeholders, made once. */
 const NUMBERED_READS = Object.fromEntries(
-  Object.entries(READS).map(([name, sql]) => [name, typeof sql === 'string' ? numbered(sql) : (kind: LivePageKind) => numbered(sql(kind))]),
+  Object.entries(READS).map(([name, sql]) => [
+    name,
+    typeof sql === 'string' ? numbered(sql) : (kind: LivePageKind) => numbered(sql(kind)),
+  ]),
 ) as { [K in keyof typeof READS]: (typeof READS)[K] extends string ? string : (kind: LivePageKind) => string };
 
 export interface PgStoreOptions {
@@ -23,7 +45,6 @@ export interface PgStoreOptions {
   /** How often the probe runs. */
   probeMs?: number;
 }
-
 
 export class PgStore implements Store {
   private readonly pool: pg.Pool;
@@ -109,7 +130,13 @@ export class PgStore implements Store {
   }
 
   stats() {
-    return { replicaLagMs: this.standby.lagMs, newestCommitAt: this.standby.newestCommitAt, poolTotal: this.pool.totalCount, poolIdle: this.pool.idleCount, poolWaiting: this.pool.waitingCount };
+    return {
+      replicaLagMs: this.standby.lagMs,
+      newestCommitAt: this.standby.newestCommitAt,
+      poolTotal: this.pool.totalCount,
+      poolIdle: this.pool.idleCount,
+      poolWaiting: this.pool.waitingCount,
+    };
   }
 
   private async identityOf(): Promise<string> {
@@ -132,7 +159,9 @@ export class PgStore implements Store {
       let failed = false;
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const result = await read(async <R>(text: string, values: unknown[]) => (await client.query(text, values)).rows as R[]);
+        const result = await read(
+          async <R>(text: string, values: unknown[]) => (await client.query(text, values)).rows as R[],
+        );
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -170,5 +199,10 @@ export class PgStore implements Store {
 function isTransient(err: unknown): boolean {
   const code = (err as { code?: string }).code ?? '';
   const message = (err as Error).message ?? '';
-  return code === '40001' || code === '57P01' || code.startsWith('08') || /Connection terminated|ECONNRESET|conflict with recovery/i.test(message);
+  return (
+    code === '40001' ||
+    code === '57P01' ||
+    code.startsWith('08') ||
+    /Connection terminated|ECONNRESET|conflict with recovery/i.test(message)
+  );
 }

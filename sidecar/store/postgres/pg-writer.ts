@@ -11,7 +11,9 @@ export async function migratePg(client: pg.ClientBase, upTo = SCHEMA_VERSION): P
   await client.query('SELECT pg_advisory_lock(724301)');
   try {
     await client.query('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-    const current = Number((await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_version')).rows[0]?.v ?? 0);
+    const current = Number(
+      (await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_version')).rows[0]?.v ?? 0,
+    );
     const applied: number[] = [];
     for (const m of pendingMigrations(current, upTo)) {
       await transaction(client, async () => {
@@ -27,15 +29,26 @@ export async function migratePg(client: pg.ClientBase, upTo = SCHEMA_VERSION): P
 }
 
 /** Validates `json` against the format, itself and what the database holds, then writes it in one transaction. */
-export async function importPg(client: pg.ClientBase, json: unknown, keepChanges: number, rules: ImportRules = {}): Promise<ImportOutcome> {
+export async function importPg(
+  client: pg.ClientBase,
+  json: unknown,
+  keepChanges: number,
+  rules: ImportRules = {},
+): Promise<ImportOutcome> {
   // The slugs the file refers to, looked up at once (validation itself is synchronous).
   const referenced = referencedSlugs(json);
-  const known = new Set(referenced.length ? (await client.query<{ slug: string }>('SELECT slug FROM profiles WHERE slug = ANY($1)', [referenced])).rows.map((r) => r.slug) : []);
+  const known = new Set(
+    referenced.length
+      ? (await client.query<{ slug: string }>('SELECT slug FROM profiles WHERE slug = ANY($1)', [referenced])).rows.map(
+          (r) => r.slug,
+        )
+      : [],
+  );
   const planned = planImport(json, known, rules);
   if (!planned.ok) return planned;
   await transaction(client, async () => {
     const steps = importSteps(planned.plan, keepChanges);
-    for (let step = steps.next(); !step.done; ) {
+    for (let step = steps.next(); !step.done;) {
       const { sql, params, get } = step.value;
       const { rows } = await client.query<{ id: string }>(numbered(sql), params);
       step = steps.next(get ? rows[0] : undefined);

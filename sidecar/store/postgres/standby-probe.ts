@@ -52,7 +52,14 @@ export class StandbyProbe {
 
   private async check(now: number): Promise<Health> {
     try {
-      const { rows } = await this.pool.query<{ recovery: boolean; pending: boolean | null; lag_ms: number | null; replayed_at: Date | null; replay: string | null; version: number | null }>(
+      const { rows } = await this.pool.query<{
+        recovery: boolean;
+        pending: boolean | null;
+        lag_ms: number | null;
+        replayed_at: Date | null;
+        replay: string | null;
+        version: number | null;
+      }>(
         `SELECT pg_is_in_recovery() AS recovery,
                 pg_last_wal_replay_lsn()::text AS replay,
                 -- More than a WAL page received and not replayed: when idle, the received position may rest on a page
@@ -78,14 +85,23 @@ export class StandbyProbe {
       this.lagMs = lag;
       this.behind = lag > this.options.maxReplicaLagMs ? this.behind + 1 : 0;
       if (this.behind >= 2) {
-        return { ok: false, problem: `the standby's replay is ${Math.round(lag)} ms behind (limit ${this.options.maxReplicaLagMs})`, at: now };
+        return {
+          ok: false,
+          problem: `the standby's replay is ${Math.round(lag)} ms behind (limit ${this.options.maxReplicaLagMs})`,
+          at: now,
+        };
       }
       return { ok: true, at: now };
     } catch (err) {
       const missing = /relation "schema_version" does not exist/.test((err as Error).message);
-      if (missing) return { ok: false, problem: 'the database has no schema: run npm run db -- migrate on the primary', at: now };
+      if (missing)
+        return { ok: false, problem: 'the database has no schema: run npm run db -- migrate on the primary', at: now };
       // Unreachable, or too slow to answer: asked again soon rather than after a whole probe interval.
-      return { ok: false, problem: `cannot reach the database: ${(err as Error).message}`, at: now - (this.options.probeMs ?? 1000) + 200 };
+      return {
+        ok: false,
+        problem: `cannot reach the database: ${(err as Error).message}`,
+        at: now - (this.options.probeMs ?? 1000) + 200,
+      };
     }
   }
 }

@@ -56,7 +56,9 @@ export class SqliteConnection {
         if (!(err instanceof LockedError)) throw err;
         if (performance.now() + pause > deadline) {
           this.lockedUntil = Date.now() + this.lockBackoffMs;
-          throw new StoreUnavailableError(`database is locked by another process (waited ${this.lockWaitMs} ms)`, { cause: err });
+          throw new StoreUnavailableError(`database is locked by another process (waited ${this.lockWaitMs} ms)`, {
+            cause: err,
+          });
         }
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
@@ -76,7 +78,7 @@ export class SqliteConnection {
       if (isBusy(err)) throw new LockedError('database is locked by another process', { cause: err });
       if (err instanceof Database.SqliteError || err instanceof TypeError || err instanceof RangeError) {
         this.close();
-        throw new StoreUnavailableError(`database query failed: ${(err).message}`, { cause: err });
+        throw new StoreUnavailableError(`database query failed: ${err.message}`, { cause: err });
       }
       throw err;
     }
@@ -121,7 +123,9 @@ const isBusy = (err: unknown) => err instanceof Database.SqliteError && err.code
 function prepare(db: Database.Database) {
   const statements = Object.fromEntries(
     Object.entries(READS).flatMap(([name, sql]) =>
-      typeof sql === 'string' ? [[name, db.prepare(sql)]] : LIVE_PAGE_KINDS.map((kind) => [`${name}:${kind}`, db.prepare(sql(kind))]),
+      typeof sql === 'string'
+        ? [[name, db.prepare(sql)]]
+        : LIVE_PAGE_KINDS.map((kind) => [`${name}:${kind}`, db.prepare(sql(kind))]),
     ),
   ) as Record<PlainRead | `${LiveRead}:${LivePageKind}`, Database.Statement>;
   return { ...statements, dataVersion: db.prepare('PRAGMA data_version').pluck() };

@@ -1,8 +1,27 @@
 // The store on the embedded SQLite file (the default, one machine): read-only, reopening the file when it is
 // replaced or comes back, and telling a change by SQLite's data_version and the file's identity.
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
-import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows, type AliasRow, type CardRow, type LinkRow, type LivePageRow, type ProfileRow, type SocialRow } from '../rows.ts';
-import { StoreUnavailableError, type AliasTarget, type Change, type ChangeBatch, type LivePage, type LivePageKind, type Store } from '../store.ts';
+import {
+  aliasTargetOf,
+  cardFromRow,
+  livePagesOf,
+  profileFromRows,
+  type AliasRow,
+  type CardRow,
+  type LinkRow,
+  type LivePageRow,
+  type ProfileRow,
+  type SocialRow,
+} from '../rows.ts';
+import {
+  StoreUnavailableError,
+  type AliasTarget,
+  type Change,
+  type ChangeBatch,
+  type LivePage,
+  type LivePageKind,
+  type Store,
+} from '../store.ts';
 import { SqliteConnection, type ConnectionOptions, type Statements } from './connection.ts';
 import { RECHECK_MS, WatchedFile } from './watched-file.ts';
 
@@ -30,7 +49,13 @@ export class SqliteStore implements Store {
       const now = Date.now();
       const known = this.known;
       const events = this.file.events;
-      if (this.file.watching && known?.fileState === fileState && known.events === events && now - known.checkedAt < RECHECK_MS) return known.version;
+      if (
+        this.file.watching &&
+        known?.fileState === fileState &&
+        known.events === events &&
+        now - known.checkedAt < RECHECK_MS
+      )
+        return known.version;
       const version = `${this.connection.generation}:${s.dataVersion.get() as number}`;
       this.known = { fileState, events, version, checkedAt: now };
       return version;

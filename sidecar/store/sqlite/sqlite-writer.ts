@@ -3,7 +3,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { CHANGE_LOG_KEEP, countsOf, importSteps, planImport, referencedSlugs, type ImportOutcome } from '../import-plan.ts';
+import {
+  CHANGE_LOG_KEEP,
+  countsOf,
+  importSteps,
+  planImport,
+  referencedSlugs,
+  type ImportOutcome,
+} from '../import-plan.ts';
 import type { ImportRules } from '../import-format.ts';
 import { pendingMigrations, SCHEMA_VERSION } from '../migrations.ts';
 import { WRITES } from '../sql.ts';
@@ -30,17 +37,30 @@ export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number[] 
 }
 
 /** Validates `json` against the format, itself and what `db` holds, then writes it in one transaction. */
-export function importInto(db: Database.Database, json: unknown, keepChanges: number, rules: ImportRules = {}): ImportOutcome {
+export function importInto(
+  db: Database.Database,
+  json: unknown,
+  keepChanges: number,
+  rules: ImportRules = {},
+): ImportOutcome {
   const exists = db.prepare(WRITES.profileId);
-  const planned = planImport(json, new Set(referencedSlugs(json).filter((slug) => exists.get(slug) !== undefined)), rules);
+  const planned = planImport(
+    json,
+    new Set(referencedSlugs(json).filter((slug) => exists.get(slug) !== undefined)),
+    rules,
+  );
   if (!planned.ok) return planned;
   const statements = new Map<string, Database.Statement>();
   const statement = (sql: string) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
   db.transaction(() => {
     const steps = importSteps(planned.plan, keepChanges);
-    for (let step = steps.next(); !step.done; ) {
+    for (let step = steps.next(); !step.done;) {
       const { sql, params, get } = step.value;
-      step = steps.next(get ? (statement(sql).get(...params) as { id: number } | undefined) : (statement(sql).run(...params), undefined));
+      step = steps.next(
+        get
+          ? (statement(sql).get(...params) as { id: number } | undefined)
+          : (statement(sql).run(...params), undefined),
+      );
     }
   })();
   return { ok: true, counts: countsOf(planned.plan) };

@@ -10,7 +10,10 @@ const CLITIC_ARTICLE = /^(?:[وف]?[بكل]?ال|[وف]?لل)(?=\p{L}{2})/u;
 const CONJUNCTION = /^[وف](?=\p{L}{3})/u;
 
 export function normalizeArabic(text: string): string {
-  return text.normalize('NFC').replace(DIACRITICS, '').replace(/[أإآٱ]/g, 'ا');
+  return text
+    .normalize('NFC')
+    .replace(DIACRITICS, '')
+    .replace(/[أإآٱ]/g, 'ا');
 }
 
 /** The query as typed, then without the clitics before ال, then without a leading conjunction: distinct, non-empty. */
@@ -19,6 +22,8 @@ export function queryVariants(query: string): string[] {
   const plain = normalizeArabic(typed);
   const words = plain.split(' ');
   const withoutArticle = words.map((w) => w.replace(CLITIC_ARTICLE, '')).join(' ');
-  const withoutConjunction = words.map((w) => (CLITIC_ARTICLE.test(w) ? w.replace(CLITIC_ARTICLE, '') : w.replace(CONJUNCTION, ''))).join(' ');
+  const withoutConjunction = words
+    .map((w) => (CLITIC_ARTICLE.test(w) ? w.replace(CLITIC_ARTICLE, '') : w.replace(CONJUNCTION, '')))
+    .join(' ');
   return [...new Set([typed, plain, withoutArticle, withoutConjunction])].filter((q) => q !== '');
 }

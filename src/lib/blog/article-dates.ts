@@ -21,8 +21,22 @@ export interface WrittenDate {
 }
 
 // 2026-09-14, 2026-09-14T09:30, 2026-09-14 09:30:15, 2026-09-14T09:30+03:00, 2026-09-14T09:30:00Z
-const FORM = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const FORM =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
@@ -35,19 +49,27 @@ function dateExample(year = 2026, zone = BLOG_TIME_ZONE): string {
 export function readWrittenDate(written: string, zone = BLOG_TIME_ZONE): Result<WrittenDate> {
   const text = written.trim();
   const form = FORM.exec(text);
-  if (!form) return { ok: false, problem: `"${written}" is not a date: ${dateExample(new Date().getUTCFullYear(), zone)}` };
-  const [year, month, day, hour = 0, minute = 0, second = 0] = form.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  if (!form)
+    return { ok: false, problem: `"${written}" is not a date: ${dateExample(new Date().getUTCFullYear(), zone)}` };
+  const [year, month, day, hour = 0, minute = 0, second = 0] = form
+    .slice(1, 7)
+    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
   const offset = form[7];
-  const wrong = (why: string) => ({ ok: false as const, problem: `"${written}" is not on the calendar: ${why}; ${dateExample(year, zone)}` });
+  const wrong = (why: string) => ({
+    ok: false as const,
+    problem: `"${written}" is not on the calendar: ${why}; ${dateExample(year, zone)}`,
+  });
   if (month! < 1 || month! > 12) return wrong(`there is no month ${month} (months are 01 to 12)`);
-  if (day! < 1 || day! > daysIn(year!, month!)) return wrong(`${MONTHS[month! - 1]} ${year} has ${daysIn(year!, month!)} days, so there is no day ${day}`);
+  if (day! < 1 || day! > daysIn(year!, month!))
+    return wrong(`${MONTHS[month! - 1]} ${year} has ${daysIn(year!, month!)} days, so there is no day ${day}`);
   if (hour > 23) return wrong(`there is no hour ${hour} (hours are 00 to 23)`);
   if (minute > 59) return wrong(`there is no minute ${minute} (minutes are 00 to 59)`);
   if (second > 59) return wrong(`there is no second ${second} (seconds are 00 to 59)`);
   const wall = Date.UTC(year!, month! - 1, day, hour, minute, second);
   if (offset !== undefined) {
     const minutes = offsetMinutes(offset);
-    if (minutes === undefined) return wrong(`the offset ${offset} is not a time zone's (at most ±14:00, minutes 00 to 59)`);
+    if (minutes === undefined)
+      return wrong(`the offset ${offset} is not a time zone's (at most ±14:00, minutes 00 to 59)`);
     return { ok: true, instant: new Date(wall - minutes * 60_000), written };
   }
   return { ok: true, instant: new Date(wall - zoneOffsetMs(zone, wall)), written };
@@ -78,11 +100,27 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function offsetAt(zone: string, instant: number): number {
   let format = formats.get(zone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formats.set(zone, format);
   }
   const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return wall - Math.floor(instant / 1000) * 1000;
 }
 
@@ -126,6 +164,16 @@ export function isPublished(article: { draft: boolean; date: Date }, now = new D
 /** A moment as editors read it: the day and hour in the blog's zone, and in UTC. */
 export function describeMoment(instant: Date, zone = BLOG_TIME_ZONE): string {
   const local = (z: string) =>
-    new Intl.DateTimeFormat('en-CA', { timeZone: z, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).format(instant).replace(', ', ' ');
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: z,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+      .format(instant)
+      .replace(', ', ' ');
   return zone === 'UTC' ? `${local('UTC')} UTC` : `${local(zone)} ${zone} (${local('UTC')} UTC)`;
 }

@@ -35,23 +35,36 @@ export function articleSchemaWith(topicKeys: readonly string[]) {
       [FAR_AHEAD_KEY]: z.boolean().default(false),
       /** Keys of content/blog/topics.json. */
       topics: z
-        .array(z.string().refine((key) => known.has(key), { error: (issue) => `unknown topic "${String(issue.input)}": topics are the keys of ${TOPICS_FILE} (${[...known].join(', ')})` }))
+        .array(
+          z.string().refine((key) => known.has(key), {
+            error: (issue) =>
+              `unknown topic "${String(issue.input)}": topics are the keys of ${TOPICS_FILE} (${[...known].join(', ')})`,
+          }),
+        )
         .max(5)
         .refine((list) => new Set(list).size === list.length, 'names a topic twice')
         .default([]),
       draft: z.boolean().default(false),
       /** Articles that share a translation key are translations of each other; their slugs may differ. */
-      translationKey: z.string().regex(SLUG_PATTERN, 'translationKey must be lowercase words joined by hyphens').optional(),
+      translationKey: z
+        .string()
+        .regex(SLUG_PATTERN, 'translationKey must be lowercase words joined by hyphens')
+        .optional(),
     })
     .strict()
-    .refine((a) => !a.updated || !instantOf(a.date) || !instantOf(a.updated) || instantOf(a.updated)! >= instantOf(a.date)!, { message: 'updated must not be before date', path: ['updated'] });
+    .refine(
+      (a) => !a.updated || !instantOf(a.date) || !instantOf(a.updated) || instantOf(a.updated)! >= instantOf(a.date)!,
+      { message: 'updated must not be before date', path: ['updated'] },
+    );
 }
 
 export const articleSchema = articleSchemaWith([...TOPICS.keys()]);
 
 /** Why a file name cannot be an article's slug, or undefined when it can. */
 export function slugProblem(slug: string): string | undefined {
-  if (!SLUG_PATTERN.test(slug)) return `the file name "${slug}" must be a slug: lowercase letters and digits in words joined by single hyphens`;
-  if (RESERVED_ARTICLE_SLUGS.has(slug)) return `the file name "${slug}" is taken by the blog's own pages (/{lang}/blog/${slug}); reserved: ${[...RESERVED_ARTICLE_SLUGS].join(', ')}`;
+  if (!SLUG_PATTERN.test(slug))
+    return `the file name "${slug}" must be a slug: lowercase letters and digits in words joined by single hyphens`;
+  if (RESERVED_ARTICLE_SLUGS.has(slug))
+    return `the file name "${slug}" is taken by the blog's own pages (/{lang}/blog/${slug}); reserved: ${[...RESERVED_ARTICLE_SLUGS].join(', ')}`;
   return undefined;
 }

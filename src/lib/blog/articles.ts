@@ -69,7 +69,9 @@ async function load(): Promise<Article[]> {
   const articles: Article[] = entries.map(({ entry, date, updated }) => {
     const [lang, slug, ...rest] = entry.id.split('/');
     if (!isLang(lang) || !slug || rest.length > 0) {
-      throw new Error(`content/blog/${entry.id}: articles live in ${LANGS.map((l) => `content/blog/${l}/`).join(', ')}`);
+      throw new Error(
+        `content/blog/${entry.id}: articles live in ${LANGS.map((l) => `content/blog/${l}/`).join(', ')}`,
+      );
     }
     const problem = slugProblem(slug);
     if (problem) throw new Error(`content/blog/${entry.id}.md: ${problem}`);
@@ -94,7 +96,9 @@ async function load(): Promise<Article[]> {
     const id = `${a.lang}:${key}`;
     const clash = byKey.get(id);
     if (clash) {
-      throw new Error(`content/blog/${a.entry.id}.md and content/blog/${clash.entry.id}.md share translationKey "${key}" in one language`);
+      throw new Error(
+        `content/blog/${a.entry.id}.md and content/blog/${clash.entry.id}.md share translationKey "${key}" in one language`,
+      );
     }
     byKey.set(id, a);
   }
@@ -128,7 +132,8 @@ function linkNeighbours(list: Article[]): void {
     if (newer) a.newer = linkTo(newer);
     if (older) a.older = linkTo(older);
     const shared = new Map<number, number>();
-    for (const topic of a.topics) for (const j of byTopic.get(topic) ?? []) if (j !== i) shared.set(j, (shared.get(j) ?? 0) + 1);
+    for (const topic of a.topics)
+      for (const j of byTopic.get(topic) ?? []) if (j !== i) shared.set(j, (shared.get(j) ?? 0) + 1);
     a.related = best(shared, RELATED_COUNT).map((j) => linkTo(list[j]!));
   });
 }
@@ -178,7 +183,9 @@ export async function articlesIn(lang: Lang): Promise<Article[]> {
 /** The topics that have articles in `lang`, in the registry's order, with their articles (newest first). */
 export async function topicsIn(lang: Lang): Promise<{ key: string; articles: Article[] }[]> {
   const list = await articlesIn(lang);
-  return [...TOPICS.keys()].map((key) => ({ key, articles: list.filter((a) => a.topics.includes(key)) })).filter((t) => t.articles.length > 0);
+  return [...TOPICS.keys()]
+    .map((key) => ({ key, articles: list.filter((a) => a.topics.includes(key)) }))
+    .filter((t) => t.articles.length > 0);
 }
 
 /** The blog index of `lang`, page by page. */
@@ -207,7 +214,9 @@ export interface TopicListPage {
 export async function allTopicPages(): Promise<TopicListPage[]> {
   const all: TopicListPage[] = [];
   for (const topic of TOPICS.keys()) {
-    const pages = Object.fromEntries(await Promise.all(LANGS.map(async (l) => [l, await topicPages(l, topic)] as const))) as Record<Lang, ListPage<Article>[]>;
+    const pages = Object.fromEntries(
+      await Promise.all(LANGS.map(async (l) => [l, await topicPages(l, topic)] as const)),
+    ) as Record<Lang, ListPage<Article>[]>;
     const counts = Object.fromEntries(LANGS.map((l) => [l, pages[l].length])) as Record<Lang, number>;
     for (const lang of LANGS) for (const page of pages[lang]) all.push({ lang, topic, page, counts });
   }

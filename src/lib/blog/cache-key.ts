@@ -9,16 +9,35 @@ import { config } from '../build-config.ts';
 import type { ListPage } from './pagination.ts';
 
 function cacheKey(...parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify([config, ...parts])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([config, ...parts]))
+    .digest('base64url');
 }
 
 /** What an article page shows. */
 export function articleKey(a: Article): string {
-  return cacheKey(a.entry.id, a.entry.body, a.entry.data, a.translations, a.topics, a.minutes, a.newer, a.older, a.related);
+  return cacheKey(
+    a.entry.id,
+    a.entry.body,
+    a.entry.data,
+    a.translations,
+    a.topics,
+    a.minutes,
+    a.newer,
+    a.older,
+    a.related,
+  );
 }
 
 /** What a list page shows: its entries as the list draws them, its page links, and the pages it pairs with. */
 export function listKey(page: ListPage<Article>, ...more: unknown[]): string {
-  const items = page.items.map((a) => [a.path, a.entry.data.title, a.entry.data.description, a.date, a.minutes, a.topics]);
+  const items = page.items.map((a) => [
+    a.path,
+    a.entry.data.title,
+    a.entry.data.description,
+    a.date,
+    a.minutes,
+    a.topics,
+  ]);
   return cacheKey(items, page.n, page.count, page.pages.length, ...more);
 }

@@ -18,11 +18,19 @@ function isTimeZone(zone: unknown): zone is string {
   }
 }
 
-if (!isTimeZone(calendar.timeZone)) throw new Error(`${CALENDAR_FILE}: "timeZone" must be an IANA time zone such as "Asia/Riyadh" or "UTC" (got ${JSON.stringify(calendar.timeZone)})`);
+if (!isTimeZone(calendar.timeZone))
+  throw new Error(
+    `${CALENDAR_FILE}: "timeZone" must be an IANA time zone such as "Asia/Riyadh" or "UTC" (got ${JSON.stringify(calendar.timeZone)})`,
+  );
 
 export const BLOG_TIME_ZONE: string = calendar.timeZone;
 
 /** The day of `date` in the blog's time zone, as a reader of `lang` writes it (under an article's title, in lists). */
 export function formatDate(date: Date, lang: Lang): string {
-  return new Intl.DateTimeFormat(LOCALES[lang].dateLocale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: BLOG_TIME_ZONE }).format(date);
+  return new Intl.DateTimeFormat(LOCALES[lang].dateLocale, {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: BLOG_TIME_ZONE,
+  }).format(date);
 }

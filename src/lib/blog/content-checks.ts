@@ -5,7 +5,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import GithubSlugger from 'github-slugger';
-import { describeMoment, FAR_AHEAD_KEY, MAX_AHEAD_DAYS, readWrittenDate, writtenDates, writtenFrontMatter } from './article-dates.ts';
+import {
+  describeMoment,
+  FAR_AHEAD_KEY,
+  MAX_AHEAD_DAYS,
+  readWrittenDate,
+  writtenDates,
+  writtenFrontMatter,
+} from './article-dates.ts';
 import { articleSchemaWith, slugProblem } from './article-schema.ts';
 import { BLOG_TIME_ZONE, CALENDAR_FILE } from './calendar.ts';
 import { isLang, LANGS, RESERVED_ARTICLE_SLUGS } from '../surface.ts';
@@ -41,8 +48,14 @@ export interface ContentReport {
 
 /** What is scheduled, in lines for a person: a heading, then an article a line (or that nothing is). */
 export function scheduledLines(scheduled: string[]): string[] {
-  if (scheduled.length === 0) return [`Scheduled: nothing (every article is out, or a draft). Dates without an hour are midnight in ${BLOG_TIME_ZONE} (${CALENDAR_FILE}).`];
-  return [`Scheduled: ${scheduled.length} article${scheduled.length === 1 ? '' : 's'}, not shown until then (dates without an hour are midnight in ${BLOG_TIME_ZONE}, ${CALENDAR_FILE}):`, ...scheduled.map((line) => `  ${line}`)];
+  if (scheduled.length === 0)
+    return [
+      `Scheduled: nothing (every article is out, or a draft). Dates without an hour are midnight in ${BLOG_TIME_ZONE} (${CALENDAR_FILE}).`,
+    ];
+  return [
+    `Scheduled: ${scheduled.length} article${scheduled.length === 1 ? '' : 's'}, not shown until then (dates without an hour are midnight in ${BLOG_TIME_ZONE}, ${CALENDAR_FILE}):`,
+    ...scheduled.map((line) => `  ${line}`),
+  ];
 }
 
 /** The problems of the articles under `root`, and what is scheduled, at `now`. */
@@ -50,7 +63,8 @@ export function contentReport(root: string, now = new Date()): ContentReport {
   const base = join(root, 'content', 'blog');
   const problems: string[] = [];
   const scheduled: { at: number; line: string }[] = [];
-  const say = (file: string, line: number | undefined, message: string) => problems.push(`${relative(root, file)}${line ? `:${line}` : ''}: ${message}`);
+  const say = (file: string, line: number | undefined, message: string) =>
+    problems.push(`${relative(root, file)}${line ? `:${line}` : ''}: ${message}`);
   const articles: Article[] = [];
 
   // The topics registry: each problem at its key's line.
@@ -74,7 +88,11 @@ export function contentReport(root: string, now = new Date()): ContentReport {
       topicKeys = [...topics.keys()];
     }
   } else {
-    say(topicsFile, undefined, 'is missing: it declares the topics articles may name ({ "key": { "en": "Name", "ar": "الاسم" } })');
+    say(
+      topicsFile,
+      undefined,
+      'is missing: it declares the topics articles may name ({ "key": { "en": "Name", "ar": "الاسم" } })',
+    );
   }
   const articleSchema = articleSchemaWith(topicKeys);
 
@@ -82,10 +100,16 @@ export function contentReport(root: string, now = new Date()): ContentReport {
     const dir = join(base, folder);
     if (!statSync(dir).isDirectory() || folder === 'images') continue;
     if (!isLang(folder)) {
-      say(dir, undefined, `"${folder}" is not a language of the site (${LANGS.join(', ')}): articles live in content/blog/{${LANGS.join(',')}}/`);
+      say(
+        dir,
+        undefined,
+        `"${folder}" is not a language of the site (${LANGS.join(', ')}): articles live in content/blog/{${LANGS.join(',')}}/`,
+      );
       continue;
     }
-    for (const name of readdirSync(dir).filter((n) => n.endsWith('.md')).sort()) {
+    for (const name of readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .sort()) {
       const file = join(dir, name);
       const text = readFileSync(file, 'utf8');
       const lines = text.split('\n');
@@ -105,7 +129,12 @@ export function contentReport(root: string, now = new Date()): ContentReport {
       if (!result.success) {
         for (const issue of result.error.issues) {
           const key = String(issue.path[0] ?? '');
-          const given = key && key in parsed.data ? (issue.path.length > 1 ? (parsed.data[key] as unknown[])[issue.path[1] as number] : parsed.data[key]) : undefined;
+          const given =
+            key && key in parsed.data
+              ? issue.path.length > 1
+                ? (parsed.data[key] as unknown[])[issue.path[1] as number]
+                : parsed.data[key]
+              : undefined;
           const shown = given === undefined ? undefined : JSON.stringify(given);
           const value = shown === undefined || issue.message.startsWith(shown) ? '' : ` (got ${shown})`;
           say(file, key ? keyLine(lines, frontLines, key) : 1, `${key || 'front matter'}: ${issue.message}${value}`);
@@ -117,7 +146,11 @@ export function contentReport(root: string, now = new Date()): ContentReport {
       if (when?.ok && parsed.data.draft !== true && when.instant.getTime() > now.getTime()) {
         const at = when.instant.getTime();
         if (at - now.getTime() > MAX_AHEAD_DAYS * 86_400_000 && parsed.data[FAR_AHEAD_KEY] !== true) {
-          say(file, keyLine(lines, frontLines, 'date'), `date: "${written}" is more than a year ahead (it would appear on ${describeMoment(when.instant)}): if that is meant, add "${FAR_AHEAD_KEY}: true"; if not, correct the year`);
+          say(
+            file,
+            keyLine(lines, frontLines, 'date'),
+            `date: "${written}" is more than a year ahead (it would appear on ${describeMoment(when.instant)}): if that is meant, add "${FAR_AHEAD_KEY}: true"; if not, correct the year`,
+          );
         } else {
           scheduled.push({ at, line: `${relative(root, file)}: appears on ${describeMoment(when.instant)}` });
         }
@@ -129,19 +162,41 @@ export function contentReport(root: string, now = new Date()): ContentReport {
         if (text) anchors.add(slugger.slug(text.replace(/[*_`]/g, '')));
       }
       const data = parsed.data;
-      articles.push({ file, lang: folder, slug, lines, bodyStart: frontLines + 1, data, draft: data.draft === true, translationKey: typeof data.translationKey === 'string' ? data.translationKey : undefined, anchors });
+      articles.push({
+        file,
+        lang: folder,
+        slug,
+        lines,
+        bodyStart: frontLines + 1,
+        data,
+        draft: data.draft === true,
+        translationKey: typeof data.translationKey === 'string' ? data.translationKey : undefined,
+        anchors,
+      });
     }
   }
 
   // Translations: a key pairs articles of different languages; two in one language, or one alone, is a mistake.
   const byKey = new Map<string, Article[]>();
-  for (const a of articles) if (a.translationKey && !a.draft) byKey.set(a.translationKey, [...(byKey.get(a.translationKey) ?? []), a]);
+  for (const a of articles)
+    if (a.translationKey && !a.draft) byKey.set(a.translationKey, [...(byKey.get(a.translationKey) ?? []), a]);
   for (const [key, group] of byKey) {
     for (const lang of LANGS) {
       const same = group.filter((a) => a.lang === lang);
-      if (same.length > 1) for (const a of same.slice(1)) say(a.file, keyLine(a.lines, a.bodyStart, 'translationKey'), `translationKey "${key}" is also used by ${relative(root, same[0]!.file)} in the same language: one article per language`);
+      if (same.length > 1)
+        for (const a of same.slice(1))
+          say(
+            a.file,
+            keyLine(a.lines, a.bodyStart, 'translationKey'),
+            `translationKey "${key}" is also used by ${relative(root, same[0]!.file)} in the same language: one article per language`,
+          );
     }
-    if (new Set(group.map((a) => a.lang)).size < 2) say(group[0]!.file, keyLine(group[0]!.lines, group[0]!.bodyStart, 'translationKey'), `translationKey "${key}" pairs no translation: no published article in another language (${LANGS.filter((l) => l !== group[0]!.lang).join(', ')}) has it`);
+    if (new Set(group.map((a) => a.lang)).size < 2)
+      say(
+        group[0]!.file,
+        keyLine(group[0]!.lines, group[0]!.bodyStart, 'translationKey'),
+        `translationKey "${key}" pairs no translation: no published article in another language (${LANGS.filter((l) => l !== group[0]!.lang).join(', ')}) has it`,
+      );
   }
 
   // Links and images in the bodies.
@@ -152,7 +207,8 @@ export function contentReport(root: string, now = new Date()): ContentReport {
       for (const match of line.matchAll(LINK)) {
         const [, bang, label, target] = match as unknown as [string, string, string, string];
         const at = i + 1;
-        if (bang && !label.trim()) say(a.file, at, `an image without alt text: ![](${target}) — describe what it shows`);
+        if (bang && !label.trim())
+          say(a.file, at, `an image without alt text: ![](${target}) — describe what it shows`);
         if (SCHEMES.test(target)) {
           try {
             new URL(target);
@@ -167,17 +223,24 @@ export function contentReport(root: string, now = new Date()): ContentReport {
         }
         const [path = '', anchor] = target.split('#');
         if (!path) {
-          if (anchor && !a.anchors.has(anchor)) say(a.file, at, `"#${anchor}": no heading of this article has that anchor (${[...a.anchors].slice(0, 5).join(', ') || 'it has no headings'})`);
+          if (anchor && !a.anchors.has(anchor))
+            say(
+              a.file,
+              at,
+              `"#${anchor}": no heading of this article has that anchor (${[...a.anchors].slice(0, 5).join(', ') || 'it has no headings'})`,
+            );
           continue;
         }
         if (!path.startsWith('/')) {
           // Relative: an image or file beside the content.
-          if (!existsSync(resolve(join(a.file, '..'), path))) say(a.file, at, `"${target}": no file at ${relative(root, resolve(join(a.file, '..'), path))}`);
+          if (!existsSync(resolve(join(a.file, '..'), path)))
+            say(a.file, at, `"${target}": no file at ${relative(root, resolve(join(a.file, '..'), path))}`);
           continue;
         }
         const topic = /^\/([^/]+)\/blog\/topics\/([^/]+)$/.exec(path);
         if (topic) {
-          if (!topicKeys.includes(topic[2]!)) say(a.file, at, `"${target}": no topic "${topic[2]}" in ${TOPICS_FILE} (${topicKeys.join(', ')})`);
+          if (!topicKeys.includes(topic[2]!))
+            say(a.file, at, `"${target}": no topic "${topic[2]}" in ${TOPICS_FILE} (${topicKeys.join(', ')})`);
           continue;
         }
         const article = /^\/([^/]+)\/blog\/([^/]+)$/.exec(path);
@@ -185,7 +248,8 @@ export function contentReport(root: string, now = new Date()): ContentReport {
         if (article) {
           const linked = published.get(path);
           if (!linked) say(a.file, at, `"${target}": no published article ${article[2]} in ${article[1]}`);
-          else if (anchor && !linked.anchors.has(anchor)) say(a.file, at, `"${target}": ${relative(root, linked.file)} has no heading with the anchor "${anchor}"`);
+          else if (anchor && !linked.anchors.has(anchor))
+            say(a.file, at, `"${target}": ${relative(root, linked.file)} has no heading with the anchor "${anchor}"`);
         }
       }
     });

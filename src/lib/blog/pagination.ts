@@ -34,6 +34,8 @@ export function paginate<T>(items: readonly T[], pathOf: (n: number) => string, 
 
 /** The page numbers a pager shows: the first, the last, and two either side of the current one; 0 marks a gap. */
 export function pagerNumbers(n: number, count: number): number[] {
-  const shown = [...new Set([1, n - 2, n - 1, n, n + 1, n + 2, count])].filter((k) => k >= 1 && k <= count).sort((a, b) => a - b);
+  const shown = [...new Set([1, n - 2, n - 1, n, n + 1, n + 2, count])]
+    .filter((k) => k >= 1 && k <= count)
+    .sort((a, b) => a - b);
   return shown.flatMap((k, i) => (i > 0 && k - shown[i - 1]! > 1 ? [0, k] : [k]));
 }

@@ -15,13 +15,22 @@ import { OWNER_APP_SEGMENTS } from '../surface.ts';
 import { urlOf } from './plan.ts';
 
 /** Routes answered by the sidecar, not by a file: a link to one is not looked for in the build. */
-const SERVED_ELSEWHERE = (Object.values(ROUTES) as RouteDeclaration[]).filter((r) => r.served !== 'static').map((r) => templatePattern(r.path));
+const SERVED_ELSEWHERE = (Object.values(ROUTES) as RouteDeclaration[])
+  .filter((r) => r.served !== 'static')
+  .map((r) => templatePattern(r.path));
 const OWNER_APP = new RegExp(`^/(?:${OWNER_APP_SEGMENTS.join('|')})(?:/|$)`);
 
-const ATTRIBUTE = /<(a|link|img|script|source)\b[^>]*?\s(href|src|srcset)="([^"]*)"|<(meta) (?:property|name)="(?:og|twitter):image" (content)="([^"]*)"/g;
+const ATTRIBUTE =
+  /<(a|link|img|script|source)\b[^>]*?\s(href|src|srcset)="([^"]*)"|<(meta) (?:property|name)="(?:og|twitter):image" (content)="([^"]*)"/g;
 const ID = /\sid="([^"]+)"/g;
 
-const decodeEntities = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decodeEntities = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /** Every broken internal link of the build at `clientDir` for a site at `baseUrl`, as `page: message` lines. */
 export function checkLinks(clientDir: string, baseUrl: string): string[] {
@@ -30,7 +39,13 @@ export function checkLinks(clientDir: string, baseUrl: string): string[] {
   const ids = new Map<string, Set<string>>();
   const idsOf = (file: string) => {
     let set = ids.get(file);
-    if (!set) ids.set(file, (set = new Set(Array.from(readFileSync(join(clientDir, file), 'utf8').matchAll(ID), (m) => decodeEntities(m[1]!)))));
+    if (!set)
+      ids.set(
+        file,
+        (set = new Set(
+          Array.from(readFileSync(join(clientDir, file), 'utf8').matchAll(ID), (m) => decodeEntities(m[1]!)),
+        )),
+      );
     return set;
   };
   const origin = new URL(baseUrl).origin;
@@ -40,7 +55,12 @@ export function checkLinks(clientDir: string, baseUrl: string): string[] {
     const pageUrl = new URL(urlOf(page), origin);
     for (const match of html.matchAll(ATTRIBUTE)) {
       const [tag, attribute, raw] = (match[1] ? match.slice(1, 4) : match.slice(4, 7)) as [string, string, string];
-      const values = attribute === 'srcset' ? decodeEntities(raw).split(',').map((c) => c.trim().split(/\s+/)[0] ?? '') : [decodeEntities(raw)];
+      const values =
+        attribute === 'srcset'
+          ? decodeEntities(raw)
+              .split(',')
+              .map((c) => c.trim().split(/\s+/)[0] ?? '')
+          : [decodeEntities(raw)];
       for (const value of values) {
         if (!value) continue;
         let target: URL;
@@ -58,12 +78,15 @@ export function checkLinks(clientDir: string, baseUrl: string): string[] {
         }
         const file = byUrl.get(path);
         if (!file) {
-          problems.push(`${page}: <${tag} ${attribute}="${value}"> leads nowhere: no file of the build answers ${path}`);
+          problems.push(
+            `${page}: <${tag} ${attribute}="${value}"> leads nowhere: no file of the build answers ${path}`,
+          );
           continue;
         }
         if (target.hash && file.endsWith('.html')) {
           const fragment = decodeURIComponent(target.hash.slice(1));
-          if (!idsOf(file).has(fragment)) problems.push(`${page}: <${tag} ${attribute}="${value}">: ${file} has no element with id "${fragment}"`);
+          if (!idsOf(file).has(fragment))
+            problems.push(`${page}: <${tag} ${attribute}="${value}">: ${file} has no element with id "${fragment}"`);
         }
       }
     }

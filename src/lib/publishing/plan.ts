@@ -37,7 +37,11 @@ export function manifestOf(clientDir: string): PublishManifest {
     if (compressed.some((suffix) => file.endsWith(suffix))) continue;
     // A fingerprinted file's name already changes with its bytes: not read again (the Open Graph images alone are
     // hundreds of megabytes at 2,000 articles a language).
-    files[file] = isFingerprinted(file) ? 'fingerprinted' : createHash('sha256').update(readFileSync(join(clientDir, file))).digest('base64url');
+    files[file] = isFingerprinted(file)
+      ? 'fingerprinted'
+      : createHash('sha256')
+          .update(readFileSync(join(clientDir, file)))
+          .digest('base64url');
   }
   return { version: 1, files };
 }
@@ -79,20 +83,27 @@ export interface PublishPlan {
 }
 
 /** What to do to a bucket holding `previous` (undefined: an empty bucket) so that it serves `next`. */
-export function publishPlan(next: PublishManifest, previous: PublishManifest | undefined, now = new Date()): PublishPlan {
+export function publishPlan(
+  next: PublishManifest,
+  previous: PublishManifest | undefined,
+  now = new Date(),
+): PublishPlan {
   const before = previous?.files ?? {};
   const changed = (file: string) => before[file] !== next.files[file];
   const files = Object.keys(next.files).sort();
   const retired: Record<string, string> = {};
   const deleteAssets: string[] = [];
   // Assets the last build used and this one does not start their wait now; those retired earlier keep their date.
-  for (const file of Object.keys(before)) if (isFingerprinted(file) && !(file in next.files)) retired[file] = now.toISOString();
+  for (const file of Object.keys(before))
+    if (isFingerprinted(file) && !(file in next.files)) retired[file] = now.toISOString();
   for (const [file, since] of Object.entries(previous?.retired ?? {})) {
     if (file in next.files) continue;
     if (now.getTime() - Date.parse(since) >= RETAIN_MS) deleteAssets.push(file);
     else retired[file] = since;
   }
-  const gone = Object.keys(before).filter((file) => !(file in next.files) && !isFingerprinted(file)).sort();
+  const gone = Object.keys(before)
+    .filter((file) => !(file in next.files) && !isFingerprinted(file))
+    .sort();
   const edited = files.filter((file) => !isFingerprinted(file) && file in before && changed(file));
   return {
     uploadAssets: files.filter((file) => isFingerprinted(file) && changed(file)),
@@ -101,6 +112,7 @@ export function publishPlan(next: PublishManifest, previous: PublishManifest | u
     invalidate: [...new Set([...edited, ...gone].flatMap(urlsToForget))].sort(),
     manifest: { ...next, retired },
     deleteAssets: deleteAssets.sort(),
-    cacheControl: (file) => (isFingerprinted(file) ? CACHE.immutable : CACHE[staticRouteOf(urlOf(file))?.cache ?? 'page']),
+    cacheControl: (file) =>
+      isFingerprinted(file) ? CACHE.immutable : CACHE[staticRouteOf(urlOf(file))?.cache ?? 'page'],
   };
 }

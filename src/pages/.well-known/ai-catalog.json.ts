@@ -4,4 +4,7 @@ import type { APIRoute } from 'astro';
 import { agentSkills, aiCatalog } from '../../lib/agent-discovery.ts';
 import { config } from '../../lib/build-config.ts';
 
-export const GET: APIRoute = () => new Response(JSON.stringify(aiCatalog(config, agentSkills(join(process.cwd(), 'content/agent-skills'))), null, 2) + '\n');
+export const GET: APIRoute = () =>
+  new Response(
+    JSON.stringify(aiCatalog(config, agentSkills(join(process.cwd(), 'content/agent-skills'))), null, 2) + '\n',
+  );

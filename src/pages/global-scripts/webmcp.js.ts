@@ -18,10 +18,16 @@ const SURFACE = {
 };
 
 export const GET: APIRoute = async () => {
-  const marker = /\/\* surface \*\/ \{[^\n]*\};/;
+  // The placeholder object, on one line or as a formatter lays it out (it holds no braces of its own).
+  const marker = /\/\* surface \*\/ \{[^{}]*\};/;
   if (!marker.test(source)) throw new Error('src/scripts/webmcp.js has lost its /* surface */ constants line');
   // Minified at build (esbuild, which Astro's Vite already brings): every page loads this script, and its comments
   // and indentation were a third of it. The path is fixed by the spec, so it is not bundled or fingerprinted.
-  const { code } = await transform(source.replace(marker, `/* surface */ ${JSON.stringify(SURFACE)};`), { loader: 'js', minify: true, target: 'es2022', legalComments: 'none' });
+  const { code } = await transform(source.replace(marker, `/* surface */ ${JSON.stringify(SURFACE)};`), {
+    loader: 'js',
+    minify: true,
+    target: 'es2022',
+    legalComments: 'none',
+  });
   return new Response(code, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
 };
