@@ -76,8 +76,8 @@ describe('adding a column', () => {
     );
     patch(
       'sidecar/store/import-plan.ts',
-      'published: number; updatedAt: string }[];',
-      'published: number; updatedAt: string; pronouns: string | null }[];',
+      '    published: number;\n    updatedAt: string;\n  }[];\n  links:',
+      '    published: number;\n    updatedAt: string;\n    pronouns: string | null;\n  }[];\n  links:',
     );
     patch(
       'sidecar/store/import-plan.ts',
