@@ -27,9 +27,9 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores, and a third worker: a suite waits on its processes (start-ups, a browser, a database, nginx) for a
-    // third of its time, which another suite uses.
-    maxWorkers: 3,
+    // Two cores: the browser and validator suites each start their own heavy process. (Three workers took CI from
+    // 487 s to 647 s, and timing-sensitive suites failed.)
+    maxWorkers: 2,
     projects: [
       // Pure modules and in-process apps (app.inject): no build, no database server, no browser.
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },

@@ -49,7 +49,10 @@ describe('Agentic Browsing', () => {
   });
 
   it.each(TEMPLATES)('%s (%s): every audit of the category passes', async (_kind, path) => {
-    const lhr = await runLighthouse(testConfig.baseUrl + path, chrome.port, [AGENTIC], { screenshot: false });
+    const lhr = await runLighthouse(testConfig.baseUrl + path, chrome.port, [AGENTIC], {
+      screenshot: false,
+      quiet: 'short',
+    });
     expect(agenticShortfalls(lhr), path).toEqual([]);
     expect(lhr.categories[AGENTIC]?.score, path).toBe(1);
   });
