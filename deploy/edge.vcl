@@ -8,6 +8,7 @@ vcl 4.1;
 #   max-age, served stale-if-error longer while the origin fails, and made stale as soon as the purger sends
 #   `PURGE` with `xkey-purge: profile:layla` (or `live`, every live page): a soft purge (xkey.softpurge), so the
 #   next reader is served the stale copy while one background fetch, shared by every reader, gets the new page;
+#   a `PURGE` of a URL without tags drops that URL (publishing a build purges each static page it changed);
 # - static files follow Cache-Control (Varnish's built-in rules); answers marked no-cache or no-store without
 #   CDN-Cache-Control (error pages, /health, /mcp) are not kept.
 # Before a response leaves the edge, the tags and CDN-Cache-Control are removed; Cache-Control, ETag, Vary and the
@@ -42,8 +43,10 @@ sub vcl_recv {
     if (client.ip !~ purgers) {
       return (synth(403, "Forbidden"));
     }
+    # Without tags, the URL itself, every representation kept of it (HTML and Markdown, each encoding): what
+    # publishing sends for each static page whose bytes changed (scripts/publish.ts, --purge-edge).
     if (!req.http.xkey-purge) {
-      return (synth(400, "PURGE needs an xkey-purge header naming the tags"));
+      return (purge);
     }
     set req.http.x-purged = xkey.softpurge(req.http.xkey-purge);
     return (synth(200, "Purged " + req.http.x-purged));

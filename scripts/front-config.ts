@@ -271,10 +271,13 @@ export async function runFront(options: {
   sidecars: string[];
   prefix: string;
   port: number;
+  /** dist/client of the build to serve (the project's own build unless given). */
+  dist?: string;
 }): Promise<{ url: string; nginx: ChildProcess }> {
   const url = `http://127.0.0.1:${options.port}`;
   const conf = frontConfig({
     config: options.config,
+    ...(options.dist ? { dist: options.dist } : {}),
     listen: `127.0.0.1:${options.port}`,
     sidecars: options.sidecars,
     prefix: options.prefix,

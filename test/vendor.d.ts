@@ -39,3 +39,18 @@ declare module 'http-link-header' {
     rel(rel: string): Reference[];
   }
 }
+
+declare module 's3rver' {
+  export default class S3rver {
+    constructor(options: {
+      address?: string;
+      port?: number;
+      silent?: boolean;
+      directory: string;
+      configureBuckets?: { name: string }[];
+    });
+    /** Resolves with the address it listens on. */
+    run(): Promise<{ address: string; port: number }>;
+    close(): Promise<void>;
+  }
+}

@@ -6,6 +6,7 @@
 //   --edge         live pages through Varnish and the purger, on both backends              edge.ts
 //   --lighthouse   Lighthouse (mobile) in Debian's Chromium on every page kind               lighthouse.ts
 //   --build        cold and incremental builds against Hugo [--articles N]                   build.ts
+//   --publish      a first publish and an edit's, to a folder and an S3 server [--articles N]  publish.ts
 //   --data-tier    both database backends [--million]                                        data-tier.ts
 //   --fuzz         the project's fuzzer, long, from a new seed [--runs N] [--seed N]         fuzz.ts
 //   --worst        the costliest request of every route and method, and forty clients of them  worst.ts
@@ -15,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild } from '../ensure-build.ts';
 import { buildMode } from './build.ts';
+import { publishMode } from './publish.ts';
 import { compressionBench } from './compression.ts';
 import { dataTierBench } from './data-tier.ts';
 import { edgeMode } from './edge.ts';
@@ -40,6 +42,7 @@ const { values: flags } = parseArgs({
     lighthouse: { type: 'boolean', default: false },
     edge: { type: 'boolean', default: false },
     build: { type: 'boolean', default: false },
+    publish: { type: 'boolean', default: false },
     articles: { type: 'string' },
     fuzz: { type: 'boolean', default: false },
     runs: { type: 'string' },
@@ -59,6 +62,7 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
   [flags.edge, () => edgeMode(seconds)],
   [flags.lighthouse, () => lighthouseMode()],
   [flags.build, () => buildMode(flags.articles)],
+  [flags.publish, () => publishMode(flags.articles)],
   [
     flags['data-tier'],
     async () => {

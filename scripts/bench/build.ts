@@ -61,7 +61,7 @@ const STEPS: [name: string, pattern: RegExp][] = [
   ['precompression', /precompressed .* in (\d+) ms/],
 ];
 
-function timedBuild(dir: string): BuildTimes {
+export function timedBuild(dir: string): BuildTimes {
   const started = performance.now();
   const out = spawnSync(process.execPath, [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'], {
     cwd: dir,
@@ -97,7 +97,11 @@ function hugoBinary(): string | undefined {
 
 const bytesUnder = (dir: string) => filesUnder(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
 
-export function buildBench(perLang: number, scratch: string): BuildBench {
+/**
+ * A copy of the project under `scratch` with `perLang` generated articles a language (each language's QR/NFC article's
+ * body, two topics each), and the same articles as Hugo content under its `hugo/` folder.
+ */
+export function scaledProject(perLang: number, scratch: string): string {
   const dir = mkdtempSync(join(scratch, `build-${perLang}-`));
   for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json'])
     cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
@@ -127,14 +131,25 @@ export function buildBench(perLang: number, scratch: string): BuildBench {
       writeFileSync(join(hugo, 'content', lang, `generated-${i}.md`), front('') + body);
     }
   }
+  return dir;
+}
+
+/** Edits the text of generated article `i` (English), as an editor's push would. */
+export function editArticle(dir: string, i: number): void {
+  const edited = join(dir, 'content/blog/en', `generated-${i}.md`);
+  writeFileSync(
+    edited,
+    readFileSync(edited, 'utf8').replace('There are two ways to do it', 'There are exactly two ways to do it'),
+  );
+}
+
+export function buildBench(perLang: number, scratch: string): BuildBench {
+  const dir = scaledProject(perLang, scratch);
+  const hugo = join(dir, 'hugo');
   const cold = timedBuild(dir);
   // Three edits, each to another article's text, each followed by a rebuild: the median is reported, as for Hugo.
   const rebuilds = [7, 8, 9].map((i) => {
-    const edited = join(dir, 'content/blog/en', `generated-${i}.md`);
-    writeFileSync(
-      edited,
-      readFileSync(edited, 'utf8').replace('There are two ways to do it', 'There are exactly two ways to do it'),
-    );
+    editArticle(dir, i);
     return timedBuild(dir);
   });
   const rebuild = rebuilds.sort((a, b) => a.seconds - b.seconds)[1]!;
