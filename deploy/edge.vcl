@@ -119,7 +119,7 @@ sub vcl_backend_error {
   # The origin cannot be reached and nothing is kept for this URL: the site's own 503 page.
   set beresp.http.Content-Type = "text/html; charset=utf-8";
   set beresp.http.Cache-Control = "no-cache";
-  set beresp.http.Retry-After = "30";
+  set beresp.http.Retry-After = "{{RETRY_AFTER}}";
 {{SECURITY_HEADERS}}
   synthetic(std.fileread("{{UNAVAILABLE_PAGE}}"));
   set beresp.ttl = 0s;

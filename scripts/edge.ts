@@ -12,7 +12,7 @@ import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { DEFAULT_LANG } from '../src/lib/locales.ts';
-import { MCP_BODY_LIMIT } from '../src/lib/surface.ts';
+import { MCP_BODY_LIMIT, RETRY_AFTER } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
 
@@ -51,6 +51,7 @@ export function edgeConfig(options: EdgeOptions): string {
     PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),
     UNAVAILABLE_PAGE: join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
     MAX_BODY_BYTES: String(MCP_BODY_LIMIT),
+    RETRY_AFTER: String(RETRY_AFTER.unavailable),
     BODY_TOO_LARGE: JSON.stringify(bodyTooLarge(MCP_BODY_LIMIT)),
     SECURITY_HEADERS: Object.entries(options.headers)
       .map(([name, value]) => `  set beresp.http.${name} = {"${value}"};`)

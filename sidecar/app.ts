@@ -9,7 +9,7 @@ import Fastify, {
 } from 'fastify';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { STATIC_SITEMAP_FILE } from '../src/lib/sitemap.ts';
-import { CACHE } from '../src/lib/surface.ts';
+import { CACHE, RETRY_AFTER } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
 import type { ServerConfig } from './config.ts';
 import { clientErrorHandler } from './client-errors.ts';
@@ -194,8 +194,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (method, url) => method === 'POST' && url === paths.mcp,
     (why) => ({
       statusCode: 503,
-      headers: { 'retry-after': '1', 'content-type': 'application/json', 'cache-control': CACHE.none },
-      body: JSON.stringify(errorResponse(null, CODES.serverError, `Service busy: ${why}; retry in 1 s`)),
+      headers: {
+        'retry-after': String(RETRY_AFTER.busy),
+        'content-type': 'application/json',
+        'cache-control': CACHE.none,
+      },
+      body: JSON.stringify(
+        errorResponse(null, CODES.serverError, `Service busy: ${why}; retry in ${RETRY_AFTER.busy} s`),
+      ),
     }),
   );
   await mcpRoutes(app, { config, reader, live, site, errors, pool, limits: config });

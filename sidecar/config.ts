@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   ConfigError,
   configError,
+  DEFAULT_PORT,
   parsePublicConfig,
   publicConfigSchema,
   type PublicConfig,
@@ -58,7 +59,7 @@ const text = (fallback: string) =>
 
 /** The server-only variables, by name, each with its default (the README's table lists the same). */
 const serverSchema = z.object({
-  PORT: whole(8080, 1, 65535),
+  PORT: whole(DEFAULT_PORT, 1, 65535),
   HOST: text('127.0.0.1'),
   DATABASE_PATH: text('data/bio.db').transform((path) => resolve(path)),
   DATABASE_URL: z

@@ -1,6 +1,6 @@
 // Error pages (404, 500, 503) from the build, in the language of the path or of Accept-Language, negotiated like pages.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CACHE, isLang, type Lang } from '../src/lib/surface.ts';
+import { CACHE, langOfPath, RETRY_AFTER, type Lang } from '../src/lib/surface.ts';
 import { paths, type ErrorStatus } from '../src/lib/urls.ts';
 import { preferredLang, prefersMarkdown } from './negotiation.ts';
 import { sendAsset } from './send.ts';
@@ -33,9 +33,15 @@ export class ErrorPages {
    * Markdown when the client prefers it or the path names a twin (`.md`: what it asked for is Markdown whatever Accept
    * says). A 503 says when to try again: `retryAfterSeconds` (a database that cannot be read is given half a minute).
    */
-  send(request: FastifyRequest, reply: FastifyReply, status: ErrorStatus, path: string, retryAfterSeconds = 30) {
-    const first = path.split('/')[1];
-    const lang = isLang(first) ? first : preferredLang(request.headers);
+  send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: ErrorStatus,
+    path: string,
+    retryAfterSeconds: number = RETRY_AFTER.unavailable,
+  ) {
+    const named = langOfPath(path);
+    const lang = named ?? preferredLang(request.headers);
     if (status === 503) reply.header('retry-after', String(retryAfterSeconds));
     const asset = this.page(status, lang, path.endsWith('.md') || prefersMarkdown(request.headers));
     if (!asset)
@@ -44,7 +50,7 @@ export class ErrorPages {
         .type('text/plain; charset=utf-8')
         .header('cache-control', CACHE.error)
         .send(FALLBACK_TEXT[status]);
-    reply.header('vary', isLang(first) ? 'Accept' : 'Accept, Accept-Language');
+    reply.header('vary', named ? 'Accept' : 'Accept, Accept-Language');
     return sendAsset(request, reply, asset, status);
   }
 }

@@ -1,7 +1,8 @@
 // read_page: any public page as Markdown, resolved by the same site reader the HTTP router uses, so a tool can never
 // read what a browser could not: no file outside the built site, no owner-app path, no other origin.
 import type { PublicConfig } from '../../src/lib/site-config.ts';
-import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, firstSegmentOf, isLang } from '../../src/lib/surface.ts';
+import { isTextType } from '../../src/lib/media-types.ts';
+import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, firstSegmentOf, langOfPath } from '../../src/lib/surface.ts';
 import type { ErrorPages } from '../error-pages.ts';
 import { checkedPath } from '../request-path.ts';
 import { bytesLeft, textForAnswer, tooLarge } from './budget.ts';
@@ -10,7 +11,6 @@ import type { Result } from '../../src/lib/result.ts';
 
 export type PageResult = Result<{ text: string; path: string }>;
 
-const TEXT_TYPES = /^(text\/|application\/(json|xml|linkset\+json|rss\+xml))/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** The site path a tool argument names (as written, still percent-encoded), or a refusal. */
@@ -73,8 +73,7 @@ export async function readPage(
         url = resolution.sitePath;
         continue;
       case 'not-found': {
-        const first = firstSegmentOf(path);
-        const page = errors.page(404, isLang(first) ? first : DEFAULT_LANG, true);
+        const page = errors.page(404, langOfPath(path) ?? DEFAULT_LANG, true);
         const shown = page && page.size <= bytesLeft() ? `\n\n${page.body.toString('utf8')}` : '';
         return { ok: false, problem: `No public page at ${path} (404).${shown}` };
       }
@@ -83,7 +82,7 @@ export async function readPage(
           return { ok: false, problem: `${path} answered ${resolution.status}; try again later.` };
         return { ok: true, text: resolution.body, path };
       case 'asset':
-        if (!TEXT_TYPES.test(resolution.asset.type))
+        if (!isTextType(resolution.asset.type))
           return { ok: false, problem: `${path} is not a text document (${resolution.asset.type}).` };
         // Judged by its size before it is read: a sitemap part of 5 MB is never turned into a string here.
         if (resolution.asset.size > bytesLeft()) return { ok: false, problem: tooLarge(path, resolution.asset.size) };

@@ -9,13 +9,14 @@ import { fileURLToPath } from 'node:url';
 import Piscina from 'piscina';
 import type { Encoding } from '../../src/lib/compression.ts';
 import type { LiveLocals } from '../../src/lib/live-content.ts';
+import { RETRY_AFTER } from '../../src/lib/surface.ts';
 import type { RenderedBytes, RenderTask } from './render-worker.ts';
 
 /** Work refused because the server is too busy now: answered 503 with Retry-After, never queued. */
 export class Overloaded extends Error {
   override name = 'Overloaded';
   readonly retryAfterSeconds: number;
-  constructor(why: string, retryAfterSeconds = 1) {
+  constructor(why: string, retryAfterSeconds: number = RETRY_AFTER.busy) {
     super(`Service busy: ${why}; retry in ${retryAfterSeconds} s`);
     this.retryAfterSeconds = retryAfterSeconds;
   }

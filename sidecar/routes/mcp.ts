@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config.ts';
-import { CACHE, MCP_BODY_LIMIT, ROUTES } from '../../src/lib/surface.ts';
+import { CACHE, MCP_BODY_LIMIT, RETRY_AFTER, ROUTES } from '../../src/lib/surface.ts';
 import { paths } from '../../src/lib/urls.ts';
 import { clientOf, FairSlots } from '../fair-slots.ts';
 import type { RenderPool } from '../render/render-pool.ts';
@@ -179,7 +179,7 @@ export async function mcpRoutes(
       const release = await slots.acquire(clientOf(request.ip), gone);
       if (!release)
         return jsonRpcError(
-          reply.header('retry-after', '1'),
+          reply.header('retry-after', String(RETRY_AFTER.busy)),
           503,
           CODES.serverError,
           'Service busy: too many MCP requests are waiting; retry in a second',

@@ -5,6 +5,7 @@
 // one place.
 import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-content.ts';
 import { cardRedirectProblem, safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
+import { typeOf } from '../../src/lib/media-types.ts';
 import { CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
 import { absoluteUrl, paths } from '../../src/lib/urls.ts';
 import type { LiveCache } from '../live-cache.ts';
@@ -48,10 +49,11 @@ export interface CardFound {
   card: Card;
 }
 
-const HTML = 'text/html; charset=utf-8';
-const MARKDOWN = 'text/markdown; charset=utf-8';
-const VCARD = 'text/vcard; charset=utf-8';
-const SVG = 'image/svg+xml';
+/** The live answers' media types, from the one table of them. */
+const HTML = typeOf('/x.html');
+const MARKDOWN = typeOf('/x.md');
+const VCARD = typeOf('/x.vcf');
+const SVG = typeOf('/x.svg');
 
 /** An asset of what the pool made, with the compressed forms it made (others are made on first use). */
 const assetOf = (made: Rendered, type: string) => makeAsset(made.body, type, CACHE.live, undefined, made.forms);

@@ -1,16 +1,16 @@
 // Build step after the twins: a gzip and a brotli copy beside every text file of dist/client (x.html.gz,
 // x.html.br), for a front that serves them as they are (nginx gzip_static / brotli_static, a CDN's
 // precompressed assets) and for the sidecar, which loads them beside each file. Compressed once, at high levels,
-// instead of on every response; what is text and worth it is src/lib/compression.ts's rule.
+// instead of on every response; what is text is src/lib/media-types.ts's rule, and what is worth it compression.ts's.
 import type { AstroIntegration } from 'astro';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip } from 'node:zlib';
-import { ENCODING_SUFFIX, isTextType, MIN_COMPRESS_BYTES, zlibOptions } from '../lib/compression.ts';
+import { ENCODING_SUFFIX, MIN_COMPRESS_BYTES, zlibOptions } from '../lib/compression.ts';
 import { filesUnder } from '../lib/files.ts';
-import { typeOf } from '../lib/media-types.ts';
+import { isTextType, typeOf } from '../lib/media-types.ts';
 import { buildCacheDir, codeHash, keyOf, linkOrCopy, writeEntry } from './build-cache.ts';
 import { buildStep } from './build-step.ts';
 

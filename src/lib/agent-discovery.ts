@@ -11,9 +11,8 @@ import { MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from './mcp-tools.ts';
 import { t } from './i18n.ts';
 import { describeLangNames, LANGS } from './locales.ts';
 import type { PublicConfig } from './site-config.ts';
+import { SERVER_CARD_TYPE } from './surface.ts';
 import { absoluteUrl, paths } from './urls.ts';
-
-export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
 
 /**
  * The tools as the MCP server lists them and the card describes them, in the registry's order: JSON Schema 2020-12,

@@ -1,6 +1,7 @@
 // What is worth compressing, and how: one rule for the build's precompressed copies (for a front and the sidecar) and
 // the sidecar's live renders.
 import { brotliCompressSync, constants, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import { isTextType } from './media-types.ts';
 
 export type Encoding = 'br' | 'gzip';
 /** Preferred first: brotli is a sixth to a quarter smaller than gzip on these pages. */
@@ -11,16 +12,9 @@ export const ENCODING_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz
 /** Below this, compression saves less than a packet. */
 export const MIN_COMPRESS_BYTES = 1024;
 
-/** Text formats compress; images, fonts and archives already are. */
-const TEXT =
-  /^(text\/|image\/svg\+xml|application\/([\w.-]+\+)?(json|xml)\b|application\/manifest\+json|application\/javascript)/;
-
-export function isTextType(type: string): boolean {
-  return TEXT.test(type);
-}
-
+/** Text formats compress (media-types.ts says which are text); images, fonts and archives already are. */
 export function isCompressible(type: string, bytes: number): boolean {
-  return bytes >= MIN_COMPRESS_BYTES && TEXT.test(type);
+  return bytes >= MIN_COMPRESS_BYTES && isTextType(type);
 }
 
 /**

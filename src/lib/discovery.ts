@@ -4,7 +4,7 @@ import { t } from './i18n.ts';
 import type { PublicConfig } from './site-config.ts';
 import { MCP_TOOLS } from './mcp-tools.ts';
 import { describeLangNames } from './locales.ts';
-import { AGENT_REFUSED_SEGMENTS, DEFAULT_LANG, LANGS, type Lang } from './surface.ts';
+import { AGENT_REFUSED_SEGMENTS, BLOG_SIZES, DEFAULT_LANG, SERVER_CARD_TYPE, LANGS, type Lang } from './surface.ts';
 import { absoluteUrl, paths, twinPath } from './urls.ts';
 
 /** The languages, the default first. */
@@ -60,7 +60,7 @@ export function apiCatalog(config: PublicConfig) {
       {
         // The MCP endpoint, described by its server card.
         anchor: url(paths.mcp),
-        'service-desc': [{ href: url(paths.mcpServerCardDraft), type: 'application/mcp-server-card+json' }],
+        'service-desc': [{ href: url(paths.mcpServerCardDraft), type: SERVER_CARD_TYPE }],
         'service-meta': [{ href: url(paths.mcpCatalog), type: 'application/json' }],
       },
     ],
@@ -159,7 +159,7 @@ export function llmsTxt(config: PublicConfig, articles: Record<Lang, LlmsArticle
     '## Blog',
     '',
     ...byDefaultFirst.flatMap((lang) => [
-      `- [${t(lang).readBlog}](${url(twinPath(paths.blogIndex(lang)))}): 20 articles a page, newest first, with links to the next pages`,
+      `- [${t(lang).readBlog}](${url(twinPath(paths.blogIndex(lang)))}): ${BLOG_SIZES.page} articles a page, newest first, with links to the next pages`,
       `- [${t(lang).topicsTitle} (${lang})](${url(twinPath(paths.topics(lang)))}): the blog by topic`,
       `- [${t(lang).rss} (${lang})](${url(paths.rss(lang))}) and [${t(lang).jsonFeed} (${lang})](${url(paths.jsonFeed(lang))}): the newest articles`,
     ]),

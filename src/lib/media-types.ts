@@ -1,9 +1,8 @@
 // Media types of the build's files: by extension, or by path where the extension does not tell. The static site
 // (sidecar/services/static-site.ts), the front's nginx.conf (scripts/front-config.ts) and the build's precompression
 // all read this one table.
-import { SERVER_CARD_TYPE } from './agent-discovery.ts';
 import { paths } from './urls.ts';
-import { LANGS } from './surface.ts';
+import { LANGS, SERVER_CARD_TYPE } from './surface.ts';
 
 /** Media types by extension (the front's nginx.conf is generated from this too). */
 export const TYPES: Record<string, string> = {
@@ -15,6 +14,7 @@ export const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.xml': 'application/xml',
   '.txt': 'text/plain; charset=utf-8',
+  '.vcf': 'text/vcard; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -40,3 +40,14 @@ export function typeOf(urlPath: string): string {
   const ext = dot > urlPath.lastIndexOf('/') ? urlPath.slice(dot) : '';
   return TYPES_BY_PATH[urlPath] ?? TYPES[ext] ?? 'application/octet-stream';
 }
+
+/**
+ * Whether a media type is text: what compresses, and what read_page returns (a page's twin, a feed, a discovery
+ * document, an SVG). Every `text/*`, JSON and XML with their `+json`/`+xml` kinds (the JSON Feed, RSS, the linkset,
+ * the manifest), SVG and JavaScript; never an image of pixels, a font or an archive.
+ */
+export function isTextType(type: string): boolean {
+  return TEXT.test(type);
+}
+
+const TEXT = /^(text\/|image\/svg\+xml|application\/([\w.-]+\+)?(json|xml)\b|application\/javascript)/;

@@ -5,7 +5,15 @@ import { z } from 'zod';
 import { articleListEntry, MCP_TOOLS } from './mcp-tools.ts';
 import type { PublicConfig } from './site-config.ts';
 import { describeLangNames } from './locales.ts';
-import { aliasSchema, CACHE, RESERVED_SEGMENTS, ROUTES, type RouteDeclaration, type RouteId } from './surface.ts';
+import {
+  aliasSchema,
+  BLOG_SIZES,
+  CACHE,
+  RESERVED_SEGMENTS,
+  ROUTES,
+  type RouteDeclaration,
+  type RouteId,
+} from './surface.ts';
 import { absoluteUrl, paths } from './urls.ts';
 
 type Json = Record<string, unknown>;
@@ -105,8 +113,7 @@ const OPERATIONS: Record<
     schema: { type: 'array', items: schemaOf(articleListEntry) },
   },
   listBlogArticles: {
-    description:
-      'The first page of the articles in one language (20 a page, newest first), linked to the next page with rel="next". Feeds: /{lang}/blog/rss.xml and /{lang}/blog/feed.json.',
+    description: `The first page of the articles in one language (${BLOG_SIZES.page} a page, newest first), linked to the next page with rel="next". Feeds: /{lang}/blog/rss.xml and /{lang}/blog/feed.json.`,
     params: { lang: 'Language of the blog.' },
   },
   getBlogArticle: {
@@ -114,18 +121,16 @@ const OPERATIONS: Record<
     params: { lang: 'Language of the article.', slug: 'Article slug.' },
   },
   getBlogFeed: {
-    description: 'RSS 2.0 feed of the blog in one language: the newest 20 articles with their summaries and topics.',
+    description: `RSS 2.0 feed of the blog in one language: the newest ${BLOG_SIZES.feed} articles with their summaries and topics.`,
     params: { lang: 'Language of the blog.' },
   },
   getBlogJsonFeed: {
-    description:
-      'JSON Feed 1.1 of the blog in one language: the newest 20 articles with their summaries, dates and topics.',
+    description: `JSON Feed 1.1 of the blog in one language: the newest ${BLOG_SIZES.feed} articles with their summaries, dates and topics.`,
     params: { lang: 'Language of the blog.' },
     schema: { $ref: '#/components/schemas/JsonFeed' },
   },
   listBlogArticlesPage: {
-    description:
-      'Page n of the blog index (20 articles a page, newest first); page 1 is /{lang}/blog. Linked with rel="prev" and rel="next"; a page past the last is 404.',
+    description: `Page n of the blog index (${BLOG_SIZES.page} articles a page, newest first); page 1 is /{lang}/blog. Linked with rel="prev" and rel="next"; a page past the last is 404.`,
     params: { lang: 'Language of the blog.', n: 'Page number, from 2.' },
   },
   listBlogTopics: {
@@ -133,8 +138,7 @@ const OPERATIONS: Record<
     params: { lang: 'Language of the blog.' },
   },
   listBlogTopicArticles: {
-    description:
-      'The articles on one topic in one language, newest first, 20 a page; linked to the same topic in the other language. Topic keys are the same in every language.',
+    description: `The articles on one topic in one language, newest first, ${BLOG_SIZES.page} a page; linked to the same topic in the other language. Topic keys are the same in every language.`,
     params: { lang: 'Language of the blog.', topic: 'Topic key, e.g. "privacy".' },
   },
   listBlogTopicArticlesPage: {

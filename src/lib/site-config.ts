@@ -67,11 +67,14 @@ export const publicConfigSchema = z
     contactEmail: v.CONTACT_EMAIL,
   }));
 
-/** The default origin follows PORT: http://localhost:$PORT, PORT's own default 8080. */
+/** The port a server listens on unless PORT says otherwise (sidecar/config.ts reads PORT). */
+export const DEFAULT_PORT = 8080;
+
+/** The default origin follows PORT: http://localhost:$PORT, PORT's own default DEFAULT_PORT. */
 export function parsePublicConfig(env: Env) {
   return publicConfigSchema.safeParse({
     ...env,
-    BASE_URL: env.BASE_URL?.trim() || `http://localhost:${env.PORT?.trim() || '8080'}`,
+    BASE_URL: env.BASE_URL?.trim() || `http://localhost:${env.PORT?.trim() || DEFAULT_PORT}`,
   });
 }
 

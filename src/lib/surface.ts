@@ -6,7 +6,7 @@
 // (test/unit/surface.test.ts proves they agree). Adding a route or an owner-app path is one edit in this file.
 import { z } from 'zod';
 
-import { LANGS } from './locales.ts';
+import { isLang, LANGS, type Lang } from './locales.ts';
 
 // The languages are declared in locales.ts; re-exported with the rest of the surface.
 export { DEFAULT_LANG, isLang, LANGS, type Lang } from './locales.ts';
@@ -69,6 +69,15 @@ export const OWNER_APP_SEGMENTS = [
 /** Where owners sign in (SPEC: the web app at /login). */
 export const OWNER_LOGIN_PATH = `/${OWNER_APP_SEGMENTS[0]}`;
 
+/** Articles a page of the blog's lists (the index and each topic), and in each feed (the newest; llms.txt too). */
+export const BLOG_SIZES = { page: 20, feed: 20 } as const;
+
+/**
+ * Retry-After of a 503, in seconds: the site cannot be served now (its database, every origin: the sidecar's, the
+ * front's and the edge's 503 page) or is busy this second (load shed, a full render queue, MCP's slots).
+ */
+export const RETRY_AFTER = { unavailable: 30, busy: 1 } as const;
+
 /** Cache-Control values, by rule. */
 export const CACHE = {
   immutable: 'public, max-age=31536000, immutable',
@@ -118,6 +127,8 @@ export const CACHE_ALSO: Partial<Record<CacheRule, string>> = {
 
 const HTML = 'text/html';
 const MARKDOWN = 'text/markdown';
+/** The MCP server card's media type (SEP-1649's draft): its route below, its file's type, the catalogs' links. */
+export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
 
 export interface RouteDeclaration {
   method: 'GET' | 'POST';
@@ -296,7 +307,7 @@ export const ROUTES = {
     path: '/{lang}/blog/page/{n}',
     served: 'static',
     tag: 'pages',
-    summary: 'A further page of the blog index (20 articles a page, newest first)',
+    summary: `A further page of the blog index (${BLOG_SIZES.page} articles a page, newest first)`,
     params: { lang: ids.lang, n: ids.listPage },
     media: [HTML, MARKDOWN],
     negotiated: true,
@@ -320,7 +331,7 @@ export const ROUTES = {
     path: '/{lang}/blog/topics/{topic}',
     served: 'static',
     tag: 'pages',
-    summary: 'The articles of one topic in one language (20 a page, newest first)',
+    summary: `The articles of one topic in one language (${BLOG_SIZES.page} a page, newest first)`,
     params: { lang: ids.lang, topic: ids.topic },
     media: [HTML, MARKDOWN],
     negotiated: true,
@@ -356,7 +367,7 @@ export const ROUTES = {
     path: '/{lang}/blog/rss.xml',
     served: 'static',
     tag: 'pages',
-    summary: 'The RSS feed of the blog in one language: the newest 20 articles',
+    summary: `The RSS feed of the blog in one language: the newest ${BLOG_SIZES.feed} articles`,
     params: { lang: ids.lang },
     media: ['application/rss+xml'],
     cache: 'page',
@@ -367,7 +378,7 @@ export const ROUTES = {
     path: '/{lang}/blog/feed.json',
     served: 'static',
     tag: 'pages',
-    summary: 'The JSON Feed 1.1 of the blog in one language: the newest 20 articles, with their summaries and topics',
+    summary: `The JSON Feed 1.1 of the blog in one language: the newest ${BLOG_SIZES.feed} articles, with their summaries and topics`,
     params: { lang: ids.lang },
     media: ['application/feed+json'],
     cache: 'page',
@@ -488,7 +499,7 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The MCP server card where the discovery draft puts it',
-    media: ['application/mcp-server-card+json'],
+    media: [SERVER_CARD_TYPE],
     cors: true,
     cache: 'discovery',
     statuses: [200],
@@ -703,4 +714,10 @@ export const AGENT_REFUSED_SEGMENTS: ReadonlySet<string> = new Set([
 /** The first non-empty segment of a decoded path, lowercased (`//Login/x` → `login`). */
 export function firstSegmentOf(decodedPath: string): string {
   return (decodedPath.split('/').find((segment) => segment !== '') ?? '').toLowerCase();
+}
+
+/** The language a path names by its first segment (`/ar/…`, `//AR/…`), if it names one: error pages, read_page. */
+export function langOfPath(decodedPath: string): Lang | undefined {
+  const first = firstSegmentOf(decodedPath);
+  return isLang(first) ? first : undefined;
 }

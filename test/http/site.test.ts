@@ -122,6 +122,15 @@ describe('404 pages', () => {
     expect(await (await get('/missing', { 'accept-language': 'fr' })).text()).toContain('Page not found');
   });
 
+  it('reads the language of a path as read_page does: its first non-empty segment, in any case (issue 38)', async () => {
+    for (const path of ['//ar/blog/missing', '/AR/blog/missing']) {
+      const res = await get(path, { 'accept-language': 'en' });
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).toContain('lang="ar"');
+      expect(res.headers.get('vary'), path).not.toMatch(/Accept-Language/);
+    }
+  });
+
   it('is not cached in place of a page that may exist later', async () => {
     expect((await get('/en/blog/missing')).headers.get('cache-control')).toBe('no-cache');
   });

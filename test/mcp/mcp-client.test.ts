@@ -147,6 +147,15 @@ describe('tools/call', () => {
     expect(textOf(missing)).toContain('404');
   });
 
+  it('read_page reads every text document the site serves: both feeds, the sitemap, the discovery documents', async () => {
+    // One rule of what is text (src/lib/media-types.ts): the JSON Feed was refused as "not a text document" (issue 38).
+    for (const path of ['/en/blog/feed.json', '/ar/blog/rss.xml', '/llms.txt', '/.well-known/api-catalog']) {
+      const result = await call('read_page', { path });
+      expect(result.isError ?? false, `${path}: ${textOf(result)}`).toBe(false);
+      expect(textOf(result), path).toBe(readBuilt(path));
+    }
+  });
+
   it('read_page refuses other origins, traversal, the owner app and /mcp, and never reads a file outside the site', async () => {
     for (const path of [
       'https://evil.example/p/layla',

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { editorsPreview } from '../build-config.ts';
 import { articleDates, isPublished } from './article-dates.ts';
-import { isLang, LANGS, type Lang } from '../surface.ts';
+import { BLOG_SIZES, isLang, LANGS, type Lang } from '../surface.ts';
 import { LOCALES } from '../locales.ts';
 import { slugProblem } from './article-schema.ts';
 import { TOPICS } from './topics.ts';
@@ -199,8 +199,8 @@ async function topicPages(lang: Lang, key: string): Promise<ListPage<Article>[]>
   return list.length === 0 ? [] : paginate(list, (n) => paths.topic(lang, key, n));
 }
 
-/** Items in each feed (RSS and JSON Feed): the newest articles; the index pages list them all. */
-export const FEED_SIZE = 20;
+/** Items in each feed (RSS and JSON Feed): the newest articles; the index pages list them all (surface.ts). */
+export const FEED_SIZE = BLOG_SIZES.feed;
 
 /** One page of a topic in one language, with how many pages the topic has in each language (for its links). */
 export interface TopicListPage {

@@ -2,8 +2,10 @@
 // own URL; page n (n ≥ 2) is its URL with /page/n (src/lib/urls.ts), so an out-of-range page simply does not exist.
 // Astro's paginate() would put page 1 at /page/1 or turn the slug segment into page numbers; this is the small rest.
 
-/** Articles a page. */
-export const PAGE_SIZE = 20;
+import { BLOG_SIZES } from '../surface.ts';
+
+/** Articles a page (surface.ts, where the route's description says it too). */
+export const PAGE_SIZE = BLOG_SIZES.page;
 
 export interface ListPage<T> {
   /** 1-based. */
