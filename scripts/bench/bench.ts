@@ -10,6 +10,7 @@
 //   --data-tier    both database backends [--million]                                        data-tier.ts
 //   --fuzz         the project's fuzzer, long, from a new seed [--runs N] [--seed N]         fuzz.ts
 //   --worst        the costliest request of every route and method, and forty clients of them  worst.ts
+//                  [--stalls: the hostile clients alone, rewriting that section of its record]
 //   --regions      three regions on loopback: an edit at every edge, a region cut off [--duration S]  regions.ts
 //   --hot-path     cached answers against an earlier revision, side by side [--baseline REV]    hot-path.ts
 import { parseArgs } from 'node:util';
@@ -28,7 +29,7 @@ import { mcpBench } from './mcp.ts';
 import { overviewBench } from './overview.ts';
 import { regionsBench } from './regions.ts';
 import { soakBench } from './soak.ts';
-import { worstBench } from './worst.ts';
+import { stallsOnlyBench, worstBench } from './worst.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -48,6 +49,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string' },
     seed: { type: 'string' },
     worst: { type: 'boolean', default: false },
+    stalls: { type: 'boolean', default: false },
     regions: { type: 'boolean', default: false },
     'hot-path': { type: 'boolean', default: false },
     baseline: { type: 'string' },
@@ -78,7 +80,14 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
         seed: flags.seed ? Number(flags.seed) : undefined,
       }),
   ],
-  [flags.worst, () => worstBench({ seconds: flags.duration ? seconds : undefined, million: !flags.quick })],
+  [
+    flags.worst,
+    () =>
+      (flags.stalls ? stallsOnlyBench : worstBench)({
+        seconds: flags.duration ? seconds : undefined,
+        million: !flags.quick,
+      }),
+  ],
   [flags.regions, () => regionsBench(flags.duration ? seconds : 60)],
   [flags['hot-path'], () => hotPathBench({ seconds: flags.duration ? seconds : 5, baseline: flags.baseline })],
 ];
