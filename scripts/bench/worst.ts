@@ -460,6 +460,20 @@ async function loadRun(
   }
 }
 
+/** The site built, and the import every database of the bench starts from: the demo data and the largest records. */
+function benchData() {
+  ensureBuild(loadConfig({}), baseEnv({}));
+  const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as Record<
+    string,
+    unknown[]
+  >;
+  return {
+    profiles: [...demo.profiles!, ...LARGEST.profiles],
+    cards: [...demo.cards!, ...LARGEST.cards],
+    aliases: [...demo.aliases!, ...LARGEST.aliases],
+  };
+}
+
 /**
  * `--worst --stalls`: the hostile clients alone, on both backends at the largest size, rewriting only that section of
  * the record (the rest keeps the run that made it).
@@ -467,16 +481,7 @@ async function loadRun(
 export async function stallsOnlyBench(options: { seconds?: number | undefined; million: boolean }): Promise<boolean> {
   const seconds = options.seconds ?? 60;
   const profiles = options.million ? 1_000_000 : 100_000;
-  ensureBuild(loadConfig({}), baseEnv({}));
-  const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as Record<
-    string,
-    unknown[]
-  >;
-  const data = {
-    profiles: [...demo.profiles!, ...LARGEST.profiles],
-    cards: [...demo.cards!, ...LARGEST.cards],
-    aliases: [...demo.aliases!, ...LARGEST.aliases],
-  };
+  const data = benchData();
   const stalls: { backend: string; profiles: number; rows: StallRow[] }[] = [];
   const pg = await postgresBackend();
   try {
@@ -535,16 +540,7 @@ const stallsPass = (stalls: { rows: StallRow[] }[]) =>
 export async function worstBench(options: { seconds?: number | undefined; million: boolean }): Promise<boolean> {
   const seconds = options.seconds ?? 60;
   const sizes = options.million ? [100_000, 1_000_000] : [100_000];
-  ensureBuild(loadConfig({}), baseEnv({}));
-  const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as Record<
-    string,
-    unknown[]
-  >;
-  const data = {
-    profiles: [...demo.profiles!, ...LARGEST.profiles],
-    cards: [...demo.cards!, ...LARGEST.cards],
-    aliases: [...demo.aliases!, ...LARGEST.aliases],
-  };
+  const data = benchData();
   const results: { backend: string; profiles: number; rows: Measured[] }[] = [];
   const loads: Load[] = [];
   const stalls: { backend: string; profiles: number; rows: StallRow[] }[] = [];
