@@ -33,23 +33,33 @@ const pages: [string, string][] = [
 ];
 
 describe.each(['light', 'dark'] as const)('%s scheme, at 412 px', (colorScheme) => {
-  it.each(pages)('%s has no serious or critical axe violation, with its codes open', async (name, path) => {
-    const context = await browser.newContext({ colorScheme, viewport: PHONE });
-    const page = await context.newPage();
-    await page.goto(server.url + path);
-    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
-    expect(await axeViolations(page), name).toEqual([]);
-    // The scheme really applied: the page background follows it.
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    expect(background === 'rgba(0, 0, 0, 0)' || background === 'rgb(255, 255, 255)', background).toBe(
-      colorScheme === 'light',
-    );
-    // Nothing wider than the phone.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    if (path.startsWith('/c/'))
-      await page.screenshot({ path: join(screenshots, `${path.slice(3)}-${colorScheme}.png`), fullPage: true });
-    await context.close();
-  });
+  it.each(pages)(
+    '%s loads under the real CSP with no console error or failed request, and no serious or critical axe violation with its codes open',
+    async (name, path) => {
+      const context = await browser.newContext({ colorScheme, viewport: PHONE });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      page.on('requestfailed', (r) => problems.push(`failed ${r.url()}`));
+      expect((await page.goto(server.url + path))?.status()).toBe(200);
+      await page.waitForLoadState('load');
+      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+      expect(await axeViolations(page), name).toEqual([]);
+      // The scheme really applied: the page background follows it.
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background === 'rgba(0, 0, 0, 0)' || background === 'rgb(255, 255, 255)', background).toBe(
+        colorScheme === 'light',
+      );
+      // Nothing wider than the phone.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      if (path.startsWith('/c/'))
+        await page.screenshot({ path: join(screenshots, `${path.slice(3)}-${colorScheme}.png`), fullPage: true });
+      const seen = [...problems]; // before the context closes: closing cancels what is still loading
+      await context.close();
+      expect(seen).toEqual([]);
+    },
+  );
 });
 
 describe('codes and sharing', () => {
