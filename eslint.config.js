@@ -7,6 +7,7 @@ import globals from 'globals';
 import prettier from 'eslint-config-prettier';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
+import { routePaths } from './scripts/lint/route-paths.js';
 
 export default tseslint.config(
   {
@@ -47,6 +48,18 @@ export default tseslint.config(
       // A group kept for readability costs nothing; not worth a review's time.
       'regexp/no-unused-capturing-group': 'off',
     },
+  },
+  // A path of the surface has one writer, pathOf (issue 38): the declaration's shapes, written again, fail the lint.
+  {
+    files: ['**/*.ts'],
+    ignores: ['src/lib/surface.ts'],
+    plugins: { local: { rules: { 'route-paths': routePaths } } },
+    rules: { 'local/route-paths': 'error' },
+  },
+  // Tests, benches and the fuzzer are clients: a literal URL there is what a visitor or an agent asks.
+  {
+    files: ['test/**/*.ts', 'scripts/bench/**/*.ts', 'scripts/fuzz/**/*.ts'],
+    rules: { 'local/route-paths': ['error', { literals: false }] },
   },
   // Node's globals in the configuration files and the front's njs module; a browser's in the pages' scripts.
   { files: ['*.js', '*.mjs', 'deploy/**/*.js'], languageOptions: { globals: globals.node } },

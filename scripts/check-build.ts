@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { filesUnder } from '../src/lib/files.ts';
 import { checkLinks, missingTwins } from '../src/lib/publishing/link-check.ts';
 import { LANGS } from '../src/lib/locales.ts';
-import { paths } from '../src/lib/urls.ts';
+import { pathOf } from '../src/lib/surface.ts';
 import { readManifest } from '../src/lib/build-manifest.ts';
 import { vnuParallel, xmllintRss, xmllintSitemap } from './validators.ts';
 import { buildCacheDir, codeHash, keyOf } from '../src/integrations/build-cache.ts';
@@ -32,16 +32,16 @@ export async function checkBuild(distDir: string, log = (line: string) => consol
   await step('links, images and fragments', () => checkLinks(client, baseUrl));
   await step('Markdown twins', () => missingTwins(client));
   await step('sitemap against the sitemaps.org schema', () => {
-    const result = xmllintSitemap(readFileSync(join(client, paths.sitemap), 'utf8'));
+    const result = xmllintSitemap(readFileSync(join(client, pathOf('getSitemap')), 'utf8'));
     return result.ok ? [] : [`sitemap.xml: ${result.output.trim()}`];
   });
   await step('feeds', () =>
     LANGS.flatMap((lang) => {
       const found: string[] = [];
-      const rss = xmllintRss(readFileSync(join(client, paths.rss(lang)), 'utf8'));
-      if (!rss.ok) found.push(`${paths.rss(lang)}: ${rss.output.trim()}`);
+      const rss = xmllintRss(readFileSync(join(client, pathOf('getBlogFeed', { lang })), 'utf8'));
+      if (!rss.ok) found.push(`${pathOf('getBlogFeed', { lang })}: ${rss.output.trim()}`);
       try {
-        const feed = JSON.parse(readFileSync(join(client, paths.jsonFeed(lang)), 'utf8')) as {
+        const feed = JSON.parse(readFileSync(join(client, pathOf('getBlogJsonFeed', { lang })), 'utf8')) as {
           version?: unknown;
           title?: unknown;
           items?: { id?: unknown; content_text?: unknown; content_html?: unknown }[];
@@ -51,12 +51,14 @@ export async function checkBuild(distDir: string, log = (line: string) => consol
           typeof feed.title !== 'string' ||
           !Array.isArray(feed.items)
         )
-          found.push(`${paths.jsonFeed(lang)}: not a JSON Feed 1.1 (version, title and items are required)`);
+          found.push(
+            `${pathOf('getBlogJsonFeed', { lang })}: not a JSON Feed 1.1 (version, title and items are required)`,
+          );
         for (const item of feed.items ?? [])
           if (typeof item.id !== 'string' || (item.content_text === undefined && item.content_html === undefined))
-            found.push(`${paths.jsonFeed(lang)}: an item without id or content`);
+            found.push(`${pathOf('getBlogJsonFeed', { lang })}: an item without id or content`);
       } catch (err) {
-        found.push(`${paths.jsonFeed(lang)}: ${(err as Error).message}`);
+        found.push(`${pathOf('getBlogJsonFeed', { lang })}: ${(err as Error).message}`);
       }
       return found;
     }),

@@ -12,7 +12,7 @@ import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { DEFAULT_LANG } from '../src/lib/locales.ts';
-import { MCP_BODY_LIMIT, RETRY_AFTER } from '../src/lib/surface.ts';
+import { pathOf, MCP_BODY_LIMIT, RETRY_AFTER } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
 
@@ -47,7 +47,7 @@ export function edgeConfig(options: EdgeOptions): string {
   const values: Record<string, string> = {
     BACKEND_HOST: host,
     BACKEND_PORT: String(port),
-    PROBE_PATH: options.probePath ?? paths.health,
+    PROBE_PATH: options.probePath ?? pathOf('getHealth'),
     PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),
     UNAVAILABLE_PAGE: join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
     MAX_BODY_BYTES: String(MCP_BODY_LIMIT),
@@ -109,7 +109,7 @@ export async function runEdge(
   for (let i = 0; i < 200; i++) {
     if (varnish.exitCode !== null) throw new Error(`varnishd exited: ${output}`);
     try {
-      await fetch(url + '/robots.txt', { method: 'HEAD' });
+      await fetch(url + pathOf('getRobots'), { method: 'HEAD' });
       return { url, varnish };
     } catch {
       await new Promise((r) => setTimeout(r, 50));

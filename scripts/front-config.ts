@@ -14,6 +14,7 @@ import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { TYPES, TYPES_BY_PATH } from '../src/lib/media-types.ts';
 import { loadConfig, type ServerConfig } from '../sidecar/config.ts';
 import {
+  pathOf,
   CACHE,
   DEFAULT_LANG,
   FINGERPRINTED_PATH,
@@ -100,7 +101,7 @@ export function frontConfig(options: FrontOptions): string {
             ...security,
             `add_header Cache-Control ${quote(CACHE.discovery)} always;`,
             ...(route.cors ? [cors] : []),
-            ...(path === paths.llms
+            ...(path === pathOf('getLlmsTxt')
               ? [`add_header Link ${quote(siteLinks(config, { describedBy: false }))} always;`]
               : []),
             'try_files $uri =404;',
@@ -204,7 +205,7 @@ export function frontConfig(options: FrontOptions): string {
     PROXY: proxy('error timeout http_502 http_503'),
     LIVE_LOCATIONS: liveLocations.join('\n'),
     ALIAS_PATTERN: SLUG_PATTERN.source.replace(/^\^/, '^/'),
-    MCP_PATH: paths.mcp,
+    MCP_PATH: pathOf('mcp'),
     SITE_LINKS: siteLinks(config),
     HOME_LINKS: homepageLinks(config),
     CONTENT_USAGE,
@@ -254,7 +255,7 @@ export async function runNginx(prefix: string, conf: string, url: string): Promi
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
     try {
-      await fetch(url + '/robots.txt');
+      await fetch(url + pathOf('getRobots'));
       return child;
     } catch {
       await new Promise((r) => setTimeout(r, 50));

@@ -21,10 +21,10 @@ async function previewLocals(path: string): Promise<LiveLocals> {
   store ??= openStore(config);
   const now = Date.now();
   if (match.id === 'getProfilePage') {
-    const profile = await store.profile(match.params.page!);
+    const profile = await store.profile(match.params.page);
     return profile ? profileLocals(profile, now) : {};
   }
-  const card = await store.card(match.params.cardId!);
+  const card = await store.card(match.params.cardId);
   return card?.mode === 'page' ? cardPage(config.baseUrl, card, now).locals : {};
 }
 

@@ -9,8 +9,7 @@ import Fastify, {
 } from 'fastify';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { STATIC_SITEMAP_FILE } from '../src/lib/sitemap.ts';
-import { CACHE, RETRY_AFTER } from '../src/lib/surface.ts';
-import { paths } from '../src/lib/urls.ts';
+import { pathOf, CACHE, RETRY_AFTER } from '../src/lib/surface.ts';
 import type { ServerConfig } from './config.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { limitConnectionsPerClient } from './connection-limits.ts';
@@ -147,7 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const why = 'Bad request: one Host header is required, naming a host and a port from 0 to 65535';
       reply.code(400).header('cache-control', CACHE.none);
       // The MCP endpoint refuses as JSON-RPC, as it refuses everything else.
-      if (request.url === paths.mcp)
+      if (request.url === pathOf('mcp'))
         reply.type('application/json').send(JSON.stringify(errorResponse(null, CODES.invalidRequest, why)));
       else reply.type('text/plain; charset=utf-8').send(`${why}.\n`);
       return;
@@ -191,7 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Under pressure an /mcp request is refused before its body is read; the services refuse other costly work.
   await pressure.measure(
     app,
-    (method, url) => method === 'POST' && url === paths.mcp,
+    (method, url) => method === 'POST' && url === pathOf('mcp'),
     (why) => ({
       statusCode: 503,
       headers: {

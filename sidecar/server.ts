@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Server } from 'node:net';
 import { join } from 'node:path';
 import { loadConfigOrExit } from './config.ts';
+import { pathOf } from '../src/lib/surface.ts';
 import { manifestMismatch, readManifest } from '../src/lib/build-manifest.ts';
 import { buildApp, openServices, type Services } from './app.ts';
 import { serveMetrics, sidecarMetrics } from './metrics.ts';
@@ -34,7 +35,7 @@ async function warmMcp(app: FastifyInstance): Promise<void> {
   };
   await app.inject({
     method: 'POST',
-    url: '/mcp',
+    url: pathOf('mcp'),
     headers: { ...headers, 'mcp-protocol-version': '2025-11-25' },
     payload: JSON.stringify({
       jsonrpc: '2.0',
@@ -45,7 +46,7 @@ async function warmMcp(app: FastifyInstance): Promise<void> {
   });
   await app.inject({
     method: 'POST',
-    url: '/mcp',
+    url: pathOf('mcp'),
     headers: { ...headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
     payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }),
   });

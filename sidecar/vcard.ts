@@ -3,7 +3,8 @@
 // every vCard back with an independent parser (ical.js).
 import type { Card, CardEmail, CardPhone } from '../src/lib/live-content.ts';
 import { safeHref, WEB_SCHEMES } from '../src/lib/owner-input.ts';
-import { absoluteUrl, paths } from '../src/lib/urls.ts';
+import { absoluteUrl } from '../src/lib/urls.ts';
+import { pathOf } from '../src/lib/surface.ts';
 import { qrVersion } from './render/qr.ts';
 
 const CRLF = '\r\n';
@@ -55,8 +56,8 @@ export interface CardUrls {
 
 export function cardUrlsOf(baseUrl: string, card: Card): CardUrls {
   return {
-    card: absoluteUrl(baseUrl, paths.card(card.cardId)),
-    profile: card.profileSlug ? absoluteUrl(baseUrl, paths.profile(card.profileSlug)) : undefined,
+    card: absoluteUrl(baseUrl, pathOf('getDigitalCard', { cardId: card.cardId })),
+    profile: card.profileSlug ? absoluteUrl(baseUrl, pathOf('getProfilePage', { page: card.profileSlug })) : undefined,
   };
 }
 

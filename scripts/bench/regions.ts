@@ -9,7 +9,7 @@ import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
-import { paths } from '../../src/lib/urls.ts';
+import { pathOf } from '../../src/lib/surface.ts';
 import { ensureBuild } from '../ensure-build.ts';
 import { importDemo, startRegions, type Region, type Regions } from '../regions/regions.ts';
 import { bulkPostgres } from './bulk-data.ts';
@@ -37,8 +37,8 @@ function readers(world: Regions, perEdge: number) {
       while (running) {
         const path =
           Math.random() < 0.1
-            ? paths.card(CARDS[Math.floor(Math.random() * CARDS.length)]!)
-            : paths.profile(`bench-${1 + Math.floor(Math.random() * PROFILES)}`);
+            ? pathOf('getDigitalCard', { cardId: CARDS[Math.floor(Math.random() * CARDS.length)]! })
+            : pathOf('getProfilePage', { page: `bench-${1 + Math.floor(Math.random() * PROFILES)}` });
         try {
           const res = await fetch(region.edge.url + path);
           await res.arrayBuffer();
@@ -59,13 +59,17 @@ function edit(k: number): { path: string; sql: string; values: (marker: string) 
   if (k % 5 === 4) {
     const card = CARDS[k % CARDS.length]!;
     return {
-      path: paths.card(card),
+      path: pathOf('getDigitalCard', { cardId: card }),
       sql: 'UPDATE cards SET job_title = $1 WHERE card_id = $2',
       values: (m) => [m, card],
     };
   }
   const slug = `bench-${1 + Math.floor(Math.random() * PROFILES)}`;
-  return { path: paths.profile(slug), sql: 'UPDATE profiles SET bio = $1 WHERE slug = $2', values: (m) => [m, slug] };
+  return {
+    path: pathOf('getProfilePage', { page: slug }),
+    sql: 'UPDATE profiles SET bio = $1 WHERE slug = $2',
+    values: (m) => [m, slug],
+  };
 }
 
 /** Polls `edge` + `path` until it shows `marker`; ms since `since`. */

@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { paths } from '../../src/lib/urls.ts';
+import { pathOf } from '../../src/lib/surface.ts';
 import { projectRoot } from '../ensure-build.ts';
 import { freePort } from '../sidecar-process.ts';
 import { scratch, startSidecar } from './harness.ts';
@@ -98,7 +98,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'crawler: forty clients, never-rendered profiles in random order',
     run: async (url, seconds, profiles) => {
-      const script = `request = function() return wrk.format("GET", "${paths.profile('bench-')}" .. math.random(1, ${profiles})) end\n`;
+      const script = `request = function() return wrk.format("GET", "${pathOf('getProfilePage', { page: 'bench-' })}" .. math.random(1, ${profiles})) end\n`;
       const r = await wrk(url + '/', { connections: 40, threads: 1, seconds, script }, scratch);
       return `${Math.round(r.rps)} req/s, ${r.non2xx3xx} non-2xx (503: shed), ${r.socketErrors} socket errors`;
     },
@@ -171,7 +171,7 @@ const SCENARIOS: Scenario[] = [
         });
       const script = cycleScript([
         { path: `/${'/'.repeat(LONG)}a/` },
-        { path: paths.profile('-'.repeat(LONG)) },
+        { path: pathOf('getProfilePage', { page: '-'.repeat(LONG) }) },
         { path: '/p/layla', headers: { Accept: 'a,'.repeat(LONG / 2), 'Accept-Language': '-'.repeat(LONG / 2) } },
         { path: `/en/blog?${'='.repeat(LONG)}` },
         {

@@ -13,8 +13,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
-import { DEFAULT_LANG, LANGS, MCP_BODY_LIMIT } from '../../src/lib/surface.ts';
-import { paths } from '../../src/lib/urls.ts';
+import { pathOf, DEFAULT_LANG, LANGS, MCP_BODY_LIMIT } from '../../src/lib/surface.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { postgresBackend, sqliteBackend, type Backend } from './data-tier.ts';
 import { freePort } from '../sidecar-process.ts';
@@ -164,8 +163,8 @@ function cases(): Case[] {
     {
       route: 'GET (404)',
       what: 'a path of 2,000 characters that names nothing',
-      request: { path: paths.profile('a'.repeat(2000)) },
-      scaled: (f) => ({ path: paths.profile('a'.repeat(2000 * f)) }),
+      request: { path: pathOf('getProfilePage', { page: 'a'.repeat(2000) }) },
+      scaled: (f) => ({ path: pathOf('getProfilePage', { page: 'a'.repeat(2000 * f) }) }),
     },
     {
       route: 'GET (301)',

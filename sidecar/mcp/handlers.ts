@@ -13,8 +13,8 @@ import {
   type McpToolName,
 } from '../../src/lib/mcp-tools.ts';
 import type { PublicConfig } from '../../src/lib/site-config.ts';
-import { DEFAULT_LANG, LANGS, ROUTES, routeMatcher, type Lang } from '../../src/lib/surface.ts';
-import { absoluteUrl, paths } from '../../src/lib/urls.ts';
+import { pathOf, DEFAULT_LANG, LANGS, ROUTES, routeMatcher, type Lang } from '../../src/lib/surface.ts';
+import { absoluteUrl } from '../../src/lib/urls.ts';
 import type { ErrorPages } from '../error-pages.ts';
 import { checkedPath } from '../request-path.ts';
 import type { LivePages } from '../services/live-pages.ts';
@@ -61,7 +61,7 @@ function textOf(asset: Asset, what: string): ToolResult {
 }
 
 function articleList(site: StaticSite): Article[] {
-  const file = site.files.get(paths.articles);
+  const file = site.files.get(pathOf('getBlogArticleList'));
   return file ? (JSON.parse(file.body.toString('utf8')) as Article[]) : [];
 }
 
@@ -154,7 +154,7 @@ export function mcpHandlers(deps: McpDeps) {
       if (!found) return failure(`No active digital card "${cardId}".`);
       if (found.redirect) {
         // Built with the shared converter's escaping: the target is the owner's string, even once normalised.
-        const url = absoluteUrl(config.baseUrl, paths.card(found.card.cardId));
+        const url = absoluteUrl(config.baseUrl, pathOf('getDigitalCard', { cardId: found.card.cardId }));
         return text(
           markdownDocument(
             {

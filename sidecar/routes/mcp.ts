@@ -6,8 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config.ts';
-import { CACHE, MCP_BODY_LIMIT, RETRY_AFTER, ROUTES } from '../../src/lib/surface.ts';
-import { paths } from '../../src/lib/urls.ts';
+import { pathOf, CACHE, MCP_BODY_LIMIT, RETRY_AFTER, ROUTES } from '../../src/lib/surface.ts';
 import { clientOf, FairSlots } from '../fair-slots.ts';
 import type { RenderPool } from '../render/render-pool.ts';
 import { mcpConductor, type McpAnswer } from '../mcp/conductor.ts';
@@ -83,7 +82,7 @@ export async function mcpRoutes(
   const slots = new FairSlots({ capacity: limits.mcpMaxConcurrent, maxWaiting: limits.mcpMaxConcurrent * 16 });
   /** The hosts a browser may send to this endpoint (DNS rebinding sends a foreign one to a loopback address). */
   const allowedHosts = [new URL(deps.config.baseUrl).hostname, ...localhostAllowedHostnames()];
-  const endpoint = `${deps.config.baseUrl}${paths.mcp}`;
+  const endpoint = `${deps.config.baseUrl}${pathOf('mcp')}`;
 
   await app.register(async (scope) => {
     // Per client address; only /mcp is limited: it is the one route that does work per request.
@@ -136,16 +135,16 @@ export async function mcpRoutes(
         CODES.serverError,
         'Method not allowed: this stateless MCP endpoint answers POST only (no SSE stream, no session to delete)',
       );
-    scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: paths.mcp, handler: notAllowed });
+    scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: pathOf('mcp'), handler: notAllowed });
     // RFC 9110 §9.3.7: OPTIONS says what the resource takes, as on every other resource.
     scope.route({
       method: 'OPTIONS',
-      url: paths.mcp,
+      url: pathOf('mcp'),
       handler: (_request, reply) => reply.code(204).header('allow', 'POST').header('cache-control', CACHE.none).send(),
     });
 
     const charge = scope.createRateLimit();
-    scope.post(paths.mcp, async (request, reply) => {
+    scope.post(pathOf('mcp'), async (request, reply) => {
       if (!acceptsBoth(request)) {
         return jsonRpcError(
           reply,

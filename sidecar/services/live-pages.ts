@@ -6,8 +6,8 @@
 import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-content.ts';
 import { cardRedirectProblem, safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
 import { typeOf } from '../../src/lib/media-types.ts';
-import { CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
-import { absoluteUrl, paths } from '../../src/lib/urls.ts';
+import { pathOf, CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
+import { absoluteUrl } from '../../src/lib/urls.ts';
 import type { LiveCache } from '../live-cache.ts';
 import { Overloaded, type RenderPool, type Rendered } from '../render/render-pool.ts';
 import type { Pressure } from '../pressure.ts';
@@ -87,7 +87,10 @@ export class LivePages {
       const profile = await this.deps.store.profile(slug);
       if (!profile) return undefined;
       // Kept until a link's time window opens or closes.
-      return [await this.render(paths.profile(slug), profileLocals(profile, now)), nextLinkChange(profile.links, now)];
+      return [
+        await this.render(pathOf('getProfilePage', { page: slug }), profileLocals(profile, now)),
+        nextLinkChange(profile.links, now),
+      ];
     });
   }
 
@@ -99,7 +102,7 @@ export class LivePages {
       if (!card) return undefined;
       if (card.mode === 'page') {
         const { urls, contact, locals } = cardPage(this.deps.baseUrl, card, now);
-        const page = await this.render(paths.card(cardId), locals);
+        const page = await this.render(pathOf('getDigitalCard', { cardId }), locals);
         const vcard = makeAsset(Buffer.from(cardToVcard(card, urls)), VCARD, CACHE.live);
         return [{ page, vcard, contact: contact.text, card }];
       }
@@ -113,7 +116,7 @@ export class LivePages {
   profileQr(slug: string, now = Date.now()): Promise<Asset | undefined> {
     return this.lookup<Asset>(`pq:${slug}`, { kind: 'profile', key: slug }, now, async () =>
       (await this.profile(slug, now))
-        ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.profile(slug)))]
+        ? [await this.qr(absoluteUrl(this.deps.baseUrl, pathOf('getProfilePage', { page: slug })))]
         : undefined,
     );
   }
@@ -121,7 +124,9 @@ export class LivePages {
   /** The QR code of an active card's page: our /c/{cardId}, also for a redirect-mode card (which redirects from there). */
   cardQr(cardId: string, now = Date.now()): Promise<Asset | undefined> {
     return this.lookup<Asset>(`cq:${cardId}`, { kind: 'card', key: cardId }, now, async () =>
-      (await this.card(cardId, now)) ? [await this.qr(absoluteUrl(this.deps.baseUrl, paths.card(cardId)))] : undefined,
+      (await this.card(cardId, now))
+        ? [await this.qr(absoluteUrl(this.deps.baseUrl, pathOf('getDigitalCard', { cardId })))]
+        : undefined,
     );
   }
 

@@ -6,7 +6,18 @@
 import { create as contentDisposition } from 'content-disposition';
 import { CONTENT_USAGE } from '../../src/lib/ai-preferences.ts';
 import { alternateLink, homepageLinks, siteLinks } from '../../src/lib/discovery.ts';
-import { CACHE, LANGS, ROUTES, routeIds, routeMatcher, type Lang, type RouteId } from '../../src/lib/surface.ts';
+import {
+  CACHE,
+  LANGS,
+  pathOf,
+  ROUTES,
+  routeIds,
+  routeMatcher,
+  type Lang,
+  type ParamsOf,
+  type RouteId,
+  type RouteMatch,
+} from '../../src/lib/surface.ts';
 import {
   absoluteUrl,
   isErrorPagePath,
@@ -51,7 +62,8 @@ export interface ReadOptions {
 }
 
 type LiveRouteId = { [K in RouteId]: (typeof ROUTES)[K]['served'] extends 'live' | 'operations' ? K : never }[RouteId];
-type Handler = (params: Record<string, string>, prefs: ReadPreferences) => Promise<Resolution>;
+/** One handler a live route, receiving the parameters its path template names (`{ page }`, `{ cardId }`), typed. */
+type Handlers = { [Id in LiveRouteId]: (params: ParamsOf<Id>, prefs: ReadPreferences) => Promise<Resolution> };
 
 /** The declared GET routes the sidecar answers itself, matched by the declaration's one matcher. */
 const LIVE_ROUTE_IDS = routeIds(
@@ -78,7 +90,7 @@ const asset = (found: Asset | undefined, entity?: Change): Resolution =>
   found ? { kind: 'asset', asset: found, headers: {}, entity } : { kind: 'not-found' };
 
 export class SiteReader {
-  private readonly handlers: Record<LiveRouteId, Handler>;
+  private readonly handlers: Handlers;
   private readonly homepages: ReadonlySet<string>;
   /** The Link headers pages answer with (discovery.ts): the site's, the homepages' (rule L), llms.txt's. */
   private readonly links: { site: string; home: string; llms: string };
@@ -97,25 +109,28 @@ export class SiteReader {
     });
     this.handlers = {
       getProfilePage: async ({ page }, prefs) => {
-        const found = await live.profile(page!);
+        const found = await live.profile(page);
         return found
           ? {
-              ...(await negotiated(found, prefs.markdown, paths.profile(page!))),
-              entity: { kind: 'profile', key: page! },
+              ...(await negotiated(found, prefs.markdown, pathOf('getProfilePage', { page }))),
+              entity: { kind: 'profile', key: page },
             }
           : { kind: 'not-found' };
       },
       // The profile's twin at a URL of its own answers as the negotiated Markdown does.
       getProfilePageMarkdown: (params, prefs) => this.handlers.getProfilePage(params, { ...prefs, markdown: true }),
       getDigitalCardMarkdown: async ({ cardId }) => {
-        const found = await live.card(cardId!);
+        const found = await live.card(cardId);
         return found?.page
-          ? { ...(await negotiated(found.page, true, paths.card(cardId!))), entity: { kind: 'card', key: cardId! } }
+          ? {
+              ...(await negotiated(found.page, true, pathOf('getDigitalCard', { cardId }))),
+              entity: { kind: 'card', key: cardId },
+            }
           : { kind: 'not-found' };
       },
       getDigitalCard: async ({ cardId }, prefs) => {
-        const found = await live.card(cardId!);
-        const entity: Change = { kind: 'card', key: cardId! };
+        const found = await live.card(cardId);
+        const entity: Change = { kind: 'card', key: cardId };
         if (found?.redirect)
           return {
             kind: 'redirect',
@@ -125,11 +140,11 @@ export class SiteReader {
             entity,
           };
         return found?.page
-          ? { ...(await negotiated(found.page, prefs.markdown, paths.card(cardId!))), entity }
+          ? { ...(await negotiated(found.page, prefs.markdown, pathOf('getDigitalCard', { cardId }))), entity }
           : { kind: 'not-found' };
       },
       getDigitalCardVcard: async ({ cardId }) => {
-        const found = await live.card(cardId!);
+        const found = await live.card(cardId);
         if (!found?.vcard) return { kind: 'not-found' };
         const name = found.card.name ?? found.card.cardId;
         return {
@@ -138,15 +153,14 @@ export class SiteReader {
           headers: {
             'content-disposition': contentDisposition(`${name}.vcf`, { fallback: vcardFileName(found.card) }),
           },
-          entity: { kind: 'card', key: cardId! },
+          entity: { kind: 'card', key: cardId },
         };
       },
-      getProfileQr: async ({ page }) => asset(await live.profileQr(page!), { kind: 'profile', key: page! }),
-      getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId!), { kind: 'card', key: cardId! }),
-      getDigitalCardContactQr: async ({ cardId }) =>
-        asset(await live.contactQr(cardId!), { kind: 'card', key: cardId! }),
+      getProfileQr: async ({ page }) => asset(await live.profileQr(page), { kind: 'profile', key: page }),
+      getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId), { kind: 'card', key: cardId }),
+      getDigitalCardContactQr: async ({ cardId }) => asset(await live.contactQr(cardId), { kind: 'card', key: cardId }),
       getBlogForPreferredLanguage: async (_params, prefs) =>
-        siteRedirect(baseUrl, 302, paths.blogIndex(prefs.lang), {
+        siteRedirect(baseUrl, 302, pathOf('listBlogArticles', { lang: prefs.lang }), {
           vary: 'Accept-Language',
           'cache-control': CACHE.languageRedirect,
         }),
@@ -157,11 +171,13 @@ export class SiteReader {
       },
       getHealth: async () => this.health(),
       getProfileAlias: async ({ alias }) => {
-        const target = await live.alias(alias!);
+        const target = await live.alias(alias);
         return target
           ? {
-              ...siteRedirect(baseUrl, 302, paths.profile(target.slug), { 'cache-control': CACHE.alias }),
-              entity: { kind: 'alias', key: alias! },
+              ...siteRedirect(baseUrl, 302, pathOf('getProfilePage', { page: target.slug }), {
+                'cache-control': CACHE.alias,
+              }),
+              entity: { kind: 'alias', key: alias },
             }
           : { kind: 'not-found' };
       },
@@ -205,15 +221,23 @@ export class SiteReader {
             headers,
             this.pageHeaders(twinOf, true, this.homepages.has(twinOf) ? this.links.home : this.links.site),
           );
-        if (path === paths.llms) headers.link = this.links.llms;
+        if (path === pathOf('getLlmsTxt')) headers.link = this.links.llms;
         return { kind: 'asset', asset: file, headers };
       }
     }
     // A parameter its declaration refuses names nothing (a slug with capitals, a card id too long).
     const match = this.matchLive(path);
-    return match
-      ? { ...(await this.handlers[match.id](match.params, prefs)), route: match.route.path }
-      : { kind: 'not-found' };
+    return match ? { ...(await this.answer(match, prefs)), route: match.route.path } : { kind: 'not-found' };
+  }
+
+  /** The matched route's handler, with the parameters its template names. */
+  private answer(match: RouteMatch<LiveRouteId>, prefs: ReadPreferences): Promise<Resolution> {
+    // A match's id and parameters belong to one route; TypeScript does not relate the two members of the union.
+    const handler = this.handlers[match.id] as (
+      params: typeof match.params,
+      prefs: ReadPreferences,
+    ) => Promise<Resolution>;
+    return handler(match.params, prefs);
   }
 
   /** The declared live route of `path`, remembered: matching tried a dozen patterns and their parameters' schemas. */

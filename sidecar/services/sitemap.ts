@@ -12,8 +12,8 @@ import { createBrotliCompress, createGzip } from 'node:zlib';
 import { SitemapIndexStream, SitemapStream } from 'sitemap';
 import { zlibOptions } from '../../src/lib/compression.ts';
 import { SITEMAP_XMLNS, type SitemapEntry } from '../../src/lib/sitemap.ts';
-import { CACHE } from '../../src/lib/surface.ts';
-import { absoluteUrl, paths } from '../../src/lib/urls.ts';
+import { pathOf, CACHE } from '../../src/lib/surface.ts';
+import { absoluteUrl } from '../../src/lib/urls.ts';
 import { compressedAsset, type Asset } from '../asset.ts';
 import type { LivePageKind, Store } from '../store/store.ts';
 import type { Freshness } from './freshness.ts';
@@ -208,7 +208,8 @@ export class Sitemap {
     for (const kind of ['profile', 'card'] as const)
       for (const start of surveys[kind].starts) parts.push({ kind, start });
     const index = await this.document(new SitemapIndexStream(), async (write) => {
-      for (let n = 1; n <= parts.length; n++) await write({ url: absoluteUrl(baseUrl, paths.sitemapPart(n)) });
+      for (let n = 1; n <= parts.length; n++)
+        await write({ url: absoluteUrl(baseUrl, pathOf('getSitemapPart', { n: String(n) })) });
     });
     return { index, parts };
   }

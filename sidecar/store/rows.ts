@@ -11,7 +11,7 @@ import {
   type Profile,
 } from '../../src/lib/live-content.ts';
 import type { Lang } from '../../src/lib/surface.ts';
-import { paths } from '../../src/lib/urls.ts';
+import { pathOf } from '../../src/lib/surface.ts';
 
 /** A row holds what the schema does not allow (another writer's mistake): a defect to log and answer with a 500. */
 class CorruptRowError extends Error {
@@ -154,6 +154,9 @@ export function livePagesOf(
   kind: 'profile' | 'card',
   rows: LivePageRow[],
 ): { key: string; path: string; lastmod: string }[] {
-  const path = kind === 'profile' ? paths.profile : paths.card;
+  const path =
+    kind === 'profile'
+      ? (page: string) => pathOf('getProfilePage', { page })
+      : (cardId: string) => pathOf('getDigitalCard', { cardId });
   return rows.map((r) => ({ key: r.key, path: path(r.key), lastmod: r.updated_at }));
 }

@@ -11,8 +11,8 @@ import { MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from './mcp-tools.ts';
 import { t } from './i18n.ts';
 import { describeLangNames, LANGS } from './locales.ts';
 import type { PublicConfig } from './site-config.ts';
-import { SERVER_CARD_TYPE } from './surface.ts';
-import { absoluteUrl, paths } from './urls.ts';
+import { pathOf, SERVER_CARD_TYPE } from './surface.ts';
+import { absoluteUrl } from './urls.ts';
 
 /**
  * The tools as the MCP server lists them and the card describes them, in the registry's order: JSON Schema 2020-12,
@@ -36,7 +36,7 @@ export function toolDescriptions() {
  * the server; the spec's /.well-known/mcp/server-card.json keeps them, for the scanners that read it there.
  */
 export function serverCard(config: PublicConfig, { tools }: { tools: boolean }) {
-  const endpoint = absoluteUrl(config.baseUrl, paths.mcp);
+  const endpoint = absoluteUrl(config.baseUrl, pathOf('mcp'));
   const title = `${config.serviceName} (read-only)`;
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
@@ -45,7 +45,7 @@ export function serverCard(config: PublicConfig, { tools }: { tools: boolean }) 
     version: MCP_SERVER.version,
     description: `Read-only access to public link-in-bio profiles, digital business cards and a blog in ${describeLangNames()}, as Markdown. No authentication; nothing is written.`,
     websiteUrl: config.baseUrl,
-    documentationUrl: absoluteUrl(config.baseUrl, paths.apiDocs),
+    documentationUrl: absoluteUrl(config.baseUrl, pathOf('getApiDocs')),
     serverInfo: { name: MCP_SERVER.name, title, version: MCP_SERVER.version },
     protocolVersion: MCP_SERVER.protocolVersions[0],
     supportedProtocolVersions: MCP_SERVER.protocolVersions,
@@ -93,7 +93,7 @@ function host(config: PublicConfig) {
   return {
     displayName: config.serviceName,
     identifier: new URL(config.baseUrl).hostname,
-    documentationUrl: absoluteUrl(config.baseUrl, paths.apiDocs),
+    documentationUrl: absoluteUrl(config.baseUrl, pathOf('getApiDocs')),
   };
 }
 
@@ -104,7 +104,7 @@ function mcpEntry(config: PublicConfig) {
     identifier: `urn:air:${domain}:mcp:${MCP_SERVER.name}`,
     displayName: `${config.serviceName} (read-only MCP server)`,
     type: SERVER_CARD_TYPE,
-    url: absoluteUrl(config.baseUrl, paths.mcpServerCardDraft),
+    url: absoluteUrl(config.baseUrl, pathOf('getMcpServerCardAtEndpoint')),
     description: `Public link-in-bio profiles, digital business cards and a blog in ${describeLangNames()}, as Markdown. Read-only; no authentication.`,
     version: MCP_SERVER.version,
     capabilities: Object.keys(MCP_TOOLS),
@@ -130,7 +130,7 @@ export function aiCatalog(config: PublicConfig, skills: { name: string; descript
         identifier: `urn:air:${domain}:skill:${skill.name}`,
         displayName: skill.name,
         type: SKILL_TYPE,
-        url: absoluteUrl(config.baseUrl, paths.agentSkill(skill.name, 'SKILL.md')),
+        url: absoluteUrl(config.baseUrl, pathOf('getAgentSkillFile', { skill: skill.name })),
         description: skill.description,
         tags: ['agent-skill'],
         representativeQueries: queriesOf(skill.name as keyof ReturnType<typeof t>['agentQueries']),

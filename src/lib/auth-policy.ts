@@ -1,8 +1,8 @@
 // /auth.md: the agent registration and credential policy (SPEC.md, Authentication), with the operators' contact.
 import type { PublicConfig } from './site-config.ts';
 import { describeLangNames } from './locales.ts';
-import { OWNER_APP_SEGMENTS } from './surface.ts';
-import { absoluteUrl, paths } from './urls.ts';
+import { pathOf, OWNER_APP_SEGMENTS } from './surface.ts';
+import { absoluteUrl } from './urls.ts';
 
 export function authPolicy(config: PublicConfig): string {
   const url = (path: string) => absoluteUrl(config.baseUrl, path);
@@ -16,9 +16,9 @@ Everything public is readable without authentication, registration or an API key
 
 - profiles at \`/p/{page}\`, digital business cards at \`/c/{cardId}\`, the blog at \`/ar/blog\` and \`/en/blog\`;
 - the Markdown version of any HTML page: send \`Accept: text/markdown\` to the same URL;
-- the discovery documents: [API catalog](${url(paths.apiCatalog)}), [OpenAPI](${url(paths.openApi)}), [API documentation](${url(paths.apiDocs)}), this policy, [llms.txt](${url(paths.llms)}), [robots.txt](${url(paths.robots)}), [sitemap](${url(paths.sitemap)}) and the [MCP server card](${url(paths.mcpServerCard)});
-- the [health endpoint](${url(paths.health)});
-- the read-only MCP server at \`${url(paths.mcp)}\` (Streamable HTTP, stateless).
+- the discovery documents: [API catalog](${url(pathOf('getApiCatalog'))}), [OpenAPI](${url(pathOf('getOpenApi'))}), [API documentation](${url(pathOf('getApiDocs'))}), this policy, [llms.txt](${url(pathOf('getLlmsTxt'))}), [robots.txt](${url(pathOf('getRobots'))}), [sitemap](${url(pathOf('getSitemap'))}) and the [MCP server card](${url(pathOf('getMcpServerCard'))});
+- the [health endpoint](${url(pathOf('getHealth'))});
+- the read-only MCP server at \`${url(pathOf('mcp'))}\` (Streamable HTTP, stateless).
 
 ## What is not open to automated clients
 
@@ -46,7 +46,7 @@ An operator answers by e-mail. Access is provisioned by hand and is never grante
 ## Good behaviour
 
 - Send a descriptive \`User-Agent\` with a way to contact you.
-- Respect [robots.txt](${url(paths.robots)}) and keep request rates reasonable; prefer the sitemap and the Markdown twins to crawling HTML.
+- Respect [robots.txt](${url(pathOf('getRobots'))}) and keep request rates reasonable; prefer the sitemap and the Markdown twins to crawling HTML.
 - Cache what you fetch: discovery documents are served with \`Cache-Control: public, max-age=3600\`.
 `;
 }

@@ -4,8 +4,16 @@ import { t } from './i18n.ts';
 import type { PublicConfig } from './site-config.ts';
 import { MCP_TOOLS } from './mcp-tools.ts';
 import { describeLangNames } from './locales.ts';
-import { AGENT_REFUSED_SEGMENTS, BLOG_SIZES, DEFAULT_LANG, SERVER_CARD_TYPE, LANGS, type Lang } from './surface.ts';
-import { absoluteUrl, paths, twinPath } from './urls.ts';
+import {
+  pathOf,
+  AGENT_REFUSED_SEGMENTS,
+  BLOG_SIZES,
+  DEFAULT_LANG,
+  SERVER_CARD_TYPE,
+  LANGS,
+  type Lang,
+} from './surface.ts';
+import { absoluteUrl, twinPath } from './urls.ts';
 
 /** The languages, the default first. */
 const byDefaultFirst = LANGS.toSorted((a, b) => (a === DEFAULT_LANG ? -1 : b === DEFAULT_LANG ? 1 : 0));
@@ -21,10 +29,10 @@ const linkTo = (config: Pick<PublicConfig, 'baseUrl'>, path: string, rel: string
  */
 export function siteLinks(config: Pick<PublicConfig, 'baseUrl'>, { describedBy = true } = {}): string {
   return [
-    ...(describedBy ? [linkTo(config, paths.llms, 'describedby', 'text/plain')] : []),
-    linkTo(config, paths.apiCatalog, 'api-catalog', 'application/linkset+json'),
-    linkTo(config, paths.openApi, 'service-desc', 'application/json'),
-    linkTo(config, paths.aiCatalog, 'ai-catalog', 'application/json'),
+    ...(describedBy ? [linkTo(config, pathOf('getLlmsTxt'), 'describedby', 'text/plain')] : []),
+    linkTo(config, pathOf('getApiCatalog'), 'api-catalog', 'application/linkset+json'),
+    linkTo(config, pathOf('getOpenApi'), 'service-desc', 'application/json'),
+    linkTo(config, pathOf('getAiCatalog'), 'ai-catalog', 'application/json'),
   ].join(', ');
 }
 
@@ -37,8 +45,8 @@ export function alternateLink(url: string, type: 'text/html' | 'text/markdown'):
 export function homepageLinks(config: Pick<PublicConfig, 'baseUrl'>): string {
   return [
     siteLinks(config),
-    linkTo(config, paths.apiDocs, 'service-doc', 'text/html'),
-    linkTo(config, paths.authMd, 'service-meta', 'text/markdown'),
+    linkTo(config, pathOf('getApiDocs'), 'service-doc', 'text/html'),
+    linkTo(config, pathOf('getAuthMd'), 'service-meta', 'text/markdown'),
   ].join(', ');
 }
 
@@ -49,19 +57,19 @@ export function apiCatalog(config: PublicConfig) {
     linkset: [
       {
         anchor: url('/'),
-        'service-desc': [{ href: url(paths.openApi), type: 'application/json' }],
+        'service-desc': [{ href: url(pathOf('getOpenApi')), type: 'application/json' }],
         'service-doc': [
-          { href: url(paths.apiDocs), type: 'text/html' },
-          { href: url(paths.apiDocsMarkdown), type: 'text/markdown' },
+          { href: url(pathOf('getApiDocs')), type: 'text/html' },
+          { href: url(pathOf('getApiDocsMarkdown')), type: 'text/markdown' },
         ],
-        'service-meta': [{ href: url(paths.authMd), type: 'text/markdown' }],
-        status: [{ href: url(paths.health), type: 'application/json' }],
+        'service-meta': [{ href: url(pathOf('getAuthMd')), type: 'text/markdown' }],
+        status: [{ href: url(pathOf('getHealth')), type: 'application/json' }],
       },
       {
         // The MCP endpoint, described by its server card.
-        anchor: url(paths.mcp),
-        'service-desc': [{ href: url(paths.mcpServerCardDraft), type: SERVER_CARD_TYPE }],
-        'service-meta': [{ href: url(paths.mcpCatalog), type: 'application/json' }],
+        anchor: url(pathOf('mcp')),
+        'service-desc': [{ href: url(pathOf('getMcpServerCardAtEndpoint')), type: SERVER_CARD_TYPE }],
+        'service-meta': [{ href: url(pathOf('getMcpCatalog')), type: 'application/json' }],
       },
     ],
   };
@@ -94,7 +102,7 @@ export function robotsTxt(config: PublicConfig): string {
   const rules = [
     'Allow: /',
     // The server card lives below /mcp, which is not a page.
-    `Allow: ${paths.mcpServerCardDraft}`,
+    `Allow: ${pathOf('getMcpServerCardAtEndpoint')}`,
     // Each path exactly, with a query, and everything below it (RFC 9309 `$`), so `/auth` never hides `/auth.md`.
     ...[...AGENT_REFUSED_SEGMENTS]
       .map((segment) => `/${segment}`)
@@ -114,13 +122,13 @@ export function robotsTxt(config: PublicConfig): string {
     'User-agent: *',
     ...rules,
     '',
-    `Sitemap: ${absoluteUrl(config.baseUrl, paths.sitemap)}`,
+    `Sitemap: ${absoluteUrl(config.baseUrl, pathOf('getSitemap'))}`,
     '',
     // AIPREF's Content-Usage rule and ARD's Agentmap line would be directives here, but Lighthouse 13.5 marks any
     // directive outside its safelist "robots.txt is not valid" (SEO 92 on every page): each is said where nothing
     // rejects it, and named here for people.
     `# The same preference for AI use in the IETF AIPREF vocabulary is the Content-Usage header of every page: ${CONTENT_USAGE}.`,
-    `# AI catalog (Agentic Resource Discovery 1.0), also linked from every page: ${absoluteUrl(config.baseUrl, paths.aiCatalog)}`,
+    `# AI catalog (Agentic Resource Discovery 1.0), also linked from every page: ${absoluteUrl(config.baseUrl, pathOf('getAiCatalog'))}`,
     '',
   ].join('\n');
 }
@@ -144,24 +152,24 @@ export function llmsTxt(config: PublicConfig, articles: Record<Lang, LlmsArticle
     '',
     '## Docs',
     '',
-    `- [API documentation](${url(paths.apiDocsMarkdown)}): every endpoint, header and rule, as Markdown`,
-    `- [OpenAPI 3.1](${url(paths.openApi)}): machine-readable description`,
-    `- [API catalog](${url(paths.apiCatalog)}): RFC 9727 linkset`,
-    `- [Agent access policy](${url(paths.authMd)}): what needs no credentials and how to ask for more`,
+    `- [API documentation](${url(pathOf('getApiDocsMarkdown'))}): every endpoint, header and rule, as Markdown`,
+    `- [OpenAPI 3.1](${url(pathOf('getOpenApi'))}): machine-readable description`,
+    `- [API catalog](${url(pathOf('getApiCatalog'))}): RFC 9727 linkset`,
+    `- [Agent access policy](${url(pathOf('getAuthMd'))}): what needs no credentials and how to ask for more`,
     '',
     '## Agents',
     '',
-    `- [MCP endpoint](${url(paths.mcp)}): Streamable HTTP, stateless, read-only; tools ${Object.keys(MCP_TOOLS).join(', ')}`,
-    `- [MCP server card](${url(paths.mcpServerCardDraft)}): identity, transport and protocol versions, listed by the [MCP catalog](${url(paths.mcpCatalog)}) and the [AI catalog](${url(paths.aiCatalog)})`,
-    `- [MCP server card with the tools](${url(paths.mcpServerCard)}): where the specification and scanners look for it`,
-    `- [Agent skills](${url(paths.agentSkillsIndex)}): how to read profiles and cards, the blog, and use the MCP server`,
+    `- [MCP endpoint](${url(pathOf('mcp'))}): Streamable HTTP, stateless, read-only; tools ${Object.keys(MCP_TOOLS).join(', ')}`,
+    `- [MCP server card](${url(pathOf('getMcpServerCardAtEndpoint'))}): identity, transport and protocol versions, listed by the [MCP catalog](${url(pathOf('getMcpCatalog'))}) and the [AI catalog](${url(pathOf('getAiCatalog'))})`,
+    `- [MCP server card with the tools](${url(pathOf('getMcpServerCard'))}): where the specification and scanners look for it`,
+    `- [Agent skills](${url(pathOf('getAgentSkillsIndex'))}): how to read profiles and cards, the blog, and use the MCP server`,
     '',
     '## Blog',
     '',
     ...byDefaultFirst.flatMap((lang) => [
-      `- [${t(lang).readBlog}](${url(twinPath(paths.blogIndex(lang)))}): ${BLOG_SIZES.page} articles a page, newest first, with links to the next pages`,
-      `- [${t(lang).topicsTitle} (${lang})](${url(twinPath(paths.topics(lang)))}): the blog by topic`,
-      `- [${t(lang).rss} (${lang})](${url(paths.rss(lang))}) and [${t(lang).jsonFeed} (${lang})](${url(paths.jsonFeed(lang))}): the newest articles`,
+      `- [${t(lang).readBlog}](${url(twinPath(pathOf('listBlogArticles', { lang })))}): ${BLOG_SIZES.page} articles a page, newest first, with links to the next pages`,
+      `- [${t(lang).topicsTitle} (${lang})](${url(twinPath(pathOf('listBlogTopics', { lang })))}): the blog by topic`,
+      `- [${t(lang).rss} (${lang})](${url(pathOf('getBlogFeed', { lang }))}) and [${t(lang).jsonFeed} (${lang})](${url(pathOf('getBlogJsonFeed', { lang }))}): the newest articles`,
     ]),
     '',
     'The newest articles:',
@@ -170,8 +178,8 @@ export function llmsTxt(config: PublicConfig, articles: Record<Lang, LlmsArticle
     '',
     '## Optional',
     '',
-    `- [Sitemap](${url(paths.sitemap)}): every public page, profiles and cards included`,
-    `- [Health](${url(paths.health)}): status of the service`,
+    `- [Sitemap](${url(pathOf('getSitemap'))}): every public page, profiles and cards included`,
+    `- [Health](${url(pathOf('getHealth'))}): status of the service`,
     '',
   ].join('\n');
 }

@@ -2,7 +2,7 @@
 // MCP server (which adds the handlers), the server card and the API documentation.
 import { z } from 'zod';
 import { describeLangNames, describeLangs } from './locales.ts';
-import { ids, type RouteId } from './surface.ts';
+import { ids, pathOf, type RouteId } from './surface.ts';
 
 export const MCP_SERVER = {
   name: 'bio-cards-public',
@@ -106,21 +106,21 @@ export type McpToolName = keyof typeof MCP_TOOLS;
 export const MCP_RESOURCES = [
   {
     name: 'api-docs',
-    path: '/docs/api.md',
+    path: pathOf('getApiDocsMarkdown'),
     title: 'API documentation',
     mimeType: 'text/markdown',
     description: 'Every public endpoint, header and rule of the service.',
   },
   {
     name: 'auth-policy',
-    path: '/auth.md',
+    path: pathOf('getAuthMd'),
     title: 'Agent access and credential policy',
     mimeType: 'text/markdown',
     description: 'What needs no credentials, and how to ask for operator-provisioned access.',
   },
   {
     name: 'openapi',
-    path: '/openapi.json',
+    path: pathOf('getOpenApi'),
     title: 'OpenAPI 3.1 document',
     mimeType: 'application/json',
     description: 'Machine-readable description of every public operation.',

@@ -1,8 +1,7 @@
 // Media types of the build's files: by extension, or by path where the extension does not tell. The static site
 // (sidecar/services/static-site.ts), the front's nginx.conf (scripts/front-config.ts) and the build's precompression
 // all read this one table.
-import { paths } from './urls.ts';
-import { LANGS, SERVER_CARD_TYPE } from './surface.ts';
+import { pathOf, LANGS, SERVER_CARD_TYPE } from './surface.ts';
 
 /** Media types by extension (the front's nginx.conf is generated from this too). */
 export const TYPES: Record<string, string> = {
@@ -28,10 +27,10 @@ export const TYPES: Record<string, string> = {
 
 /** Files whose media type is not told by their extension. */
 export const TYPES_BY_PATH: Record<string, string> = {
-  [paths.apiCatalog]: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
-  [paths.mcpServerCardDraft]: SERVER_CARD_TYPE,
-  ...Object.fromEntries(LANGS.map((lang) => [paths.rss(lang), 'application/rss+xml; charset=utf-8'])),
-  ...Object.fromEntries(LANGS.map((lang) => [paths.jsonFeed(lang), 'application/feed+json'])),
+  [pathOf('getApiCatalog')]: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+  [pathOf('getMcpServerCardAtEndpoint')]: SERVER_CARD_TYPE,
+  ...Object.fromEntries(LANGS.map((lang) => [pathOf('getBlogFeed', { lang }), 'application/rss+xml; charset=utf-8'])),
+  ...Object.fromEntries(LANGS.map((lang) => [pathOf('getBlogJsonFeed', { lang }), 'application/feed+json'])),
 };
 
 /** The media type of a file of the build at `urlPath`. */

@@ -1,25 +1,30 @@
 // The OpenAPI 3.1 description of the public surface, built for one BASE_URL. Its paths, operation ids, parameters,
-// media types and statuses come from the declaration in surface.ts; this module adds only the words (descriptions)
-// and the shapes of bodies and headers that a status of one operation has.
+// media types, statuses and words (summaries, descriptions, parameters' descriptions) come from the declaration in
+// surface.ts; this module adds only the shapes of bodies and headers that a status of one operation has.
 import { z } from 'zod';
 import { articleListEntry, MCP_TOOLS } from './mcp-tools.ts';
 import type { PublicConfig } from './site-config.ts';
 import { describeLangNames } from './locales.ts';
 import {
+  pathOf,
   aliasSchema,
-  BLOG_SIZES,
   CACHE,
   RESERVED_SEGMENTS,
   ROUTES,
   type RouteDeclaration,
   type RouteId,
 } from './surface.ts';
-import { absoluteUrl, paths } from './urls.ts';
+import { absoluteUrl } from './urls.ts';
 
 type Json = Record<string, unknown>;
 
 const schemaOf = (schema: z.ZodType): Json => {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  return json;
+};
+/** A parameter's schema: its description is the parameter's own, not said twice. */
+const paramSchemaOf = (schema: z.ZodType): Json => {
+  const { description: _said, ...json } = schemaOf(schema);
   return json;
 };
 const text = { schema: { type: 'string' } };
@@ -30,13 +35,9 @@ const redirect = (to: string): Json => ({
 });
 
 /** What each operation is, in words, and the bodies and headers particular to it (the rest is generic by status). */
-const OPERATIONS: Record<
-  RouteId,
-  { description: string; responses?: Record<number, Json>; schema?: Json; params?: Record<string, string> }
-> = {
+/** What a status of one operation carries beyond the declaration's generic answer: its own body schema, headers. */
+const RESPONSES: Partial<Record<RouteId, { responses?: Record<number, Json>; schema?: Json }>> = {
   homepage: {
-    description:
-      'The English homepage (the Arabic one is /ar). Carries RFC 8288 `Link` headers to the discovery documents.',
     responses: {
       200: {
         headers: {
@@ -48,41 +49,10 @@ const OPERATIONS: Record<
       },
     },
   },
-  getProfilePage: { description: 'A public link-in-bio profile.', params: { page: 'Profile slug.' } },
   getDigitalCard: {
-    description:
-      "The page of a digital business card, printed on or encoded in the physical card, or a redirect to the owner's website when the card is a plain redirect.",
-    params: { cardId: 'Card identifier.' },
     responses: { 302: redirect("the owner's website (the card is a plain redirect)") },
   },
-  getProfileQr: {
-    description:
-      "An SVG QR code of the profile's canonical URL (error correction M, a four-module quiet zone), for printing or showing on a screen.",
-    params: { page: 'Profile slug.' },
-  },
-  getDigitalCardQr: {
-    description:
-      "An SVG QR code of the card's canonical URL /c/{cardId} (error correction M, a four-module quiet zone). For a redirect-mode card it still encodes /c/{cardId}, which redirects.",
-    params: { cardId: 'Card identifier.' },
-  },
-  getDigitalCardContactQr: {
-    description:
-      "An SVG QR code holding the card's contact as a compact vCard 3.0 (N, FN, TEL, EMAIL, ORG, TITLE, URL; UTF-8): a phone saves the contact with no network. Page-mode cards only.",
-    params: { cardId: 'Card identifier.' },
-  },
-  getProfilePageMarkdown: {
-    description:
-      'The Markdown twin of /p/{page}, whatever Accept says: what `Accept: text/markdown` on the page returns, at the URL its `Link: rel="alternate"` names.',
-    params: { page: 'Profile slug.' },
-  },
-  getDigitalCardMarkdown: {
-    description:
-      'The Markdown twin of a page-mode card /c/{cardId}, whatever Accept says. A redirect-mode card has none (404).',
-    params: { cardId: 'Card identifier.' },
-  },
   getDigitalCardVcard: {
-    description: 'The contact of a page-mode card as vCard 3.0 (UTF-8, CRLF, folded at 75 octets), for "Save contact".',
-    params: { cardId: 'Card identifier.' },
     responses: {
       200: {
         headers: {
@@ -95,8 +65,6 @@ const OPERATIONS: Record<
     },
   },
   getBlogForPreferredLanguage: {
-    description:
-      'Redirects to the blog index in the language `Accept-Language` prefers (English when neither matches).',
     responses: {
       302: {
         ...redirect('/ar/blog or /en/blog'),
@@ -108,101 +76,33 @@ const OPERATIONS: Record<
     },
   },
   getBlogArticleList: {
-    description:
-      'Every published article in every language, newest first: slug, title, date (ISO 8601), absolute URL, language, topic keys and reading time in minutes. The WebMCP and MCP tools list_blog_articles read it (and filter it by language and topic).',
     schema: { type: 'array', items: schemaOf(articleListEntry) },
   },
-  listBlogArticles: {
-    description: `The first page of the articles in one language (${BLOG_SIZES.page} a page, newest first), linked to the next page with rel="next". Feeds: /{lang}/blog/rss.xml and /{lang}/blog/feed.json.`,
-    params: { lang: 'Language of the blog.' },
-  },
-  getBlogArticle: {
-    description: 'One article. Its translation, if any, is linked with `hreflang`.',
-    params: { lang: 'Language of the article.', slug: 'Article slug.' },
-  },
-  getBlogFeed: {
-    description: `RSS 2.0 feed of the blog in one language: the newest ${BLOG_SIZES.feed} articles with their summaries and topics.`,
-    params: { lang: 'Language of the blog.' },
-  },
   getBlogJsonFeed: {
-    description: `JSON Feed 1.1 of the blog in one language: the newest ${BLOG_SIZES.feed} articles with their summaries, dates and topics.`,
-    params: { lang: 'Language of the blog.' },
     schema: { $ref: '#/components/schemas/JsonFeed' },
   },
-  listBlogArticlesPage: {
-    description: `Page n of the blog index (${BLOG_SIZES.page} articles a page, newest first); page 1 is /{lang}/blog. Linked with rel="prev" and rel="next"; a page past the last is 404.`,
-    params: { lang: 'Language of the blog.', n: 'Page number, from 2.' },
-  },
-  listBlogTopics: {
-    description: 'The topics that have articles in this language, each with its article count and page.',
-    params: { lang: 'Language of the blog.' },
-  },
-  listBlogTopicArticles: {
-    description: `The articles on one topic in one language, newest first, ${BLOG_SIZES.page} a page; linked to the same topic in the other language. Topic keys are the same in every language.`,
-    params: { lang: 'Language of the blog.', topic: 'Topic key, e.g. "privacy".' },
-  },
-  listBlogTopicArticlesPage: {
-    description: "Page n of a topic's articles; page 1 is /{lang}/blog/topics/{topic}.",
-    params: { lang: 'Language of the blog.', topic: 'Topic key.', n: 'Page number, from 2.' },
-  },
-  searchBlog: {
-    description:
-      "The blog's search page. Searching runs in the browser over the static Pagefind index under /pagefind/{lang}/ (a bundle per language, Arabic stemmed); the Markdown twin says how to find articles without it.",
-    params: { lang: 'Language of the blog.' },
-  },
-  getSitemap: {
-    description:
-      'Every public page and article with hreflang alternates, profiles and cards included; a sitemap index of /sitemaps/{n}.xml past 50,000 URLs.',
-  },
-  getSitemapPart: {
-    description: 'One part of the sitemap once /sitemap.xml has become a sitemap index.',
-    params: { n: 'Part number, from 1.' },
-  },
-  getRobots: { description: 'Allows crawling of all public pages; disallows the owner app and /mcp.' },
-  getLlmsTxt: { description: 'A Markdown overview of the site and its documents for language models (llmstxt.org).' },
   getApiCatalog: {
-    description: 'RFC 9727 API catalog as an RFC 9264 linkset.',
     schema: { $ref: '#/components/schemas/Linkset' },
   },
-  getOpenApi: { description: 'This document.', schema: { type: 'object' } },
-  getApiDocs: {
-    description: 'Human documentation of every endpoint and rule. The Markdown version is at /docs/api.md.',
-  },
-  getApiDocsMarkdown: { description: 'The Markdown version of /docs/api.' },
-  getAuthMd: {
-    description:
-      'Agent registration and credential policy: what needs no credentials, and how to ask for operator-provisioned access.',
+  getOpenApi: {
+    schema: { type: 'object' },
   },
   getMcpServerCard: {
-    description: 'Identity, Streamable HTTP endpoint, protocol versions, capabilities and tools of the MCP server.',
     schema: { type: 'object' },
   },
   getMcpServerCardAtEndpoint: {
-    description:
-      "The MCP server card at the Streamable HTTP endpoint's /server-card (the SEP-2127 discovery draft): identity, endpoint, protocol versions and capabilities; tools are listed by the server itself.",
     schema: { type: 'object' },
   },
   getMcpCatalog: {
-    description:
-      'The MCP Catalog (discovery draft): one entry per MCP server of this origin, pointing at its server card.',
     schema: { type: 'object' },
   },
   getAiCatalog: {
-    description: 'The AI Catalog: the MCP server card and the Agent Skills index.',
     schema: { type: 'object' },
   },
   getAgentSkillsIndex: {
-    description:
-      'Agent Skills Discovery 0.2.0: each skill with its description, files and sha256 digests of their bytes.',
     schema: { type: 'object' },
   },
-  getAgentSkillFile: {
-    description:
-      'A skill that teaches an agent to read this site well (SKILL.md, with name and description in its front matter).',
-    params: { skill: "The skill's name." },
-  },
   mcp: {
-    description: `Model Context Protocol over Streamable HTTP without sessions or authentication. Methods: initialize, ping, tools/list, tools/call, resources/list, resources/read. Tools: ${Object.keys(MCP_TOOLS).join(', ')}.`,
     responses: {
       200: {
         description:
@@ -217,19 +117,15 @@ const OPERATIONS: Record<
     },
   },
   getHealth: {
-    description: 'Whether the application and its database answer. Never cached.',
     responses: { 200: { $ref: '#/components/responses/Health' }, 503: { $ref: '#/components/responses/Health' } },
   },
   getProfileAlias: {
-    description:
-      "A short alias of a paid-plan owner's profile. Reserved paths (every route above, the owner app's paths, files at the root) are never aliases.",
-    params: { alias: 'The alias.' },
     responses: { 302: redirect("the owner's /p/{page}") },
   },
 };
 
 /** The generic answer for a status of a declared route, before what is particular to the operation. */
-function response(route: RouteDeclaration, status: number, op: (typeof OPERATIONS)[RouteId]): Json {
+function response(route: RouteDeclaration, status: number, op: (typeof RESPONSES)[RouteId] = {}): Json {
   const particular = op.responses?.[status];
   if (particular && ('$ref' in particular || 'content' in particular || route.served === 'agents')) return particular;
   // A request too slow or too large to be read as one: the connection's answer, before any route is known.
@@ -288,15 +184,17 @@ const OTHER_STATUSES: Json = {
 };
 
 function operation(id: RouteId, route: RouteDeclaration): Json {
-  const op = OPERATIONS[id];
+  const op = RESPONSES[id] ?? {};
   const parameters = Object.entries(route.params ?? {}).map(([name, schema]) => ({
     name,
     in: 'path',
     required: true,
-    description: op.params?.[name] ?? name,
+    description: schema.description ?? name,
     // An alias is a slug that is no reserved segment: a refinement JSON Schema cannot carry, said as `not`.
     schema:
-      schema === aliasSchema ? { ...schemaOf(schema), not: { enum: [...RESERVED_SEGMENTS].sort() } } : schemaOf(schema),
+      schema === aliasSchema
+        ? { ...paramSchemaOf(schema), not: { enum: [...RESERVED_SEGMENTS].sort() } }
+        : paramSchemaOf(schema),
   }));
   const extra: Json =
     id === 'mcp'
@@ -329,7 +227,9 @@ function operation(id: RouteId, route: RouteDeclaration): Json {
     [route.method.toLowerCase()]: {
       operationId: id,
       summary: route.summary,
-      description: op.description,
+      // The MCP endpoint's tools are named where they are declared (mcp-tools.ts).
+      description:
+        id === 'mcp' ? `${route.description} Tools: ${Object.keys(MCP_TOOLS).join(', ')}.` : route.description,
       tags: [route.tag],
       security: [],
       ...extra,
@@ -352,11 +252,11 @@ export function openApiDocument(config: PublicConfig): Json {
       description:
         `Public, read-only surface for link-in-bio profiles, digital business cards and a blog in ${describeLangNames()}. ` +
         'Every HTML page can also be read as Markdown by sending `Accept: text/markdown`. There is no public write API; ' +
-        `owners edit their content after signing in at /login, which automated clients must not use. See ${doc(paths.authMd)}.`,
-      contact: { name: `${config.serviceName} operators`, email: config.contactEmail, url: doc(paths.authMd) },
-      license: { name: 'Proprietary; content belongs to its owners', url: doc(paths.authMd) },
+        `owners edit their content after signing in at /login, which automated clients must not use. See ${doc(pathOf('getAuthMd'))}.`,
+      contact: { name: `${config.serviceName} operators`, email: config.contactEmail, url: doc(pathOf('getAuthMd')) },
+      license: { name: 'Proprietary; content belongs to its owners', url: doc(pathOf('getAuthMd')) },
     },
-    externalDocs: { description: 'Human documentation', url: doc(paths.apiDocs) },
+    externalDocs: { description: 'Human documentation', url: doc(pathOf('getApiDocs')) },
     servers: [{ url: config.baseUrl, description: 'Production' }],
     // No operation needs credentials; the owner app's cookie is declared only to say so.
     security: [],

@@ -7,6 +7,7 @@ import type { Card, Profile } from './live-content.ts';
 import { LANGS, type Lang } from './locales.ts';
 import type { PublicConfig } from './site-config.ts';
 import { absoluteUrl, paths } from './urls.ts';
+import { pathOf } from './surface.ts';
 
 type Node = Record<string, unknown>;
 type Base = Pick<PublicConfig, 'baseUrl' | 'serviceName'>;
@@ -16,9 +17,9 @@ const nodeIds = {
   organization: (c: Base) => `${c.baseUrl}/#organization`,
   website: (c: Base) => `${c.baseUrl}/#website`,
   /** A profile's owner, whichever page describes them (the profile, a card that names the profile). */
-  owner: (c: Base, slug: string) => `${absoluteUrl(c.baseUrl, paths.profile(slug))}#owner`,
+  owner: (c: Base, slug: string) => `${absoluteUrl(c.baseUrl, pathOf('getProfilePage', { page: slug }))}#owner`,
   /** A card's holder when the card names no profile. */
-  holder: (c: Base, cardId: string) => `${absoluteUrl(c.baseUrl, paths.card(cardId))}#holder`,
+  holder: (c: Base, cardId: string) => `${absoluteUrl(c.baseUrl, pathOf('getDigitalCard', { cardId }))}#holder`,
   page: (url: string) => `${url}#page`,
   article: (url: string) => `${url}#article`,
   breadcrumbs: (url: string) => `${url}#breadcrumbs`,
@@ -50,7 +51,7 @@ export function websiteNode(c: Base, description: string): Node {
       '@type': 'SearchAction',
       target: {
         '@type': 'EntryPoint',
-        urlTemplate: `${absoluteUrl(c.baseUrl, paths.search(l))}?q={search_term_string}`,
+        urlTemplate: `${absoluteUrl(c.baseUrl, pathOf('searchBlog', { lang: l }))}?q={search_term_string}`,
       },
       'query-input': 'required name=search_term_string',
     })),
@@ -79,13 +80,13 @@ export function blogCrumbs(
 ): { name: string; url: string }[] {
   return [
     { name: names.home, url: absoluteUrl(c.baseUrl, paths.home(lang)) },
-    { name: names.blog, url: absoluteUrl(c.baseUrl, paths.blogIndex(lang)) },
+    { name: names.blog, url: absoluteUrl(c.baseUrl, pathOf('listBlogArticles', { lang })) },
   ];
 }
 
 /** A profile page: a ProfilePage about its owner. */
 export function profileGraph(c: Base, profile: Profile, facts: { avatar: string | undefined; sameAs: string[] }): Node {
-  const url = absoluteUrl(c.baseUrl, paths.profile(profile.slug));
+  const url = absoluteUrl(c.baseUrl, pathOf('getProfilePage', { page: profile.slug }));
   const owner = nodeIds.owner(c, profile.slug);
   return graph(
     {
@@ -119,7 +120,7 @@ export function cardGraph(
   card: Card,
   facts: { name: string; website: string | undefined; photo: string | undefined },
 ): Node {
-  const url = absoluteUrl(c.baseUrl, paths.card(card.cardId));
+  const url = absoluteUrl(c.baseUrl, pathOf('getDigitalCard', { cardId: card.cardId }));
   const samePerson = card.profileSlug !== null && card.profileKind === 'person';
   const holder = samePerson ? nodeIds.owner(c, card.profileSlug!) : nodeIds.holder(c, card.cardId);
   const employer =
@@ -156,7 +157,7 @@ export function cardGraph(
       ...(card.address ? { address: card.address } : {}),
       ...(facts.photo ? { image: facts.photo } : {}),
       ...(facts.website ? { sameAs: [facts.website] } : {}),
-      ...(samePerson ? { url: absoluteUrl(c.baseUrl, paths.profile(card.profileSlug!)) } : {}),
+      ...(samePerson ? { url: absoluteUrl(c.baseUrl, pathOf('getProfilePage', { page: card.profileSlug! })) } : {}),
     },
   );
 }

@@ -1,9 +1,11 @@
 // The HTTP surface, declared once: languages, identifier patterns, the owner app's paths, reserved first segments,
-// cache rules, which files of the build never change, and every route with who answers it, its parameters, media
-// types, cache rule and statuses, with the one matcher of paths to routes (routeMatcher). The site reader's dispatch,
-// the static site's cache rules, the nginx template, OpenAPI, robots.txt, the import's validation, read_page's
-// refusals, the WebMCP script's constants and the API documentation's tables are all derived from here
-// (test/unit/surface.test.ts proves they agree). Adding a route or an owner-app path is one edit in this file.
+// cache rules, which files of the build never change, and every route with who answers it, its words, its parameters
+// (typed from its path template), media types, cache rule and statuses, with the one matcher of paths to routes
+// (routeMatcher) and the one writer of a route's path (pathOf). The site reader's dispatch, the static site's cache
+// rules, the nginx template, OpenAPI, robots.txt, the import's validation, read_page's refusals, the WebMCP script's
+// constants and the API documentation's tables are all derived from here (test/unit/surface.test.ts proves they
+// agree). Adding a route or an owner-app path is one edit in this file: test/build/one-route-edit.test.ts makes one of
+// each in a scratch copy and finds them everywhere.
 import { z } from 'zod';
 
 import { isLang, LANGS, type Lang } from './locales.ts';
@@ -36,10 +38,17 @@ export const ids = {
 };
 
 /** An alias: a slug that is not a reserved first segment (checked when parsed, once the declaration below exists). */
-export const aliasSchema = ids.slug.refine(
-  (a) => !isReservedSegment(a),
-  'is reserved: it is a path of this service or of the owner app',
-);
+export const aliasSchema = ids.slug
+  .refine((a) => !isReservedSegment(a), 'is reserved: it is a path of this service or of the owner app')
+  .meta({ description: 'The alias.', examples: ['layla'] });
+
+/**
+ * A route's parameter: what it accepts, what it is, and a value that names something in the demo data. OpenAPI
+ * shows the description and the example; the surface suite asks every route at the path its examples make.
+ */
+function param(schema: z.ZodType, description: string, example: string): z.ZodType {
+  return schema.meta({ description, examples: [example] });
+}
 
 /**
  * First path segments of the account owners' web app. It creates accounts, sends e-mail and issues credentials:
@@ -141,6 +150,9 @@ export interface RouteDeclaration {
   served: 'static' | 'live' | 'agents' | 'operations';
   tag: 'pages' | 'discovery' | 'agents' | 'operations';
   summary: string;
+  /** What OpenAPI and the API documentation say of it, beside the summary. */
+  description: string;
+  /** Its parameters, one a `{name}` of the path, each with what it accepts, what it is and an example (`param`). */
   params?: Record<string, z.ZodType>;
   /** Media types of a success; the first is the default. */
   media: readonly string[];
@@ -163,6 +175,8 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: 'Homepage (English; the Arabic one is /ar), with Link headers to the discovery documents',
+    description:
+      'The English homepage (the Arabic one is /ar). Carries RFC 8288 `Link` headers to the discovery documents.',
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'page',
@@ -174,7 +188,8 @@ export const ROUTES = {
     served: 'live',
     tag: 'pages',
     summary: 'A public link-in-bio profile',
-    params: { page: ids.slug },
+    description: 'A public link-in-bio profile.',
+    params: { page: param(ids.slug, 'Profile slug.', 'layla') },
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'live',
@@ -186,7 +201,9 @@ export const ROUTES = {
     served: 'live',
     tag: 'pages',
     summary: "A digital business card's page, or a redirect to the owner's website",
-    params: { cardId: ids.cardId },
+    description:
+      "The page of a digital business card, printed on or encoded in the physical card, or a redirect to the owner's website when the card is a plain redirect.",
+    params: { cardId: param(ids.cardId, 'Card identifier.', 'k7f2q9') },
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'live',
@@ -198,7 +215,9 @@ export const ROUTES = {
     served: 'live',
     tag: 'pages',
     summary: "A QR code of the profile's URL, to print or show",
-    params: { page: ids.slug },
+    description:
+      "An SVG QR code of the profile's canonical URL (error correction M, a four-module quiet zone), for printing or showing on a screen.",
+    params: { page: param(ids.slug, 'Profile slug.', 'layla') },
     media: ['image/svg+xml'],
     cache: 'live',
     statuses: [200, 404, 503],
@@ -209,7 +228,9 @@ export const ROUTES = {
     served: 'live',
     tag: 'pages',
     summary: "A QR code of the card's URL, to print or show",
-    params: { cardId: ids.cardId },
+    description:
+      "An SVG QR code of the card's canonical URL /c/{cardId} (error correction M, a four-module quiet zone). For a redirect-mode card it still encodes /c/{cardId}, which redirects.",
+    params: { cardId: param(ids.cardId, 'Card identifier.', 'r8x1') },
     media: ['image/svg+xml'],
     cache: 'live',
     statuses: [200, 404, 503],
@@ -220,7 +241,9 @@ export const ROUTES = {
     served: 'live',
     tag: 'pages',
     summary: 'An offline contact code: a QR code holding the vCard itself',
-    params: { cardId: ids.cardId },
+    description:
+      "An SVG QR code holding the card's contact as a compact vCard 3.0 (N, FN, TEL, EMAIL, ORG, TITLE, URL; UTF-8): a phone saves the contact with no network. Page-mode cards only.",
+    params: { cardId: param(ids.cardId, 'Card identifier.', 'k7f2q9') },
     media: ['image/svg+xml'],
     cache: 'live',
     statuses: [200, 404, 503],
@@ -231,7 +254,9 @@ export const ROUTES = {
     served: 'live',
     tag: 'pages',
     summary: "A profile's Markdown twin at a URL of its own",
-    params: { page: ids.slug },
+    description:
+      'The Markdown twin of /p/{page}, whatever Accept says: what `Accept: text/markdown` on the page returns, at the URL its `Link: rel="alternate"` names.',
+    params: { page: param(ids.slug, 'Profile slug.', 'layla') },
     media: [MARKDOWN],
     cache: 'live',
     statuses: [200, 404, 503],
@@ -242,7 +267,9 @@ export const ROUTES = {
     served: 'live',
     tag: 'pages',
     summary: "A page-mode card's Markdown twin at a URL of its own",
-    params: { cardId: ids.cardId },
+    description:
+      'The Markdown twin of a page-mode card /c/{cardId}, whatever Accept says. A redirect-mode card has none (404).',
+    params: { cardId: param(ids.cardId, 'Card identifier.', 'k7f2q9') },
     media: [MARKDOWN],
     cache: 'live',
     statuses: [200, 404, 503],
@@ -253,7 +280,8 @@ export const ROUTES = {
     served: 'live',
     tag: 'pages',
     summary: 'The contact of a page-mode card as a vCard',
-    params: { cardId: ids.cardId },
+    description: 'The contact of a page-mode card as vCard 3.0 (UTF-8, CRLF, folded at 75 octets), for "Save contact".',
+    params: { cardId: param(ids.cardId, 'Card identifier.', 'k7f2q9') },
     media: ['text/vcard'],
     cache: 'live',
     statuses: [200, 404, 503],
@@ -264,6 +292,8 @@ export const ROUTES = {
     served: 'live',
     tag: 'pages',
     summary: "The blog in the visitor's language (Accept-Language)",
+    description:
+      'Redirects to the blog index in the language `Accept-Language` prefers (English when neither matches).',
     media: [],
     cache: 'languageRedirect',
     statuses: [302],
@@ -274,6 +304,8 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: 'Every published article as JSON',
+    description:
+      'Every published article in every language, newest first: slug, title, date (ISO 8601), absolute URL, language, topic keys and reading time in minutes. The WebMCP and MCP tools list_blog_articles read it (and filter it by language and topic).',
     media: ['application/json'],
     cache: 'page',
     statuses: [200],
@@ -284,7 +316,8 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: 'The blog index in one language',
-    params: { lang: ids.lang },
+    description: `The first page of the articles in one language (${BLOG_SIZES.page} a page, newest first), linked to the next page with rel="next". Feeds: /{lang}/blog/rss.xml and /{lang}/blog/feed.json.`,
+    params: { lang: param(ids.lang, 'Language of the blog.', 'ar') },
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'page',
@@ -296,7 +329,11 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: 'One blog article',
-    params: { lang: ids.lang, slug: ids.slug },
+    description: 'One article. Its translation, if any, is linked with `hreflang`.',
+    params: {
+      lang: param(ids.lang, 'Language of the article.', 'en'),
+      slug: param(ids.slug, 'Article slug.', 'qr-or-nfc-business-card'),
+    },
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'page',
@@ -308,7 +345,11 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: `A further page of the blog index (${BLOG_SIZES.page} articles a page, newest first)`,
-    params: { lang: ids.lang, n: ids.listPage },
+    description: `Page n of the blog index (${BLOG_SIZES.page} articles a page, newest first); page 1 is /{lang}/blog. Linked with rel="prev" and rel="next"; a page past the last is 404.`,
+    params: {
+      lang: param(ids.lang, 'Language of the blog.', 'en'),
+      n: param(ids.listPage, 'Page number, from 2.', '2'),
+    },
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'page',
@@ -320,7 +361,8 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: 'The topics of the blog in one language, with their article counts',
-    params: { lang: ids.lang },
+    description: 'The topics that have articles in this language, each with its article count and page.',
+    params: { lang: param(ids.lang, 'Language of the blog.', 'ar') },
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'page',
@@ -332,7 +374,11 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: `The articles of one topic in one language (${BLOG_SIZES.page} a page, newest first)`,
-    params: { lang: ids.lang, topic: ids.topic },
+    description: `The articles on one topic in one language, newest first, ${BLOG_SIZES.page} a page; linked to the same topic in the other language. Topic keys are the same in every language.`,
+    params: {
+      lang: param(ids.lang, 'Language of the blog.', 'ar'),
+      topic: param(ids.topic, 'Topic key, e.g. "privacy".', 'link-in-bio'),
+    },
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'page',
@@ -344,7 +390,12 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: "A further page of a topic's articles",
-    params: { lang: ids.lang, topic: ids.topic, n: ids.listPage },
+    description: "Page n of a topic's articles; page 1 is /{lang}/blog/topics/{topic}.",
+    params: {
+      lang: param(ids.lang, 'Language of the blog.', 'ar'),
+      topic: param(ids.topic, 'Topic key.', 'link-in-bio'),
+      n: param(ids.listPage, 'Page number, from 2.', '2'),
+    },
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'page',
@@ -356,7 +407,9 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: "Search the blog in one language (in the browser, over the build's Pagefind index)",
-    params: { lang: ids.lang },
+    description:
+      "The blog's search page. Searching runs in the browser over the static Pagefind index under /pagefind/{lang}/ (a bundle per language, Arabic stemmed); the Markdown twin says how to find articles without it.",
+    params: { lang: param(ids.lang, 'Language of the blog.', 'en') },
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'page',
@@ -368,7 +421,8 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: `The RSS feed of the blog in one language: the newest ${BLOG_SIZES.feed} articles`,
-    params: { lang: ids.lang },
+    description: `RSS 2.0 feed of the blog in one language: the newest ${BLOG_SIZES.feed} articles with their summaries and topics.`,
+    params: { lang: param(ids.lang, 'Language of the blog.', 'en') },
     media: ['application/rss+xml'],
     cache: 'page',
     statuses: [200, 404],
@@ -379,7 +433,8 @@ export const ROUTES = {
     served: 'static',
     tag: 'pages',
     summary: `The JSON Feed 1.1 of the blog in one language: the newest ${BLOG_SIZES.feed} articles, with their summaries and topics`,
-    params: { lang: ids.lang },
+    description: `JSON Feed 1.1 of the blog in one language: the newest ${BLOG_SIZES.feed} articles with their summaries, dates and topics.`,
+    params: { lang: param(ids.lang, 'Language of the blog.', 'ar') },
     media: ['application/feed+json'],
     cache: 'page',
     statuses: [200, 404],
@@ -390,6 +445,8 @@ export const ROUTES = {
     served: 'live',
     tag: 'discovery',
     summary: 'Every public page, profiles and cards included (an index past 50,000 URLs)',
+    description:
+      'Every public page and article with hreflang alternates, profiles and cards included; a sitemap index of /sitemaps/{n}.xml past 50,000 URLs.',
     media: ['application/xml'],
     cache: 'discovery',
     statuses: [200, 503],
@@ -400,7 +457,8 @@ export const ROUTES = {
     served: 'live',
     tag: 'discovery',
     summary: 'One part of the sitemap once it is an index',
-    params: { n: ids.sitemapPart },
+    description: 'One part of the sitemap once /sitemap.xml has become a sitemap index.',
+    params: { n: param(ids.sitemapPart, 'Part number, from 1.', '1') },
     media: ['application/xml'],
     cache: 'discovery',
     statuses: [200, 404, 503],
@@ -411,6 +469,7 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The robots policy (RFC 9309)',
+    description: 'Allows crawling of all public pages; disallows the owner app and /mcp.',
     media: ['text/plain'],
     cors: true,
     cache: 'discovery',
@@ -422,6 +481,7 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'A Markdown map of the site for language models (llmstxt.org)',
+    description: 'A Markdown overview of the site and its documents for language models (llmstxt.org).',
     media: ['text/plain'],
     cors: true,
     cache: 'discovery',
@@ -433,6 +493,7 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The RFC 9727 API catalog',
+    description: 'RFC 9727 API catalog as an RFC 9264 linkset.',
     media: ['application/linkset+json'],
     cors: true,
     cache: 'discovery',
@@ -444,6 +505,7 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'This OpenAPI 3.1 document',
+    description: 'This document.',
     media: ['application/json'],
     cors: true,
     cache: 'discovery',
@@ -455,6 +517,7 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The API documentation',
+    description: 'Human documentation of every endpoint and rule. The Markdown version is at /docs/api.md.',
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'discovery',
@@ -466,6 +529,7 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The API documentation as Markdown',
+    description: 'The Markdown version of /docs/api.',
     media: [MARKDOWN],
     cors: true,
     cache: 'discovery',
@@ -477,6 +541,8 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The agent access and credential policy',
+    description:
+      'Agent registration and credential policy: what needs no credentials, and how to ask for operator-provisioned access.',
     media: [MARKDOWN],
     cors: true,
     cache: 'discovery',
@@ -488,6 +554,7 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The MCP server card',
+    description: 'Identity, Streamable HTTP endpoint, protocol versions, capabilities and tools of the MCP server.',
     media: ['application/json'],
     cors: true,
     cache: 'discovery',
@@ -499,6 +566,8 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The MCP server card where the discovery draft puts it',
+    description:
+      "The MCP server card at the Streamable HTTP endpoint's /server-card (the SEP-2127 discovery draft): identity, endpoint, protocol versions and capabilities; tools are listed by the server itself.",
     media: [SERVER_CARD_TYPE],
     cors: true,
     cache: 'discovery',
@@ -510,6 +579,8 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The MCP Catalog listing the server card',
+    description:
+      'The MCP Catalog (discovery draft): one entry per MCP server of this origin, pointing at its server card.',
     media: ['application/json'],
     cors: true,
     cache: 'discovery',
@@ -521,6 +592,7 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The AI Catalog: the MCP server card and the agent skills',
+    description: 'The AI Catalog: the MCP server card and the Agent Skills index.',
     media: ['application/json'],
     cors: true,
     cache: 'discovery',
@@ -532,6 +604,8 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'The Agent Skills index (discovery 0.2.0)',
+    description:
+      'Agent Skills Discovery 0.2.0: each skill with its description, files and sha256 digests of their bytes.',
     media: ['application/json'],
     cors: true,
     cache: 'discovery',
@@ -543,7 +617,9 @@ export const ROUTES = {
     served: 'static',
     tag: 'discovery',
     summary: 'One agent skill',
-    params: { skill: ids.slug },
+    description:
+      'A skill that teaches an agent to read this site well (SKILL.md, with name and description in its front matter).',
+    params: { skill: param(ids.slug, "The skill's name.", 'use-the-mcp-server') },
     media: ['text/markdown'],
     cors: true,
     cache: 'discovery',
@@ -555,6 +631,8 @@ export const ROUTES = {
     served: 'agents',
     tag: 'agents',
     summary: 'The MCP endpoint (Streamable HTTP, stateless, read-only)',
+    description:
+      'Model Context Protocol over Streamable HTTP without sessions or authentication. Methods: initialize, ping, tools/list, tools/call, resources/list, resources/read.',
     media: ['application/json'],
     cache: 'none',
     statuses: [200, 202, 400, 403, 404, 405, 406, 408, 413, 415, 429, 431, 500, 503],
@@ -566,6 +644,7 @@ export const ROUTES = {
     served: 'operations',
     tag: 'operations',
     summary: 'Whether the service and its database answer; never cached',
+    description: 'Whether the application and its database answer. Never cached.',
     media: ['application/json'],
     cache: 'none',
     statuses: [200, 503],
@@ -576,6 +655,8 @@ export const ROUTES = {
     served: 'live',
     tag: 'pages',
     summary: "A paid-plan owner's short path to their profile",
+    description:
+      "A short alias of a paid-plan owner's profile. Reserved paths (every route above, the owner app's paths, files at the root) are never aliases.",
     params: { alias: aliasSchema },
     media: [],
     cache: 'alias',
@@ -591,12 +672,57 @@ export type RouteId = keyof typeof ROUTES;
  */
 export const MCP_BODY_LIMIT = ROUTES.mcp.maxBodyBytes;
 
-/** A path matched to a declared route: which one, and its parameters by name (as they stand in the path). */
-export interface RouteMatch<Id extends RouteId = RouteId> {
-  id: Id;
-  route: RouteDeclaration;
-  params: Record<string, string>;
+/** The names of a path template's parameters: `/{lang}/blog/{slug}` → `'lang' | 'slug'`. */
+type NamesOf<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | NamesOf<Rest> : never;
+
+/** A route's parameters by name, typed from its path template (as Hono derives them): `ParamsOf<'getProfilePage'>` is `{ page: string }`. */
+export type ParamsOf<Id extends RouteId> = { [Name in NamesOf<(typeof ROUTES)[Id]['path']>]: string };
+
+/** What `pathOf` takes after the route: nothing for a route without parameters, else its parameters. */
+type PathArgs<Id extends RouteId> = [NamesOf<(typeof ROUTES)[Id]['path']>] extends [never]
+  ? []
+  : [params: ParamsOf<Id>];
+
+const templates = new Map<RouteId, (string | { name: string })[]>();
+
+/**
+ * The path of a declared route with its parameters: `pathOf('getDigitalCardVcard', { cardId })` is `/c/k7f2q9.vcf`.
+ * The one way a page, a document, the sidecar, a test or a script writes a path of the surface: each parameter is
+ * percent-encoded (identifiers never need it; a value that does cannot break out of its segment).
+ */
+export function pathOf<Id extends RouteId>(id: Id, ...[params]: PathArgs<Id>): string {
+  return fill(id, (params ?? {}) as Record<string, string>);
 }
+
+function fill(id: RouteId, values: Record<string, string>): string {
+  let parts = templates.get(id);
+  if (!parts) {
+    parts = ROUTES[id].path
+      .split(/(\{\w+\})/)
+      .map((part) => (/^\{\w+\}$/.test(part) ? { name: part.slice(1, -1) } : part));
+    templates.set(id, parts);
+  }
+  let path = '';
+  for (const part of parts) path += typeof part === 'string' ? part : encodeURIComponent(values[part.name] ?? '');
+  return path;
+}
+
+/** The path of a route with its parameters' examples (`/p/layla`): OpenAPI's example, and what the tests ask. */
+export function examplePath(id: RouteId): string {
+  const params = Object.entries((ROUTES[id] as RouteDeclaration).params ?? {}).map(([name, schema]) => {
+    const examples = (schema.meta() as { examples?: unknown[] } | undefined)?.examples;
+    return [name, String(examples?.[0] ?? '')];
+  });
+  return fill(id, Object.fromEntries(params));
+}
+
+/**
+ * A path matched to a declared route: which one, and its parameters typed by the route's template. A union over the
+ * routes, so that testing `id` narrows `params` (`match.id === 'getProfilePage'` gives `match.params.page`).
+ */
+export type RouteMatch<Id extends RouteId = RouteId> = Id extends RouteId
+  ? { id: Id; route: RouteDeclaration; params: ParamsOf<Id> }
+  : never;
 
 /**
  * The one route matcher: a function that finds the declared route among `ids` a path belongs to, the most specific
@@ -624,7 +750,7 @@ export function routeMatcher<Id extends RouteId>(ids: readonly Id[]): (path: str
       if (!match) continue;
       const params = Object.fromEntries(names.map((name, i) => [name, match[i + 1] ?? '']));
       if (names.every((name) => route.params?.[name]?.safeParse(params[name]).success ?? true))
-        return { id, route, params };
+        return { id, route, params } as RouteMatch<Id>;
     }
     return undefined;
   };

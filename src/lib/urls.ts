@@ -1,49 +1,28 @@
 // URL building shared by pages, twins, discovery documents and the sidecar.
 import { DEFAULT_LANG, LANGS, type Lang } from './locales.ts';
+import { pathOf } from './surface.ts';
 
+/**
+ * Paths that are not routes of their own, and the pages whose first page is another route's URL. Every other path is
+ * written by `pathOf` (surface.ts), from its route's declaration.
+ */
 export const paths = {
-  home: (lang: Lang) => (lang === DEFAULT_LANG ? '/' : `/${lang}`),
-  profile: (slug: string) => `/p/${slug}`,
-  card: (cardId: string) => `/c/${cardId}`,
-  vcard: (cardId: string) => `/c/${cardId}.vcf`,
-  cardQr: (cardId: string) => `/c/${cardId}/qr.svg`,
-  cardContactQr: (cardId: string) => `/c/${cardId}/contact-qr.svg`,
-  profileQr: (slug: string) => `/p/${slug}/qr.svg`,
+  /** A language's homepage: the declared `/` for the default language, `/{lang}` for the others. */
+  home: (lang: Lang) => (lang === DEFAULT_LANG ? pathOf('homepage') : `/${lang}`),
   shareScript: '/global-scripts/share.js',
-  sitemapPart: (n: number) => `/sitemaps/${n}.xml`,
-  blogIndex: (lang: Lang) => `/${lang}/blog`,
+  webmcpScript: '/global-scripts/webmcp.js',
   /** Page `n` of the blog index; the first page is the index itself. */
-  blogPage: (lang: Lang, n: number) => (n <= 1 ? `/${lang}/blog` : `/${lang}/blog/page/${n}`),
-  topics: (lang: Lang) => `/${lang}/blog/topics`,
+  blogPage: (lang: Lang, n: number) =>
+    n <= 1 ? pathOf('listBlogArticles', { lang }) : pathOf('listBlogArticlesPage', { lang, n: String(n) }),
   /** Page `n` of a topic's articles; the first page is the topic's own URL. */
-  topic: (lang: Lang, key: string, n = 1) =>
-    n <= 1 ? `/${lang}/blog/topics/${key}` : `/${lang}/blog/topics/${key}/page/${n}`,
-  search: (lang: Lang) => `/${lang}/blog/search`,
-  article: (lang: Lang, slug: string) => `/${lang}/blog/${slug}`,
-  rss: (lang: Lang) => `/${lang}/blog/rss.xml`,
-  jsonFeed: (lang: Lang) => `/${lang}/blog/feed.json`,
+  topic: (lang: Lang, topic: string, n = 1) =>
+    n <= 1
+      ? pathOf('listBlogTopicArticles', { lang, topic })
+      : pathOf('listBlogTopicArticlesPage', { lang, topic, n: String(n) }),
   /** The build's search index (Pagefind): one bundle a language. */
   searchIndex: (lang: Lang) => `/pagefind/${lang}/`,
+  /** An error page as built (never addressed: answered with its status at any URL). */
   errorPage: (lang: Lang, status: ErrorStatus) => `/${lang}/${status}`,
-  apiDocs: '/docs/api',
-  apiDocsMarkdown: '/docs/api.md',
-  openApi: '/openapi.json',
-  apiCatalog: '/.well-known/api-catalog',
-  authMd: '/auth.md',
-  robots: '/robots.txt',
-  sitemap: '/sitemap.xml',
-  llms: '/llms.txt',
-  health: '/health',
-  mcp: '/mcp',
-  mcpServerCard: '/.well-known/mcp/server-card.json',
-  /** The card where the discovery draft puts it: the Streamable HTTP endpoint's /server-card. */
-  mcpServerCardDraft: '/mcp/server-card',
-  mcpCatalog: '/.well-known/mcp/catalog.json',
-  aiCatalog: '/.well-known/ai-catalog.json',
-  agentSkillsIndex: '/.well-known/agent-skills/index.json',
-  agentSkill: (name: string, file: string) => `/.well-known/agent-skills/${name}/${file}`,
-  webmcpScript: '/global-scripts/webmcp.js',
-  articles: '/blog/articles.json',
 } as const;
 
 /** The statuses answered with a page of their own (built per language; not addressable themselves). */

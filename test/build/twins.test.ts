@@ -4,6 +4,7 @@ import matter from 'gray-matter';
 import { createDocument } from '@mixmark-io/domino';
 import { builtFiles, read, readBuilt } from '../helpers/dist.ts';
 import { testConfig } from '../helpers/env.ts';
+import { pathOf } from '../../src/lib/surface.ts';
 
 const htmlPages = builtFiles('.html');
 const twinOf = (file: string) => file.replace(/\.html$/, '.md');
@@ -118,7 +119,7 @@ describe('the build', () => {
       expect(doc.querySelector('link[rel="alternate"][type="application/rss+xml"]')?.getAttribute('href')).toBe(
         `${base}/${lang}/blog/rss.xml`,
       );
-      const feed = readBuilt(`/${lang}/blog/rss.xml`);
+      const feed = readBuilt(pathOf('getBlogFeed', { lang }));
       const links = [...feed.matchAll(/<link>([^<]+)<\/link>/g)].map((m) => m[1]).slice(1);
       expect(links.length).toBeGreaterThanOrEqual(4);
       for (const link of links) expect(link).toMatch(new RegExp(`^${base}/${lang}/blog/[a-z0-9-]+$`));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { AI_CRAWLERS } from '../../src/lib/discovery.ts';
 import { MCP_SERVER, MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
-import { OWNER_APP_SEGMENTS } from '../../src/lib/surface.ts';
+import { pathOf, OWNER_APP_SEGMENTS } from '../../src/lib/surface.ts';
 import { testConfig } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -177,7 +177,7 @@ describe('Agent Skills', () => {
         lines.push(`${file.path}\0${hex}\n`);
       }
       expect(skill.digest).toBe(`sha256:${sha256(lines.sort().join(''))}`);
-      const body = await (await get(`/.well-known/agent-skills/${skill.name}/SKILL.md`)).text();
+      const body = await (await get(pathOf('getAgentSkillFile', { skill: skill.name }))).text();
       expect(body).toMatch(new RegExp(`^---\\nname: ${skill.name}\\ndescription: `));
     }
   });

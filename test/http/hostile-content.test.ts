@@ -11,6 +11,7 @@ import { OWNER_LISTS } from '../../src/lib/live-content.ts';
 import { createDatabase, demoData } from '../helpers/database.ts';
 import { testConfig } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { pathOf } from '../../src/lib/surface.ts';
 
 const HOSTILE_NAME = `<script>alert('x')</script><img src=x onerror=alert(1)>`;
 const hostile = {
@@ -149,7 +150,7 @@ describe('owner URLs are stored normalised, so every place that emits one sends 
     ['arabic-host', 'https://xn--mgbh0fb.example/'],
     ['latin1-path', 'https://example.com/caf%C3%A9'],
   ])('a redirect card to a non-ASCII URL (%s) answers 302 with the normalised Location', async (cardId, location) => {
-    const res = await get(`/c/${cardId}`);
+    const res = await get(pathOf('getDigitalCard', { cardId }));
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(location);
   });

@@ -10,6 +10,7 @@ import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { xmllintSitemap } from '../../scripts/validators.ts';
+import { pathOf } from '../../src/lib/surface.ts';
 
 const base = 'http://localhost:8080';
 
@@ -414,7 +415,7 @@ describe('a sitemap past the URL limit', () => {
     expect((await fetch(server.url + '/sitemaps/1.xml')).status).toBe(200);
     // Six spellings of one number were six URLs of one document, each a miss at an edge and a rebuild here.
     for (const n of ['01', '+1', '1.0', '1e0', '0x1', '%201', '1%20', '0', '-1', '99999999999999999999']) {
-      expect((await fetch(server.url + `/sitemaps/${n}.xml`, { redirect: 'manual' })).status, n).toBe(404);
+      expect((await fetch(server.url + pathOf('getSitemapPart', { n }), { redirect: 'manual' })).status, n).toBe(404);
     }
   });
 });

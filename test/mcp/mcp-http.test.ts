@@ -1,6 +1,6 @@
 // Error statuses of POST /mcp, as any HTTP client sees them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_BODY_LIMIT } from '../../src/lib/surface.ts';
+import { pathOf, MCP_BODY_LIMIT } from '../../src/lib/surface.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -280,7 +280,7 @@ describe('many 2025-era clients at once', () => {
         expect(answer.result.isError).toBe(true);
         expect(text).toContain('nobody-here');
       } else {
-        expect(text, `request ${i} (${page})`).toContain(`/p/${page}`);
+        expect(text, `request ${i} (${page})`).toContain(pathOf('getProfilePage', { page }));
       }
     });
   });

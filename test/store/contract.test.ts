@@ -12,6 +12,7 @@ import { openWriter, type StoreWriter } from '../../sidecar/store/writer.ts';
 import { demoData } from '../helpers/database.ts';
 import { testConfig } from '../helpers/env.ts';
 import { grantReader, ports, replayed, url, withClient } from '../helpers/postgres.ts';
+import { pathOf } from '../../src/lib/surface.ts';
 
 interface Backend {
   name: string;
@@ -178,7 +179,9 @@ describe.each(backends)('the Store contract on $name', (backend) => {
     expect(await store.liveCountAfter('profile', '', 2)).toBe(2);
     expect(await store.liveCountAfter('profile', profiles[0]!, 1000)).toBe(profiles.length - 1);
     const page = await store.livePagesFrom('profile', profiles[1]!, 2);
-    expect(page.map((p) => p.path)).toEqual(profiles.slice(1, 3).map((slug) => `/p/${slug}`));
+    expect(page.map((p) => p.path)).toEqual(
+      profiles.slice(1, 3).map((slug) => pathOf('getProfilePage', { page: slug })),
+    );
     expect(await store.liveCountAfter('card', '', 1000)).toBe(3);
     expect((await store.livePagesFrom('card', '', 10)).map((p) => p.path)).toEqual([
       '/c/contract-1',

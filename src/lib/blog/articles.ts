@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { editorsPreview } from '../build-config.ts';
 import { articleDates, isPublished } from './article-dates.ts';
-import { BLOG_SIZES, isLang, LANGS, type Lang } from '../surface.ts';
+import { pathOf, BLOG_SIZES, isLang, LANGS, type Lang } from '../surface.ts';
 import { LOCALES } from '../locales.ts';
 import { slugProblem } from './article-schema.ts';
 import { TOPICS } from './topics.ts';
@@ -78,7 +78,7 @@ async function load(): Promise<Article[]> {
     return {
       lang,
       slug,
-      path: paths.article(lang, slug),
+      path: pathOf('getBlogArticle', { lang, slug }),
       entry,
       date,
       ...(updated ? { updated } : {}),

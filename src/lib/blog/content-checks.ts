@@ -15,7 +15,7 @@ import {
 } from './article-dates.ts';
 import { articleSchemaWith, slugProblem } from './article-schema.ts';
 import { BLOG_TIME_ZONE, CALENDAR_FILE } from './calendar.ts';
-import { isLang, LANGS, RESERVED_ARTICLE_SLUGS } from '../surface.ts';
+import { isLang, LANGS, pathOf, RESERVED_ARTICLE_SLUGS } from '../surface.ts';
 import { parseTopics, TOPICS_FILE } from './topics.ts';
 
 interface Article {
@@ -200,7 +200,9 @@ export function contentReport(root: string, now = new Date()): ContentReport {
   }
 
   // Links and images in the bodies.
-  const published = new Map(articles.filter((a) => !a.draft).map((a) => [`/${a.lang}/blog/${a.slug}`, a]));
+  const published = new Map(
+    articles.filter((a) => !a.draft).map((a) => [pathOf('getBlogArticle', { lang: a.lang, slug: a.slug }), a]),
+  );
   for (const a of articles) {
     a.lines.forEach((line, i) => {
       if (i < a.bodyStart - 1) return;

@@ -4,8 +4,7 @@ import type { APIRoute } from 'astro';
 import { transform } from 'esbuild';
 import source from '../../scripts/webmcp.js?raw';
 import { describeLangs } from '../../lib/locales.ts';
-import { AGENT_REFUSED_SEGMENTS, LANGS, ROUTES } from '../../lib/surface.ts';
-import { paths } from '../../lib/urls.ts';
+import { pathOf, AGENT_REFUSED_SEGMENTS, LANGS, ROUTES } from '../../lib/surface.ts';
 
 const SURFACE = {
   langs: LANGS,
@@ -14,7 +13,7 @@ const SURFACE = {
   profile: ROUTES.getProfilePage.path,
   card: ROUTES.getDigitalCard.path,
   blogIndex: ROUTES.listBlogArticles.path,
-  articles: paths.articles,
+  articles: pathOf('getBlogArticleList'),
 };
 
 export const GET: APIRoute = async () => {

@@ -6,7 +6,8 @@ import { config } from '../../../lib/build-config.ts';
 import { t } from '../../../lib/i18n.ts';
 import { LANGS, type Lang } from '../../../lib/locales.ts';
 import { topicName } from '../../../lib/blog/topics.ts';
-import { absoluteUrl, paths } from '../../../lib/urls.ts';
+import { absoluteUrl } from '../../../lib/urls.ts';
+import { pathOf } from '../../../lib/surface.ts';
 
 export function getStaticPaths() {
   return LANGS.map((lang) => ({ params: { lang } }));
@@ -19,8 +20,8 @@ export const GET: APIRoute = async ({ params }) => {
   const feed = {
     version: 'https://jsonfeed.org/version/1.1',
     title: `${config.serviceName} · ${strings.blogTitle}`,
-    home_page_url: url(paths.blogIndex(lang)),
-    feed_url: url(paths.jsonFeed(lang)),
+    home_page_url: url(pathOf('listBlogArticles', { lang })),
+    feed_url: url(pathOf('getBlogJsonFeed', { lang })),
     description: strings.blogDescription,
     language: lang,
     authors: [{ name: config.serviceName, url: config.baseUrl }],

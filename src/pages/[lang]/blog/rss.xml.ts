@@ -5,7 +5,8 @@ import { topicName } from '../../../lib/blog/topics.ts';
 import { config } from '../../../lib/build-config.ts';
 import { t } from '../../../lib/i18n.ts';
 import { LANGS, type Lang } from '../../../lib/site-config.ts';
-import { absoluteUrl, paths } from '../../../lib/urls.ts';
+import { absoluteUrl } from '../../../lib/urls.ts';
+import { pathOf } from '../../../lib/surface.ts';
 
 export function getStaticPaths() {
   return LANGS.map((lang) => ({ params: { lang } }));
@@ -17,7 +18,7 @@ export const GET: APIRoute = async ({ params }) => {
   return rss({
     title: `${config.serviceName} · ${strings.blogTitle}`,
     description: strings.blogDescription,
-    site: absoluteUrl(config.baseUrl, paths.blogIndex(lang)),
+    site: absoluteUrl(config.baseUrl, pathOf('listBlogArticles', { lang })),
     items: (await articlesIn(lang)).slice(0, FEED_SIZE).map((a) => ({
       title: a.entry.data.title,
       description: a.entry.data.description,
