@@ -1,4 +1,10 @@
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Node's compile cache (V8's code for each module, kept on disk) for every process the run starts and every thread they
+// start: the sidecars of each suite, their render threads loading Astro (a second of CPU each, 20% less with the
+// cache), the builds of scratch copies. They load the same modules a hundred times over.
+process.env.NODE_COMPILE_CACHE ??= join(import.meta.dirname, 'node_modules', '.cache', 'node-compile-cache');
 
 // Tiers, each runnable alone (`npx vitest run --project NAME`; docs/testing.md says what each takes and proves). Only
 // the projects of a run do their global setup: the unit tier needs none, so one unit file runs in a second or two.
