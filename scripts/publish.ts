@@ -21,13 +21,12 @@ import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-clo
 import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { MANIFEST_FILE, type BuildManifest } from '../src/lib/build-manifest.ts';
-import { typeOf } from '../src/lib/media-types.ts';
+import { typeOfBuildFile } from '../src/lib/media-types.ts';
 import { CACHE } from '../src/lib/surface.ts';
 import {
   MANIFEST_KEY,
   PUBLISH_MANIFEST_FILE,
   publishPlan,
-  urlOf,
   type PublishManifest,
   type PublishPlan,
 } from '../src/lib/publishing/plan.ts';
@@ -221,7 +220,7 @@ export async function publish(distDir: string, bucket: Bucket, options: PublishO
   const next = JSON.parse(readFileSync(join(distDir, PUBLISH_MANIFEST_FILE), 'utf8')) as PublishManifest;
   const previous = await readManifest(bucket);
   const plan = publishPlan(next, previous, now);
-  const headers = (file: string) => ({ contentType: typeOf(urlOf(file)), cacheControl: plan.cacheControl(file) });
+  const headers = (file: string) => ({ contentType: typeOfBuildFile(file), cacheControl: plan.cacheControl(file) });
   const upload = (files: string[]) =>
     eachWithin(files, PARALLEL, (file) => bucket.put(file, { file: join(client, file) }, headers(file)));
   const steps: [what: string, items: number, run: () => Promise<void>][] = [

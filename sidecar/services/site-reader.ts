@@ -8,6 +8,7 @@ import { CONTENT_USAGE } from '../../src/lib/ai-preferences.ts';
 import { alternateLink, homepageLinks, siteLinks } from '../../src/lib/discovery.ts';
 import {
   CACHE,
+  corsOf,
   LANGS,
   pathOf,
   ROUTES,
@@ -32,7 +33,7 @@ import type { LivePage, LivePages } from './live-pages.ts';
 import type { Sitemap } from './sitemap.ts';
 import type { Pressure } from '../pressure.ts';
 import type { Asset } from '../asset.ts';
-import { corsFor, type StaticSite } from './static-site.ts';
+import type { StaticSite } from './static-site.ts';
 
 /** What the request asks for: decided from Accept and Accept-Language by the caller. */
 export interface ReadPreferences {
@@ -213,7 +214,7 @@ export class SiteReader {
       const file = path.endsWith('.html') ? undefined : this.deps.site.files.get(path);
       if (file) {
         // Discovery documents are public and read by agents running in browsers, on any origin.
-        const headers: Record<string, string> = corsFor(path) ? { 'access-control-allow-origin': '*' } : {};
+        const headers: Record<string, string> = corsOf(path) ? { 'access-control-allow-origin': '*' } : {};
         // A page's twin at its own URL answers as the page's Markdown does.
         const twinOf = pageOfTwin(path);
         if (twinOf !== undefined && this.deps.site.pages.has(twinOf))

@@ -41,6 +41,14 @@ export function typeOf(urlPath: string): string {
 }
 
 /**
+ * The media type of a file of the build by its name (`index.html`, `en/blog.md`, `.well-known/api-catalog`), not by
+ * the URL a page answers at (`/`, which has no extension): what the sidecar sends and publishing stores it with.
+ */
+export function typeOfBuildFile(file: string): string {
+  return typeOf(`/${file}`);
+}
+
+/**
  * Whether a media type is text: what compresses, and what read_page returns (a page's twin, a feed, a discovery
  * document, an SVG). Every `text/*`, JSON and XML with their `+json`/`+xml` kinds (the JSON Feed, RSS, the linkset,
  * the manifest), SVG and JavaScript; never an image of pixels, a font or an archive.

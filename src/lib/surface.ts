@@ -691,7 +691,7 @@ const templates = new Map<RouteId, (string | { name: string })[]>();
  * percent-encoded (identifiers never need it; a value that does cannot break out of its segment).
  */
 export function pathOf<Id extends RouteId>(id: Id, ...[params]: PathArgs<Id>): string {
-  return fill(id, (params ?? {}) as Record<string, string>);
+  return fill(id, params ?? {});
 }
 
 function fill(id: RouteId, values: Record<string, string>): string {
@@ -764,8 +764,22 @@ export function routeIds(keep: (route: RouteDeclaration) => boolean): RouteId[] 
 const matchStatic = routeMatcher(routeIds((r) => r.served === 'static'));
 
 /** The declared route a path of the build belongs to (exact first, then templated), for its cache rule and CORS. */
-export function staticRouteOf(path: string): RouteDeclaration | undefined {
+function staticRouteOf(path: string): RouteDeclaration | undefined {
   return matchStatic(path)?.route;
+}
+
+/**
+ * The Cache-Control of a file of the build at `urlPath` (`/_astro/x.css`, `/en/blog`): a year for a fingerprinted
+ * file, else its declared route's rule, else a page's. The one rule the sidecar and publishing both send.
+ */
+export function cacheControlOf(urlPath: string): string {
+  if (isFingerprinted(urlPath)) return CACHE.immutable;
+  return CACHE[staticRouteOf(urlPath)?.cache ?? 'page'];
+}
+
+/** Whether a file of the build is readable by agents in browsers on any origin (CORS `*`), as its route declares. */
+export function corsOf(urlPath: string): boolean {
+  return staticRouteOf(urlPath)?.cors ?? false;
 }
 
 /** A declared path as a regular expression: each `{name}` one path segment, captured. */

@@ -33,6 +33,16 @@ export function absoluteUrl(baseUrl: string, path: string): string {
   return new URL(path, baseUrl + '/').href;
 }
 
+/**
+ * The URL path a file of the build (relative to dist/client) answers at: `index.html` → `/`, `en/blog/x.html` →
+ * `/en/blog/x`, any other file at its own path (`en/blog/x.md` → `/en/blog/x.md`). The sidecar, publishing and the
+ * link checker map files to URLs with it.
+ */
+export function urlOfBuildFile(file: string): string {
+  if (file === 'index.html') return pathOf('homepage');
+  return file.endsWith('.html') ? `/${file.slice(0, -'.html'.length)}` : `/${file}`;
+}
+
 /** The page path a Markdown twin's path is the twin of: `/index.md` → `/`, `/en/blog.md` → `/en/blog`; else undefined. */
 export function pageOfTwin(path: string): string | undefined {
   if (!path.endsWith('.md')) return undefined;

@@ -15,7 +15,7 @@ import { bucketOf, folderBucket, publish, varnishEdge, type Bucket, type Cdn } f
 import { freePort } from '../../scripts/sidecar-process.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes, MANIFEST_FILE } from '../../src/lib/build-manifest.ts';
-import { typeOf } from '../../src/lib/media-types.ts';
+import { typeOfBuildFile } from '../../src/lib/media-types.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { filesUnder } from '../../src/lib/files.ts';
 import {
@@ -24,7 +24,6 @@ import {
   PUBLISH_MANIFEST_FILE,
   publishPlan,
   RETAIN_MS,
-  urlOf,
   type PublishManifest,
   type PublishPlan,
 } from '../../src/lib/publishing/plan.ts';
@@ -282,7 +281,7 @@ describe('two builds published in turn to an S3-compatible server, through the A
       const res = await fetch(objectUrl(file));
       expect(res.status, file).toBe(200);
       expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(build, 'client', file))), file).toBe(true);
-      expect(res.headers.get('content-type'), file).toBe(typeOf(urlOf(file)));
+      expect(res.headers.get('content-type'), file).toBe(typeOfBuildFile(file));
       expect(res.headers.get('cache-control'), file).toBe(plan.cacheControl(file));
     }
   };
@@ -291,6 +290,13 @@ describe('two builds published in turn to an S3-compatible server, through the A
     const plan = await publish(builds[0]!, bucketOf(`s3://${BUCKET}`, endpoint), { log: silent });
     expect(await keys()).toEqual(clientFiles(builds[0]!).sort());
     await expectStored(builds[0]!, plan);
+    // What a CDN serving the bucket sends: a page is HTML and its twin Markdown, whatever URL the page answers at.
+    for (const [file, type] of [
+      ['index.html', 'text/html; charset=utf-8'],
+      ['en/blog.html', 'text/html; charset=utf-8'],
+      ['en/blog.md', 'text/markdown; charset=utf-8'],
+    ])
+      expect((await fetch(objectUrl(file!))).headers.get('content-type'), file).toBe(type);
     expect(await (await fetch(objectUrl(MANIFEST_KEY))).json()).toEqual(plan.manifest);
     expect(plan.cacheControl('_astro/x.css')).toBe(CACHE.immutable);
   });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { filesUnder } from '../files.ts';
 import { ROUTES, templatePattern, type RouteDeclaration } from '../surface.ts';
 import { OWNER_APP_SEGMENTS } from '../surface.ts';
-import { urlOf } from './plan.ts';
+import { urlOfBuildFile } from '../urls.ts';
 
 /** Routes answered by the sidecar, not by a file: a link to one is not looked for in the build. */
 const SERVED_ELSEWHERE = (Object.values(ROUTES) as RouteDeclaration[])
@@ -35,7 +35,7 @@ const decodeEntities = (s: string) =>
 /** Every broken internal link of the build at `clientDir` for a site at `baseUrl`, as `page: message` lines. */
 export function checkLinks(clientDir: string, baseUrl: string): string[] {
   const files = filesUnder(clientDir);
-  const byUrl = new Map<string, string>(files.map((file) => [urlOf(file), file]));
+  const byUrl = new Map<string, string>(files.map((file) => [urlOfBuildFile(file), file]));
   const ids = new Map<string, Set<string>>();
   const idsOf = (file: string) => {
     let set = ids.get(file);
@@ -52,7 +52,7 @@ export function checkLinks(clientDir: string, baseUrl: string): string[] {
   const problems: string[] = [];
   for (const page of files.filter((f) => f.endsWith('.html'))) {
     const html = readFileSync(join(clientDir, page), 'utf8');
-    const pageUrl = new URL(urlOf(page), origin);
+    const pageUrl = new URL(urlOfBuildFile(page), origin);
     for (const match of html.matchAll(ATTRIBUTE)) {
       const [tag, attribute, raw] = (match[1] ? match.slice(1, 4) : match.slice(4, 7)) as [string, string, string];
       const values =

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENCODING_SUFFIX } from '../compression.ts';
 import { filesUnder } from '../files.ts';
-import { CACHE, isFingerprinted as isFingerprintedPath, staticRouteOf } from '../surface.ts';
-import { twinPath } from '../urls.ts';
+import { cacheControlOf, isFingerprinted as isFingerprintedUrl } from '../surface.ts';
+import { pageOfTwin, twinPath, urlOfBuildFile } from '../urls.ts';
 
 /** Beside dist/client; kept in the bucket under MANIFEST_KEY, where the next publish reads it. */
 export const PUBLISH_MANIFEST_FILE = 'publish-manifest.json';
@@ -48,21 +48,14 @@ export function manifestOf(clientDir: string): PublishManifest {
 
 /** Files of the build (`_astro/x.css`) whose name changes when their bytes do (surface.ts): never overwritten, never invalidated. */
 export function isFingerprinted(file: string): boolean {
-  return isFingerprintedPath(`/${file}`);
-}
-
-/** The URL a file of the build answers: en/blog/x.html → /en/blog/x, index.html → /, others as they are. */
-export function urlOf(file: string): string {
-  if (file === 'index.html') return '/';
-  return file.endsWith('.html') ? `/${file.slice(0, -'.html'.length)}` : `/${file}`;
+  return isFingerprintedUrl(urlOfBuildFile(file));
 }
 
 /** The URLs an edge must forget when a file changes: its own, and a twin's page too (it answers Accept: text/markdown). */
 function urlsToForget(file: string): string[] {
-  const url = urlOf(file);
-  if (!file.endsWith('.md')) return [url];
-  const page = url === '/index.md' ? '/' : url.slice(0, -'.md'.length);
-  return twinPath(page) === url ? [url, page] : [url];
+  const url = urlOfBuildFile(file);
+  const page = pageOfTwin(url);
+  return page !== undefined && twinPath(page) === url ? [url, page] : [url];
 }
 
 export interface PublishPlan {
@@ -112,7 +105,6 @@ export function publishPlan(
     invalidate: [...new Set([...edited, ...gone].flatMap(urlsToForget))].sort(),
     manifest: { ...next, retired },
     deleteAssets: deleteAssets.sort(),
-    cacheControl: (file) =>
-      isFingerprinted(file) ? CACHE.immutable : CACHE[staticRouteOf(urlOf(file))?.cache ?? 'page'],
+    cacheControl: (file) => cacheControlOf(urlOfBuildFile(file)),
   };
 }
