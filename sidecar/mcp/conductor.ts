@@ -22,7 +22,7 @@ import {
   type ErrorResponse,
   type Id,
 } from './jsonrpc.ts';
-import { mcpLegs, type LegAnswer } from './mcp-server.ts';
+import { mcpLegs, METHODS, type LegAnswer } from './mcp-server.ts';
 
 /** What the route read of an HTTP request to /mcp. */
 export interface McpRequest {
@@ -67,16 +67,6 @@ const CLOSE = Buffer.from(']');
 
 /** The 2026-07-28 revisions this server speaks (the SDK's classifier calls every later version modern too). */
 const MODERN_VERSIONS: ReadonlySet<string> = new Set(MCP_SERVER.protocolVersions.filter((v) => v >= '2026-07-28'));
-/** The methods this server answers on 2026-07-28 (initialize, ping, logging and subscriptions are gone from it). */
-const MODERN_METHODS: ReadonlySet<string> = new Set([
-  'server/discover',
-  'tools/list',
-  'tools/call',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'completion/complete',
-]);
 
 export function mcpConductor(
   handlers: McpHandlers,
@@ -89,7 +79,8 @@ export function mcpConductor(
    * escaped by the render pool: what the event loop serialises is the envelope.
    */
   async function bytesOf(message: unknown, budget: AnswerBudget): Promise<Buffer> {
-    const text = JSON.stringify(message);
+    // The SDK's answers arrive serialised: written once, by it.
+    const text = typeof message === 'string' ? message : JSON.stringify(message);
     if (budget.deferred.size === 0) return Buffer.from(text);
     const found = [...budget.deferred]
       .map(([token, body]) => ({ token, body, at: text.indexOf(`"${token}"`) }))
@@ -158,7 +149,7 @@ export function mcpConductor(
         version !== undefined &&
         MODERN_VERSIONS.has(version) &&
         isRequest(message) &&
-        MODERN_METHODS.has(message.method)
+        METHODS.modern.has(message.method)
       ) {
         const refused = invalidParams(message);
         if (refused) return json(200, refused);

@@ -8,7 +8,11 @@ import { nestsDeeperThan } from '../json-nesting.ts';
 import { Overloaded } from '../render/render-pool.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
-/** JSON-RPC 2.0 error codes used here (and -32000, "server error", for what the transport refuses). */
+/**
+ * The JSON-RPC error codes this endpoint answers with, the only place they are written: JSON-RPC 2.0's, -32000
+ * ("server error") for what the transport refuses, and MCP's unknown resource of the 2025 revisions (2026-07-28 says
+ * invalidParams, with the URI in `data`).
+ */
 export const CODES = {
   parseError: -32700,
   invalidRequest: -32600,
@@ -16,6 +20,7 @@ export const CODES = {
   invalidParams: -32602,
   internalError: -32603,
   serverError: -32000,
+  resourceNotFound2025: -32002,
 } as const;
 
 export type Id = string | number | null;

@@ -18,15 +18,12 @@ import { CACHE } from '../../src/lib/surface.ts';
 import { clientMessageOf, CODES } from './jsonrpc.ts';
 import { AnswerTooLarge, TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
 
-/** JSON-RPC code for an unknown resource in the 2025 revisions (2026-07-28 says -32602). */
-const RESOURCE_NOT_FOUND_2025 = -32002;
-
-/** An answer as the 2025 revisions give it: the v2 SDK says -32602 (the URI in `data`) for an unknown resource on
- * every revision, and rewrites a handler's -32002 to it; the 2025 revisions say -32002. */
+/** An answer as the 2025 revisions give it: the v2 SDK says invalidParams (the URI in `data`) for an unknown resource
+ * on every revision, and rewrites a handler's resourceNotFound2025 to it; the 2025 revisions say resourceNotFound2025. */
 function as2025(message: JSONRPCMessage): JSONRPCMessage {
   const error = 'error' in message ? (message.error as { code: number; data?: { uri?: unknown } }) : undefined;
-  return error?.code === -32602 && typeof error.data?.uri === 'string'
-    ? ({ ...message, error: { ...error, code: RESOURCE_NOT_FOUND_2025 } } as JSONRPCMessage)
+  return error?.code === CODES.invalidParams && typeof error.data?.uri === 'string'
+    ? ({ ...message, error: { ...error, code: CODES.resourceNotFound2025 } } as JSONRPCMessage)
     : message;
 }
 
@@ -129,40 +126,48 @@ function refuseCursor(params: { cursor?: unknown } | undefined): void {
     );
 }
 
-/** What the legacy leg reads of a request: its protocol version header, and the request itself when the SDK's
- * transport must see it (made only then). */
+/** What the legacy leg reads of a request: the request itself, when the SDK's transport must see it (made only then). */
 export interface Incoming {
-  protocolVersion: string | undefined;
   webRequest: () => Request;
 }
 
-/** A leg's answer: the HTTP status and headers the SDK chose, and the JSON-RPC message(s), not yet serialised
- * (undefined: nothing to send, as for notifications). The conductor bounds and serialises it once. */
+/**
+ * A leg's answer: the HTTP status and headers the SDK chose, and the JSON-RPC message(s): as the SDK serialised them
+ * (text), or not yet serialised (the shared server's message); undefined when there is nothing to send, as for
+ * notifications. The conductor bounds it, and serialises only what is not text yet.
+ */
 export interface LegAnswer {
   status: number;
   headers: Record<string, string>;
-  body: unknown;
+  body: JSONRPCMessage | string | undefined;
 }
 
-/** What the SDK's HTTP face answered, as a leg's answer (its body read back into messages). */
+/** What the SDK's HTTP face answered, as a leg's answer: its body as the SDK wrote it, never parsed back. */
 async function answerOf(response: Response): Promise<LegAnswer> {
   const text = await response.text();
   const headers = Object.fromEntries(response.headers);
   // The route sets the length of what it sends.
   delete headers['content-length'];
-  return { status: response.status, headers, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+  return { status: response.status, headers, body: text === '' ? undefined : text };
 }
 
-/** The 2025 methods whose answer depends on nothing an earlier request set: no initialize, no logging level. */
-const STATELESS_METHODS = new Set([
-  'tools/call',
+/** The reading methods this server answers on every revision: tools, resources and completions. */
+const READING_METHODS = [
   'tools/list',
+  'tools/call',
   'resources/list',
   'resources/templates/list',
   'resources/read',
   'completion/complete',
-  'ping',
-]);
+] as const;
+
+/** The methods by revision, written once: the conductor judges params of the first, the shared server takes the second. */
+export const METHODS = {
+  /** On 2026-07-28 (initialize, ping, logging and subscriptions are gone from it). */
+  modern: new Set<string>([...READING_METHODS, 'server/discover']),
+  /** On the 2025 revisions, those whose answer depends on nothing an earlier request set: no initialize, no logging level. */
+  stateless2025: new Set<string>([...READING_METHODS, 'ping']),
+} as const;
 
 /**
  * One long-lived server for the 2025 revisions' stateless requests. A fresh server per request (the SDK's stateless
@@ -199,21 +204,19 @@ class SharedLegacyServer implements Transport {
     waiting.answered(as2025({ ...message, id: waiting.id }));
   }
 
-  /** Whether this request is one the shared server answers exactly as a fresh one would. */
-  takes(incoming: Incoming, message: unknown): message is JSONRPCRequest {
+  /**
+   * Whether this request is one the shared server answers exactly as a fresh one would. The conductor has refused a
+   * protocol version this server does not speak before any message reaches a leg.
+   */
+  takes(message: unknown): message is JSONRPCRequest {
     const m = message as { id?: unknown; method?: unknown } | null;
-    if (
-      !m ||
-      typeof m !== 'object' ||
-      Array.isArray(m) ||
-      m.id === undefined ||
-      typeof m.method !== 'string' ||
-      !STATELESS_METHODS.has(m.method)
-    )
-      return false;
     return (
-      incoming.protocolVersion === undefined ||
-      (MCP_SERVER.protocolVersions as readonly string[]).includes(incoming.protocolVersion)
+      !!m &&
+      typeof m === 'object' &&
+      !Array.isArray(m) &&
+      m.id !== undefined &&
+      typeof m.method === 'string' &&
+      METHODS.stateless2025.has(m.method)
     );
   }
 
@@ -253,8 +256,7 @@ export function mcpLegs(handlers: McpHandlers) {
      * (and 22 us on the shared server).
      */
     legacy: async (incoming: Incoming, parsedBody: unknown): Promise<LegAnswer> => {
-      if (shared.takes(incoming, parsedBody))
-        return { status: 200, headers: {}, body: await shared.answer(parsedBody) };
+      if (shared.takes(parsedBody)) return { status: 200, headers: {}, body: await shared.answer(parsedBody) };
       const request = incoming.webRequest();
       const server = factory({ era: 'legacy', requestInfo: request });
       // No sessionIdGenerator: stateless, no Mcp-Session-Id.
