@@ -24,6 +24,17 @@ export const PAGES: [kind: string, path: string][] = [
   ['API docs', '/docs/api'],
 ];
 
+/**
+ * One page kind a template, both languages among them: what the tests hold to 100 (Agentic Browsing and accessibility);
+ * the second language of a template is left to the bench (ten runs, not fourteen).
+ */
+export const TEMPLATES = PAGES.filter(
+  ([kind]) =>
+    !['profile (live, Arabic)', 'article (English)', 'blog index (Arabic)', 'search with results (English)'].includes(
+      kind,
+    ),
+);
+
 export const CLASSIC = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export const AGENTIC = 'agentic-browsing';
 export type Result = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];

@@ -1,6 +1,7 @@
 // Lighthouse's Agentic Browsing category (issue 28) on every template the Lighthouse bench measures, in one language
 // each, both languages among them: each of its audits passes (the accessibility tree, WebMCP's tools and schemas,
-// layout shift, llms.txt, the ARD catalog). The bench (`npm run bench -- --lighthouse`) runs all fourteen page kinds
+// layout shift, llms.txt, the ARD catalog); and its Accessibility category, which reads the axe run the agentic
+// audits already made, at 100 (pages.test.ts does not run axe again on these pages). The bench (`npm run bench -- --lighthouse`) runs all fourteen page kinds
 // in every category; a template's two languages differ in text and direction, which pages.test.ts checks in both with
 // axe. Debian's Chromium with WebMCP exposed, against a real sidecar seen at the site's own origin; a run without a
 // trace is run again.
@@ -13,7 +14,7 @@ import {
   AGENTIC,
   agenticShortfalls,
   launchChromium,
-  PAGES,
+  TEMPLATES,
   runLighthouse,
 } from '../../scripts/bench/lighthouse-run.ts';
 import { testConfig } from '../helpers/env.ts';
@@ -33,14 +34,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** One page kind a template: the bench's second language of a template is left to the bench (ten runs, not fourteen). */
-const TEMPLATES = PAGES.filter(
-  ([kind]) =>
-    !['profile (live, Arabic)', 'article (English)', 'blog index (Arabic)', 'search with results (English)'].includes(
-      kind,
-    ),
-);
-
 describe('Agentic Browsing', () => {
   it('covers every template of the bench, in both languages', () => {
     expect(TEMPLATES).toHaveLength(10);
@@ -48,12 +41,18 @@ describe('Agentic Browsing', () => {
     expect(TEMPLATES.some(([kind]) => kind.includes('English'))).toBe(true);
   });
 
-  it.each(TEMPLATES)('%s (%s): every audit of the category passes', async (_kind, path) => {
-    const lhr = await runLighthouse(testConfig.baseUrl + path, chrome.port, [AGENTIC], {
+  it.each(TEMPLATES)('%s (%s): every audit of the category passes, and accessibility is 100', async (_kind, path) => {
+    const lhr = await runLighthouse(testConfig.baseUrl + path, chrome.port, [AGENTIC, 'accessibility'], {
       screenshot: false,
       quiet: 'short',
     });
     expect(agenticShortfalls(lhr), path).toEqual([]);
     expect(lhr.categories[AGENTIC]?.score, path).toBe(1);
+    const failing = Object.values(lhr.audits)
+      .filter((audit) => lhr.categories.accessibility?.auditRefs.some((ref) => ref.id === audit.id && ref.weight > 0))
+      .filter((audit) => audit.score !== null && audit.score < 1)
+      .map((audit) => `${audit.id}: ${audit.title}`);
+    expect(failing, path).toEqual([]);
+    expect(lhr.categories.accessibility?.score, path).toBe(1);
   });
 });
