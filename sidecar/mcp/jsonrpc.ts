@@ -20,7 +20,7 @@ export const CODES = {
   invalidParams: -32602,
   internalError: -32603,
   serverError: -32000,
-  resourceNotFound2025: -32002,
+  legacyResourceNotFound: -32002,
 } as const;
 
 export type Id = string | number | null;

@@ -1,6 +1,8 @@
 // The MCP server on the SDK's v2 packages, for every protocol revision this endpoint speaks: one factory
 // (`mcpServerFactory`) over the shared handlers (handlers.ts) builds the server for both eras, so the 2026-07-28
-// revision and the 2025 revisions (2025-11-25, 2025-06-18, 2025-03-26) can never drift apart. The conductor
+// revision and the 2025 revisions (2025-11-25, 2025-06-18, 2025-03-26) can never drift apart. The eras are named as
+// the SDK's classifier names them, everywhere in this project: `modern` is 2026-07-28 (and later), `legacy` the 2025
+// revisions. The conductor
 // (conductor.ts) sends each message to one of the two legs below, as the SDK's own classifier decides.
 import {
   createMcpHandler,
@@ -19,18 +21,18 @@ import { clientMessageOf, CODES } from './jsonrpc.ts';
 import { AnswerTooLarge, TOOL_DEFINITIONS, UnknownResource, type McpHandlers } from './handlers.ts';
 
 /** An answer as the 2025 revisions give it: the v2 SDK says invalidParams (the URI in `data`) for an unknown resource
- * on every revision, and rewrites a handler's resourceNotFound2025 to it; the 2025 revisions say resourceNotFound2025. */
-function as2025(message: JSONRPCMessage): JSONRPCMessage {
+ * on every revision, and rewrites a handler's legacyResourceNotFound to it; the 2025 revisions say legacyResourceNotFound. */
+function asLegacy(message: JSONRPCMessage): JSONRPCMessage {
   const error = 'error' in message ? (message.error as { code: number; data?: { uri?: unknown } }) : undefined;
   return error?.code === CODES.invalidParams && typeof error.data?.uri === 'string'
-    ? ({ ...message, error: { ...error, code: CODES.resourceNotFound2025 } } as JSONRPCMessage)
+    ? ({ ...message, error: { ...error, code: CODES.legacyResourceNotFound } } as JSONRPCMessage)
     : message;
 }
 
 /** The SDK's stateless transport, answering as the 2025 revisions do. */
-class Transport2025 extends WebStandardStreamableHTTPServerTransport {
+class LegacyTransport extends WebStandardStreamableHTTPServerTransport {
   override send(message: JSONRPCMessage, options?: { relatedRequestId?: string | number }): Promise<void> {
-    return super.send(as2025(message), options);
+    return super.send(asLegacy(message), options);
   }
 }
 
@@ -166,7 +168,7 @@ export const METHODS = {
   /** On 2026-07-28 (initialize, ping, logging and subscriptions are gone from it). */
   modern: new Set<string>([...READING_METHODS, 'server/discover']),
   /** On the 2025 revisions, those whose answer depends on nothing an earlier request set: no initialize, no logging level. */
-  stateless2025: new Set<string>([...READING_METHODS, 'ping']),
+  legacyStateless: new Set<string>([...READING_METHODS, 'ping']),
 } as const;
 
 /**
@@ -201,7 +203,7 @@ class SharedLegacyServer implements Transport {
     const waiting = id === undefined ? undefined : this.#waiting.get(id);
     if (!waiting) return;
     this.#waiting.delete(id!);
-    waiting.answered(as2025({ ...message, id: waiting.id }));
+    waiting.answered(asLegacy({ ...message, id: waiting.id }));
   }
 
   /**
@@ -216,7 +218,7 @@ class SharedLegacyServer implements Transport {
       !Array.isArray(m) &&
       m.id !== undefined &&
       typeof m.method === 'string' &&
-      METHODS.stateless2025.has(m.method)
+      METHODS.legacyStateless.has(m.method)
     );
   }
 
@@ -260,7 +262,7 @@ export function mcpLegs(handlers: McpHandlers) {
       const request = incoming.webRequest();
       const server = factory({ era: 'legacy', requestInfo: request });
       // No sessionIdGenerator: stateless, no Mcp-Session-Id.
-      const transport = new Transport2025({ enableJsonResponse: true });
+      const transport = new LegacyTransport({ enableJsonResponse: true });
       try {
         await server.connect(transport);
         return await answerOf(await transport.handleRequest(request, { parsedBody }));

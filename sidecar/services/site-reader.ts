@@ -62,18 +62,21 @@ export interface ReadOptions {
   rawUrl?: string;
 }
 
-type LiveRouteId = { [K in RouteId]: (typeof ROUTES)[K]['served'] extends 'live' | 'operations' ? K : never }[RouteId];
-/** One handler a live route, receiving the parameters its path template names (`{ page }`, `{ cardId }`), typed. */
-type Handlers = { [Id in LiveRouteId]: (params: ParamsOf<Id>, prefs: ReadPreferences) => Promise<Resolution> };
+/** The routes the sidecar answers itself: the live ones (from the database) and its operations' (/health). */
+type AnsweredRouteId = {
+  [K in RouteId]: (typeof ROUTES)[K]['served'] extends 'live' | 'operations' ? K : never;
+}[RouteId];
+/** One handler a route the sidecar answers, receiving the parameters its path template names (`{ page }`, `{ cardId }`), typed. */
+type Handlers = { [Id in AnsweredRouteId]: (params: ParamsOf<Id>, prefs: ReadPreferences) => Promise<Resolution> };
 
 /** The declared GET routes the sidecar answers itself, matched by the declaration's one matcher. */
-const LIVE_ROUTE_IDS = routeIds(
+const ANSWERED_ROUTE_IDS = routeIds(
   (r) => r.method === 'GET' && (r.served === 'live' || r.served === 'operations'),
-) as LiveRouteId[];
-const matchLive = routeMatcher(LIVE_ROUTE_IDS);
+) as AnsweredRouteId[];
+const matchAnswered = routeMatcher(ANSWERED_ROUTE_IDS);
 /** Paths the sidecar answers itself even when the build has a file there (the build's sitemap.xml is its static part). */
-const LIVE_FIXED_PATHS: ReadonlySet<string> = new Set(
-  LIVE_ROUTE_IDS.map((id) => ROUTES[id].path as string).filter((path) => !path.includes('{')),
+const ANSWERED_FIXED_PATHS: ReadonlySet<string> = new Set(
+  ANSWERED_ROUTE_IDS.map((id) => ROUTES[id].path as string).filter((path) => !path.includes('{')),
 );
 
 export interface SiteReaderDeps {
@@ -109,12 +112,12 @@ export class SiteReader {
       headers: this.pageHeaders(path, markdown, this.links.site),
     });
     this.handlers = {
-      getProfilePage: async ({ page }, prefs) => {
-        const found = await live.profile(page);
+      getProfilePage: async ({ page: slug }, prefs) => {
+        const found = await live.profile(slug);
         return found
           ? {
-              ...(await negotiated(found, prefs.markdown, pathOf('getProfilePage', { page }))),
-              entity: { kind: 'profile', key: page },
+              ...(await negotiated(found, prefs.markdown, pathOf('getProfilePage', { page: slug }))),
+              entity: { kind: 'profile', key: slug },
             }
           : { kind: 'not-found' };
       },
@@ -157,7 +160,7 @@ export class SiteReader {
           entity: { kind: 'card', key: cardId },
         };
       },
-      getProfileQr: async ({ page }) => asset(await live.profileQr(page), { kind: 'profile', key: page }),
+      getProfileQr: async ({ page: slug }) => asset(await live.profileQr(slug), { kind: 'profile', key: slug }),
       getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId), { kind: 'card', key: cardId }),
       getDigitalCardContactQr: async ({ cardId }) => asset(await live.contactQr(cardId), { kind: 'card', key: cardId }),
       getBlogForPreferredLanguage: async (_params, prefs) =>
@@ -201,7 +204,7 @@ export class SiteReader {
     }
     // Error pages are answered with their status, never addressed themselves (/en/404, /en/404.md).
     if (isErrorPagePath(path)) return { kind: 'not-found' };
-    if (options.staticFiles && !LIVE_FIXED_PATHS.has(path)) {
+    if (options.staticFiles && !ANSWERED_FIXED_PATHS.has(path)) {
       const page = this.deps.site.pages.get(path);
       if (page) {
         const headers = this.pageHeaders(
@@ -227,12 +230,12 @@ export class SiteReader {
       }
     }
     // A parameter its declaration refuses names nothing (a slug with capitals, a card id too long).
-    const match = this.matchLive(path);
+    const match = this.matchAnswered(path);
     return match ? { ...(await this.answer(match, prefs)), route: match.route.path } : { kind: 'not-found' };
   }
 
   /** The matched route's handler, with the parameters its template names. */
-  private answer(match: RouteMatch<LiveRouteId>, prefs: ReadPreferences): Promise<Resolution> {
+  private answer(match: RouteMatch<AnsweredRouteId>, prefs: ReadPreferences): Promise<Resolution> {
     // A match's id and parameters belong to one route; TypeScript does not relate the two members of the union.
     const handler = this.handlers[match.id] as (
       params: typeof match.params,
@@ -242,9 +245,9 @@ export class SiteReader {
   }
 
   /** The declared live route of `path`, remembered: matching tried a dozen patterns and their parameters' schemas. */
-  private readonly matches = new BoundedMemo<ReturnType<typeof matchLive>>();
-  private matchLive(path: string): ReturnType<typeof matchLive> {
-    return this.matches.get(path, () => matchLive(path));
+  private readonly matches = new BoundedMemo<ReturnType<typeof matchAnswered>>();
+  private matchAnswered(path: string): ReturnType<typeof matchAnswered> {
+    return this.matches.get(path, () => matchAnswered(path));
   }
 
   /**
