@@ -1,7 +1,7 @@
 // Media types of the build's files: by extension, or by path where the extension does not tell. The static site
 // (sidecar/services/static-site.ts), the front's nginx.conf (scripts/front-config.ts) and the build's precompression
 // all read this one table.
-import { pathOf, LANGS, SERVER_CARD_TYPE } from './surface.ts';
+import { LANGS, routeIds, ROUTES, type RouteDeclaration } from './surface.ts';
 
 /** Media types by extension (the front's nginx.conf is generated from this too). */
 export const TYPES: Record<string, string> = {
@@ -25,19 +25,39 @@ export const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** Files whose media type is not told by their extension. */
-export const TYPES_BY_PATH: Record<string, string> = {
-  [pathOf('getApiCatalog')]: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
-  [pathOf('getMcpServerCardAtEndpoint')]: SERVER_CARD_TYPE,
-  ...Object.fromEntries(LANGS.map((lang) => [pathOf('getBlogFeed', { lang }), 'application/rss+xml; charset=utf-8'])),
-  ...Object.fromEntries(LANGS.map((lang) => [pathOf('getBlogJsonFeed', { lang }), 'application/feed+json'])),
+/** Parameters a media type is sent with (the type itself is its route's declaration, surface.ts). */
+const PARAMETERS: Record<string, string> = {
+  'application/rss+xml': '; charset=utf-8',
+  'application/linkset+json': '; profile="https://www.rfc-editor.org/info/rfc9727"',
 };
+
+const bare = (type: string) => type.split(';', 1)[0]!.trim();
+const extensionOf = (path: string) => {
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') ? path.slice(dot) : '';
+};
+
+/**
+ * Files whose media type is not told by their extension: each static document whose declared type (its route's one
+ * media type) is not its extension's, at every path its template names (a `{lang}` in every language). Derived from
+ * the declaration, so a route's type has one owner; a declared type no path could carry fails at load.
+ */
+export const TYPES_BY_PATH: Record<string, string> = Object.fromEntries(
+  routeIds((route) => route.served === 'static' && !route.negotiated && route.media.length === 1).flatMap((id) => {
+    const route = ROUTES[id] as RouteDeclaration;
+    const type = route.media[0]!;
+    if (bare(TYPES[extensionOf(route.path)] ?? '') === type) return [];
+    const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    if (names.some((name) => name !== 'lang'))
+      throw new Error(`${route.path} is declared ${type}, which its extension does not say: name it by its type`);
+    const paths = names.length ? LANGS.map((lang) => route.path.replaceAll('{lang}', lang)) : [route.path];
+    return paths.map((path) => [path, type + (PARAMETERS[type] ?? '')]);
+  }),
+);
 
 /** The media type of a file of the build at `urlPath`. */
 export function typeOf(urlPath: string): string {
-  const dot = urlPath.lastIndexOf('.');
-  const ext = dot > urlPath.lastIndexOf('/') ? urlPath.slice(dot) : '';
-  return TYPES_BY_PATH[urlPath] ?? TYPES[ext] ?? 'application/octet-stream';
+  return TYPES_BY_PATH[urlPath] ?? TYPES[extensionOf(urlPath)] ?? 'application/octet-stream';
 }
 
 /**

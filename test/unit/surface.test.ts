@@ -21,8 +21,11 @@ import {
   RESERVED_SEGMENTS,
   ROUTES,
   SLUG_PATTERN,
+  examplePath,
   type RouteDeclaration,
+  type RouteId,
 } from '../../src/lib/surface.ts';
+import { typeOf } from '../../src/lib/media-types.ts';
 import { readBuilt } from '../helpers/dist.ts';
 import { projectRoot, testConfig } from '../helpers/env.ts';
 
@@ -56,6 +59,15 @@ describe('the declaration itself', () => {
 });
 
 describe('derived artifacts agree with the declaration', () => {
+  // Issue 38: the feeds', the catalog's and the server card's types were written in their routes and again in a table.
+  it("every document of the build is served with its route's declared media type, whatever its extension says", () => {
+    for (const [id, r] of routes) {
+      if (r.served !== 'static' || r.negotiated) continue;
+      const type = typeOf(examplePath(id as RouteId)).split(';')[0];
+      expect(r.media, `${id} (${examplePath(id as RouteId)}) is sent as ${type}`).toContain(type);
+    }
+  });
+
   it('OpenAPI has exactly the declared paths, methods, operation ids, parameters and statuses', () => {
     const doc = openApiDocument(testConfig) as {
       paths: Record<
