@@ -56,6 +56,7 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const freshness = new Freshness(store, config.changePollMs);
   const live = new LivePages({
     baseUrl: config.baseUrl,
+    serviceName: config.serviceName,
     store,
     freshness,
     pool,

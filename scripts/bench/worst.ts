@@ -135,8 +135,18 @@ function cases(): Case[] {
       request: { path: '/p/largest', headers: { accept: 'text/markdown' } },
     },
     { route: 'GET /p/{page}/qr.svg', what: 'its QR code, not yet drawn', request: { path: '/p/largest/qr.svg' } },
+    {
+      route: 'GET /p/{page}/og.png',
+      what: 'its link preview picture, not yet drawn (its name the longest an import allows)',
+      request: { path: '/p/largest/og.png' },
+    },
     { route: 'GET /c/{cardId}', what: 'the largest card, not yet rendered', request: { path: '/c/largest-card' } },
     { route: 'GET /c/{cardId}.vcf', what: 'its vCard', request: { path: '/c/largest-card.vcf' } },
+    {
+      route: 'GET /c/{cardId}/og.png',
+      what: 'its link preview picture, not yet drawn',
+      request: { path: '/c/largest-card/og.png' },
+    },
     {
       route: 'GET /c/{cardId}/contact-qr.svg',
       what: 'its offline contact code (too full: the short version)',

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import Piscina from 'piscina';
 import type { Encoding } from '../../src/lib/compression.ts';
 import type { LiveLocals } from '../../src/lib/live-content.ts';
+import type { OgCard } from '../../src/lib/og.ts';
 import { RETRY_AFTER } from '../../src/lib/surface.ts';
 import type { RenderedBytes, RenderTask } from './render-worker.ts';
 
@@ -82,6 +83,11 @@ export class RenderPool {
   /** The Markdown twin of a page's HTML. */
   markdown(html: Buffer, type: string): Promise<Rendered> {
     return this.#run({ kind: 'markdown', html, type });
+  }
+
+  /** A link preview's picture (og.ts), as a 1200×630 PNG. */
+  og(card: OgCard, type: string): Promise<Rendered> {
+    return this.#run({ kind: 'og', card, type });
   }
 
   /** A QR code of `text`, as SVG. */

@@ -8,11 +8,14 @@ import { pageToMarkdown } from '../../src/lib/markdown.ts';
 import type { LiveLocals } from '../../src/lib/live-content.ts';
 import { loadAstroRenderer, type AstroRenderer } from './astro-renderer.ts';
 import { qrSvg } from './qr.ts';
+import { drawOgImage } from '../../src/lib/og-draw.ts';
+import type { OgCard } from '../../src/lib/og.ts';
 
 export type RenderTask =
   | { kind: 'page'; path: string; locals: LiveLocals; type: string }
   | { kind: 'markdown'; html: Uint8Array; type: string }
   | { kind: 'qr'; text: string; type: string }
+  | { kind: 'og'; card: OgCard; type: string }
   | { kind: 'json-string'; text: Uint8Array; gzipped: boolean; type: string }
   | { kind: 'warm'; type: string };
 
@@ -52,6 +55,9 @@ async function bodyOf(task: RenderTask): Promise<Buffer> {
       );
     case 'qr':
       return Buffer.from(await qrSvg(task.text));
+    // CanvasKit loads on the first picture this thread draws (a sidecar whose pictures are all cached never loads it).
+    case 'og':
+      return drawOgImage(task.card);
     case 'warm':
       renderer ??= loadAstroRenderer(serverEntry);
       await renderer;

@@ -7,6 +7,7 @@ import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-c
 import { cardRedirectProblem, safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
 import { typeOf } from '../../src/lib/media-types.ts';
 import { pathOf, CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
+import { businessCard, profileCard } from '../../src/lib/og.ts';
 import { absoluteUrl } from '../../src/lib/urls.ts';
 import type { LiveCache } from '../live-cache.ts';
 import { Overloaded, type RenderPool, type Rendered } from '../render/render-pool.ts';
@@ -20,6 +21,8 @@ import { makeAsset, type Asset } from '../asset.ts';
 
 export interface LiveDeps {
   baseUrl: string;
+  /** The site's name, drawn on the link previews' pictures. */
+  serviceName: string;
   store: Store;
   freshness: Freshness;
   pool: RenderPool;
@@ -54,6 +57,7 @@ const HTML = typeOf('/x.html');
 const MARKDOWN = typeOf('/x.md');
 const VCARD = typeOf('/x.vcf');
 const SVG = typeOf('/x.svg');
+const PNG = typeOf('/x.png');
 
 /** An asset of what the pool made, with the compressed forms it made (others are made on first use). */
 const assetOf = (made: Rendered, type: string) => makeAsset(made.body, type, CACHE.live, undefined, made.forms);
@@ -109,6 +113,25 @@ export class LivePages {
       // A redirect back to a card of this site (another writer's row; the import refuses it) would loop: not followed.
       const target = safeHref(card.redirectUrl, WEB_SCHEMES);
       return target && !cardRedirectProblem(target, this.deps.baseUrl) ? [{ redirect: target, card }] : undefined;
+    });
+  }
+
+  /** The link preview's picture of a published profile (og.ts `profileCard`), drawn in the pool's threads. */
+  profileOg(slug: string, now = Date.now()): Promise<Asset | undefined> {
+    if (!SLUG_PATTERN.test(slug)) return Promise.resolve(undefined);
+    return this.lookup<Asset>(`po:${slug}`, { kind: 'profile', key: slug }, now, async () => {
+      const profile = await this.deps.store.profile(slug);
+      return profile ? [assetOf(await this.deps.pool.og(profileCard(this.deps, profile), PNG), PNG)] : undefined;
+    });
+  }
+
+  /** The link preview's picture of a page-mode card (og.ts `businessCard`); a redirect-mode card has none. */
+  cardOg(cardId: string, now = Date.now()): Promise<Asset | undefined> {
+    return this.lookup<Asset>(`co:${cardId}`, { kind: 'card', key: cardId }, now, async () => {
+      const found = await this.card(cardId, now);
+      return found?.page
+        ? [assetOf(await this.deps.pool.og(businessCard(this.deps, found.card), PNG), PNG)]
+        : undefined;
     });
   }
 

@@ -160,6 +160,8 @@ export class SiteReader {
           entity: { kind: 'card', key: cardId },
         };
       },
+      getProfileOgImage: async ({ page: slug }) => asset(await live.profileOg(slug), { kind: 'profile', key: slug }),
+      getDigitalCardOgImage: async ({ cardId }) => asset(await live.cardOg(cardId), { kind: 'card', key: cardId }),
       getProfileQr: async ({ page: slug }) => asset(await live.profileQr(slug), { kind: 'profile', key: slug }),
       getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId), { kind: 'card', key: cardId }),
       getDigitalCardContactQr: async ({ cardId }) => asset(await live.contactQr(cardId), { kind: 'card', key: cardId }),

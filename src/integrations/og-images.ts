@@ -23,7 +23,7 @@ const decode = (s: string) =>
     .replace(/&amp;/g, '&');
 
 /** The code that draws an image, from the project's root: what ogDrawingHash hashes. */
-const DRAWING_CODE = ['src/integrations/og-draw.ts', 'src/integrations/og-worker.ts'];
+const DRAWING_CODE = ['src/lib/og-draw.ts', 'src/integrations/og-worker.ts'];
 
 /** The hash of the drawing code (and of the installed packages: the fonts, CanvasKit), a part of every image's name. */
 export function ogDrawingHash(projectRoot: string): string {

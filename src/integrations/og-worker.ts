@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { OgCard } from '../lib/og.ts';
 import type { Result } from '../lib/result.ts';
-import { drawOgImage } from './og-draw.ts';
+import { drawOgImage } from '../lib/og-draw.ts';
 import { linkOrCopy, writeEntry } from './build-cache.ts';
 
 /** What a worker answers once its share is drawn. */

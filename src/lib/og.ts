@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { t } from './i18n.ts';
 import type { Lang } from './locales.ts';
+import { pathOf } from './surface.ts';
 import type { PublicConfig } from './site-config.ts';
 
 export const OG_WIDTH = 1200;
@@ -45,4 +46,47 @@ export function ogImagePath(
 /** A blog page's card: its title under the site's name and the blog's, the site's host at the foot. */
 export function blogCard(config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, lang: Lang, title: string): OgCard {
   return { lang, title, kicker: `${config.serviceName} · ${t(lang).blogTitle}`, host: new URL(config.baseUrl).host };
+}
+
+/**
+ * A profile's card, drawn live by the sidecar (its name can change any moment): the owner's name in the profile's
+ * language under the site's name, its address at the foot, which is its handle.
+ */
+export function profileCard(
+  config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>,
+  profile: { slug: string; name: string; lang: Lang },
+): OgCard {
+  return {
+    lang: profile.lang,
+    title: profile.name,
+    kicker: config.serviceName,
+    host: `${new URL(config.baseUrl).host}${pathOf('getProfilePage', { page: profile.slug })}`,
+  };
+}
+
+/** A page-mode card's card: its holder's name, their title and organisation above it, the card's address at the foot. */
+export function businessCard(
+  config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>,
+  card: { cardId: string; name: string | null; jobTitle: string | null; organization: string | null; lang: Lang },
+): OgCard {
+  // Named as its page names it: the holder, else the organisation, else the card.
+  const title = card.name ?? card.organization ?? card.cardId;
+  const role = [card.jobTitle, card.name ? card.organization : null].filter((part) => part).join(' · ');
+  return {
+    lang: card.lang,
+    title,
+    kicker: role || config.serviceName,
+    host: `${new URL(config.baseUrl).host}${pathOf('getDigitalCard', { cardId: card.cardId })}`,
+  };
+}
+
+/**
+ * A live picture's version, for its URL (`/p/layla/og.png?v=…`): a hash of what it shows, so a renamed profile's
+ * picture is a new URL for the sites that keep a link preview by its URL, while the route itself stays one.
+ */
+export function ogVersion(card: OgCard): string {
+  return createHash('sha256')
+    .update(JSON.stringify([card.lang, card.title, card.kicker, card.host]))
+    .digest('base64url')
+    .slice(0, 12);
 }

@@ -248,6 +248,32 @@ export const ROUTES = {
     cache: 'live',
     statuses: [200, 404, 503],
   },
+  getProfileOgImage: {
+    method: 'GET',
+    path: '/p/{page}/og.png',
+    served: 'live',
+    tag: 'pages',
+    summary: "A profile's picture for link previews (Open Graph)",
+    description:
+      "A 1200×630 PNG of the profile for link previews in chats and on social networks: the owner's name, shaped in the profile's language, and its address. The page names it in og:image (with a version of what it shows in the query) and twitter:image.",
+    params: { page: param(ids.slug, 'Profile slug.', 'layla') },
+    media: ['image/png'],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getDigitalCardOgImage: {
+    method: 'GET',
+    path: '/c/{cardId}/og.png',
+    served: 'live',
+    tag: 'pages',
+    summary: "A page-mode card's picture for link previews (Open Graph)",
+    description:
+      "A 1200×630 PNG of a page-mode card for link previews: the holder's name, shaped in the card's language, their title and organisation, and the card's address. A redirect-mode card has none (404).",
+    params: { cardId: param(ids.cardId, 'Card identifier.', 'k7f2q9') },
+    media: ['image/png'],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
   getProfilePageMarkdown: {
     method: 'GET',
     path: '/p/{page}.md',

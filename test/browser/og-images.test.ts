@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { drawOgImage } from '../../src/integrations/og-draw.ts';
+import { drawOgImage } from '../../src/lib/og-draw.ts';
 import { ogDrawingHash } from '../../src/integrations/og-images.ts';
 import { blogCard, OG_HEIGHT, OG_WIDTH, ogImagePath, type OgCard } from '../../src/lib/og.ts';
 import { launchChromium } from '../helpers/browser.ts';
@@ -132,18 +132,14 @@ describe('Open Graph images', () => {
   it('changed drawing code is a new image for every page, with no version to remember to raise (issue 30)', () => {
     const copy = mkdtempSync(join(tmpdir(), 'og-drawing-'));
     try {
-      for (const file of [
-        'src/integrations/og-draw.ts',
-        'src/integrations/og-worker.ts',
-        'node_modules/.package-lock.json',
-      ]) {
+      for (const file of ['src/lib/og-draw.ts', 'src/integrations/og-worker.ts', 'node_modules/.package-lock.json']) {
         mkdirSync(join(copy, file, '..'), { recursive: true });
         cpSync(join(projectRoot, file), join(copy, file));
       }
       expect(ogDrawingHash(copy)).toBe(drawing);
       writeFileSync(
-        join(copy, 'src/integrations/og-draw.ts'),
-        readFileSync(join(copy, 'src/integrations/og-draw.ts'), 'utf8').replace('1200', '1201'),
+        join(copy, 'src/lib/og-draw.ts'),
+        readFileSync(join(copy, 'src/lib/og-draw.ts'), 'utf8').replace('1200', '1201'),
       );
       const redrawn = ogDrawingHash(copy);
       expect(redrawn).not.toBe(drawing);

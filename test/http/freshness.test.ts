@@ -79,6 +79,22 @@ describe('an edit evicts exactly what it changes', () => {
     expect(renders()).toBe(before + 1);
   });
 
+  // Issue 39: the link preview's picture shows the name, so a renamed owner gets a new picture, at a new version.
+  it('a profile renamed: its page names a new picture, drawn anew, and the other profiles keep theirs', async () => {
+    const pictureOf = async (path: string) => {
+      const url = /<meta property="og:image" content="([^"]+)"/.exec((await get(path)).text)?.[1] ?? '';
+      const res = await fetch(server.url + new URL(url).pathname + new URL(url).search);
+      return { url, bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    const before = { sam: await pictureOf('/p/sam-rivera'), layla: await pictureOf('/p/layla') };
+    sql("UPDATE profiles SET name = 'Samira Rivera' WHERE slug = 'sam-rivera'");
+    const after = { sam: await pictureOf('/p/sam-rivera'), layla: await pictureOf('/p/layla') };
+    expect(after.sam.url).not.toBe(before.sam.url);
+    expect(after.sam.bytes.equals(before.sam.bytes)).toBe(false);
+    expect(after.layla).toEqual(before.layla);
+    sql("UPDATE profiles SET name = 'Sam Rivera' WHERE slug = 'sam-rivera'");
+  });
+
   it('the profile unpublished: its card no longer links to it, and its alias stops leading there', async () => {
     sql("UPDATE profiles SET published = 0 WHERE slug = 'layla'");
     try {

@@ -208,6 +208,64 @@ describe('/c/{cardId}', () => {
   });
 });
 
+// Issue 39: a shared profile or card showed no picture in a chat's or a network's link preview.
+describe('link previews of profiles and cards', () => {
+  /** A PNG's width and height, from its IHDR chunk. */
+  const sizeOfPng = (bytes: Buffer) => {
+    expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  };
+  /** The Open Graph and Twitter tags of a page, by property or name. */
+  const previewTags = async (path: string) => {
+    const doc = createDocument(await (await fetch(server.url + path)).text(), true);
+    const tag = (key: string) =>
+      doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? undefined;
+    return Object.fromEntries(
+      [
+        'og:image',
+        'og:image:type',
+        'og:image:width',
+        'og:image:height',
+        'og:image:alt',
+        'twitter:card',
+        'twitter:image',
+      ].map((key) => [key, tag(key)]),
+    );
+  };
+
+  it.each([
+    ['/p/layla', '/p/layla/og.png', 'ليلى الأحمد'],
+    ['/p/sam-rivera', '/p/sam-rivera/og.png', 'Sam Rivera'],
+    ['/c/k7f2q9', '/c/k7f2q9/og.png', 'ليلى الأحمد'],
+  ])(
+    '%s names its picture, 1200×630 PNG with its alt text, and the picture is ours to fetch',
+    async (page, picture, name) => {
+      const tags = await previewTags(page);
+      const image = new URL(tags['og:image'] ?? '');
+      expect(`${image.origin}${image.pathname}`).toBe(base + picture);
+      expect(image.searchParams.get('v')).toMatch(/^[\w-]{12}$/);
+      expect(tags).toMatchObject({
+        'og:image:type': 'image/png',
+        'og:image:width': '1200',
+        'og:image:height': '630',
+        'twitter:card': 'summary_large_image',
+        'twitter:image': tags['og:image'],
+      });
+      expect(tags['og:image:alt']).toContain(name);
+      const res = await fetch(server.url + picture + image.search);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(res.headers.get('cache-control')).toBe('public, no-cache');
+      expect(sizeOfPng(Buffer.from(await res.arrayBuffer()))).toEqual({ width: 1200, height: 630 });
+    },
+  );
+
+  it('a redirect-mode card, an unknown card or profile has none (404)', async () => {
+    for (const path of ['/c/r8x1/og.png', '/c/nope99/og.png', '/p/nobody-here/og.png'])
+      expect((await fetch(server.url + path)).status, path).toBe(404);
+  });
+});
+
 describe('/c/{cardId}.vcf', () => {
   it('is a vCard 3.0 in UTF-8 with CRLF, folded at 75 octets, escaped, with N and FN and no empty field', async () => {
     const res = await get('/c/k7f2q9.vcf');

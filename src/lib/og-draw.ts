@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import CanvasKitInit, { type CanvasKit, type FontMgr, type MallocObj, type Surface } from 'canvaskit-wasm';
-import { dirOf } from '../lib/locales.ts';
-import { OG_HEIGHT, OG_WIDTH, type OgCard } from '../lib/og.ts';
+import { dirOf } from './locales.ts';
+import { OG_HEIGHT, OG_WIDTH, type OgCard } from './og.ts';
 
 const require = createRequire(import.meta.url);
 const fontFile = (pkg: string, file: string) => readFileSync(require.resolve(`${pkg}/${file}`));
