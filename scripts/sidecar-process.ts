@@ -63,22 +63,24 @@ export async function spawnSidecar(
   env: Record<string, string> = {},
   options: SpawnOptions = {},
 ): Promise<SidecarProcess> {
-  const port = await freePort();
   const server = [process.execPath, ...serveFlags, join(projectRoot, 'sidecar/server.ts')];
   const command =
     options.obeyFileModes && process.getuid?.() === 0
       ? ['setpriv', `--inh-caps=${FILE_MODE_OVERRIDES}`, `--bounding-set=${FILE_MODE_OVERRIDES}`, '--', ...server]
       : server;
   const child = spawn(command[0]!, command.slice(1), {
-    env: cleanEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', LOG_LEVEL: 'warn', ...env }),
+    // PORT=0: the sidecar binds a port the system chooses and names it, so no other process can take it between a
+    // port found free and the sidecar binding it (CI's regions suite lost one so: EADDRINUSE).
+    env: cleanEnv({ PORT: '0', BASE_URL: 'http://localhost:8080', LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stderr?.on('data', (d) => (out += d));
-  await new Promise<void>((resolve, reject) => {
+  const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.on('data', (d) => {
       out += d;
-      if (out.includes('Serving')) resolve();
+      const serving = /Serving \S+ on http:\/\/\S+:(\d+)\r?\n/.exec(out);
+      if (serving) resolve(Number(serving[1]));
     });
     child.once('exit', (code) => reject(new Error(`the sidecar exited (${code}) before serving: ${out}`)));
   });

@@ -59,7 +59,8 @@ const text = (fallback: string) =>
 
 /** The server-only variables, by name, each with its default (the README's table lists the same). */
 const serverSchema = z.object({
-  PORT: whole(DEFAULT_PORT, 1, 65535),
+  // 0: a port the system chooses, which the start-up line names (tests start sidecars so, with no port to race for).
+  PORT: whole(DEFAULT_PORT, 0, 65535),
   HOST: text('127.0.0.1'),
   DATABASE_PATH: text('data/bio.db').transform((path) => resolve(path)),
   DATABASE_URL: z

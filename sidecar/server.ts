@@ -8,6 +8,7 @@ import { manifestMismatch, readManifest } from '../src/lib/build-manifest.ts';
 import { buildApp, openServices, type Services } from './app.ts';
 import { serveMetrics, sidecarMetrics } from './metrics.ts';
 import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
 
 /** Counts every answer by its declared route (`/p/{page}`), `/mcp`, or `static`, and serves the metrics. */
 async function startMetrics(app: FastifyInstance, services: Services, listen: string) {
@@ -106,8 +107,10 @@ export async function startServer(): Promise<void> {
   // The MCP layer compiles its schemas on first use (some 20 ms of the event loop): done here, before anyone waits.
   await warmMcp(app);
   await app.listen({ port: config.port, host: config.host });
+  // The port listened on, which PORT=0 leaves to the system.
+  const { port } = app.server.address() as AddressInfo;
   console.log(
-    `Serving ${config.baseUrl} on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
+    `Serving ${config.baseUrl} on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
   );
 }
 
