@@ -22,6 +22,8 @@ export async function soakBench(seconds: number): Promise<boolean> {
     { path: '/p/sam-rivera', headers: md },
     { path: '/c/k7f2q9' },
     { path: '/c/k7f2q9.vcf' },
+    { path: '/p/layla/og.png' },
+    { path: '/c/k7f2q9/og.png' },
     { path: '/c/r8x1' },
     { path: '/layla' },
     { path: '/blog' },
@@ -34,7 +36,7 @@ export async function soakBench(seconds: number): Promise<boolean> {
   const result = await wrk(sidecar.url + '/', { connections: 100, threads: 2, seconds: seconds, script }, scratch);
   const ok = result.non2xx3xx === 0 && result.socketErrors === 0 && result.requests > 0;
   console.log(
-    `soak: ${fmt(result.requests)} requests in ${seconds}s at 100 connections across 16 routes: ${fmt(result.rps)} req/s, p50 ${fmt(result.p50, 2)} ms, p99 ${fmt(result.p99, 2)} ms, ` +
+    `soak: ${fmt(result.requests)} requests in ${seconds}s at 100 connections across 18 routes: ${fmt(result.rps)} req/s, p50 ${fmt(result.p50, 2)} ms, p99 ${fmt(result.p99, 2)} ms, ` +
       `${result.non2xx3xx} non-2xx/3xx, ${result.socketErrors} socket errors`,
   );
   console.log(ok ? '1 passed, 0 failed' : '0 passed, 1 failed');

@@ -8,7 +8,6 @@ import { pageToMarkdown } from '../../src/lib/markdown.ts';
 import type { LiveLocals } from '../../src/lib/live-content.ts';
 import { loadAstroRenderer, type AstroRenderer } from './astro-renderer.ts';
 import { qrSvg } from './qr.ts';
-import { drawOgImage } from '../../src/lib/og-draw.ts';
 import type { OgCard } from '../../src/lib/og.ts';
 
 export type RenderTask =
@@ -28,6 +27,7 @@ export interface RenderedBytes {
 const { serverEntry } = workerData as { serverEntry: string };
 /** Astro's renderer, loaded on the first page this thread renders (a sidecar that renders nothing never loads it). */
 let renderer: Promise<AstroRenderer> | undefined;
+let drawing: Promise<typeof import('../../src/lib/og-draw.ts')> | undefined;
 
 export default async function run(task: RenderTask): Promise<RenderedBytes> {
   const body = await bodyOf(task);
@@ -55,9 +55,11 @@ async function bodyOf(task: RenderTask): Promise<Buffer> {
       );
     case 'qr':
       return Buffer.from(await qrSvg(task.text));
-    // CanvasKit loads on the first picture this thread draws (a sidecar whose pictures are all cached never loads it).
+    // The drawing code (CanvasKit, sharp and the fonts) loads on the first picture this thread draws: a thread that
+    // draws none never carries it.
     case 'og':
-      return drawOgImage(task.card);
+      drawing ??= import('../../src/lib/og-draw.ts');
+      return (await drawing).drawOgImage(task.card);
     case 'warm':
       renderer ??= loadAstroRenderer(serverEntry);
       await renderer;
