@@ -487,6 +487,11 @@ function benchData() {
  * `--worst --stalls`: the hostile clients alone, on both backends at the largest size, rewriting only that section of
  * the record (the rest keeps the run that made it).
  */
+/** Every hostile-client scenario against one backend's sidecar, as the record's hostile section lists them. */
+async function hostileClients(backend: Backend, env: Record<string, string>, profiles: number, seconds: number) {
+  return { backend: backend.name, profiles, rows: await stallScenarios(env, profiles, seconds, console.log) };
+}
+
 export async function stallsOnlyBench(options: { seconds?: number | undefined; million: boolean }): Promise<boolean> {
   const seconds = options.seconds ?? 60;
   const profiles = options.million ? 1_000_000 : 100_000;
@@ -497,11 +502,7 @@ export async function stallsOnlyBench(options: { seconds?: number | undefined; m
     for (const backend of [sqliteBackend(scratch), pg] as Backend[]) {
       console.log(`${backend.name}, ${fmt(profiles)} profiles: hostile clients, ${seconds} s each…`);
       const db = await backend.prepare(profiles, data);
-      stalls.push({
-        backend: backend.name,
-        profiles,
-        rows: await stallScenarios(db.env, profiles, seconds, console.log),
-      });
+      stalls.push(await hostileClients(backend, db.env, profiles, seconds));
       await db.close();
     }
   } finally {
@@ -572,11 +573,7 @@ export async function worstBench(options: { seconds?: number | undefined; millio
           console.log(`  forty clients of the costliest, ${seconds} s…`);
           for (const niced of [false, true]) loads.push(await loadRun(backend.name, db.env, profiles, seconds, niced));
           console.log(`  hostile clients, ${seconds} s each…`);
-          stalls.push({
-            backend: backend.name,
-            profiles,
-            rows: await stallScenarios(db.env, profiles, seconds, console.log),
-          });
+          stalls.push(await hostileClients(backend, db.env, profiles, seconds));
         }
         await db.close();
       }

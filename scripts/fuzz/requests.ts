@@ -5,7 +5,14 @@
 // knows under each protocol revision, alone and in batches, with bodies of every size, some sent slowly.
 import fc from 'fast-check';
 import { MCP_RESOURCE_TEMPLATES, MCP_SERVER, MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
-import { LANGS, MCP_BODY_LIMIT, OWNER_APP_SEGMENTS, ROUTES, type RouteDeclaration } from '../../src/lib/surface.ts';
+import {
+  LANGS,
+  MCP_BODY_LIMIT,
+  OWNER_APP_SEGMENTS,
+  paramNamesOf,
+  ROUTES,
+  type RouteDeclaration,
+} from '../../src/lib/surface.ts';
 
 export interface FuzzRequest {
   method: string;
@@ -89,7 +96,7 @@ function paramValue(name: string, known: Known): fc.Arbitrary<string> {
 
 /** A declared route's path with its parameters drawn. */
 function routePath(route: RouteDeclaration, known: Known): fc.Arbitrary<string> {
-  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const names = paramNamesOf(route.path);
   if (names.length === 0) return fc.constant(route.path);
   return fc.tuple(...names.map((name) => paramValue(name, known))).map((values) => {
     let i = 0;

@@ -1,7 +1,7 @@
 // Media types of the build's files: by extension, or by path where the extension does not tell. The static site
 // (sidecar/services/static-site.ts), the front's nginx.conf (scripts/front-config.ts) and the build's precompression
 // all read this one table.
-import { LANGS, routeIds, ROUTES, type RouteDeclaration } from './surface.ts';
+import { fillTemplate, LANGS, paramNamesOf, routeIds, ROUTES, type RouteDeclaration } from './surface.ts';
 
 /** Media types by extension (the front's nginx.conf is generated from this too). */
 export const TYPES: Record<string, string> = {
@@ -47,10 +47,12 @@ export const TYPES_BY_PATH: Record<string, string> = Object.fromEntries(
     const route = ROUTES[id] as RouteDeclaration;
     const type = route.media[0]!;
     if (bare(TYPES[extensionOf(route.path)] ?? '') === type) return [];
-    const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const names = paramNamesOf(route.path);
     if (names.some((name) => name !== 'lang'))
       throw new Error(`${route.path} is declared ${type}, which its extension does not say: name it by its type`);
-    const paths = names.length ? LANGS.map((lang) => route.path.replaceAll('{lang}', lang)) : [route.path];
+    const paths = LANGS.map((lang) => fillTemplate(route.path, { lang })).filter(
+      (path, i, all) => all.indexOf(path) === i,
+    );
     return paths.map((path) => [path, type + (PARAMETERS[type] ?? '')]);
   }),
 );

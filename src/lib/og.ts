@@ -36,11 +36,7 @@ export function ogImagePath(
   card: OgCard,
   drawing: string = typeof __OG_DRAWING__ === 'string' ? __OG_DRAWING__ : missingDrawing(),
 ): string {
-  const hash = createHash('sha256')
-    .update(JSON.stringify([drawing, card.lang, card.title, card.kicker, card.host]))
-    .digest('base64url')
-    .slice(0, 16);
-  return `/_astro/og-${hash}.png`;
+  return `/_astro/og-${hashOf(card, [drawing], 16)}.png`;
 }
 
 /** A blog page's card: its title under the site's name and the blog's, the site's host at the foot. */
@@ -85,8 +81,13 @@ export function businessCard(
  * picture is a new URL for the sites that keep a link preview by its URL, while the route itself stays one.
  */
 export function ogVersion(card: OgCard): string {
+  return hashOf(card, [], 12);
+}
+
+/** A hash of everything a card shows (and of what else draws it, `before`), `length` characters of base64url. */
+function hashOf(card: OgCard, before: string[], length: number): string {
   return createHash('sha256')
-    .update(JSON.stringify([card.lang, card.title, card.kicker, card.host]))
+    .update(JSON.stringify([...before, card.lang, card.title, card.kicker, card.host]))
     .digest('base64url')
-    .slice(0, 12);
+    .slice(0, length);
 }

@@ -709,7 +709,36 @@ type PathArgs<Id extends RouteId> = [NamesOf<(typeof ROUTES)[Id]['path']>] exten
   ? []
   : [params: ParamsOf<Id>];
 
-const templates = new Map<RouteId, (string | { name: string })[]>();
+/** A path template's parts, parsed once: fixed text, and each `{name}` as `{ name }`. The one reader of templates. */
+type TemplatePart = string | { name: string };
+const templates = new Map<string, readonly TemplatePart[]>();
+function partsOf(path: string): readonly TemplatePart[] {
+  let parts = templates.get(path);
+  if (!parts) {
+    parts = path
+      .split(/(\{\w+\})/)
+      .filter((part) => part !== '')
+      .map((part) => (/^\{\w+\}$/.test(part) ? { name: part.slice(1, -1) } : part));
+    templates.set(path, parts);
+  }
+  return parts;
+}
+
+/** The names of a path template's parameters, in order: `/{lang}/blog/{slug}` → `['lang', 'slug']`. */
+export function paramNamesOf(path: string): string[] {
+  return partsOf(path).flatMap((part) => (typeof part === 'string' ? [] : [part.name]));
+}
+
+/**
+ * A template filled with values, each percent-encoded (identifiers never need it; a value that does cannot break out
+ * of its segment). Untyped: code names a route and calls `pathOf`; this is for what derives paths from declarations.
+ */
+export function fillTemplate(path: string, values: Readonly<Record<string, string>>): string {
+  let filled = '';
+  for (const part of partsOf(path))
+    filled += typeof part === 'string' ? part : encodeURIComponent(values[part.name] ?? '');
+  return filled;
+}
 
 /**
  * The path of a declared route with its parameters: `pathOf('getDigitalCardVcard', { cardId })` is `/c/k7f2q9.vcf`.
@@ -717,20 +746,7 @@ const templates = new Map<RouteId, (string | { name: string })[]>();
  * percent-encoded (identifiers never need it; a value that does cannot break out of its segment).
  */
 export function pathOf<Id extends RouteId>(id: Id, ...[params]: PathArgs<Id>): string {
-  return fill(id, params ?? {});
-}
-
-function fill(id: RouteId, values: Record<string, string>): string {
-  let parts = templates.get(id);
-  if (!parts) {
-    parts = ROUTES[id].path
-      .split(/(\{\w+\})/)
-      .map((part) => (/^\{\w+\}$/.test(part) ? { name: part.slice(1, -1) } : part));
-    templates.set(id, parts);
-  }
-  let path = '';
-  for (const part of parts) path += typeof part === 'string' ? part : encodeURIComponent(values[part.name] ?? '');
-  return path;
+  return fillTemplate(ROUTES[id].path, params ?? {});
 }
 
 /** The path of a route with its parameters' examples (`/p/layla`): OpenAPI's example, and what the tests ask. */
@@ -739,7 +755,7 @@ export function examplePath(id: RouteId): string {
     const examples = (schema.meta() as { examples?: unknown[] } | undefined)?.examples;
     return [name, String(examples?.[0] ?? '')];
   });
-  return fill(id, Object.fromEntries(params));
+  return fillTemplate(ROUTES[id].path, Object.fromEntries(params));
 }
 
 /**
@@ -765,7 +781,7 @@ export function routeMatcher<Id extends RouteId>(ids: readonly Id[]): (path: str
         id,
         route,
         pattern: templatePattern(route.path),
-        names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
+        names: paramNamesOf(route.path),
         fixed: route.path.replace(/\{\w+\}/g, '').length,
       };
     })
@@ -811,9 +827,8 @@ export function corsOf(urlPath: string): boolean {
 /** A declared path as a regular expression: each `{name}` one path segment, captured. */
 export function templatePattern(path: string): RegExp {
   return new RegExp(
-    `^${path
-      .split(/(\{\w+\})/)
-      .map((part) => (/^\{\w+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    `^${partsOf(path)
+      .map((part) => (typeof part === 'string' ? part.replace(/[.*+?^$()|[\]\\]/g, '\\$&') : '([^/]+)'))
       .join('')}$`,
   );
 }
