@@ -3,10 +3,15 @@ import { readFileSync } from 'node:fs';
 import { loadConfigOrExit } from '../sidecar/config.ts';
 import { parseImportBytes } from '../sidecar/store/import-format.ts';
 import { openWriter } from '../sidecar/store/writer.ts';
+import type { IntakeOptions } from '../sidecar/store/image-intake.ts';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const USAGE = `Usage:
   npm run db -- migrate            create the database or bring its schema up to date
-  npm run db -- import FILE.json   validate FILE and write it (all or nothing)
+  npm run db -- import FILE.json [--allow-private-hosts]
+                                   validate FILE, take the images it names, and write it (all or nothing);
+                                   --allow-private-hosts fetches images from loopback and private addresses too
   npm run db -- seed-demo          load the demo profiles, cards and aliases
 The database is DATABASE_URL (postgres://…, the primary) when it is set, else the SQLite file DATABASE_PATH
 (default data/bio.db).`;
@@ -20,10 +25,10 @@ function problems(label: string, errors: string[]): string {
   return `${label}: nothing was written; ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n  - ${errors.join('\n  - ')}`;
 }
 
-async function importJson(json: unknown, label: string) {
+async function importJson(json: unknown, label: string, images: IntakeOptions) {
   const writer = await openWriter(config);
   try {
-    const outcome = await writer.importData(json);
+    const outcome = await writer.importData(json, images);
     if (!outcome.ok) fail(problems(label, outcome.errors));
     const { counts } = outcome;
     console.log(
@@ -48,7 +53,10 @@ function readJson(file: string): unknown {
 
 const config = loadConfigOrExit();
 
-const [command, arg] = process.argv.slice(2);
+const [command, arg, ...flags] = process.argv.slice(2);
+const unknownFlag = flags.find((f) => f !== '--allow-private-hosts');
+if (unknownFlag) fail(`Unknown option ${unknownFlag}\n${USAGE}`);
+const allowPrivateHosts = flags.includes('--allow-private-hosts');
 switch (command) {
   case 'migrate': {
     const writer = await openWriter(config);
@@ -63,11 +71,13 @@ switch (command) {
   }
   case 'import':
     if (!arg) fail(USAGE);
-    await importJson(readJson(arg), arg);
+    await importJson(readJson(arg), arg, { from: resolve(arg), allowPrivateHosts });
     break;
-  case 'seed-demo':
-    await importJson(readJson(new URL('./demo-data.json', import.meta.url).pathname), 'the demo data');
+  case 'seed-demo': {
+    const file = fileURLToPath(new URL('./demo-data.json', import.meta.url));
+    await importJson(readJson(file), 'the demo data', { from: file });
     break;
+  }
   default:
     fail(USAGE);
 }

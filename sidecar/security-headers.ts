@@ -21,7 +21,7 @@ export function securityHeaders(
         // (the only ones that may run) compile WebAssembly; it does not allow eval() or inline scripts.
         scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", ...styleHashes],
-        imgSrc: ["'self'", 'https:', 'data:'],
+        imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

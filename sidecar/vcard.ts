@@ -62,14 +62,19 @@ export function cardUrlsOf(baseUrl: string, card: Card): CardUrls {
 }
 
 /**
- * The card as a vCard 3.0 for "Save contact": every phone and e-mail with its type, the photo by URI, the website
+ * The card as a vCard 3.0 for "Save contact": every phone and e-mail with its type, the photo inline (`photo`: a small
+ * JPEG, base64, the one form iOS and Android contacts apps show; neither fetches a URI), the website
  * and the profile as URLs, the card page as SOURCE. `compact` is the offline contact code's payload: only N, FN,
  * TEL, EMAIL, ORG, TITLE and one URL, so that the QR code stays small enough to scan from a phone screen.
  */
 export function cardToVcard(
   card: Card,
   urls: CardUrls,
-  { compact = false, structuredName = true }: { compact?: boolean; structuredName?: boolean } = {},
+  {
+    compact = false,
+    structuredName = true,
+    photo,
+  }: { compact?: boolean; structuredName?: boolean; photo?: Uint8Array | undefined } = {},
 ): string {
   const lines: string[] = ['BEGIN:VCARD', 'VERSION:3.0'];
   const add = (name: string, value: string | null | undefined, raw = false) => {
@@ -96,7 +101,7 @@ export function cardToVcard(
     add('URL', website, true);
     add('URL', urls.profile, true);
     if (card.address?.trim()) lines.push(`ADR;TYPE=WORK:;;${escapeText(card.address.trim())};;;;`);
-    add('PHOTO;VALUE=URI', safeHref(card.photoUrl, WEB_SCHEMES), true);
+    if (photo) lines.push(`PHOTO;ENCODING=b;TYPE=JPEG:${Buffer.from(photo).toString('base64')}`);
     add('SOURCE', urls.card, true);
     lines.push(`REV:${card.updatedAt}`);
   }

@@ -13,6 +13,7 @@
 //                  [--stalls: the hostile clients alone, rewriting that section of its record]
 //   --regions      three regions on loopback: an edit at every edge, a region cut off [--duration S]  regions.ts
 //   --hot-path     cached answers against an earlier revision, side by side [--baseline REV]    hot-path.ts
+//   --images       an owner's image and a link-preview picture: made, and served against a bare route  images.ts
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild } from '../ensure-build.ts';
@@ -23,6 +24,7 @@ import { dataTierBench } from './data-tier.ts';
 import { edgeMode } from './edge.ts';
 import { fuzzBench } from './fuzz.ts';
 import { hotPathBench } from './hot-path.ts';
+import { imagesBench } from './images.ts';
 import { baseEnv, scratch } from './harness.ts';
 import { lighthouseMode } from './lighthouse.ts';
 import { mcpBench } from './mcp.ts';
@@ -52,6 +54,7 @@ const { values: flags } = parseArgs({
     stalls: { type: 'boolean', default: false },
     regions: { type: 'boolean', default: false },
     'hot-path': { type: 'boolean', default: false },
+    images: { type: 'boolean', default: false },
     baseline: { type: 'string' },
   },
 });
@@ -60,6 +63,7 @@ const seconds = Number(flags.duration ?? (flags.soak ? 30 : flags.quick ? 3 : 10
 const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
   [flags.soak, () => soakBench(seconds)],
   [flags.mcp, () => mcpBench(seconds)],
+  [flags.images, () => imagesBench(seconds)],
   [flags.compression, () => compressionBench(seconds)],
   [flags.edge, () => edgeMode(seconds)],
   [flags.lighthouse, () => lighthouseMode()],

@@ -303,7 +303,7 @@ export async function buildMode(articles: string | undefined): Promise<void> {
     return row;
   });
   const largest = rows.at(-1)!;
-  const db = demoDatabase('search.db');
+  const db = await demoDatabase('search.db');
   // A sidecar in this process over the generated build (npm run serve always serves the project's own dist/).
   const { buildApp } = await import('../../sidecar/app.ts');
   const app = await buildApp({

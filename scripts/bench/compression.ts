@@ -15,7 +15,7 @@ import { wrk, type WrkResult } from './wrk.ts';
 export async function compressionBench(seconds: number): Promise<void> {
   const config = loadConfig({});
   ensureBuild(config, baseEnv({}));
-  const sidecar = await startSidecar(demoDatabase());
+  const sidecar = await startSidecar(await demoDatabase());
   const article = '/en/blog/qr-or-nfc-business-card';
   const cases: [string, string, Record<string, string>][] = [
     ['Static HTML page', article, {}],

@@ -41,11 +41,12 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
-/** An import through the one writer, as the CLI runs it; throws with every problem. */
+/** An import through the one writer, as the CLI runs it (images named relative to the demo data's file); throws with
+ * every problem. */
 async function importInto(target: { databasePath: string; databaseUrl?: string }, data: unknown): Promise<void> {
   const writer = await openWriter(target);
   try {
-    const outcome = await writer.importData(data);
+    const outcome = await writer.importData(data, { from: join(projectRoot, 'scripts/demo-data.json') });
     if (!outcome.ok) throw new Error(outcome.errors.join('\n'));
   } finally {
     await writer.close();

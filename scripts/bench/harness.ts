@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServerConfig } from '../../sidecar/config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
-import { writeDatabase } from '../../sidecar/store/sqlite/sqlite-writer.ts';
+import { writeDatabase } from '../../sidecar/store/writer.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { projectRoot } from '../ensure-build.ts';
@@ -152,8 +152,9 @@ export function rssMb(pid: number, field = 'VmRSS'): number {
 export const database = writeDatabase;
 
 /** A SQLite file of the demo data, in the scratch folder. */
-export function demoDatabase(name = 'demo.db'): string {
-  return database(join(scratch, name), JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')));
+export function demoDatabase(name = 'demo.db'): Promise<string> {
+  const file = join(projectRoot, 'scripts/demo-data.json');
+  return database(join(scratch, name), JSON.parse(readFileSync(file, 'utf8')), { from: file });
 }
 
 export function generatedProfiles(n: number) {

@@ -80,7 +80,7 @@ export async function hotPathBench(options: { seconds: number; baseline?: string
   ensureBuild(loadConfig({}), baseEnv({}));
   console.log(`Checking out and building ${rev}…`);
   const baselineEntry = checkout(rev);
-  const db = demoDatabase();
+  const db = await demoDatabase();
   const ours = await startAt(join(projectRoot, 'sidecar', 'server.ts'), db);
   const theirs = await startAt(baselineEntry, db);
   const sides = [

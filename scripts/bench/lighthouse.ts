@@ -105,6 +105,6 @@ export async function lighthouseBench(url: string, dir: string): Promise<Lightho
 /** `npm run bench -- --lighthouse`: every page kind of a sidecar over the demo data. */
 export async function lighthouseMode(): Promise<void> {
   ensureBuild(loadConfig({}), baseEnv({}));
-  const sidecar = await startSidecar(demoDatabase());
+  const sidecar = await startSidecar(await demoDatabase());
   await lighthouseBench(sidecar.url, scratch);
 }

@@ -24,7 +24,7 @@ import { cycleScript, wrk } from './wrk.ts';
  */
 export async function mcpBench(seconds: number): Promise<void> {
   ensureBuild(loadConfig({}), baseEnv({}));
-  const db = demoDatabase('mcp.db');
+  const db = await demoDatabase('mcp.db');
   const sidecar = await startSidecar(db);
   const calls = [
     { name: 'get_profile', args: { page: 'layla' } },

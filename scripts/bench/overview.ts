@@ -33,7 +33,7 @@ interface Row {
 }
 
 async function memoryRow(seconds: number, profiles: number) {
-  const db = database(join(scratch, `mem-${profiles}.db`), generatedProfiles(profiles));
+  const db = await database(join(scratch, `mem-${profiles}.db`), generatedProfiles(profiles));
   const sidecar = await startSidecar(db);
   await new Promise((r) => setTimeout(r, 1000));
   const idle = rssMb(sidecar.pid);
@@ -64,7 +64,7 @@ export async function overviewBench(seconds: number, quick: boolean): Promise<vo
   const config = loadConfig({});
   console.log('Building the site…');
   ensureBuild(config, baseEnv({}));
-  const demoDb = demoDatabase();
+  const demoDb = await demoDatabase();
 
   const sidecar = await startSidecar(demoDb);
   const uncached = await startSidecar(demoDb, { LIVE_CACHE_SIZE: '0' });

@@ -11,7 +11,7 @@ export async function soakBench(seconds: number): Promise<boolean> {
   ensureBuild(config, baseEnv({}));
   // wrk's hundred connections stand for a hundred clients but come from one address, which the per-client limit
   // (MAX_CONNECTIONS_PER_CLIENT, 64) would refuse past 64: that limit has its own tests; this is a load of every route.
-  const sidecar = await startSidecar(demoDatabase('soak.db'), { MAX_CONNECTIONS_PER_CLIENT: '1000' });
+  const sidecar = await startSidecar(await demoDatabase('soak.db'), { MAX_CONNECTIONS_PER_CLIENT: '1000' });
   const md = { accept: 'text/markdown' };
   const script = cycleScript([
     { path: '/' },

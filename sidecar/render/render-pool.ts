@@ -86,8 +86,8 @@ export class RenderPool {
   }
 
   /** A link preview's picture (og.ts), as a 1200×630 PNG. */
-  og(card: OgCard, type: string): Promise<Rendered> {
-    return this.#run({ kind: 'og', card, type });
+  og(card: OgCard, type: string, picture?: Uint8Array): Promise<Rendered> {
+    return this.#run({ kind: 'og', card, picture, type });
   }
 
   /** A QR code of `text`, as SVG. */

@@ -14,7 +14,7 @@ export type RenderTask =
   | { kind: 'page'; path: string; locals: LiveLocals; type: string }
   | { kind: 'markdown'; html: Uint8Array; type: string }
   | { kind: 'qr'; text: string; type: string }
-  | { kind: 'og'; card: OgCard; type: string }
+  | { kind: 'og'; card: OgCard; picture?: Uint8Array | undefined; type: string }
   | { kind: 'json-string'; text: Uint8Array; gzipped: boolean; type: string }
   | { kind: 'warm'; type: string };
 
@@ -59,7 +59,7 @@ async function bodyOf(task: RenderTask): Promise<Buffer> {
     // draws none never carries it.
     case 'og':
       drawing ??= import('../../src/lib/og-draw.ts');
-      return (await drawing).drawOgImage(task.card);
+      return (await drawing).drawOgImage(task.card, task.picture);
     case 'warm':
       renderer ??= loadAstroRenderer(serverEntry);
       await renderer;

@@ -7,7 +7,8 @@ import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-c
 import { cardRedirectProblem, safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
 import { typeOf } from '../../src/lib/media-types.ts';
 import { pathOf, CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
-import { businessCard, profileCard } from '../../src/lib/og.ts';
+import { businessCard, profileCard, type OgCard } from '../../src/lib/og.ts';
+import { imageFile, OG_PHOTO_WIDTH, VCARD_PHOTO_WIDTH } from '../../src/lib/image-files.ts';
 import { absoluteUrl } from '../../src/lib/urls.ts';
 import type { LiveCache } from '../live-cache.ts';
 import { Overloaded, type RenderPool, type Rendered } from '../render/render-pool.ts';
@@ -107,7 +108,10 @@ export class LivePages {
       if (card.mode === 'page') {
         const { urls, contact, locals } = cardPage(this.deps.baseUrl, card, now);
         const page = await this.render(pathOf('getDigitalCard', { cardId }), locals);
-        const vcard = makeAsset(Buffer.from(cardToVcard(card, urls)), VCARD, CACHE.live);
+        const photo = card.photo
+          ? await this.deps.store.image(imageFile(card.photo, VCARD_PHOTO_WIDTH, 'jpg'))
+          : undefined;
+        const vcard = makeAsset(Buffer.from(cardToVcard(card, urls, { photo })), VCARD, CACHE.live);
         return [{ page, vcard, contact: contact.text, card }];
       }
       // A redirect back to a card of this site (another writer's row; the import refuses it) would loop: not followed.
@@ -121,7 +125,7 @@ export class LivePages {
     if (!SLUG_PATTERN.test(slug)) return Promise.resolve(undefined);
     return this.lookup<Asset>(`po:${slug}`, { kind: 'profile', key: slug }, now, async () => {
       const profile = await this.deps.store.profile(slug);
-      return profile ? [assetOf(await this.deps.pool.og(profileCard(this.deps, profile), PNG), PNG)] : undefined;
+      return profile ? [await this.og(profileCard(this.deps, profile))] : undefined;
     });
   }
 
@@ -129,10 +133,16 @@ export class LivePages {
   cardOg(cardId: string, now = Date.now()): Promise<Asset | undefined> {
     return this.lookup<Asset>(`co:${cardId}`, { kind: 'card', key: cardId }, now, async () => {
       const found = await this.card(cardId, now);
-      return found?.page
-        ? [assetOf(await this.deps.pool.og(businessCard(this.deps, found.card), PNG), PNG)]
-        : undefined;
+      return found?.page ? [await this.og(businessCard(this.deps, found.card))] : undefined;
     });
+  }
+
+  /** A link preview's picture, drawn with the owner's picture when there is one. */
+  private async og(card: OgCard): Promise<Asset> {
+    const picture = card.picture
+      ? await this.deps.store.image(imageFile(card.picture, OG_PHOTO_WIDTH, 'jpg'))
+      : undefined;
+    return assetOf(await this.deps.pool.og(card, PNG, picture), PNG);
   }
 
   /** The QR code of a published profile's page (for print, or for showing on a screen). */

@@ -32,7 +32,8 @@ import { vcardFileName } from '../vcard.ts';
 import type { LivePage, LivePages } from './live-pages.ts';
 import type { Sitemap } from './sitemap.ts';
 import type { Pressure } from '../pressure.ts';
-import type { Asset } from '../asset.ts';
+import { makeAsset, type Asset } from '../asset.ts';
+import { imageFileType } from '../../src/lib/image-files.ts';
 import type { StaticSite } from './static-site.ts';
 
 /** What the request asks for: decided from Accept and Accept-Language by the caller. */
@@ -159,6 +160,12 @@ export class SiteReader {
           },
           entity: { kind: 'card', key: cardId },
         };
+      },
+      // An image's file from the database, whose name says what it is: kept by every cache for a year, never purged.
+      getImage: async ({ image }) => {
+        const type = imageFileType(image);
+        const bytes = type ? await deps.store.image(image) : undefined;
+        return type && bytes ? asset(makeAsset(Buffer.from(bytes), type, CACHE.immutable)) : { kind: 'not-found' };
       },
       getProfileOgImage: async ({ page: slug }) => asset(await live.profileOg(slug), { kind: 'profile', key: slug }),
       getDigitalCardOgImage: async ({ cardId }) => asset(await live.cardOg(cardId), { kind: 'card', key: cardId }),

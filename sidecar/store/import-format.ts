@@ -43,6 +43,34 @@ function url(schemes: readonly UrlScheme[]) {
 }
 
 const webUrl = url(WEB_SCHEMES);
+
+/**
+ * An image to take in (image-intake.ts): an http(s) address, normalised like every URL, or a file beside the import
+ * file, named as a relative URL names it (`images/layla.jpg`; no leading slash, backslash, query or fragment).
+ */
+const imageRef = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .transform((value, ctx) => {
+    if (/^[a-z][a-z\d+.-]*:/i.test(value)) {
+      const result = normalizeUrl(value, WEB_SCHEMES);
+      if (result.ok) return result.href;
+      ctx.addIssue({ code: 'custom', message: result.problem });
+      return z.NEVER;
+    }
+    // eslint-disable-next-line no-control-regex -- the characters refused
+    if (/^[/\\]|[\\?#\u0000-\u001f\u007f]/.test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be an http(s) address or a file beside the import file, named as a relative URL (images/a.jpg): no leading slash, backslash, query, fragment or control character',
+      });
+      return z.NEVER;
+    }
+    return value;
+  });
 const linkUrl = url(LINK_SCHEMES);
 const slug = ids.slug;
 const dateTime = z.iso.datetime({ offset: true });
@@ -69,7 +97,7 @@ const profile = z
     bio: text(500).default(''),
     lang: ids.lang,
     kind: z.enum(['person', 'organization']).default('person'),
-    avatarUrl: webUrl.optional(),
+    avatarUrl: imageRef.optional(),
     plan: z.enum(['free', 'paid']).default('free'),
     published: z.boolean().default(true),
     links: z.array(link).max(OWNER_LISTS.links).default([]),
@@ -123,7 +151,7 @@ const pageCard = z
     emails: z.array(cardEmail).max(OWNER_LISTS.emails).default([]),
     website: webUrl.optional(),
     address: text(300).optional(),
-    photoUrl: webUrl.optional(),
+    photoUrl: imageRef.optional(),
     profile: slug.optional(),
     active: z.boolean().default(true),
   })

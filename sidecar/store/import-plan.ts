@@ -20,7 +20,10 @@ export interface ImportPlan {
     bio: string;
     lang: string;
     kind: string;
+    /** The reference the owner gave (an address, or a file beside the import file), kept as given. */
     avatarUrl: string | null;
+    /** The image taken from it (image-intake.ts `withImages`); null until then. */
+    avatarImage: string | null;
     plan: string;
     published: number;
     updatedAt: string;
@@ -49,11 +52,14 @@ export interface ImportPlan {
     website: string | null;
     address: string | null;
     photoUrl: string | null;
+    photoImage: string | null;
     profile: string | null;
     active: number;
     updatedAt: string;
   }[];
   aliases: { alias: string; slug: string }[];
+  /** Image files to write (image-files.ts): the images taken for this file's avatars and photos. */
+  images: { name: string; bytes: Uint8Array }[];
 }
 
 /** The rows a valid file makes, stamped `now`: what planImport hands the writers. */
@@ -67,6 +73,7 @@ function rowsOf(data: ImportData, now = new Date()): ImportPlan {
       lang: p.lang,
       kind: p.kind,
       avatarUrl: p.avatarUrl ?? null,
+      avatarImage: null,
       plan: p.plan,
       published: p.published ? 1 : 0,
       updatedAt: stamp,
@@ -101,12 +108,14 @@ function rowsOf(data: ImportData, now = new Date()): ImportPlan {
         website: page?.website ?? null,
         address: page?.address ?? null,
         photoUrl: page?.photoUrl ?? null,
+        photoImage: null,
         profile: page?.profile ?? null,
         active: c.active ? 1 : 0,
         updatedAt: stamp,
       };
     }),
     aliases: data.aliases.map((a) => ({ alias: a.alias, slug: a.page })),
+    images: [],
   };
 }
 
@@ -131,10 +140,11 @@ export function* importSteps(
   keepChanges: number,
 ): Generator<ImportStep, void, { id: number | string } | undefined> {
   const ids = new Map<string, number | string>();
+  for (const image of plan.images) yield { sql: WRITES.insertImage, params: [image.name, image.bytes] };
   for (const p of plan.profiles) {
     const row = yield {
       sql: WRITES.upsertProfile,
-      params: [p.slug, p.name, p.bio, p.lang, p.kind, p.avatarUrl, p.plan, p.published, p.updatedAt],
+      params: [p.slug, p.name, p.bio, p.lang, p.kind, p.avatarUrl, p.avatarImage, p.plan, p.published, p.updatedAt],
       get: true,
     };
     if (!row) throw new Error(`the upsert of profile ${p.slug} returned no id`);
@@ -173,6 +183,7 @@ export function* importSteps(
         c.website,
         c.address,
         c.photoUrl,
+        c.photoImage,
         profileId,
         c.active,
         c.updatedAt,
@@ -199,11 +210,9 @@ export type ImportOutcome = Result<{ counts: ImportCounts }, { errors: string[] 
 export const CHANGE_LOG_KEEP = 100_000;
 
 /** The plan for `json`, or every reason it cannot be imported; `known`: the referenced slugs the database holds. */
-export function planImport(
-  json: unknown,
-  known: ReadonlySet<string>,
-  rules: ImportRules = {},
-): Result<{ plan: ImportPlan }, { errors: string[] }> {
+export type PlanOutcome = Result<{ plan: ImportPlan }, { errors: string[] }>;
+
+export function planImport(json: unknown, known: ReadonlySet<string>, rules: ImportRules = {}): PlanOutcome {
   const validated = validateImport(json, (slug) => known.has(slug), rules);
   return validated.ok ? { ok: true, plan: rowsOf(validated.data) } : validated;
 }

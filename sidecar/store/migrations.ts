@@ -149,6 +149,25 @@ const MIGRATIONS: Migration[] = [
       CREATE TRIGGER aliases_changes AFTER INSERT OR UPDATE OR DELETE ON aliases FOR EACH ROW EXECUTE FUNCTION aliases_changes();
     `,
   },
+  {
+    version: 3,
+    description:
+      "images served by this site: avatars' and card photos' files, and which image a profile and a card show",
+    // Content-addressed (image-files.ts): a file's name never shows other bytes, so rows are only ever added (an
+    // import that takes an image again writes nothing) and no change log is needed for them; a profile's or card's
+    // change of image is a change of its row, which the existing triggers record. avatar_url and photo_url keep what
+    // the owner gave (the address or file the image was taken from); pages never show them.
+    sql: `
+      CREATE TABLE images (name TEXT PRIMARY KEY, bytes BLOB NOT NULL);
+      ALTER TABLE profiles ADD COLUMN avatar_image TEXT;
+      ALTER TABLE cards ADD COLUMN photo_image TEXT;
+    `,
+    postgres: `
+      CREATE TABLE images (name TEXT PRIMARY KEY, bytes BYTEA NOT NULL);
+      ALTER TABLE profiles ADD COLUMN avatar_image TEXT;
+      ALTER TABLE cards ADD COLUMN photo_image TEXT;
+    `,
+  },
 ];
 
 /** The rows a trigger has: NEW for an insert, OLD for a delete, both for an update. */

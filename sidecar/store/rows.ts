@@ -10,6 +10,7 @@ import {
   type CardPhone,
   type Profile,
 } from '../../src/lib/live-content.ts';
+import { IMAGE_ID_PATTERN } from '../../src/lib/image-files.ts';
 import type { Lang } from '../../src/lib/surface.ts';
 import { pathOf } from '../../src/lib/surface.ts';
 
@@ -25,7 +26,8 @@ export interface ProfileRow {
   bio: string;
   lang: Lang;
   kind: 'person' | 'organization';
-  avatar_url: string | null;
+  /** The image shown (image-files.ts), not the address it was taken from. */
+  avatar_image: string | null;
   plan: 'free' | 'paid';
   updated_at: string;
 }
@@ -56,7 +58,7 @@ export interface CardRow {
   emails: string;
   website: string | null;
   address: string | null;
-  photo_url: string | null;
+  photo_image: string | null;
   profile_slug: string | null;
   profile_kind: 'person' | 'organization' | null;
   updated_at: string;
@@ -69,7 +71,7 @@ export function profileFromRows(row: ProfileRow, links: LinkRow[], socials: Soci
     bio: row.bio,
     lang: row.lang,
     kind: row.kind,
-    avatarUrl: row.avatar_url,
+    avatar: imageIdOf(row.avatar_image, `profiles.avatar_image of profile ${row.slug}`),
     plan: row.plan,
     updatedAt: row.updated_at,
     links: links.map((l) => ({
@@ -100,11 +102,18 @@ export function cardFromRow(row: CardRow): Card {
     ),
     website: row.website,
     address: row.address,
-    photoUrl: row.photo_url,
+    photo: imageIdOf(row.photo_image, `cards.photo_image of card ${row.card_id}`),
     profileSlug: row.profile_slug,
     profileKind: row.profile_slug === null ? null : row.profile_kind,
     updatedAt: row.updated_at,
   };
+}
+
+/** An image column: an identifier the image route serves, or none. */
+function imageIdOf(value: string | null, what: string): string | null {
+  if (value === null) return null;
+  if (!IMAGE_ID_PATTERN.test(value)) throw new CorruptRowError(`${what} is not an image identifier`);
+  return value;
 }
 
 /** A JSON list column, no longer than an import allows (`max`: a longer one another writer made is cut there). */

@@ -18,15 +18,17 @@ export const READS = {
   /** A real query against the schema, for health. */
   check: 'SELECT count(*) AS n FROM profiles WHERE id = 0',
   profile:
-    'SELECT id, slug, name, bio, lang, kind, avatar_url, plan, updated_at FROM profiles WHERE slug = ? AND published = 1',
+    'SELECT id, slug, name, bio, lang, kind, avatar_image, plan, updated_at FROM profiles WHERE slug = ? AND published = 1',
   // No more than the import allows, whoever wrote them (OWNER_LISTS): a page costs at most what the largest valid one does.
   links: `SELECT title, url, pinned, starts_at, ends_at FROM links WHERE profile_id = ? AND enabled = 1 ORDER BY pinned DESC, position LIMIT ${OWNER_LISTS.links}`,
   socials: `SELECT network, url FROM socials WHERE profile_id = ? ORDER BY position LIMIT ${OWNER_LISTS.socials}`,
   card: `SELECT c.card_id, c.mode, c.redirect_url, c.lang, c.name, c.job_title, c.organization, c.phones, c.emails, c.website,
-              c.address, c.photo_url, c.updated_at, CASE WHEN p.published = 1 THEN p.slug END AS profile_slug,
+              c.address, c.photo_image, c.updated_at, CASE WHEN p.published = 1 THEN p.slug END AS profile_slug,
               CASE WHEN p.published = 1 THEN p.kind END AS profile_kind
        FROM cards c LEFT JOIN profiles p ON p.id = c.profile_id
        WHERE c.card_id = ? AND c.active = 1`,
+  /** An image's file (image-files.ts), by name. */
+  image: 'SELECT bytes FROM images WHERE name = ?',
   alias: 'SELECT p.slug, p.plan, p.published FROM aliases a JOIN profiles p ON p.id = a.profile_id WHERE a.alias = ?',
   changes: 'SELECT kind, key FROM changes WHERE seq > ? ORDER BY seq LIMIT ?',
   changeBounds: 'SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM changes',
@@ -42,10 +44,10 @@ export const READS = {
 
 /** What an import writes (import-plan.ts gives each statement's parameters, in order). */
 export const WRITES = {
-  upsertProfile: `INSERT INTO profiles (slug, name, bio, lang, kind, avatar_url, plan, published, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  upsertProfile: `INSERT INTO profiles (slug, name, bio, lang, kind, avatar_url, avatar_image, plan, published, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (slug) DO UPDATE SET name = excluded.name, bio = excluded.bio, lang = excluded.lang, kind = excluded.kind,
-       avatar_url = excluded.avatar_url, plan = excluded.plan, published = excluded.published, updated_at = excluded.updated_at
+       avatar_url = excluded.avatar_url, avatar_image = excluded.avatar_image, plan = excluded.plan, published = excluded.published, updated_at = excluded.updated_at
      RETURNING id`,
   clearLinks: 'DELETE FROM links WHERE profile_id = ?',
   clearSocials: 'DELETE FROM socials WHERE profile_id = ?',
@@ -53,14 +55,16 @@ export const WRITES = {
     'INSERT INTO links (profile_id, position, title, url, enabled, pinned, starts_at, ends_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   insertSocial: 'INSERT INTO socials (profile_id, position, network, url) VALUES (?, ?, ?, ?)',
   profileId: 'SELECT id FROM profiles WHERE slug = ?',
-  upsertCard: `INSERT INTO cards (card_id, mode, redirect_url, lang, name, job_title, organization, phones, emails, website, address, photo_url, profile_id, active, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  upsertCard: `INSERT INTO cards (card_id, mode, redirect_url, lang, name, job_title, organization, phones, emails, website, address, photo_url, photo_image, profile_id, active, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (card_id) DO UPDATE SET mode = excluded.mode, redirect_url = excluded.redirect_url, lang = excluded.lang, name = excluded.name,
        job_title = excluded.job_title, organization = excluded.organization, phones = excluded.phones, emails = excluded.emails,
-       website = excluded.website, address = excluded.address, photo_url = excluded.photo_url, profile_id = excluded.profile_id,
+       website = excluded.website, address = excluded.address, photo_url = excluded.photo_url, photo_image = excluded.photo_image, profile_id = excluded.profile_id,
        active = excluded.active, updated_at = excluded.updated_at`,
   upsertAlias:
     'INSERT INTO aliases (alias, profile_id) VALUES (?, ?) ON CONFLICT (alias) DO UPDATE SET profile_id = excluded.profile_id',
+  /** An image's file: its name is a hash of what it was made from, so one already there is the same file. */
+  insertImage: 'INSERT INTO images (name, bytes) VALUES (?, ?) ON CONFLICT (name) DO NOTHING',
   /** The writer side keeps the newest `keep` rows of the change log. */
   pruneChanges: 'DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?',
 } as const;

@@ -3,19 +3,46 @@
 // only module that opens a backend's writer; the server never imports it.
 import { existsSync } from 'node:fs';
 import pg from 'pg';
+import { withImages, type IntakeOptions } from './image-intake.ts';
 import type { ImportRules } from './import-format.ts';
-import { CHANGE_LOG_KEEP, planImport, type ImportOutcome } from './import-plan.ts';
-import { importPg, migratePg } from './postgres/pg-writer.ts';
-import { importInto, openForWriting } from './sqlite/sqlite-writer.ts';
+import {
+  CHANGE_LOG_KEEP,
+  countsOf,
+  planImport,
+  type ImportOutcome,
+  type ImportPlan,
+  type PlanOutcome,
+} from './import-plan.ts';
+import { migratePg, planPg, writePlanPg } from './postgres/pg-writer.ts';
+import { openForWriting, planIn, writePlan } from './sqlite/sqlite-writer.ts';
 
 export interface StoreWriter {
   /** Where it writes, for messages (a file path, or the URL without its password). */
   readonly target: string;
   /** Brings the schema up to date; the versions applied. */
   migrate(): Promise<number[]>;
-  /** Validates completely, then writes in one transaction, or not at all. */
-  importData(json: unknown): Promise<ImportOutcome>;
+  /**
+   * Validates completely, takes the images it names (image-intake.ts: `images.from` is the import file, against which
+   * relative references resolve), then writes in one transaction, or not at all.
+   */
+  importData(json: unknown, images?: IntakeOptions): Promise<ImportOutcome>;
   close(): Promise<void>;
+}
+
+/** A backend's part of an import: the plan judged against what it holds, and the plan written. */
+interface Backend {
+  plan(json: unknown): Promise<PlanOutcome>;
+  write(plan: ImportPlan): Promise<void>;
+}
+
+/** Plans, takes the images, writes: the one order of an import, whichever backend. */
+async function importWith(backend: Backend, json: unknown, images: IntakeOptions | undefined): Promise<ImportOutcome> {
+  const planned = await backend.plan(json);
+  if (!planned.ok) return planned;
+  const taken = await withImages(planned.plan, images);
+  if (!taken.ok) return taken;
+  await backend.write(taken.plan);
+  return { ok: true, counts: countsOf(taken.plan) };
 }
 
 /** Where to write, and (`baseUrl`, the site the data will be served on) what an import is judged against. */
@@ -31,9 +58,13 @@ export async function openWriter(
     return {
       target: url.href,
       migrate: () => migratePg(client),
-      importData: async (json) => {
+      importData: async (json, images) => {
         await migratePg(client);
-        return importPg(client, json, CHANGE_LOG_KEEP, rules);
+        return importWith(
+          { plan: (data) => planPg(client, data, rules), write: (plan) => writePlanPg(client, plan, CHANGE_LOG_KEEP) },
+          json,
+          images,
+        );
       },
       close: () => client.end(),
     };
@@ -45,17 +76,32 @@ export async function openWriter(
   return {
     target: path,
     migrate: async () => open().migrated,
-    importData: async (json) => {
-      // Into a file that does not exist yet, an import is judged before the file is made: a refused one leaves no
-      // empty database behind (which `npm start` would then serve).
-      if (!opened && !existsSync(path)) {
-        const planned = planImport(json, new Set(), rules);
-        if (!planned.ok) return planned;
-      }
-      return importInto(open().db, json, CHANGE_LOG_KEEP, rules);
-    },
+    importData: (json, images) =>
+      importWith(
+        {
+          // Into a file that does not exist yet, an import is judged before the file is made: a refused one leaves
+          // no empty database behind (which `npm start` would then serve).
+          plan: async (data) =>
+            !opened && !existsSync(path) ? planImport(data, new Set(), rules) : planIn(open().db, data, rules),
+          write: async (plan) => writePlan(open().db, plan, CHANGE_LOG_KEEP),
+        },
+        json,
+        images,
+      ),
     close: async () => {
       opened?.db.close();
     },
   };
+}
+
+/** A SQLite file holding `json`, for the tests and the bench; throws with every problem when `json` is invalid. */
+export async function writeDatabase(path: string, json: unknown, images?: IntakeOptions): Promise<string> {
+  const writer = await openWriter({ databasePath: path });
+  try {
+    const outcome = await writer.importData(json, images);
+    if (!outcome.ok) throw new Error(outcome.errors.join('\n'));
+  } finally {
+    await writer.close();
+  }
+  return path;
 }

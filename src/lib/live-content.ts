@@ -15,7 +15,8 @@ export interface Profile {
   bio: string;
   lang: Lang;
   kind: 'person' | 'organization';
-  avatarUrl: string | null;
+  /** The avatar's image identifier (image-files.ts): served by this site, never the owner's address. */
+  avatar: string | null;
   plan: 'free' | 'paid';
   updatedAt: string;
   /** Enabled links, pinned first, then in the owner's order. Time windows apply when rendering. */
@@ -53,7 +54,8 @@ export interface Card {
   emails: CardEmail[];
   website: string | null;
   address: string | null;
-  photoUrl: string | null;
+  /** The photo's image identifier (image-files.ts). */
+  photo: string | null;
   /** Slug of the owner's published profile, when the card links to one. */
   profileSlug: string | null;
   /** Whether that profile is a person's or an organization's (who the card's holder is to it). */

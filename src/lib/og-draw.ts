@@ -42,9 +42,16 @@ function load(): Promise<Kit> {
   return kit;
 }
 
-/** The PNG of a card: 1200×630, the title in up to four lines, as large as fits. */
-export async function drawOgImage(card: OgCard): Promise<Buffer> {
+/** The side of the owner's picture on a card, in pixels, drawn as a circle at the end of the line. */
+const PICTURE = 280;
+
+/** The PNG of a card: 1200×630, the title in up to four lines, as large as fits; `picture`, the owner's avatar or
+ * photo (any format sharp reads: the image route's JPEG), drawn as a circle at the end of the text's lines. */
+export async function drawOgImage(card: OgCard, picture?: Uint8Array): Promise<Buffer> {
   const { ck, fonts, surface, pixels } = await load();
+  const rgba = picture
+    ? await sharp(picture).resize(PICTURE, PICTURE, { fit: 'cover' }).ensureAlpha().raw().toBuffer()
+    : undefined;
   const rtl = dirOf(card.lang) === 'rtl';
   const families = rtl ? [ARABIC, LATIN] : [LATIN, ARABIC];
   const canvas = surface.getCanvas();
@@ -55,8 +62,48 @@ export async function drawOgImage(card: OgCard): Promise<Buffer> {
   band.delete();
 
   const margin = 80;
-  const width = OG_WIDTH - 2 * margin;
-  const paragraph = (text: string, size: number, weight: number, colour: number[], maxLines: number) => {
+  const width = OG_WIDTH - 2 * margin - (rgba ? PICTURE + 48 : 0);
+  if (rgba) {
+    const image = ck.MakeImage(
+      {
+        width: PICTURE,
+        height: PICTURE,
+        colorType: ck.ColorType.RGBA_8888,
+        alphaType: ck.AlphaType.Unpremul,
+        colorSpace: ck.ColorSpace.SRGB,
+      },
+      rgba,
+      PICTURE * 4,
+    );
+    if (!image) throw new Error('CanvasKit could not take the picture');
+    // At the end of the lines: the right in a left-to-right language, the left in Arabic.
+    const left = rtl ? margin : OG_WIDTH - margin - PICTURE;
+    const top = (OG_HEIGHT - 96 - PICTURE) / 2;
+    const ring = new ck.Paint();
+    ring.setColor(ck.Color(200, 240, 230, 1));
+    ring.setAntiAlias(true);
+    canvas.drawCircle(left + PICTURE / 2, top + PICTURE / 2, PICTURE / 2 + 6, ring);
+    ring.delete();
+    canvas.save();
+    canvas.clipRRect(
+      ck.RRectXY(ck.LTRBRect(left, top, left + PICTURE, top + PICTURE), PICTURE / 2, PICTURE / 2),
+      ck.ClipOp.Intersect,
+      true,
+    );
+    canvas.drawImage(image, left, top, null);
+    canvas.restore();
+    image.delete();
+  }
+  // The text's lines start after the picture in Arabic (it stands at their end, on the left).
+  const x = rtl && rgba ? margin + PICTURE + 48 : margin;
+  const paragraph = (
+    text: string,
+    size: number,
+    weight: number,
+    colour: number[],
+    maxLines: number,
+    lineWidth = width,
+  ) => {
     const style = new ck.ParagraphStyle({
       textStyle: {
         color: ck.Color(colour[0]!, colour[1]!, colour[2]!, 1),
@@ -74,12 +121,12 @@ export async function drawOgImage(card: OgCard): Promise<Buffer> {
     builder.addText(text);
     const p = builder.build();
     builder.delete();
-    p.layout(width);
+    p.layout(lineWidth);
     return p;
   };
 
   const kicker = paragraph(card.kicker, 34, 700, [200, 240, 230], 1);
-  canvas.drawParagraph(kicker, margin, 72);
+  canvas.drawParagraph(kicker, x, 72);
   // The largest size at which the whole title fits in four lines.
   let title = paragraph(card.title, 76, 700, [255, 255, 255], 4);
   for (const size of [68, 60, 52]) {
@@ -87,8 +134,8 @@ export async function drawOgImage(card: OgCard): Promise<Buffer> {
     title.delete();
     title = paragraph(card.title, size, 700, [255, 255, 255], 4);
   }
-  canvas.drawParagraph(title, margin, 150);
-  const host = paragraph(card.host, 30, 400, [220, 245, 238], 1);
+  canvas.drawParagraph(title, x, 150);
+  const host = paragraph(card.host, 30, 400, [220, 245, 238], 1, OG_WIDTH - 2 * margin);
   canvas.drawParagraph(host, margin, OG_HEIGHT - 96 + (96 - host.getHeight()) / 2);
   for (const p of [kicker, title, host]) p.delete();
 
@@ -109,9 +156,9 @@ export async function drawOgImage(card: OgCard): Promise<Buffer> {
   image.delete();
   if (!read) throw new Error('CanvasKit could not read the pixels');
   // A copy: the Malloc'd buffer is drawn over by the next image while sharp may still be reading this one.
-  const rgba = Buffer.from(pixels.toTypedArray());
+  const drawn = Buffer.from(pixels.toTypedArray());
   // Encoded by sharp (libvips, the build's image encoder already): Skia's own PNG encoder took 80% of the time.
-  return sharp(rgba, { raw: { width: OG_WIDTH, height: OG_HEIGHT, channels: 4 } })
+  return sharp(drawn, { raw: { width: OG_WIDTH, height: OG_HEIGHT, channels: 4 } })
     .removeAlpha()
     .png({ compressionLevel: 3 })
     .toBuffer();

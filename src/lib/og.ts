@@ -25,6 +25,8 @@ export interface OgCard {
   kicker: string;
   /** The line at the foot: the site's host. */
   host: string;
+  /** The owner's avatar or photo (an image identifier, image-files.ts), drawn beside the title; none on articles. */
+  picture?: string | null | undefined;
 }
 
 function missingDrawing(): never {
@@ -50,20 +52,28 @@ export function blogCard(config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, 
  */
 export function profileCard(
   config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>,
-  profile: { slug: string; name: string; lang: Lang },
+  profile: { slug: string; name: string; lang: Lang; avatar: string | null },
 ): OgCard {
   return {
     lang: profile.lang,
     title: profile.name,
     kicker: config.serviceName,
     host: `${new URL(config.baseUrl).host}${pathOf('getProfilePage', { page: profile.slug })}`,
+    picture: profile.avatar,
   };
 }
 
 /** A page-mode card's card: its holder's name, their title and organisation above it, the card's address at the foot. */
 export function businessCard(
   config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>,
-  card: { cardId: string; name: string | null; jobTitle: string | null; organization: string | null; lang: Lang },
+  card: {
+    cardId: string;
+    name: string | null;
+    jobTitle: string | null;
+    organization: string | null;
+    lang: Lang;
+    photo: string | null;
+  },
 ): OgCard {
   // Named as its page names it: the holder, else the organisation, else the card.
   const title = card.name ?? card.organization ?? card.cardId;
@@ -73,6 +83,7 @@ export function businessCard(
     title,
     kicker: role || config.serviceName,
     host: `${new URL(config.baseUrl).host}${pathOf('getDigitalCard', { cardId: card.cardId })}`,
+    picture: card.photo,
   };
 }
 
@@ -87,7 +98,16 @@ export function ogVersion(card: OgCard): string {
 /** A hash of everything a card shows (and of what else draws it, `before`), `length` characters of base64url. */
 function hashOf(card: OgCard, before: string[], length: number): string {
   return createHash('sha256')
-    .update(JSON.stringify([...before, card.lang, card.title, card.kicker, card.host]))
+    .update(
+      JSON.stringify([
+        ...before,
+        card.lang,
+        card.title,
+        card.kicker,
+        card.host,
+        ...(card.picture ? [card.picture] : []),
+      ]),
+    )
     .digest('base64url')
     .slice(0, length);
 }

@@ -8,6 +8,7 @@
 // each in a scratch copy and finds them everywhere.
 import { z } from 'zod';
 
+import { IMAGE_FILE_PATTERN, IMAGE_FORMATS } from './image-files.ts';
 import { isLang, LANGS, type Lang } from './locales.ts';
 
 // The languages are declared in locales.ts; re-exported with the rest of the surface.
@@ -35,6 +36,9 @@ export const ids = {
   /** Pages of a list past the first (the first is the list's own URL), written as the pages link them. */
   listPage: z.string().regex(/^(?:[2-9]|[1-9]\d{1,5})$/, 'must be a page number from 2, as the pages link them'),
   topic: z.string().regex(SLUG_PATTERN, 'must be a topic key (content/blog/topics.json)'),
+  imageFile: z
+    .string()
+    .regex(IMAGE_FILE_PATTERN, 'must be an image file as the pages name it: 32 hexadecimal digits, a width, a format'),
 };
 
 /** An alias: a slug that is not a reserved first segment (checked when parsed, once the declaration below exists). */
@@ -259,6 +263,25 @@ export const ROUTES = {
     params: { page: param(ids.slug, 'Profile slug.', 'layla') },
     media: ['image/png'],
     cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getImage: {
+    method: 'GET',
+    path: '/images/{image}',
+    served: 'live',
+    tag: 'pages',
+    summary: "An owner's avatar or card photo, served by this site",
+    description:
+      "An avatar or card photo as the import took it in: square, metadata stripped, in three sizes (96, 192 and 384 pixels) and two formats (WebP, and JPEG for the rest), named by a hash of the bytes it was made from. A name never shows anything else, so every cache may keep it for a year; a new image is a new name. Pages, Markdown twins and structured data link these, never the owner's own address.",
+    params: {
+      image: param(
+        ids.imageFile,
+        'Image file: identifier, width, format.',
+        '67e6754fa860c936b0cb69876560f7c0-192.webp',
+      ),
+    },
+    media: Object.values(IMAGE_FORMATS),
+    cache: 'immutable',
     statuses: [200, 404, 503],
   },
   getDigitalCardOgImage: {

@@ -118,7 +118,7 @@ beforeAll(async () => {
   });
   expect(build.status, build.stdout.slice(-3000) + build.stderr.slice(-3000)).toBe(0);
   client = join(dir, 'dist/client');
-  app = await buildApp({ config: { ...testConfig, databasePath: createDatabase() }, distDir: join(dir, 'dist') });
+  app = await buildApp({ config: { ...testConfig, databasePath: await createDatabase() }, distDir: join(dir, 'dist') });
   url = await app.listen({ port: 0, host: '127.0.0.1' });
 }, 240_000);
 afterAll(async () => {

@@ -71,7 +71,7 @@ beforeAll(async () => {
   const { buildApp, openServices } = (await import(
     join(dir, 'sidecar/app.ts')
   )) as typeof import('../../sidecar/app.ts');
-  const config = { ...testConfig, databasePath: createDatabase(), maxEventLoopDelayMs: Number.POSITIVE_INFINITY };
+  const config = { ...testConfig, databasePath: await createDatabase(), maxEventLoopDelayMs: Number.POSITIVE_INFINITY };
   const services = await openServices({ config, distDir: join(dir, 'dist') });
   app = await buildApp({ config, distDir: join(dir, 'dist'), services });
   url = await app.listen({ port: 0, host: '127.0.0.1' });

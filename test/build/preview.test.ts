@@ -32,7 +32,7 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${port}`;
   // As an editor's shell runs it: not with vitest's own variables, which Vite reads as "inside a test runner".
   const env = Object.fromEntries(
-    Object.entries(cleanEnv({ PORT: String(port), DATABASE_PATH: createDatabase() })).filter(
+    Object.entries(cleanEnv({ PORT: String(port), DATABASE_PATH: await createDatabase() })).filter(
       ([name]) => !/^(VITEST|VITE_|NODE_ENV$|TEST$)/.test(name),
     ),
   );

@@ -14,7 +14,7 @@ let server: TestServer;
 beforeAll(async () => {
   const data = demoData as { profiles: unknown[] };
   server = await startTestServer({
-    databasePath: createDatabase({
+    databasePath: await createDatabase({
       ...demoData,
       profiles: [
         ...data.profiles,

@@ -2,7 +2,7 @@
 // purger (`npm run purger`) as a process of its own following the same SQLite file. Live pages are kept at the edge
 // by the entity they show, forgotten when the change log names it, and served while the origin is down.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { renameSync } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
@@ -91,7 +91,7 @@ async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<v
 }
 
 beforeAll(async () => {
-  databasePath = createDatabase();
+  databasePath = await createDatabase();
   sidecar = await startAppInProcess();
   edge = await runEdge({
     listen: `127.0.0.1:${await freePort()}`,
@@ -176,6 +176,12 @@ describe('live pages at the edge', () => {
     };
     const northwind = data.profiles.find((p) => p.slug === 'northwind-studio')!;
     const importFile = join(databasePath, '..', 'edge-import.json');
+    // Its avatar is named relative to the import file, as the demo's are: the image goes beside it.
+    mkdirSync(join(databasePath, '..', 'demo-images'), { recursive: true });
+    copyFileSync(
+      join(projectRoot, 'scripts/demo-images/northwind-studio.png'),
+      join(databasePath, '..', 'demo-images/northwind-studio.png'),
+    );
     (await import('node:fs')).writeFileSync(
       importFile,
       JSON.stringify({ profiles: [{ ...northwind, bio: 'Imported through the CLI at the edge.' }] }),

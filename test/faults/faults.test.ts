@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { createDatabase, demoData, writeDatabase } from '../helpers/database.ts';
+import { createDatabase, demoData, writeDatabaseFile } from '../helpers/database.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -47,7 +47,7 @@ describe('database faults', () => {
     const server = await startTestServer({ databasePath: path });
     try {
       await expectDegraded(server);
-      writeDatabase(path, demoData);
+      await writeDatabaseFile(path, demoData);
       await expectRecovered(server);
     } finally {
       await server.close();
@@ -60,7 +60,7 @@ describe('database faults', () => {
     ['overwritten with zeros', (path: string) => writeFileSync(path, Buffer.alloc(readFileSync(path).length))],
     ['emptied', (path: string) => writeFileSync(path, '')],
   ])('%s: degraded, never crashing, and recovered when a good file is back', async (_name, damage) => {
-    const path = createDatabase();
+    const path = await createDatabase();
     const good = `${path}.good`;
     copyFileSync(path, good);
     const server = await startTestServer({ databasePath: path });
@@ -80,7 +80,7 @@ describe('a database made unreadable', () => {
   // Root reads whatever the mode says, so the server runs without the capabilities that allow it (as the same user:
   // another user could not reach a clone in a mode-700 folder).
   it('chmod 000: degraded (an open connection must not go on reading it), and recovered when readable again', async () => {
-    const path = createDatabase();
+    const path = await createDatabase();
     const { child, url } = await spawnTestSidecar({ DATABASE_PATH: path }, { obeyFileModes: true });
     const server = { url } as TestServer;
     try {
@@ -98,7 +98,7 @@ describe('a database made unreadable', () => {
 
 describe('SIGTERM under load', () => {
   it('completes in-flight requests, refuses new connections cleanly and exits 0', async () => {
-    const { child, port } = await spawnTestSidecar({ DATABASE_PATH: createDatabase() });
+    const { child, port } = await spawnTestSidecar({ DATABASE_PATH: await createDatabase() });
     const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
       child.once('exit', (code) => resolve({ code, at: Date.now() })),
     );

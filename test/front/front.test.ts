@@ -21,10 +21,11 @@ const exited = (child: ChildProcess) =>
   );
 
 describe('nginx over two sidecar processes', () => {
-  const databasePath = createDatabase();
+  let databasePath: string;
   let sidecars: SidecarProcess[];
   let front: Awaited<ReturnType<typeof startNginxBefore>>;
   beforeAll(async () => {
+    databasePath = await createDatabase();
     sidecars = [await sidecarProcess(databasePath), await sidecarProcess(databasePath)];
     front = await startNginxBefore(
       testConfig,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bulkPostgres, bulkSqlite } from '../../scripts/bench/bulk-data.ts';
 import { openWriter } from '../../sidecar/store/writer.ts';
-import { demoData } from './database.ts';
+import { demoData, demoDataFile } from './database.ts';
 import { grantReader, ports, replayed, url, withClient } from './postgres.ts';
 
 const LARGE_PROFILES = 60_000;
@@ -37,7 +37,7 @@ export async function largeDatabase(
 async function fill(config: { databasePath: string; databaseUrl?: string }) {
   const writer = await openWriter(config);
   try {
-    const outcome = await writer.importData(demoData);
+    const outcome = await writer.importData(demoData, { from: demoDataFile });
     if (!outcome.ok) throw new Error(outcome.errors.join('\n'));
   } finally {
     await writer.close();

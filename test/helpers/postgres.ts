@@ -39,7 +39,7 @@ export async function withClient<T>(connectionString: string, use: (client: pg.C
   }
 }
 
-const TABLES = ['profiles', 'links', 'socials', 'cards', 'aliases'];
+const TABLES = ['profiles', 'links', 'socials', 'cards', 'aliases', 'images'];
 /** The advisory lock that runs deploy/postgres-roles.sql one database at a time. */
 const ROLE_SCRIPT_LOCK = 741_852;
 
@@ -66,7 +66,7 @@ export async function databaseFromSqlite(
             Object.values(row),
           );
         }
-        if (table !== 'aliases')
+        if (table !== 'aliases' && table !== 'images')
           await client.query(
             `SELECT setval(pg_get_serial_sequence('${table}', 'id'), coalesce((SELECT max(id) FROM ${table}), 0) + 1, false)`,
           );

@@ -24,7 +24,8 @@ export interface TestServerOptions extends Partial<Omit<AppOptions, 'config' | '
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { databasePath = createDatabase(), config, ...appOptions } = options;
+  const { databasePath: givenPath, config, ...appOptions } = options;
+  const databasePath = givenPath ?? (await createDatabase());
   // Suites send many /mcp requests from one address; the rate-limit test sets its own low limit. The server runs in
   // the test's own process, whose event loop the test's work holds too (a CLI run with spawnSync, a QR code decoded):
   // its lag says nothing of the server's, so load shedding is off unless a test sets its own bound.

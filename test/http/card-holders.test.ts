@@ -4,6 +4,7 @@
 import { createDocument } from '@mixmark-io/domino';
 import { Resvg } from '@resvg/resvg-js';
 import ICAL from 'ical.js';
+import sharp from 'sharp';
 import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHE } from '../../src/lib/surface.ts';
@@ -28,7 +29,8 @@ const arabicCard = {
     { address: 'noura.home@example.com', type: 'home' },
   ],
   website: 'https://example.com/noura',
-  photoUrl: 'https://example.com/noura.jpg',
+  // A file beside the demo data (the import resolves it against its file): served from our origin, inline in the vCard.
+  photoUrl: 'demo-images/layla.jpg',
   address: 'الرياض',
   profile: 'layla',
 };
@@ -76,7 +78,7 @@ const qrVersion = (svg: string) => (Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)?.
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
-    databasePath: createDatabase({
+    databasePath: await createDatabase({
       ...demoData,
       cards: [...(demoData.cards as unknown[]), arabicCard, inactiveCard, fullCard, largestCard],
     }),
@@ -227,7 +229,7 @@ describe('the vCard', () => {
   it('holds every phone and e-mail with its type, the photo, the website and the profile, read back by ical.js', async () => {
     const res = await get('/c/noura-1.vcf');
     expect(res.status).toBe(200);
-    const { values, first } = parseVcard(await res.text());
+    const { card, values, first } = parseVcard(await res.text());
     expect(first('version')).toBe('3.0');
     expect(first('fn')).toBe(arabicCard.name);
     expect(values('tel')).toEqual([
@@ -239,7 +241,14 @@ describe('the vCard', () => {
       { value: 'noura.home@example.com', types: ['INTERNET', 'HOME'] },
     ]);
     expect(values('url').map((u) => u.value)).toEqual(['https://example.com/noura', `${base}/p/layla`]);
-    expect(first('photo')).toBe('https://example.com/noura.jpg');
+    // The photo itself, as iOS and Android contacts apps read it (neither fetches a URI): a small JPEG, metadata-free.
+    const photo = card.getFirstProperty('photo');
+    expect(photo?.getParameter('encoding')).toBe('b');
+    expect(String(photo?.getParameter('type')).toUpperCase()).toBe('JPEG');
+    const jpeg = Buffer.from(String(photo?.getFirstValue()), 'base64');
+    const meta = await sharp(jpeg).metadata();
+    expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(['jpeg', 192, 192, undefined]);
+    expect(jpeg.length).toBeLessThan(20_000);
     expect(first('source')).toBe(`${base}/c/noura-1`);
   });
 

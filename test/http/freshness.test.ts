@@ -5,7 +5,7 @@ import { copyFileSync, renameSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openWriter } from '../../sidecar/store/writer.ts';
-import { createDatabase } from '../helpers/database.ts';
+import { createDatabase, demoData, demoDataFile } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -95,6 +95,37 @@ describe('an edit evicts exactly what it changes', () => {
     sql("UPDATE profiles SET name = 'Sam Rivera' WHERE slug = 'sam-rivera'");
   });
 
+  it("a new avatar imported: the page's images and its picture change at the next request; the card keeps its photo", async () => {
+    const imagesOf = async (path: string) => {
+      const html = (await get(path)).text;
+      return {
+        src: /<img class="avatar" src="([^"]+)"/.exec(html)?.[1],
+        og: /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1],
+      };
+    };
+    const before = { layla: await imagesOf('/p/layla'), card: await imagesOf('/c/k7f2q9') };
+    const writer = await openWriter({ databasePath: server.databasePath });
+    const change = (avatarUrl: string) =>
+      writer.importData(
+        { profiles: [{ ...(demoData.profiles as { slug: string }[]).find((p) => p.slug === 'layla'), avatarUrl }] },
+        { from: demoDataFile },
+      );
+    try {
+      expect(await change('demo-images/dana-ortiz.jpg')).toMatchObject({ ok: true });
+      const after = { layla: await imagesOf('/p/layla'), card: await imagesOf('/c/k7f2q9') };
+      expect(after.layla.src).toMatch(/^\/images\/[0-9a-f]{32}-192\.jpg$/);
+      expect(after.layla.src).not.toBe(before.layla.src);
+      expect(after.layla.og).not.toBe(before.layla.og);
+      expect((await fetch(server.url + after.layla.src!)).status).toBe(200);
+      // The card has a photo of its own (the old avatar's file, still served: names never change what they show).
+      expect(after.card.src).toBe(before.card.src);
+      expect((await fetch(server.url + before.layla.src!)).status).toBe(200);
+    } finally {
+      expect(await change('demo-images/layla.jpg')).toMatchObject({ ok: true });
+      await writer.close();
+    }
+  });
+
   it('the profile unpublished: its card no longer links to it, and its alias stops leading there', async () => {
     sql("UPDATE profiles SET published = 0 WHERE slug = 'layla'");
     try {
@@ -144,7 +175,7 @@ describe('a miss shared, a database replaced', () => {
 
   it('another database file in its place drops every cached page', async () => {
     await warm();
-    const other = createDatabase();
+    const other = await createDatabase();
     const db = new Database(other);
     db.prepare("UPDATE profiles SET bio = 'From the restored file' WHERE slug = 'sam-rivera'").run();
     db.close();

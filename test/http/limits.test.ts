@@ -164,7 +164,7 @@ describe('MCP batch size and response size', () => {
 describe('a corrupt row (written by another writer)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    const path = createDatabase();
+    const path = await createDatabase();
     const db = new Database(path);
     db.prepare("UPDATE cards SET phones = 'not json' WHERE card_id = 'n0rth1'").run();
     db.close();

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import matter from 'gray-matter';
+import sharp from 'sharp';
 import { createDocument } from '@mixmark-io/domino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, demoData } from '../helpers/database.ts';
@@ -13,7 +14,7 @@ const MARKDOWN = 'text/markdown; charset=utf-8';
 const HTML = 'text/html; charset=utf-8';
 
 // The demo data plus hostile and edge-case records that pass the import's rules.
-const databasePath = createDatabase({
+const databasePath = await createDatabase({
   ...demoData,
   profiles: [
     ...(demoData.profiles as object[]),
@@ -263,6 +264,94 @@ describe('link previews of profiles and cards', () => {
   it('a redirect-mode card, an unknown card or profile has none (404)', async () => {
     for (const path of ['/c/r8x1/og.png', '/c/nope99/og.png', '/p/nobody-here/og.png'])
       expect((await fetch(server.url + path)).status, path).toBe(404);
+  });
+});
+
+describe("owners' images, from this site", () => {
+  /** The `<picture>` of a page's avatar or photo: its WebP and JPEG candidates, and the `<img>`'s attributes. */
+  const pictureOf = async (path: string) => {
+    const doc = await page(path);
+    const img = doc.querySelector('picture img.avatar');
+    const candidates = (srcset: string | null | undefined) =>
+      (srcset ?? '').split(', ').map((c) => {
+        const [url, width] = c.split(' ');
+        return { url: url!, width: Number(width?.slice(0, -1)) };
+      });
+    return {
+      webp: candidates(doc.querySelector('picture source[type="image/webp"]')?.getAttribute('srcset')),
+      jpeg: candidates(img?.getAttribute('srcset')),
+      img: Object.fromEntries(['src', 'width', 'height', 'sizes', 'alt'].map((a) => [a, img?.getAttribute(a)])),
+      jsonLd: doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '',
+    };
+  };
+
+  it.each(['/p/layla', '/p/qahwat-alnakheel', '/p/sam-rivera', '/c/k7f2q9', '/c/n0rth1'])(
+    '%s shows its image from /images/ in WebP and JPEG at 96, 192 and 384 pixels, each kept a year',
+    async (path) => {
+      const { webp, jpeg, img, jsonLd } = await pictureOf(path);
+      expect(img).toMatchObject({ width: '96', height: '96', sizes: '96px', alt: '' });
+      expect(img.src).toBe(jpeg[1]?.url);
+      expect(webp.map((c) => c.width)).toEqual([96, 192, 384]);
+      expect(jpeg.map((c) => c.width)).toEqual([96, 192, 384]);
+      for (const [candidates, type, format] of [
+        [webp, 'image/webp', 'webp'],
+        [jpeg, 'image/jpeg', 'jpeg'],
+      ] as const)
+        for (const { url, width } of candidates) {
+          expect(url).toMatch(/^\/images\/[0-9a-f]{32}-\d+\.(webp|jpg)$/);
+          const res = await get(url);
+          expect(res.status, url).toBe(200);
+          expect(res.headers.get('content-type'), url).toBe(type);
+          expect(res.headers.get('cache-control'), url).toBe('public, max-age=31536000, immutable');
+          const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+          expect([meta.format, meta.width, meta.height], url).toEqual([format, width, width]);
+        }
+      // Structured data names the same image, absolute, on this site.
+      expect(jsonLd).toContain(`"image":"${base}${jpeg[2]?.url}"`);
+    },
+  );
+
+  it('a profile with no image shows its initial; the Markdown twin links the image on this site', async () => {
+    expect((await page('/p/northwind-studio')).querySelector('picture img.avatar')).toBeTruthy();
+    const plain = await page('/p/xss-test');
+    expect(plain.querySelector('picture')).toBeFalsy();
+    expect(plain.querySelector('.avatar-initial')?.textContent?.trim()).toBe('<');
+    const md = await (await get('/p/sam-rivera.md')).text();
+    expect(md).toMatch(new RegExp(`!\\[[^\\]]*\\]\\(${base}/images/[0-9a-f]{32}-192\\.jpg\\)`));
+  });
+
+  it('the Content-Security-Policy lets pages load images from this site only', async () => {
+    const csp = (await get('/p/layla')).headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/img-src 'self' data:(;|$)/);
+  });
+
+  it('answers 404 for an image name that names nothing, or is not one the pages write', async () => {
+    for (const path of [
+      '/images/00000000000000000000000000000000-192.webp',
+      '/images/67e6754fa860c936b0cb69876560f7c0-100.webp',
+      '/images/67e6754fa860c936b0cb69876560f7c0-192.png',
+      '/images/67E6754FA860C936B0CB69876560F7C0-192.webp',
+      '/images/layla.jpg',
+    ])
+      expect((await get(path)).status, path).toBe(404);
+  });
+
+  it("the link-preview picture shows the owner's image at the end of the line: right in English, left in Arabic", async () => {
+    /** The colour at (x, y) of a PNG. */
+    const pixel = async (path: string, x: number, y: number) => {
+      const png = Buffer.from(await (await get(path)).arrayBuffer());
+      const { data } = await sharp(png)
+        .extract({ left: x, top: y, width: 1, height: 1 })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return [...data.subarray(0, 3)];
+    };
+    const background = [10, 107, 93];
+    // The picture's circle: 280 pixels, 80 from the edge, centred above the foot's band.
+    expect(await pixel('/p/sam-rivera/og.png', 1200 - 80 - 140, 267)).not.toEqual(background);
+    expect(await pixel('/p/sam-rivera/og.png', 80 + 140, 267)).toEqual(background);
+    expect(await pixel('/p/layla/og.png', 80 + 140, 267)).not.toEqual(background);
+    expect(await pixel('/p/xss-test/og.png', 1200 - 80 - 140, 267)).toEqual(background);
   });
 });
 

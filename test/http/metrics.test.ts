@@ -12,7 +12,7 @@ let metricsUrl: string;
 beforeAll(async () => {
   const port = await freePort();
   metricsUrl = `http://127.0.0.1:${port}/metrics`;
-  sidecar = await spawnTestSidecar({ DATABASE_PATH: createDatabase(), METRICS_LISTEN: `127.0.0.1:${port}` });
+  sidecar = await spawnTestSidecar({ DATABASE_PATH: await createDatabase(), METRICS_LISTEN: `127.0.0.1:${port}` });
 });
 afterAll(() => void sidecar?.child.kill('SIGKILL'));
 
@@ -56,7 +56,7 @@ describe('metrics', () => {
   it('on a PostgreSQL standby, include the replica lag and the pool', async () => {
     const port = await freePort();
     const pg = await spawnTestSidecar({
-      DATABASE_URL: (await databaseFromSqlite(createDatabase())).standby,
+      DATABASE_URL: (await databaseFromSqlite(await createDatabase())).standby,
       METRICS_LISTEN: `127.0.0.1:${port}`,
     });
     try {

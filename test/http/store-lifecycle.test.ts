@@ -31,8 +31,8 @@ function importJson(databasePath: string, data: unknown) {
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 describe('npm run db', () => {
-  it('seeds the demo data into a new file, and migrate is idempotent', () => {
-    const path = join(dirname(createDatabase({})), 'fresh.db');
+  it('seeds the demo data into a new file, and migrate is idempotent', async () => {
+    const path = join(dirname(await createDatabase({})), 'fresh.db');
     const seed = cli(path, 'seed-demo');
     expect(seed.status, seed.out).toBe(0);
     expect(seed.out).toContain('5 profiles, 3 cards, 2 aliases');
@@ -47,8 +47,8 @@ describe('npm run db', () => {
     return cli(databasePath, 'import', file);
   }
 
-  it('takes a file that starts with a UTF-8 byte-order mark, as Windows editors save it (RFC 8259 §8.1)', () => {
-    const path = createDatabase();
+  it('takes a file that starts with a UTF-8 byte-order mark, as Windows editors save it (RFC 8259 §8.1)', async () => {
+    const path = await createDatabase();
     const r = importText(
       path,
       '\uFEFF' + JSON.stringify({ profiles: [{ slug: 'bom-saved', name: 'محفوظ بعلامة', lang: 'ar' }] }),
@@ -62,8 +62,8 @@ describe('npm run db', () => {
     ).toBe('محفوظ بعلامة');
   });
 
-  it('refuses a record that gives a key twice, naming the record and the key, and writes nothing', () => {
-    const path = createDatabase();
+  it('refuses a record that gives a key twice, naming the record and the key, and writes nothing', async () => {
+    const path = await createDatabase();
     const before = sha(path);
     const text = `{"profiles": [
       {"slug": "twice-a", "name": "First", "lang": "en"},
@@ -78,8 +78,8 @@ describe('npm run db', () => {
     expect(sha(path)).toBe(before);
   });
 
-  it('a refused import into a database that did not exist leaves no file behind (issue 27)', () => {
-    const scratch = dirname(createDatabase({}));
+  it('a refused import into a database that did not exist leaves no file behind (issue 27)', async () => {
+    const scratch = dirname(await createDatabase({}));
     const folder = join(scratch, 'not-yet');
     const path = join(folder, 'bio.db');
     const file = join(scratch, 'bad.json');
@@ -92,8 +92,8 @@ describe('npm run db', () => {
     expect(existsSync(folder)).toBe(false);
   });
 
-  it('rejects a file with bad records, names each record and field, and writes nothing', () => {
-    const path = createDatabase();
+  it('rejects a file with bad records, names each record and field, and writes nothing', async () => {
+    const path = await createDatabase();
     const before = sha(path);
     const bad = {
       profiles: [
@@ -131,8 +131,8 @@ describe('npm run db', () => {
     expect(sha(path)).toBe(before);
   });
 
-  it('names broken references (after the format is valid) and writes nothing', () => {
-    const path = createDatabase();
+  it('names broken references (after the format is valid) and writes nothing', async () => {
+    const path = await createDatabase();
     const before = sha(path);
     const r = importJson(path, {
       cards: [{ cardId: 'good-card', mode: 'page', name: 'Card', profile: 'nobody' }],
@@ -145,8 +145,8 @@ describe('npm run db', () => {
   });
 
   // Issue 36: a file nested 200,000 deep ended in an uncaught RangeError and a stack trace.
-  it('refuses a file nested deeper than any import needs, saying so, without a stack trace', () => {
-    const path = createDatabase();
+  it('refuses a file nested deeper than any import needs, saying so, without a stack trace', async () => {
+    const path = await createDatabase();
     const before = sha(path);
     const r = importText(path, `{"profiles": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
     expect(r.status, r.out).toBe(1);
@@ -156,8 +156,8 @@ describe('npm run db', () => {
   });
 
   // Issue 36: bytes that are not UTF-8 were imported as U+FFFD, silently.
-  it('refuses a file that is not UTF-8, naming the line and byte, and writes nothing', () => {
-    const path = createDatabase();
+  it('refuses a file that is not UTF-8, naming the line and byte, and writes nothing', async () => {
+    const path = await createDatabase();
     const before = sha(path);
     const file = join(dirname(path), 'latin1.json');
     writeFileSync(
@@ -176,8 +176,8 @@ describe('npm run db', () => {
   });
 
   // Issue 36: a redirect card whose target is its own page redirected to itself forever.
-  it('refuses a redirect card that leads to a card of this site, itself included', () => {
-    const path = createDatabase();
+  it('refuses a redirect card that leads to a card of this site, itself included', async () => {
+    const path = await createDatabase();
     const before = sha(path);
     const r = importJson(path, {
       cards: [
@@ -192,8 +192,8 @@ describe('npm run db', () => {
     expect(sha(path)).toBe(before);
   });
 
-  it('answers malformed JSON with a message and writes nothing', () => {
-    const path = createDatabase();
+  it('answers malformed JSON with a message and writes nothing', async () => {
+    const path = await createDatabase();
     const before = sha(path);
     const file = join(dirname(path), 'broken.json');
     writeFileSync(file, '{"profiles": [');

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../sidecar/store/open-store.ts';
 import type { Store } from '../../sidecar/store/store.ts';
 import { openWriter, type StoreWriter } from '../../sidecar/store/writer.ts';
-import { demoData } from '../helpers/database.ts';
+import { demoData, demoDataFile } from '../helpers/database.ts';
+import { IMAGE_WIDTHS, imageFile } from '../../src/lib/image-files.ts';
 import { testConfig } from '../helpers/env.ts';
 import { grantReader, ports, replayed, url, withClient } from '../helpers/postgres.ts';
 import { pathOf } from '../../src/lib/surface.ts';
@@ -107,7 +108,7 @@ describe.each(backends)('the Store contract on $name', (backend) => {
     const created = await backend.create();
     writer = created.writer;
     settle = created.settle;
-    const outcome = await writer.importData(data);
+    const outcome = await writer.importData(data, { from: demoDataFile });
     expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
     await settle();
     store = created.read();
@@ -129,7 +130,7 @@ describe.each(backends)('the Store contract on $name', (backend) => {
       lang: 'en',
       kind: 'person',
       plan: 'free',
-      avatarUrl: null,
+      avatar: null,
     });
     expect(profile?.links.map((l) => [l.title, l.pinned])).toEqual([
       ['First', true],
@@ -159,6 +160,19 @@ describe.each(backends)('the Store contract on $name', (backend) => {
     });
     expect(await store.card('r8x1')).toMatchObject({ mode: 'redirect', redirectUrl: 'https://example.com/' });
     expect(await store.card('contract-off')).toBeUndefined();
+  });
+
+  it("reads a profile's and a card's image, and each of its files by name; no file of a name it does not hold", async () => {
+    const avatar = (await store.profile('sam-rivera'))?.avatar;
+    expect(avatar).toMatch(/^[0-9a-f]{32}$/);
+    expect((await store.card('k7f2q9'))?.photo).toBe((await store.profile('layla'))?.avatar);
+    for (const width of IMAGE_WIDTHS) {
+      const jpeg = await store.image(imageFile(avatar!, width, 'jpg'));
+      expect(Buffer.from(jpeg!).subarray(0, 3).toString('hex')).toBe('ffd8ff');
+      const webp = await store.image(imageFile(avatar!, width, 'webp'));
+      expect(Buffer.from(webp!).subarray(8, 12).toString('latin1')).toBe('WEBP');
+    }
+    expect(await store.image(imageFile('0'.repeat(32), 96, 'jpg'))).toBeUndefined();
   });
 
   it('resolves aliases with their owner’s plan and state', async () => {
@@ -242,7 +256,7 @@ describe('both backends answer alike', () => {
     const opened = await Promise.all(backends.map((b) => b.create()));
     const stores: Store[] = [];
     for (const { writer, settle, read } of opened) {
-      expect((await writer.importData(data)).ok).toBe(true);
+      expect((await writer.importData(data, { from: demoDataFile })).ok).toBe(true);
       await settle();
       const store = read();
       for (let i = 0; i < 100 && !(await store.isAvailable()); i++) await new Promise((r) => setTimeout(r, 100));
@@ -261,6 +275,13 @@ describe('both backends answer alike', () => {
         (await store.livePagesFrom('card', '', 100)).map((p) => p.path),
       ],
       changes: (await store.changesSince(0, 100_000)).changes.map((c) => `${c.kind}:${c.key}`).sort(),
+      images: await Promise.all(
+        IMAGE_WIDTHS.map(async (w) =>
+          Buffer.from((await store.image(imageFile('3a6b40090c74cf2e5280345701281069', w, 'webp')))!).toString(
+            'base64',
+          ),
+        ),
+      ),
     });
     const [sqlite, postgres] = await Promise.all(stores.map(read));
     // Time stamps are each import's own.

@@ -34,18 +34,18 @@ describe('adding a column', () => {
     patch(
       'sidecar/store/migrations.ts',
       '\n];\n',
-      "\n  { version: 3, description: 'profile pronouns', sql: 'ALTER TABLE profiles ADD COLUMN pronouns TEXT', postgres: 'ALTER TABLE profiles ADD COLUMN pronouns TEXT' },\n];\n",
+      "\n  { version: 4, description: 'profile pronouns', sql: 'ALTER TABLE profiles ADD COLUMN pronouns TEXT', postgres: 'ALTER TABLE profiles ADD COLUMN pronouns TEXT' },\n];\n",
     );
     // 2. The shared SQL: the read and the upsert.
     patch(
       'sidecar/store/sql.ts',
-      'avatar_url, plan, updated_at FROM profiles WHERE slug = ?',
-      'avatar_url, plan, updated_at, pronouns FROM profiles WHERE slug = ?',
+      'avatar_image, plan, updated_at FROM profiles WHERE slug = ?',
+      'avatar_image, plan, updated_at, pronouns FROM profiles WHERE slug = ?',
     );
     patch(
       'sidecar/store/sql.ts',
-      'plan, published, updated_at)\n     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      'plan, published, updated_at, pronouns)\n     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'plan, published, updated_at)\n     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'plan, published, updated_at, pronouns)\n     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     patch(
       'sidecar/store/sql.ts',

@@ -28,7 +28,7 @@ const card: Card = {
   emails: [{ address: 'layla@example.com', type: 'work' }],
   website: 'https://example.com/\nTEL:+19005550000',
   address: 'Line one\nLine two',
-  photoUrl: 'https://مثال.example/p.png',
+  photo: null,
   profileSlug: 'layla',
   profileKind: 'person',
   updatedAt: '2026-11-01T00:00:00Z',
@@ -91,7 +91,7 @@ describe('vCard', () => {
     expect(lines[0]).toBe('BEGIN:VCARD');
     expect(lines.at(-1)).toBe('END:VCARD');
     expect(lines).toContain('TITLE:مصممة\\; هوية\\, بصرية');
-    expect(lines).toContain('PHOTO;VALUE=URI:https://xn--mgbh0fb.example/p.png');
+    expect(vcard, 'no photo, no PHOTO property (and never an address to fetch)').not.toContain('PHOTO');
     expect(lines.filter((l) => l.startsWith('URL'))).toEqual(['URL:https://bio.example/p/layla']);
     expect(vcard).not.toContain('19005550000');
     expect(lines).toContain('ADR;TYPE=WORK:;;Line one\\nLine two;;;;');
@@ -101,6 +101,25 @@ describe('vCard', () => {
     expect(lines).toContain('EMAIL;TYPE=INTERNET,WORK:layla@example.com');
     expect(lines).toContain('URL:https://bio.example/p/layla');
     expect(lines).toContain('SOURCE:https://bio.example/c/k7f2q9');
+  });
+
+  it('carries the photo inline as base64 JPEG, folded like every line, so contacts apps show a face', () => {
+    const photo = Buffer.from(Array.from({ length: 3000 }, (_, i) => i % 256));
+    const vcard = cardToVcard(
+      card,
+      { card: 'https://bio.example/c/k7f2q9', profile: 'https://bio.example/p/layla' },
+      { photo },
+    );
+    const physical = vcard.split('\r\n');
+    for (const line of physical) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    const unfolded = vcard.replace(/\r\n /g, '').split('\r\n');
+    const property = unfolded.find((l) => l.startsWith('PHOTO'));
+    expect(property?.slice(0, property.indexOf(':'))).toBe('PHOTO;ENCODING=b;TYPE=JPEG');
+    expect(Buffer.from(property!.slice(property!.indexOf(':') + 1), 'base64').equals(photo)).toBe(true);
+    // The offline contact code's compact vCard never carries it: it would not fit a QR code.
+    expect(cardToVcard(card, { card: 'https://bio.example/c/k7f2q9' }, { compact: true, photo })).not.toContain(
+      'PHOTO',
+    );
   });
 
   it('names the file in ASCII, falling back to the card id', () => {

@@ -94,6 +94,11 @@ export class PgStore implements Store {
     return row && cardFromRow(row);
   }
 
+  async image(file: string): Promise<Uint8Array | undefined> {
+    const [row] = await this.query<{ bytes: Uint8Array }>(NUMBERED_READS.image, [file]);
+    return row?.bytes;
+  }
+
   async alias(alias: string): Promise<AliasTarget | undefined> {
     const [row] = await this.query<AliasRow>(NUMBERED_READS.alias, [alias]);
     return row && aliasTargetOf(row);

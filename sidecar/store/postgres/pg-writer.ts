@@ -1,7 +1,7 @@
 // Writing PostgreSQL (the primary): the same migrations and the same import steps as SQLite's, the import validated
 // completely and written in one transaction. Used by the CLI, the tests and the bench; never the server.
 import pg from 'pg';
-import { countsOf, importSteps, planImport, referencedSlugs, type ImportOutcome } from '../import-plan.ts';
+import { importSteps, planImport, referencedSlugs, type ImportPlan, type PlanOutcome } from '../import-plan.ts';
 import type { ImportRules } from '../import-format.ts';
 import { pendingMigrations, SCHEMA_VERSION } from '../migrations.ts';
 import { numbered } from '../sql.ts';
@@ -28,13 +28,8 @@ export async function migratePg(client: pg.ClientBase, upTo = SCHEMA_VERSION): P
   }
 }
 
-/** Validates `json` against the format, itself and what the database holds, then writes it in one transaction. */
-export async function importPg(
-  client: pg.ClientBase,
-  json: unknown,
-  keepChanges: number,
-  rules: ImportRules = {},
-): Promise<ImportOutcome> {
+/** The plan for `json`, judged against the format, itself and what the database holds (its images not yet taken). */
+export async function planPg(client: pg.ClientBase, json: unknown, rules: ImportRules = {}): Promise<PlanOutcome> {
   // The slugs the file refers to, looked up at once (validation itself is synchronous).
   const referenced = referencedSlugs(json);
   const known = new Set(
@@ -44,17 +39,19 @@ export async function importPg(
         )
       : [],
   );
-  const planned = planImport(json, known, rules);
-  if (!planned.ok) return planned;
+  return planImport(json, known, rules);
+}
+
+/** Writes a plan in one transaction, then prunes the change log to its newest `keepChanges` rows. */
+export async function writePlanPg(client: pg.ClientBase, plan: ImportPlan, keepChanges: number): Promise<void> {
   await transaction(client, async () => {
-    const steps = importSteps(planned.plan, keepChanges);
+    const steps = importSteps(plan, keepChanges);
     for (let step = steps.next(); !step.done;) {
       const { sql, params, get } = step.value;
       const { rows } = await client.query<{ id: string }>(numbered(sql), params);
       step = steps.next(get ? rows[0] : undefined);
     }
   });
-  return { ok: true, counts: countsOf(planned.plan) };
 }
 
 async function transaction(client: pg.ClientBase, work: () => Promise<void>): Promise<void> {

@@ -85,6 +85,11 @@ export class SqliteStore implements Store {
     return row && cardFromRow(row);
   }
 
+  async image(file: string): Promise<Uint8Array | undefined> {
+    const row = await this.run((s) => s.image.get(file) as { bytes: Uint8Array } | undefined);
+    return row?.bytes;
+  }
+
   async alias(alias: string): Promise<AliasTarget | undefined> {
     const row = await this.run((s) => s.alias.get(alias) as AliasRow | undefined);
     return row && aliasTargetOf(row);

@@ -1,16 +1,10 @@
 // Writing the SQLite file: the one path every SQLite writer here takes (the CLI, the tests, the bench). The schema
-// is migrated, then an import is validated completely and written in one transaction, or not at all.
+// is migrated, then an import is validated completely (writer.ts takes its images) and written in one transaction, or
+// not at all.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  CHANGE_LOG_KEEP,
-  countsOf,
-  importSteps,
-  planImport,
-  referencedSlugs,
-  type ImportOutcome,
-} from '../import-plan.ts';
+import { importSteps, planImport, referencedSlugs, type ImportPlan, type PlanOutcome } from '../import-plan.ts';
 import type { ImportRules } from '../import-format.ts';
 import { pendingMigrations, SCHEMA_VERSION } from '../migrations.ts';
 import { WRITES } from '../sql.ts';
@@ -36,24 +30,18 @@ export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number[] 
   return applied;
 }
 
-/** Validates `json` against the format, itself and what `db` holds, then writes it in one transaction. */
-export function importInto(
-  db: Database.Database,
-  json: unknown,
-  keepChanges: number,
-  rules: ImportRules = {},
-): ImportOutcome {
+/** The plan for `json`, judged against the format, itself and what `db` holds (its images not yet taken). */
+export function planIn(db: Database.Database, json: unknown, rules: ImportRules = {}): PlanOutcome {
   const exists = db.prepare(WRITES.profileId);
-  const planned = planImport(
-    json,
-    new Set(referencedSlugs(json).filter((slug) => exists.get(slug) !== undefined)),
-    rules,
-  );
-  if (!planned.ok) return planned;
+  return planImport(json, new Set(referencedSlugs(json).filter((slug) => exists.get(slug) !== undefined)), rules);
+}
+
+/** Writes a plan in one transaction, then prunes the change log to its newest `keepChanges` rows. */
+export function writePlan(db: Database.Database, plan: ImportPlan, keepChanges: number): void {
   const statements = new Map<string, Database.Statement>();
   const statement = (sql: string) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
   db.transaction(() => {
-    const steps = importSteps(planned.plan, keepChanges);
+    const steps = importSteps(plan, keepChanges);
     for (let step = steps.next(); !step.done;) {
       const { sql, params, get } = step.value;
       step = steps.next(
@@ -63,17 +51,4 @@ export function importInto(
       );
     }
   })();
-  return { ok: true, counts: countsOf(planned.plan) };
-}
-
-/** A database file holding `json`, for the tests and the bench; throws with every problem when `json` is invalid. */
-export function writeDatabase(path: string, json: unknown): string {
-  const { db } = openForWriting(path);
-  try {
-    const outcome = importInto(db, json, CHANGE_LOG_KEEP);
-    if (!outcome.ok) throw new Error(outcome.errors.join('\n'));
-  } finally {
-    db.close();
-  }
-  return path;
 }

@@ -1,0 +1,263 @@
+// Owners' images taken in by the import, once: an avatar's or card photo's address fetched (or a file named relative to
+// the import file read), judged by its bytes, decoded and re-encoded by sharp (libvips: the build's image encoder
+// already, decoding only the formats it is asked for, with a pixel limit against decompression bombs), cut square to
+// the pages' sizes in WebP and JPEG with every metadata block left behind (EXIF's place and device, XMP, ICC), and
+// named by a hash of the bytes it was made from (image-files.ts). Every cost is bounded where it arises: the bytes
+// read, the time, the redirects, the pixels decoded; private, loopback and link-local addresses are refused at the
+// moment of connecting (request-filtering-agent checks each address DNS gives, so a name that resolves to one is
+// refused too) unless the operator allows them for local work. Used by the writer only: the server never imports it.
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { dirname, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { useAgent } from 'request-filtering-agent';
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import { IMAGE_FORMATS, IMAGE_WIDTHS, imageFile, type ImageFormat } from '../../src/lib/image-files.ts';
+import type { Result } from '../../src/lib/result.ts';
+import type { ImportPlan } from './import-plan.ts';
+
+interface ImageLimits {
+  /** The most bytes read of one image, fetched or from a file. */
+  bytes: number;
+  /** The most pixels decoded (width × height): a phone's 48-megapixel photo fits, a decompression bomb does not. */
+  pixels: number;
+  /** How long one image may take to arrive, redirects included. */
+  timeoutMs: number;
+  /** How many redirects are followed. */
+  redirects: number;
+}
+
+export const IMAGE_LIMITS: ImageLimits = {
+  bytes: 15 * 1024 * 1024,
+  pixels: 50_000_000,
+  timeoutMs: 15_000,
+  redirects: 3,
+};
+
+/** How many images are taken at once: fetched and encoded in parallel, at most this many. */
+const CONCURRENCY = 4;
+
+/** The formats taken in, judged by the bytes (sharp's own detection), never by a name or a Content-Type. */
+const ACCEPTED = new Set(['jpeg', 'png', 'webp', 'avif', 'gif']);
+
+/** Raised to make every image a new name when what the intake makes of the same bytes changes. */
+const INTAKE_VERSION = 'image-intake-1';
+
+export interface IntakeOptions {
+  /** The import file, against whose location a relative reference is resolved; none for data given in code. */
+  from?: string | undefined;
+  /** Fetch from private, loopback and link-local addresses too (tests, an operator's local work). */
+  allowPrivateHosts?: boolean | undefined;
+  limits?: Partial<ImageLimits> | undefined;
+}
+
+/** An image as served: its identifier, and its files (every width in every format). */
+interface TakenImage {
+  id: string;
+  files: { name: string; bytes: Uint8Array }[];
+}
+
+class ImageRefused extends Error {}
+
+const isAbsolute = (ref: string) => /^[a-z][a-z\d+.-]*:/i.test(ref);
+
+/** Each distinct reference taken once, at most CONCURRENCY at a time; a reference's reason when it cannot be. */
+async function takeImages(
+  refs: readonly string[],
+  options: IntakeOptions = {},
+): Promise<Map<string, Result<{ image: TakenImage }, { reason: string }>>> {
+  const limits = { ...IMAGE_LIMITS, ...options.limits };
+  const queue = [...new Set(refs)];
+  const taken = new Map<string, Result<{ image: TakenImage }, { reason: string }>>();
+  const worker = async () => {
+    for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
+      try {
+        taken.set(ref, { ok: true, image: await takeImage(ref, options, limits) });
+      } catch (err) {
+        taken.set(ref, { ok: false, reason: reasonOf(err) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  return taken;
+}
+
+function reasonOf(err: unknown): string {
+  if (err instanceof ImageRefused) return err.message;
+  const error = err as NodeJS.ErrnoException;
+  if (/not allowed\. Because, It is (private|meta) IP address/.test(error.message ?? ''))
+    return 'its host is a private, loopback or link-local address, which an import does not fetch from';
+  if (error.name === 'AbortError' || error.name === 'TimeoutError') return 'it did not arrive in time';
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'its host name was not found';
+  if (error.code === 'ECONNREFUSED') return 'its host refused the connection';
+  if (error.code === 'ENOENT') return 'there is no such file';
+  if (error.code) return `it could not be read (${error.code})`;
+  return `it is not an image that can be read: ${String(error.message ?? err).split('\n')[0]}`;
+}
+
+async function takeImage(ref: string, options: IntakeOptions, limits: ImageLimits): Promise<TakenImage> {
+  const bytes = isAbsolute(ref) ? await fetchImage(ref, options, limits) : await readRelative(ref, options, limits);
+  return makeFiles(bytes, limits);
+}
+
+/** The bytes at an http(s) address, following at most `limits.redirects` redirects, in at most `limits.timeoutMs`. */
+async function fetchImage(href: string, options: IntakeOptions, limits: ImageLimits): Promise<Uint8Array> {
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  let url = new URL(href);
+  for (let hop = 0; ; hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new ImageRefused(`a redirect led to ${url.protocol} address, which an import does not fetch`);
+    const response = await get(url, options, signal).catch((err: unknown) => {
+      throw signal.aborted ? new ImageRefused(`it did not arrive in ${limits.timeoutMs / 1000} s`) : err;
+    });
+    const status = response.statusCode ?? 0;
+    if ([301, 302, 303, 307, 308].includes(status)) {
+      response.resume();
+      if (hop >= limits.redirects) throw new ImageRefused(`it redirects more than ${limits.redirects} times`);
+      const location = response.headers.location;
+      if (!location) throw new ImageRefused(`the server answered ${status} with no Location`);
+      url = new URL(location, url);
+      continue;
+    }
+    if (status !== 200) {
+      response.resume();
+      throw new ImageRefused(`the server answered ${status}`);
+    }
+    const declared = Number(response.headers['content-length']);
+    if (declared > limits.bytes) {
+      response.destroy();
+      throw new ImageRefused(`it is ${declared} bytes, more than the ${limits.bytes} bytes an image may be`);
+    }
+    return readAtMost(response, limits.bytes).catch((err: unknown) => {
+      throw signal.aborted ? new ImageRefused(`it did not arrive in ${limits.timeoutMs / 1000} s`) : err;
+    });
+  }
+}
+
+function get(url: URL, options: IntakeOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
+  const agent = useAgent(url.href, {
+    allowPrivateIPAddress: options.allowPrivateHosts ?? false,
+    allowMetaIPAddress: false,
+    keepAlive: false,
+  });
+  const request = url.protocol === 'https:' ? https.get : http.get;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, signal, headers: { accept: 'image/*', 'user-agent': 'bio-import' } }, resolve);
+    req.on('error', reject);
+  });
+}
+
+/** At most `max` bytes of a stream: one more and it is refused, without reading the rest. */
+async function readAtMost(stream: AsyncIterable<Uint8Array> & { destroy(): void }, max: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of stream) {
+    length += chunk.byteLength;
+    if (length > max) {
+      stream.destroy();
+      throw new ImageRefused(`it is more than the ${max} bytes an image may be`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, length);
+}
+
+/** A file named relative to the import file, as a relative URL is resolved, and inside the import file's folder. */
+async function readRelative(ref: string, options: IntakeOptions, limits: ImageLimits): Promise<Uint8Array> {
+  if (!options.from)
+    throw new ImageRefused('a relative reference names a file beside the import file, and this import has no file');
+  const folder = dirname(options.from);
+  const path = fileURLToPath(new URL(ref, pathToFileURL(options.from)));
+  if (!path.startsWith(folder + sep)) throw new ImageRefused("it names a file outside the import file's folder");
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    if (size > limits.bytes)
+      throw new ImageRefused(`it is ${size} bytes, more than the ${limits.bytes} bytes an image may be`);
+    return await readAtMost(file.createReadStream({ autoClose: false }), limits.bytes);
+  } finally {
+    await file.close();
+  }
+}
+
+/** The image's files: judged by its bytes, then every width cut square from it in every format, metadata left out. */
+async function makeFiles(bytes: Uint8Array, limits: ImageLimits): Promise<TakenImage> {
+  const input = { limitInputPixels: limits.pixels, failOn: 'error', animated: false } as const;
+  let meta: Metadata;
+  try {
+    // The header only: what the bytes are and the size they claim, judged before a pixel is decoded.
+    meta = await sharp(bytes, { limitInputPixels: false, failOn: 'none' }).metadata();
+  } catch {
+    throw new ImageRefused('its bytes are not an image in a format taken (JPEG, PNG, WebP, AVIF, GIF)');
+  }
+  if (!meta.format || !ACCEPTED.has(meta.format))
+    throw new ImageRefused(`its bytes are ${meta.format ?? 'no'} image; taken are JPEG, PNG, WebP, AVIF and GIF`);
+  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
+  if (pixels > limits.pixels)
+    throw new ImageRefused(
+      `it is ${meta.width}×${meta.height} pixels, more than the ${limits.pixels} an image may be decoded to`,
+    );
+  const id = createHash('sha256').update(INTAKE_VERSION).update('\0').update(bytes).digest('hex').slice(0, 32);
+  // Decoded once at the largest size; the smaller ones are cut from that (a 48-megapixel photo is not decoded six times).
+  const largest = Math.max(...IMAGE_WIDTHS);
+  const square = await sharp(bytes, input)
+    .rotate() // EXIF's orientation applied to the pixels, since the metadata that says it is left out
+    .resize(largest, largest, { fit: 'cover', position: 'attention' })
+    .flatten({ background: '#ffffff' })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: square.info.width, height: square.info.height, channels: square.info.channels } };
+  const encode: Record<ImageFormat, (s: Sharp) => Sharp> = {
+    webp: (s) => s.webp({ quality: 80 }),
+    jpg: (s) => s.jpeg({ quality: 82, mozjpeg: true }),
+  };
+  const files = await Promise.all(
+    IMAGE_WIDTHS.flatMap((width) =>
+      (Object.keys(IMAGE_FORMATS) as ImageFormat[]).map(async (format) => ({
+        name: imageFile(id, width, format),
+        bytes: await encode[format](sharp(square.data, raw).resize(width, width)).toBuffer(),
+      })),
+    ),
+  );
+  return { id, files };
+}
+
+/**
+ * The plan with its images taken: each profile's avatar and card's photo named by the image made from it, and the
+ * files to write; or every reference that could not be taken, named by its record and field, and nothing to write.
+ */
+export async function withImages(
+  plan: ImportPlan,
+  options: IntakeOptions = {},
+): Promise<Result<{ plan: ImportPlan }, { errors: string[] }>> {
+  const fields = [
+    ...plan.profiles.map((p, i) => ({ ref: p.avatarUrl, field: `profiles[${i}] (slug "${p.slug}").avatarUrl` })),
+    ...plan.cards.map((c, i) => ({ ref: c.photoUrl, field: `cards[${i}] (cardId "${c.cardId}").photoUrl` })),
+  ].filter((f): f is { ref: string; field: string } => f.ref !== null);
+  const taken = await takeImages(
+    fields.map((f) => f.ref),
+    options,
+  );
+  const errors = fields.flatMap(({ ref, field }) => {
+    const outcome = taken.get(ref);
+    return outcome && !outcome.ok ? [`${field} ${JSON.stringify(ref)}: ${outcome.reason}`] : [];
+  });
+  if (errors.length > 0) return { ok: false, errors };
+  const idOf = (ref: string | null) => {
+    const outcome = ref === null ? undefined : taken.get(ref);
+    return outcome?.ok ? outcome.image.id : null;
+  };
+  const files = new Map([...taken.values()].flatMap((t) => (t.ok ? t.image.files : [])).map((f) => [f.name, f]));
+  return {
+    ok: true,
+    plan: {
+      ...plan,
+      profiles: plan.profiles.map((p) => ({ ...p, avatarImage: idOf(p.avatarUrl) })),
+      cards: plan.cards.map((c) => ({ ...c, photoImage: idOf(c.photoUrl) })),
+      images: [...files.values()],
+    },
+  };
+}

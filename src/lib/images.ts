@@ -1,0 +1,40 @@
+// Owners' images on this site's pages: the path of each file (the image route) and what an <img> needs for them.
+// Names, sizes and formats: image-files.ts.
+import {
+  IMAGE_DISPLAY,
+  IMAGE_WIDTHS,
+  imageFile,
+  OG_PHOTO_WIDTH,
+  type ImageFormat,
+  type ImageWidth,
+} from './image-files.ts';
+import { pathOf } from './surface.ts';
+import { absoluteUrl } from './urls.ts';
+
+/** The path of an image's file on this site. */
+function imagePath(id: string, width: ImageWidth, format: ImageFormat): string {
+  return pathOf('getImage', { image: imageFile(id, width, format) });
+}
+
+/** What an `<img>` and its `<source>` need: every width in each format, the fallback's `src`, the display size. */
+export function imageSources(id: string): {
+  src: string;
+  srcset: string;
+  webpSrcset: string;
+  sizes: string;
+  size: number;
+} {
+  const set = (format: ImageFormat) => IMAGE_WIDTHS.map((w) => `${imagePath(id, w, format)} ${w}w`).join(', ');
+  return {
+    src: imagePath(id, 192, 'jpg'),
+    srcset: set('jpg'),
+    webpSrcset: set('webp'),
+    sizes: `${IMAGE_DISPLAY}px`,
+    size: IMAGE_DISPLAY,
+  };
+}
+
+/** The address of an image for documents read elsewhere (structured data): its largest JPEG, absolute. */
+export function imageUrl(baseUrl: string, id: string): string {
+  return absoluteUrl(baseUrl, imagePath(id, OG_PHOTO_WIDTH, 'jpg'));
+}
