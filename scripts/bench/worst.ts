@@ -14,6 +14,8 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
 import { pathOf, DEFAULT_LANG, LANGS, MCP_BODY_LIMIT } from '../../src/lib/surface.ts';
+import { imageFile } from '../../src/lib/image-files.ts';
+import { imageIdOf } from '../../sidecar/store/image-intake.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { postgresBackend, sqliteBackend, type Backend } from './data-tier.ts';
 import { freePort } from '../sidecar-process.ts';
@@ -28,6 +30,9 @@ const LEGACY = { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol
 /** A language other than the default (Arabic here: two bytes a letter, the larger pages). */
 const OTHER_LANG = LANGS.find((lang) => lang !== DEFAULT_LANG) ?? DEFAULT_LANG;
 
+/** The largest profile's avatar, as the import names it. */
+const LARGEST_AVATAR = imageIdOf(readFileSync(join(projectRoot, 'scripts/demo-images/sam-rivera.jpg')));
+
 /** The largest profile and card an import allows (OWNER_LISTS, the text bounds), beside the bulk ones. */
 export const LARGEST = {
   profiles: [
@@ -37,6 +42,8 @@ export const LARGEST = {
       bio: 'ب'.repeat(500),
       lang: OTHER_LANG,
       plan: 'paid',
+      // Named relative to the demo data's file, as the bench imports it: a picture to draw on its link preview.
+      avatarUrl: 'demo-images/sam-rivera.jpg',
       links: Array.from({ length: 100 }, (_, i) => ({
         title: `${'ت'.repeat(90)} ${i}`,
         url: `https://example.com/${'p'.repeat(1900)}/${i}`,
@@ -59,6 +66,7 @@ export const LARGEST = {
       emails: Array.from({ length: 5 }, (_, i) => ({ address: `${'e'.repeat(60)}${i}@example.com`, type: 'work' })),
       website: `https://example.com/${'w'.repeat(1900)}`,
       address: 'ع'.repeat(300),
+      photoUrl: 'demo-images/layla.jpg',
       profile: 'largest',
     },
   ],
@@ -137,11 +145,16 @@ function cases(): Case[] {
     { route: 'GET /p/{page}/qr.svg', what: 'its QR code, not yet drawn', request: { path: '/p/largest/qr.svg' } },
     {
       route: 'GET /p/{page}/og.png',
-      what: 'its link preview picture, not yet drawn (its name the longest an import allows)',
+      what: 'its link preview picture, not yet drawn (its name the longest an import allows, with its avatar)',
       request: { path: '/p/largest/og.png' },
     },
     { route: 'GET /c/{cardId}', what: 'the largest card, not yet rendered', request: { path: '/c/largest-card' } },
-    { route: 'GET /c/{cardId}.vcf', what: 'its vCard', request: { path: '/c/largest-card.vcf' } },
+    { route: 'GET /c/{cardId}.vcf', what: 'its vCard, its photo inline', request: { path: '/c/largest-card.vcf' } },
+    {
+      route: 'GET /images/{image}',
+      what: "the largest file of an owner's image (384-pixel JPEG), read from the database",
+      request: { path: pathOf('getImage', { image: imageFile(LARGEST_AVATAR, 384, 'jpg') }) },
+    },
     {
       route: 'GET /c/{cardId}/og.png',
       what: 'its link preview picture, not yet drawn',

@@ -182,6 +182,11 @@ async function readRelative(ref: string, options: IntakeOptions, limits: ImageLi
   }
 }
 
+/** The identifier of the image taken from `bytes`: 32 hexadecimal digits of their SHA-256 (and the intake's version). */
+export function imageIdOf(bytes: Uint8Array): string {
+  return createHash('sha256').update(INTAKE_VERSION).update('\0').update(bytes).digest('hex').slice(0, 32);
+}
+
 /** The image's files: judged by its bytes, then every width cut square from it in every format, metadata left out. */
 async function makeFiles(bytes: Uint8Array, limits: ImageLimits): Promise<TakenImage> {
   const input = { limitInputPixels: limits.pixels, failOn: 'error', animated: false } as const;
@@ -199,7 +204,7 @@ async function makeFiles(bytes: Uint8Array, limits: ImageLimits): Promise<TakenI
     throw new ImageRefused(
       `it is ${meta.width}×${meta.height} pixels, more than the ${limits.pixels} an image may be decoded to`,
     );
-  const id = createHash('sha256').update(INTAKE_VERSION).update('\0').update(bytes).digest('hex').slice(0, 32);
+  const id = imageIdOf(bytes);
   // Decoded once at the largest size; the smaller ones are cut from that (a 48-megapixel photo is not decoded six times).
   const largest = Math.max(...IMAGE_WIDTHS);
   const square = await sharp(bytes, input)

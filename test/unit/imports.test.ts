@@ -42,7 +42,7 @@ describe('the module graph', () => {
     expect(server).toContain('sidecar/store/open-store.ts');
     expect(server).toContain('sidecar/store/sqlite/sqlite-store.ts');
     for (const file of server)
-      expect(file, file).not.toMatch(/store\/(writer|import-format|import-plan)\.ts$|-writer\.ts$/);
+      expect(file, file).not.toMatch(/store\/(writer|import-format|import-plan|image-intake)\.ts$|-writer\.ts$/);
   });
 
   // Issue 30: src/middleware.ts loaded scripts/preview-locals.ts by a URL string, which reached sidecar/store; a
