@@ -167,6 +167,19 @@ describe('live pages at the edge', () => {
     expect(sidecar!.renders()).toBe(renders + 2);
   });
 
+  it("keeps an owner's image file for its year: a hit after the first request, untouched by an edit of its profile", async () => {
+    const src = /<img class="avatar" src="([^"]+)"/.exec(await (await get('/p/layla')).text())?.[1] ?? '';
+    expect(src).toMatch(/^\/images\/[0-9a-f]{32}-192\.jpg$/);
+    await cacheOf(src);
+    const res = await get(src);
+    expect(res.headers.get('x-cache')).toBe('HIT');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    sql("UPDATE profiles SET bio = 'Edited beside its image' WHERE slug = 'layla'");
+    await eventually(async () => (await (await get('/p/layla')).text()).includes('Edited beside its image'));
+    expect(await cacheOf(src)).toBe('HIT');
+  });
+
   it('an import by the CLI purges what it names', async () => {
     await cacheOf('/p/northwind-studio');
     expect(await cacheOf('/p/northwind-studio')).toBe('HIT');
