@@ -7,7 +7,7 @@
 // moment of connecting (request-filtering-agent checks each address DNS gives, so a name that resolves to one is
 // refused too) unless the operator allows them for local work. Used by the writer only: the server never imports it.
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { dirname, sep } from 'node:path';
@@ -36,8 +36,11 @@ export const IMAGE_LIMITS: ImageLimits = {
   redirects: 3,
 };
 
-/** How many images are taken at once: fetched and encoded in parallel, at most this many. */
-const CONCURRENCY = 4;
+/**
+ * How many images are taken at once. Each may decode up to `pixels` (a PNG is decoded whole: 50 megapixels are 200 MB),
+ * and libvips spreads each over the cores already: two at a time bound the writer's memory near half a gigabyte.
+ */
+const CONCURRENCY = 2;
 
 /** The formats taken in, judged by the bytes (sharp's own detection), never by a name or a Content-Type. */
 const ACCEPTED = new Set(['jpeg', 'png', 'webp', 'avif', 'gif']);
@@ -168,9 +171,14 @@ async function readAtMost(stream: AsyncIterable<Uint8Array> & { destroy(): void 
 async function readRelative(ref: string, options: IntakeOptions, limits: ImageLimits): Promise<Uint8Array> {
   if (!options.from)
     throw new ImageRefused('a relative reference names a file beside the import file, and this import has no file');
-  const folder = dirname(options.from);
-  const path = fileURLToPath(new URL(ref, pathToFileURL(options.from)));
-  if (!path.startsWith(folder + sep)) throw new ImageRefused("it names a file outside the import file's folder");
+  const outside = () => new ImageRefused("it names a file outside the import file's folder");
+  const named = fileURLToPath(new URL(ref, pathToFileURL(options.from)));
+  if (!named.startsWith(dirname(options.from) + sep)) throw outside();
+  // And where it really is: a link inside the folder to a file outside it is outside.
+  const path = await realpath(named);
+  if (!path.startsWith((await realpath(dirname(options.from))) + sep)) throw outside();
+  // Only a regular file: opening a named pipe or a device would wait, or read, without end.
+  if (!(await stat(path)).isFile()) throw new ImageRefused('it is not a file');
   const file = await open(path, 'r');
   try {
     const { size } = await file.stat();

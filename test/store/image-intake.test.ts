@@ -2,7 +2,8 @@
 // real files beside an import file and from a real HTTP server on 127.0.0.1 that answers as hostile hosts do: slowly,
 // hugely, in redirects, with bytes that are not the image they claim. Each refusal names the record, the field and the
 // reason, and writes nothing.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,10 @@ function importFolder(): { folder: string; file: string } {
     '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><circle r="50"/></svg>',
   );
   writeFileSync(join(folder, 'secret.jpg'), photo);
+  // A folder of images an owner sent may hold links and other files that are not files.
+  mkdirSync(join(folder, 'sent', 'images'), { recursive: true });
+  symlinkSync(join(folder, 'secret.jpg'), join(folder, 'sent', 'images', 'link.jpg'));
+  execFileSync('mkfifo', [join(folder, 'sent', 'images', 'pipe.jpg')]);
   return { folder, file: join(folder, 'import.json') };
 }
 
@@ -199,6 +204,18 @@ describe('images an import takes in', () => {
     ['an SVG file beside the import', () => 'images/drawing.png', {}, 'its bytes are svg image'],
     ["a file outside the import file's folder", () => '../secret.jpg', {}, "outside the import file's folder"],
     ['a file that is not there', () => 'images/none.jpg', {}, 'there is no such file'],
+    [
+      "a link to a file outside the import file's folder",
+      () => 'images/link.jpg',
+      { from: 'sent/import.json' },
+      "outside the import file's folder",
+    ],
+    [
+      'a named pipe (no file: reading it would wait forever)',
+      () => 'images/pipe.jpg',
+      { from: 'sent/import.json' },
+      'not a file',
+    ],
   ])('refuses %s, naming the record and field, and writes nothing', async (_what, ref, options, reason) => {
     const { folder, file } = importFolder();
     const databasePath = join(folder, 'bio.db');
@@ -208,7 +225,7 @@ describe('images an import takes in', () => {
     const outcome = await importInto(
       databasePath,
       { profiles: [{ slug: 'ok', name: 'OK', lang: 'en' }, profile('hostile', ref())] },
-      { from: file, ...options },
+      { ...options, from: options.from ? join(folder, options.from) : file },
     );
     expect(outcome.ok).toBe(false);
     const errors = outcome.ok ? [] : outcome.errors;
