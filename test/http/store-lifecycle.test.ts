@@ -131,6 +131,37 @@ describe('npm run db', () => {
     expect(sha(path)).toBe(before);
   });
 
+  it('takes an image beside the file; refuses one from a private address unless told to fetch there, saying so', async () => {
+    const path = await createDatabase();
+    const before = sha(path);
+    // Nothing listens on port 1 of loopback: with the option, the fetch is tried and refused by the host.
+    const data = {
+      profiles: [{ slug: 'pictured', name: 'Pictured', lang: 'en', avatarUrl: 'http://127.0.0.1:1/a.jpg' }],
+    };
+    const refused = importJson(path, data);
+    expect(refused.status).toBe(1);
+    expect(refused.out).toMatch(/import-\w+\.json: nothing was written; 1 problem:/);
+    expect(refused.out).toContain(
+      'profiles[0] (slug "pictured").avatarUrl "http://127.0.0.1:1/a.jpg": its host is a private, loopback or link-local address, which an import does not fetch from',
+    );
+    const file = join(dirname(path), 'private.json');
+    writeFileSync(file, JSON.stringify(data));
+    const tried = cli(path, 'import', file, '--allow-private-hosts');
+    expect(tried.status).toBe(1);
+    expect(tried.out).toContain('its host refused the connection');
+    expect(cli(path, 'import', file, '--allow-privat-hosts').out).toContain('Unknown option --allow-privat-hosts');
+    expect(sha(path)).toBe(before);
+    // A file beside the import file is taken, and the profile shows it.
+    copyFileSync(join(projectRoot, 'scripts/demo-images/sam-rivera.jpg'), join(dirname(path), 'sam.jpg'));
+    const taken = importJson(path, { profiles: [{ ...data.profiles[0], avatarUrl: 'sam.jpg' }] });
+    expect(taken.status, taken.out).toBe(0);
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare("SELECT avatar_image FROM profiles WHERE slug = 'pictured'").get()).toEqual({
+      avatar_image: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
+    db.close();
+  });
+
   it('names broken references (after the format is valid) and writes nothing', async () => {
     const path = await createDatabase();
     const before = sha(path);
