@@ -1,5 +1,6 @@
 // Real SQLite files for tests: migrated and filled through the same code the CLI and the bench use.
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeDatabase } from '../../sidecar/store/writer.ts';
@@ -10,17 +11,53 @@ export const demoDataFile = join(projectRoot, 'scripts/demo-data.json');
 
 export const demoData = JSON.parse(readFileSync(demoDataFile, 'utf8')) as Record<string, unknown>;
 
-/** The demo database, imported once per process (its images taken once), copied for each test that asks for it. */
+/**
+ * What the demo database is made from: the data, its images, and the code that writes them (the schema, the import,
+ * the image intake). The same inputs make the same file, so it is made once per machine, not once per test file (each
+ * file has modules of its own, and taking the demo's images in keeps every core busy for a moment: suites that
+ * measure time beside it need the cores).
+ */
+function demoInputsHash(): string {
+  const hash = createHash('sha256');
+  const images = join(projectRoot, 'scripts/demo-images');
+  const files = [
+    demoDataFile,
+    ...readdirSync(images)
+      .sort()
+      .map((name) => join(images, name)),
+    ...['migrations', 'sql', 'import-format', 'import-plan', 'image-intake', 'writer'].map((name) =>
+      join(projectRoot, 'sidecar/store', `${name}.ts`),
+    ),
+    join(projectRoot, 'src/lib/image-files.ts'),
+  ];
+  for (const file of files) hash.update(file).update('\0').update(readFileSync(file));
+  return hash.digest('hex').slice(0, 16);
+}
+
 let demoTemplate: Promise<string> | undefined;
+
+/** The demo database made from the current inputs: found where an earlier file left it, or made and put there. */
+function demoDatabase(): Promise<string> {
+  demoTemplate ??= (async () => {
+    const folder = join(tmpdir(), 'bio-test-demo');
+    const path = join(folder, `${demoInputsHash()}.db`);
+    if (existsSync(path)) return path;
+    mkdirSync(folder, { recursive: true });
+    // Made aside and renamed into place: a file that finds it finds it whole, whoever else is making it.
+    const made = await writeDatabase(join(mkdtempSync(join(folder, 'making-')), 'bio.db'), demoData, {
+      from: demoDataFile,
+    });
+    renameSync(made, path);
+    return path;
+  })();
+  return demoTemplate;
+}
 
 /** A new database file in a temporary folder, holding `data` (the demo data by default). */
 export async function createDatabase(data: unknown = demoData): Promise<string> {
   const path = join(mkdtempSync(join(tmpdir(), 'bio-db-')), 'bio.db');
   if (data === demoData) {
-    demoTemplate ??= writeDatabase(join(mkdtempSync(join(tmpdir(), 'bio-demo-')), 'bio.db'), demoData, {
-      from: demoDataFile,
-    });
-    copyFileSync(await demoTemplate, path);
+    copyFileSync(await demoDatabase(), path);
     return path;
   }
   return writeDatabase(path, data, { from: demoDataFile });

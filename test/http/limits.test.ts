@@ -210,17 +210,32 @@ describe('a lagging event loop', () => {
   it('sheds costly requests with 503 and Retry-After while /health says why and cached and static pages answer', async () => {
     await until200('/p/layla');
     await until200('/health');
-    // Hold the loop for a second: the next sample of its delay says it lags.
-    const until = Date.now() + 1000;
-    while (Date.now() < until);
-    await new Promise((r) => setTimeout(r, 5));
-    const [health, cached, uncached, staticPage, mcp] = await Promise.all([
-      fetch(server.url + '/health'),
-      fetch(server.url + '/p/layla'),
-      fetch(server.url + '/p/sam-rivera'),
-      fetch(server.url + '/en/blog'),
-      post(server, { jsonrpc: '2.0', id: 1, method: 'ping' }),
-    ]);
+    // Hold the loop for a second: the next sample of its delay says it lags. Now and then it does not (CI, once in six
+    // runs): the likely cause is the sampler's timer falling due in the hold's first 10 ms, so that it runs before the
+    // delay's monitor records the hold (both are late, and run in the order they fell due). Held again then, at most
+    // three times: a server that never sheds still fails.
+    // A page not yet rendered each time: one rendered in a round that was not shed would be cached in the next.
+    const uncachedPages = ['/p/sam-rivera', '/p/qahwat-alnakheel', '/p/northwind-studio'];
+    const ask = async (uncachedPage: string) => {
+      const until = Date.now() + 1000;
+      while (Date.now() < until);
+      await new Promise((r) => setTimeout(r, 5));
+      return Promise.all([
+        fetch(server.url + '/health'),
+        fetch(server.url + '/p/layla'),
+        fetch(server.url + uncachedPage),
+        fetch(server.url + '/en/blog'),
+        post(server, { jsonrpc: '2.0', id: 1, method: 'ping' }),
+      ]);
+    };
+    let held = 0;
+    let answers = await ask(uncachedPages[held]!);
+    while (answers[0].status !== 503 && ++held < uncachedPages.length) {
+      await Promise.all(answers.map((res) => res.arrayBuffer()));
+      await until200('/health');
+      answers = await ask(uncachedPages[held]!);
+    }
+    const [health, cached, uncached, staticPage, mcp] = answers;
     expect(health.status).toBe(503);
     const body = await health.json();
     expect(body.status).toBe('degraded');
@@ -233,7 +248,7 @@ describe('a lagging event loop', () => {
     expect(mcp.headers.get('retry-after')).toBe('1');
     expect((await mcp.json()).error.message).toMatch(/Service busy: the event loop lags/);
     // Once the loop keeps up again, so does the server.
-    await until200('/p/sam-rivera');
+    await until200(uncachedPages[held]!);
     await until200('/health');
   });
 });
