@@ -165,7 +165,7 @@ export class SiteReader {
       getImage: async ({ image }) => {
         const type = imageFileType(image);
         const bytes = type ? await deps.store.image(image) : undefined;
-        return type && bytes ? asset(makeAsset(Buffer.from(bytes), type, CACHE.immutable)) : { kind: 'not-found' };
+        return type && bytes ? asset(makeAsset(bytes, type, CACHE.immutable)) : { kind: 'not-found' };
       },
       getProfileOgImage: async ({ page: slug }) => asset(await live.profileOg(slug), { kind: 'profile', key: slug }),
       getDigitalCardOgImage: async ({ cardId }) => asset(await live.cardOg(cardId), { kind: 'card', key: cardId }),

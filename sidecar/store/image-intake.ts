@@ -92,7 +92,6 @@ function reasonOf(err: unknown): string {
   const error = err as NodeJS.ErrnoException;
   if (/not allowed\. Because, It is (private|meta) IP address/.test(error.message ?? ''))
     return 'its host is a private, loopback or link-local address, which an import does not fetch from';
-  if (error.name === 'AbortError' || error.name === 'TimeoutError') return 'it did not arrive in time';
   if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'its host name was not found';
   if (error.code === 'ECONNREFUSED') return 'its host refused the connection';
   if (error.code === 'ENOENT') return 'there is no such file';
@@ -108,34 +107,35 @@ async function takeImage(ref: string, options: IntakeOptions, limits: ImageLimit
 /** The bytes at an http(s) address, following at most `limits.redirects` redirects, in at most `limits.timeoutMs`. */
 async function fetchImage(href: string, options: IntakeOptions, limits: ImageLimits): Promise<Uint8Array> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
-  let url = new URL(href);
-  for (let hop = 0; ; hop++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new ImageRefused(`a redirect led to ${url.protocol} address, which an import does not fetch`);
-    const response = await get(url, options, signal).catch((err: unknown) => {
-      throw signal.aborted ? new ImageRefused(`it did not arrive in ${limits.timeoutMs / 1000} s`) : err;
-    });
-    const status = response.statusCode ?? 0;
-    if ([301, 302, 303, 307, 308].includes(status)) {
-      response.resume();
-      if (hop >= limits.redirects) throw new ImageRefused(`it redirects more than ${limits.redirects} times`);
-      const location = response.headers.location;
-      if (!location) throw new ImageRefused(`the server answered ${status} with no Location`);
-      url = new URL(location, url);
-      continue;
+  try {
+    let url = new URL(href);
+    for (let hop = 0; ; hop++) {
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new ImageRefused(`a redirect led to ${url.protocol} address, which an import does not fetch`);
+      const response = await get(url, options, signal);
+      const status = response.statusCode ?? 0;
+      if ([301, 302, 303, 307, 308].includes(status)) {
+        response.resume();
+        if (hop >= limits.redirects) throw new ImageRefused(`it redirects more than ${limits.redirects} times`);
+        const location = response.headers.location;
+        if (!location) throw new ImageRefused(`the server answered ${status} with no Location`);
+        url = new URL(location, url);
+        continue;
+      }
+      if (status !== 200) {
+        response.resume();
+        throw new ImageRefused(`the server answered ${status}`);
+      }
+      const declared = Number(response.headers['content-length']);
+      if (declared > limits.bytes) {
+        response.destroy();
+        throw new ImageRefused(`it is ${declared} bytes, more than the ${limits.bytes} bytes an image may be`);
+      }
+      return await readAtMost(response, limits.bytes);
     }
-    if (status !== 200) {
-      response.resume();
-      throw new ImageRefused(`the server answered ${status}`);
-    }
-    const declared = Number(response.headers['content-length']);
-    if (declared > limits.bytes) {
-      response.destroy();
-      throw new ImageRefused(`it is ${declared} bytes, more than the ${limits.bytes} bytes an image may be`);
-    }
-    return readAtMost(response, limits.bytes).catch((err: unknown) => {
-      throw signal.aborted ? new ImageRefused(`it did not arrive in ${limits.timeoutMs / 1000} s`) : err;
-    });
+  } catch (err) {
+    // Whatever the deadline interrupted (the connection, a redirect, the body), it is the deadline that refused it.
+    throw signal.aborted ? new ImageRefused(`it did not arrive in ${limits.timeoutMs / 1000} s`) : err;
   }
 }
 

@@ -56,7 +56,7 @@ export interface Store {
   /** An active card, with its owner's profile slug when that profile is published. */
   card(cardId: string): Promise<Card | undefined>;
   /** An image's file by name (image-files.ts): its bytes, or undefined when the database holds none of that name. */
-  image(file: string): Promise<Uint8Array | undefined>;
+  image(file: string): Promise<Buffer | undefined>;
   alias(alias: string): Promise<AliasTarget | undefined>;
   /** The change log after `seq`, at most `limit` rows. */
   changesSince(seq: number, limit: number): Promise<ChangeBatch>;

@@ -94,8 +94,8 @@ export class PgStore implements Store {
     return row && cardFromRow(row);
   }
 
-  async image(file: string): Promise<Uint8Array | undefined> {
-    const [row] = await this.query<{ bytes: Uint8Array }>(NUMBERED_READS.image, [file]);
+  async image(file: string): Promise<Buffer | undefined> {
+    const [row] = await this.query<{ bytes: Buffer }>(NUMBERED_READS.image, [file]);
     return row?.bytes;
   }
 

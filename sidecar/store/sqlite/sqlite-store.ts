@@ -85,8 +85,8 @@ export class SqliteStore implements Store {
     return row && cardFromRow(row);
   }
 
-  async image(file: string): Promise<Uint8Array | undefined> {
-    const row = await this.run((s) => s.image.get(file) as { bytes: Uint8Array } | undefined);
+  async image(file: string): Promise<Buffer | undefined> {
+    const row = await this.run((s) => s.image.get(file) as { bytes: Buffer } | undefined);
     return row?.bytes;
   }
 
