@@ -32,17 +32,6 @@ export interface VnuMessage {
   lastLine?: number;
 }
 
-/** Runs the Nu HTML Checker (vnu-jar, Java) over files; returns its messages. (vnuParallel: one checker per core.) */
-export function vnu(files: string[]): VnuMessage[] {
-  const jar = join(projectRoot, 'node_modules/vnu-jar/build/dist/vnu.jar');
-  const result = spawnSync('java', ['-jar', jar, '--format', 'json', '--stdout', ...files], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.error) throw result.error;
-  return (JSON.parse(result.stdout || '{"messages":[]}') as { messages: VnuMessage[] }).messages;
-}
-
 /** Validates an RSS 2.0 feed with xmllint against scripts/schemas/rss-2.0.xsd (written from the RSS 2.0 specification). */
 export function xmllintRss(xml: string): { ok: boolean; output: string } {
   const dir = mkdtempSync(join(tmpdir(), 'rss-'));
