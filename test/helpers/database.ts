@@ -15,9 +15,9 @@ export const demoData = JSON.parse(readFileSync(demoDataFile, 'utf8')) as Record
  * What the demo database is made from: the data, its images, and the code that writes them (the schema, the import,
  * the image intake). The same inputs make the same file, so it is made once per machine, not once per test file (each
  * file has modules of its own, and taking the demo's images in keeps every core busy for a moment: suites that
- * measure time beside it need the cores).
+ * measure time beside it need the cores). `more`: files of a database made from the demo and something else.
  */
-function demoInputsHash(): string {
+export function demoInputsHash(...more: string[]): string {
   const hash = createHash('sha256');
   const images = join(projectRoot, 'scripts/demo-images');
   const files = [
@@ -25,10 +25,11 @@ function demoInputsHash(): string {
     ...readdirSync(images)
       .sort()
       .map((name) => join(images, name)),
-    ...['migrations', 'sql', 'import-format', 'import-plan', 'image-intake', 'writer'].map((name) =>
-      join(projectRoot, 'sidecar/store', `${name}.ts`),
+    ...['migrations', 'sql', 'import-format', 'import-plan', 'image-intake', 'writer', 'sqlite/sqlite-writer'].map(
+      (name) => join(projectRoot, 'sidecar/store', `${name}.ts`),
     ),
     join(projectRoot, 'src/lib/image-files.ts'),
+    ...more,
   ];
   for (const file of files) hash.update(file).update('\0').update(readFileSync(file));
   return hash.digest('hex').slice(0, 16);

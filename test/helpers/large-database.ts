@@ -1,36 +1,73 @@
 // A database large enough for a sitemap index (60,000 profiles: three parts), with the demo data beside them, on a
 // SQLite file or in a database of its own on the shared PostgreSQL primary, read from the standby with the read-only
-// role. For the suites that send the costliest requests (test/faults).
+// role. For the suites that send the costliest requests (test/faults, and the slots suite).
+//
+// Three suites, on both backends, ask for the same rows: they are made once and copied. A SQLite file is made once
+// per machine for the inputs that make it (as the demo database is); a PostgreSQL database once per run, on the run's
+// primary, as a template every later database is created from.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { bulkPostgres, bulkSqlite } from '../../scripts/bench/bulk-data.ts';
 import { openWriter } from '../../sidecar/store/writer.ts';
-import { demoData, demoDataFile } from './database.ts';
+import { demoData, demoDataFile, demoInputsHash } from './database.ts';
+import { projectRoot } from './env.ts';
 import { grantReader, ports, replayed, url, withClient } from './postgres.ts';
 
 const LARGE_PROFILES = 60_000;
+/** The advisory lock under which the first file of a run makes the PostgreSQL template and the others wait for it. */
+const TEMPLATE_LOCK = 741_853;
 
 /** The environment a sidecar reads the database from: DATABASE_PATH, or DATABASE_URL of the standby. */
 export async function largeDatabase(
   backend: 'sqlite' | 'postgres',
   profiles = LARGE_PROFILES,
 ): Promise<Record<string, string>> {
+  const made = `large_${profiles}_${demoInputsHash(join(projectRoot, 'scripts/bench/bulk-data.ts'))}`;
   if (backend === 'sqlite') {
     const path = join(mkdtempSync(join(tmpdir(), 'bio-large-')), 'bio.db');
-    bulkSqlite(path, profiles);
-    await fill({ databasePath: path });
+    copyFileSync(await sqliteTemplate(made, profiles), path);
     return { DATABASE_PATH: path };
   }
   const { primary, standby } = ports();
   const name = `t_${randomBytes(6).toString('hex')}`;
-  await withClient(url(primary, 'postgres'), (c) => c.query(`CREATE DATABASE ${name}`));
-  await bulkPostgres(url(primary, name), profiles);
-  await fill({ databasePath: '', databaseUrl: url(primary, name) });
+  await withClient(url(primary, 'postgres'), async (c) => {
+    await c.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+    try {
+      const found = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [made]);
+      if (found.rowCount === 0) {
+        // Made under another name and renamed once whole: a run stopped half-way leaves no template to trust.
+        const making = `${made}_making`;
+        await c.query(`DROP DATABASE IF EXISTS ${making}`);
+        await c.query(`CREATE DATABASE ${making}`);
+        await bulkPostgres(url(primary, making), profiles);
+        await fill({ databasePath: '', databaseUrl: url(primary, making) });
+        await c.query(`ALTER DATABASE ${making} RENAME TO ${made}`);
+      }
+    } finally {
+      await c.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
+    }
+    await c.query(`CREATE DATABASE ${name} TEMPLATE ${made}`);
+  });
+  // The roles script again: a database's own CONNECT grant is not copied from its template.
   await withClient(url(primary, name), grantReader);
   await replayed();
   return { DATABASE_URL: url(standby, name, 'bio_reader') };
+}
+
+/** The SQLite file made from the current inputs: found where an earlier run left it, or made aside and put there. */
+async function sqliteTemplate(made: string, profiles: number): Promise<string> {
+  const folder = join(tmpdir(), 'bio-test-large');
+  const path = join(folder, `${made}.db`);
+  if (existsSync(path)) return path;
+  mkdirSync(folder, { recursive: true });
+  const making = join(mkdtempSync(join(folder, 'making-')), 'bio.db');
+  bulkSqlite(making, profiles);
+  await fill({ databasePath: making });
+  renameSync(making, path);
+  rmSync(dirname(making), { recursive: true });
+  return path;
 }
 
 /** The demo profiles, cards and aliases, imported beside the bulk ones as any writer would. */
