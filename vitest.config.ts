@@ -33,7 +33,7 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores: the browser and validator suites each start their own heavy process. (Three workers took CI from
+    // Two cores, both busy from the first test to the last (docs/testing.md, measured with perf). (Three workers took CI from
     // 487 s to 647 s, and timing-sensitive suites failed.)
     maxWorkers: 2,
     projects: [
