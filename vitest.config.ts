@@ -33,8 +33,8 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores, both busy from the first test to the last (docs/testing.md, measured with perf). (Three workers took CI from
-    // 487 s to 647 s, and timing-sensitive suites failed.)
+    // Two cores, both busy from the first test to the last (docs/testing.md, measured with perf). Three workers took CI
+    // from 487 s to 647 s, and timing-sensitive suites failed.
     maxWorkers: 2,
     projects: [
       // Pure modules and in-process apps (app.inject): no build, no database server, no browser.
