@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { TEMPLATES } from '../../scripts/bench/lighthouse-run.ts';
-import { axeViolations, launchChromium } from '../helpers/browser.ts';
+import { axeViolations, launchChromium, visit } from '../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -47,23 +47,17 @@ describe('pages in Chromium', () => {
   ])(
     '%s (%s) loads under the real CSP with no console error or failed request, and no serious or critical axe violation',
     async (path, status) => {
-      const page = await browser.newPage();
-      const problems: string[] = [];
       // A 404's own status is the point of an error page, not a problem it has.
-      page.on(
-        'console',
-        (m) => m.type() === 'error' && !(status === 404 && m.text().includes('404')) && problems.push(m.text()),
+      const { page, problems, response } = await visit(
+        browser,
+        server.url + path,
+        (text) => status === 404 && text.includes('404'),
       );
-      page.on('pageerror', (e) => problems.push(e.message));
-      page.on('requestfailed', (r) => problems.push(`failed ${r.url()}`));
-      const res = await page.goto(server.url + path);
-      await page.waitForLoadState('load');
-      expect(res?.status()).toBe(status);
+      expect(response?.status()).toBe(status);
       const stylesApplied = await page.evaluate(
         () => getComputedStyle(document.querySelector('main') as Element).maxInlineSize,
       );
       const violations = await axeViolations(page);
-      await page.close();
       expect(problems).toEqual([]);
       expect(stylesApplied).not.toBe('none');
       expect(violations).toEqual([]);
@@ -71,8 +65,7 @@ describe('pages in Chromium', () => {
   );
 
   it('lays Arabic pages out right to left and English left to right', async () => {
-    const page = await browser.newPage();
-    await page.goto(server.url + '/ar/blog');
+    const { page } = await visit(browser, server.url + '/ar/blog');
     expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('rtl');
     // The brand sits at the inline start: the right edge in RTL.
     const arabic = await page.evaluate(() => {
@@ -85,6 +78,5 @@ describe('pages in Chromium', () => {
     );
     await page.goto(server.url + '/en/blog');
     expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('ltr');
-    await page.close();
   });
 });

@@ -2,7 +2,7 @@
 // (WebMCPTesting) the site's six tools register; with the first they work; without either, nothing breaks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, visit } from '../helpers/browser.ts';
 import { readBuilt } from '../helpers/dist.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -29,14 +29,10 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** `path` in the browser's one tab, and the console errors, uncaught exceptions and failed requests it leads to. */
 async function open(browser: Browser, path: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url + path);
-  await page.waitForLoadState('load');
-  return { page, errors };
+  const { page, problems } = await visit(browser, server.url + path);
+  return { page, errors: problems };
 }
 
 const listTools = (page: Page) =>
@@ -105,7 +101,6 @@ describe.each(['WebMCP', 'WebMCPTesting'])('WebMCP with the browser API (--enabl
       'page',
     ]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('a name another script took first is refused by the browser; the other tools still register, and nothing is thrown', async () => {
@@ -163,7 +158,6 @@ describe('the six tools at work (--enable-features=WebMCP)', () => {
     expect(all.articles).toHaveLength(8);
     const arabic = await execute(page, 'list_blog_articles', { lang: 'ar' });
     expect(arabic.articles.map((a: { lang: string }) => a.lang)).toEqual(['ar', 'ar', 'ar', 'ar']);
-    await page.close();
   });
 
   it('read_page returns the Markdown twin of a page on this site, and refuses other sites', async () => {
@@ -176,7 +170,6 @@ describe('the six tools at work (--enable-features=WebMCP)', () => {
     for (const path of ['https://evil.example/', '/login', '/../package.json']) {
       expect((await execute(page, 'read_page', { path })).error, path).toBeTruthy();
     }
-    await page.close();
   });
 
   it('switch_language goes to the translation of the current article', async () => {
@@ -186,7 +179,6 @@ describe('the six tools at work (--enable-features=WebMCP)', () => {
       execute(page, 'switch_language', { lang: 'ar' }).catch(() => undefined),
     ]);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ar');
-    await page.close();
   });
 
   it('open_profile and navigate stay on this site', async () => {
@@ -198,7 +190,6 @@ describe('the six tools at work (--enable-features=WebMCP)', () => {
     const refused = await execute(page, 'navigate', { path: 'https://evil.example/' });
     expect(refused.error).toBeTruthy();
     expect(new URL(page.url()).pathname).toBe('/p/sam-rivera');
-    await page.close();
   });
 
   it('navigate never leaves the origin, however the path is written', async () => {
@@ -217,7 +208,6 @@ describe('the six tools at work (--enable-features=WebMCP)', () => {
       expect(result.error, path).toBeTruthy();
     }
     expect(new URL(page.url()).pathname).toBe('/');
-    await page.close();
   });
 });
 
@@ -229,6 +219,5 @@ describe('WebMCP without the browser API', () => {
       await page.evaluate(() => Array.from(document.scripts).some((s) => s.src.endsWith('/global-scripts/webmcp.js'))),
     ).toBe(true);
     expect(errors).toEqual([]);
-    await page.close();
   });
 });
