@@ -34,8 +34,22 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-/** Chromium's rendering of a card's title alone, where and how og-draw.ts places it (80 px margins, top at 150). */
-async function chromiumTitle(card: OgCard, title: string, size: number): Promise<Buffer> {
+/**
+ * Chromium's rendering of a card's title alone, where and how og-draw.ts places it (80 px margins, top at 150). Both
+ * tests compare with the same two renderings: each is made once.
+ */
+const renderings = new Map<string, Promise<Buffer>>();
+function chromiumTitle(card: OgCard, title: string, size: number): Promise<Buffer> {
+  const key = JSON.stringify([card.lang, title, size]);
+  let shot = renderings.get(key);
+  if (!shot) {
+    shot = renderTitle(card, title, size);
+    renderings.set(key, shot);
+  }
+  return shot;
+}
+
+async function renderTitle(card: OgCard, title: string, size: number): Promise<Buffer> {
   const page = await browser.newPage({ viewport: { width: OG_WIDTH, height: OG_HEIGHT } });
   await page.setContent(`<!doctype html><html lang="${card.lang}" dir="rtl"><style>
     @font-face { font-family: N; src: url(data:font/ttf;base64,${NASKH}); }
