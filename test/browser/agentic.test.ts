@@ -2,10 +2,11 @@
 // each, both languages among them: each of its audits passes (the accessibility tree, WebMCP's tools and schemas,
 // layout shift, llms.txt, the ARD catalog); its Accessibility category, which reads the axe run the agentic audits
 // already made, at 100; and its Best practices category at 100, whose audits read the page's console (no error, no
-// failed request, no CSP violation) and the browser's own issues. pages.test.ts does not load these pages again. The bench (`npm run bench -- --lighthouse`) runs all fourteen page kinds
-// in every category; a template's two languages differ in text and direction, which pages.test.ts checks in both with
-// axe. Debian's Chromium with WebMCP exposed, against a real sidecar seen at the site's own origin; a run without a
-// trace is run again.
+// failed request, no CSP violation) and the browser's own issues. pages.test.ts does not load these pages again. The
+// bench (`npm run bench -- --lighthouse`) runs all fourteen page kinds in every category; a template's two languages
+// differ in text and direction, which pages.test.ts and card-holders.test.ts check with axe in the other. Chromium
+// (Debian's) with WebMCP exposed, against a real sidecar seen at the site's own origin; a run without a trace is run
+// again.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,12 +22,12 @@ import {
 import { testConfig } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-/** The first items an audit's table lists (a console error's text, a request's URL), for the failure's message. */
+/** The first items an audit's table lists (a console error, a URL, an element), for the failure's message. */
 function whatItFound(details: unknown): string {
-  const items = (details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
-  return items
+  const items = (details as { items?: { description?: string; url?: string; node?: { snippet?: string } }[] })?.items;
+  return (items ?? [])
     .slice(0, 3)
-    .map((item) => String(item.description ?? item.url ?? item.node ?? ''))
+    .map((item) => item.description ?? item.url ?? item.node?.snippet ?? '')
     .join('; ');
 }
 

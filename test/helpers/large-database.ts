@@ -50,7 +50,7 @@ export async function largeDatabase(
     }
     await c.query(`CREATE DATABASE ${name} TEMPLATE ${made}`);
   });
-  // The roles script again: a database's own CONNECT grant is not copied from its template.
+  // The read-only role's grants, in each copy: CONNECT is granted on a database, which a copy does not inherit.
   await withClient(url(primary, name), grantReader);
   await replayed();
   return { DATABASE_URL: url(standby, name, 'bio_reader') };
