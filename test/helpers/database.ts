@@ -1,6 +1,15 @@
 // Real SQLite files for tests: migrated and filled through the same code the CLI and the bench use.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeDatabase } from '../../sidecar/store/writer.ts';
@@ -35,22 +44,33 @@ export function demoInputsHash(...more: string[]): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/**
+ * A database file made once per machine for what it is made from (`name` says that: a hash of its inputs): found where
+ * an earlier test file or run left it, or written by `make` to a path aside and renamed into place, so that a file that
+ * finds it finds it whole, whoever else is making it.
+ */
+export async function madeOnce(name: string, make: (path: string) => Promise<unknown>): Promise<string> {
+  const folder = join(tmpdir(), 'bio-test-databases');
+  const path = join(folder, name);
+  if (existsSync(path)) return path;
+  mkdirSync(folder, { recursive: true });
+  const making = mkdtempSync(join(folder, 'making-'));
+  try {
+    await make(join(making, 'bio.db'));
+    renameSync(join(making, 'bio.db'), path);
+  } finally {
+    rmSync(making, { recursive: true, force: true });
+  }
+  return path;
+}
+
 let demoTemplate: Promise<string> | undefined;
 
-/** The demo database made from the current inputs: found where an earlier file left it, or made and put there. */
+/** The demo database made from the current inputs. */
 function demoDatabase(): Promise<string> {
-  demoTemplate ??= (async () => {
-    const folder = join(tmpdir(), 'bio-test-demo');
-    const path = join(folder, `${demoInputsHash()}.db`);
-    if (existsSync(path)) return path;
-    mkdirSync(folder, { recursive: true });
-    // Made aside and renamed into place: a file that finds it finds it whole, whoever else is making it.
-    const made = await writeDatabase(join(mkdtempSync(join(folder, 'making-')), 'bio.db'), demoData, {
-      from: demoDataFile,
-    });
-    renameSync(made, path);
-    return path;
-  })();
+  demoTemplate ??= madeOnce(`demo-${demoInputsHash()}.db`, (path) =>
+    writeDatabase(path, demoData, { from: demoDataFile }),
+  );
   return demoTemplate;
 }
 

@@ -6,12 +6,12 @@
 // per machine for the inputs that make it (as the demo database is); a PostgreSQL database once per run, on the run's
 // primary, as a template every later database is created from.
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { bulkPostgres, bulkSqlite } from '../../scripts/bench/bulk-data.ts';
 import { openWriter } from '../../sidecar/store/writer.ts';
-import { demoData, demoDataFile, demoInputsHash } from './database.ts';
+import { demoData, demoDataFile, demoInputsHash, madeOnce } from './database.ts';
 import { projectRoot } from './env.ts';
 import { grantReader, ports, replayed, url, withClient } from './postgres.ts';
 
@@ -27,7 +27,11 @@ export async function largeDatabase(
   const made = `large_${profiles}_${demoInputsHash(join(projectRoot, 'scripts/bench/bulk-data.ts'))}`;
   if (backend === 'sqlite') {
     const path = join(mkdtempSync(join(tmpdir(), 'bio-large-')), 'bio.db');
-    copyFileSync(await sqliteTemplate(made, profiles), path);
+    const template = await madeOnce(`${made}.db`, async (making) => {
+      bulkSqlite(making, profiles);
+      await fill({ databasePath: making });
+    });
+    copyFileSync(template, path);
     return { DATABASE_PATH: path };
   }
   const { primary, standby } = ports();
@@ -54,20 +58,6 @@ export async function largeDatabase(
   await withClient(url(primary, name), grantReader);
   await replayed();
   return { DATABASE_URL: url(standby, name, 'bio_reader') };
-}
-
-/** The SQLite file made from the current inputs: found where an earlier run left it, or made aside and put there. */
-async function sqliteTemplate(made: string, profiles: number): Promise<string> {
-  const folder = join(tmpdir(), 'bio-test-large');
-  const path = join(folder, `${made}.db`);
-  if (existsSync(path)) return path;
-  mkdirSync(folder, { recursive: true });
-  const making = join(mkdtempSync(join(folder, 'making-')), 'bio.db');
-  bulkSqlite(making, profiles);
-  await fill({ databasePath: making });
-  renameSync(making, path);
-  rmSync(dirname(making), { recursive: true });
-  return path;
 }
 
 /** The demo profiles, cards and aliases, imported beside the bulk ones as any writer would. */
