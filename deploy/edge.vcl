@@ -13,9 +13,16 @@ vcl 4.1;
 #   CDN-Cache-Control (error pages, /health, /mcp) are not kept.
 # Before a response leaves the edge, the tags and CDN-Cache-Control are removed; Cache-Control, ETag, Vary and the
 # security headers go out as the origin sent them, so browsers revalidate live pages exactly as without an edge.
+#
+# Fair to every client (issue 46): what reaches the origin (misses and passes) is rated per client (vsthrottle: a
+# burst, then an average per second; past it 429 with Retry-After), a body is judged whole before it goes on (its
+# declared length, and a chunked one read here up to the limit), and the client's address goes to the origin in
+# X-Forwarded-For (Varnish appends client.ip), which the sidecars believe from this edge (their TRUST_PROXY), so their
+# own limits count the client, not the edge. Behind a load balancer, set client.identity from its header first.
 
 import xkey;
 import std;
+import vsthrottle;
 
 backend origin {
   .host = "{{BACKEND_HOST}}";
@@ -58,8 +65,12 @@ sub vcl_recv {
   }
   if (req.method != "GET" && req.method != "HEAD") {
     # The MCP endpoint's body limit, answered here as the sidecar answers it: forwarding the body would only have the
-    # origin refuse it half-read.
+    # origin refuse it half-read. A body of no declared length (chunked) is read here up to the limit first; one
+    # longer is refused the same way.
     if (std.integer(req.http.Content-Length, 0) > {{MAX_BODY_BYTES}}) {
+      return (synth(413, "Payload Too Large"));
+    }
+    if (req.http.Transfer-Encoding && !std.cache_req_body({{MAX_BODY_BYTES}}B)) {
       return (synth(413, "Payload Too Large"));
     }
     set req.http.x-edge-pass = "1";
@@ -84,6 +95,21 @@ sub vcl_recv {
     return (pass);
   }
   return (hash);
+}
+
+# What goes to the origin, per client: {{ORIGIN_BURST}} requests, then {{ORIGIN_RATE}} a second on average.
+sub origin_share {
+  if (vsthrottle.is_denied("origin " + client.identity, {{ORIGIN_BURST}}, {{ORIGIN_PERIOD}}s)) {
+    return (synth(429, "Too Many Requests"));
+  }
+}
+
+sub vcl_miss {
+  call origin_share;
+}
+
+sub vcl_pass {
+  call origin_share;
 }
 
 sub vcl_backend_response {
@@ -127,18 +153,30 @@ sub vcl_backend_error {
 }
 
 sub vcl_synth {
-  if (resp.status == 413) {
+  if (resp.status == 413 && req.url ~ "^{{MCP_PATH}}(\?|$)") {
     set resp.http.Content-Type = "application/json";
     set resp.http.Cache-Control = "no-store";
     synthetic("""{{BODY_TOO_LARGE}}""");
     return (deliver);
   }
-  if (resp.status == 412 || resp.status == 414) {
+  if (resp.status == 429) {
+{{SYNTH_SECURITY_HEADERS}}
+    set resp.http.Content-Type = "text/plain; charset=utf-8";
+    set resp.http.Cache-Control = "no-store";
+    set resp.http.Retry-After = "{{RETRY_AFTER_BUSY}}";
+    synthetic("Too many requests: this client has sent more than its share; retry in {{RETRY_AFTER_BUSY}} s." + {"
+"});
+    return (deliver);
+  }
+  if (resp.status == 412 || resp.status == 413 || resp.status == 414) {
 {{SYNTH_SECURITY_HEADERS}}
     set resp.http.Content-Type = "text/plain; charset=utf-8";
     set resp.http.Cache-Control = "no-store";
     if (resp.status == 412) {
       synthetic("Precondition failed: no entity tag in If-Match is this representation's." + {"
+"});
+    } elsif (resp.status == 413) {
+      synthetic("Payload too large: a request body may hold {{MAX_BODY_BYTES}} bytes at most." + {"
 "});
     } else {
       synthetic("URI too long: a request line of 8,000 characters or more names nothing here." + {"

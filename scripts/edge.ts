@@ -15,6 +15,7 @@ import { DEFAULT_LANG } from '../src/lib/locales.ts';
 import { pathOf, MCP_BODY_LIMIT, RETRY_AFTER } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
+import { FRONT_LIMITS } from './front-config.ts';
 
 export interface EdgeOptions {
   /** host:port of the origin: a sidecar, or the nginx front. */
@@ -27,9 +28,17 @@ export interface EdgeOptions {
   headers: Record<string, string>;
   /** What the edge asks the origin to tell it is up: /health (an origin of another kind: its own). */
   probePath?: string;
+  /** One client's share of what reaches the origin (EDGE_ORIGIN_SHARE unless given). */
+  originShare?: { burst: number; ratePerSecond: number };
 }
 
 const VARNISHD = ['/usr/sbin/varnishd', '/usr/local/sbin/varnishd'];
+
+/**
+ * What one client may send through the edge to the origin (misses and passes; hits cost the origin nothing): a burst,
+ * then an average rate, as the front allows (scripts/front-config.ts FRONT_LIMITS).
+ */
+export const EDGE_ORIGIN_SHARE = { burst: FRONT_LIMITS.burst, ratePerSecond: FRONT_LIMITS.ratePerSecond } as const;
 
 export function varnishBinary(): string | undefined {
   return VARNISHD.find((path) => existsSync(path));
@@ -38,6 +47,7 @@ export function varnishBinary(): string | undefined {
 /** deploy/edge.vcl, filled. */
 export function edgeConfig(options: EdgeOptions): string {
   const { host, port } = hostPort(options.backend);
+  const share = options.originShare ?? EDGE_ORIGIN_SHARE;
   const acl = [
     '"127.0.0.1"',
     '"::1"',
@@ -51,6 +61,11 @@ export function edgeConfig(options: EdgeOptions): string {
     PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),
     UNAVAILABLE_PAGE: join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
     MAX_BODY_BYTES: String(MCP_BODY_LIMIT),
+    MCP_PATH: pathOf('mcp'),
+    ORIGIN_BURST: String(share.burst),
+    ORIGIN_PERIOD: String(share.burst / share.ratePerSecond),
+    ORIGIN_RATE: String(share.ratePerSecond),
+    RETRY_AFTER_BUSY: String(RETRY_AFTER.busy),
     RETRY_AFTER: String(RETRY_AFTER.unavailable),
     BODY_TOO_LARGE: JSON.stringify(bodyTooLarge(MCP_BODY_LIMIT)),
     SECURITY_HEADERS: Object.entries(options.headers)

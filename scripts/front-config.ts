@@ -1,6 +1,7 @@
 // Fills deploy/nginx.conf, the front, from the configuration and from the sidecar's own rules (content types,
 // cache rules, security headers, the homepage Link header), so that the front and the sidecar answer alike.
 //   npm run front -- config [--listen 0.0.0.0:80] [--sidecar 127.0.0.1:8081 ...] [--dist DIR] [--prefix DIR] [--workers N]
+//                           [--trust-proxy ADDR ...] [--client-requests N] [--client-rate PER_SECOND] [--client-burst N]
 // prints it. Tests, the bench and an operator all use this one function.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -44,13 +45,38 @@ export interface FrontOptions {
   workers?: number | 'auto';
   accessLog?: string;
   modulesDir?: string;
+  /**
+   * Addresses or CIDRs of proxies in front of this one (an edge, a load balancer) whose X-Forwarded-For the front
+   * believes, so that its own per-client limits count their clients (nginx's realip), not them.
+   */
+  trustProxy?: string[];
+  /** One client's share (FRONT_LIMITS unless given): a load test from one address needs a larger one. */
+  clientLimits?: ClientLimits;
 }
+
+export interface ClientLimits {
+  inProgress: number;
+  ratePerSecond: number;
+  burst: number;
+}
+
+/**
+ * What one client may send the sidecars through the front: requests in progress at once (nginx's limit_conn counts a
+ * connection while a request is being processed), and a rate with a burst (limit_req, leaky bucket). A person's
+ * browser asks a page and its images, a crawler a few pages a second: far below both. The sidecars judge the same
+ * client again (X-Forwarded-For), with their own shares.
+ */
+export const FRONT_LIMITS: Readonly<ClientLimits> = { inProgress: 64, ratePerSecond: 50, burst: 200 };
+
+/** A share no load test from one address reaches: for measuring what the front does, not what it refuses. */
+export const UNLIMITED_CLIENT: Readonly<ClientLimits> = { inProgress: 65_000, ratePerSecond: 100_000, burst: 100_000 };
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
 const indent = (lines: string[], spaces: number) => lines.map((l) => ' '.repeat(spaces) + l).join('\n');
 
 export function frontConfig(options: FrontOptions): string {
   const { config } = options;
+  const limits = options.clientLimits ?? FRONT_LIMITS;
   const dist = options.dist ?? join(projectRoot, 'dist', 'client');
   const security = Object.entries(securityHeaders(config, buildStyleHashes(join(dist, '..')))).map(
     ([name, value]) => `add_header ${name} ${quote(value)} always;`,
@@ -129,9 +155,14 @@ export function frontConfig(options: FrontOptions): string {
     return `    location = ${path} {\n${indent(body, 6)}\n    }`;
   });
 
+  // A sidecar is marked failed only when it cannot answer (refused, reset, timed out: `error timeout`), never for a
+  // status it sends: a 503 is what a sidecar says on purpose when it sheds one client's load, and counting it took
+  // healthy sidecars out of rotation for everyone (issue 46). The per-client limits apply to what goes to them.
   const proxy = (retry: string, upstream = 'sidecars') =>
     indent(
       [
+        `limit_conn per_client_conn ${limits.inProgress};`,
+        `limit_req zone=per_client_rate burst=${limits.burst} nodelay;`,
         `proxy_pass http://${upstream};`,
         'proxy_http_version 1.1;',
         'proxy_set_header Connection "";',
@@ -154,11 +185,11 @@ export function frontConfig(options: FrontOptions): string {
   const exact = sidecarRoutes.filter((r) => !r.path.includes('{'));
   const location = (match: string, body: string[]) => `    location ${match} {\n${body.join('\n')}\n    }`;
   const liveLocations = [
-    location(`~ ^/(${prefixes.join('|')})/`, [proxy('error timeout http_502 http_503')]),
+    location(`~ ^/(${prefixes.join('|')})/`, [proxy('error timeout')]),
     ...exact.map((r) =>
       r.served === 'agents'
         ? location(`= ${r.path}`, [
-            proxy('error timeout http_502 http_503 non_idempotent', 'sidecars_by_client'),
+            proxy('error timeout non_idempotent', 'sidecars_by_client'),
             "      # The sidecar's own limit: nginx refuses a larger body itself (reading the rest, lingering), as JSON-RPC.",
             `      client_max_body_size ${MCP_BODY_LIMIT};`,
             '      error_page 413 @mcp_body_too_large;',
@@ -175,7 +206,7 @@ export function frontConfig(options: FrontOptions): string {
               6,
             ),
           ])
-        : location(`= ${r.path}`, [proxy('error timeout http_502 http_503')]),
+        : location(`= ${r.path}`, [proxy('error timeout')]),
     ),
   ];
 
@@ -202,7 +233,19 @@ export function frontConfig(options: FrontOptions): string {
     SITE_LANGS: [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)].join(' '),
     ERROR_PAGES: `"^/(${LANGS.join('|')})/(${ERROR_STATUSES.join('|')})(\\.md)?$"`,
     DIST: dist,
-    PROXY: proxy('error timeout http_502 http_503'),
+    PROXY: proxy('error timeout'),
+    RATE: `${limits.ratePerSecond}r/s`,
+    RETRY_AFTER_BUSY: String(RETRY_AFTER.busy),
+    REAL_IP: indent(
+      (options.trustProxy ?? []).length === 0
+        ? ['# No proxy in front of this one: $remote_addr is the client.']
+        : [
+            ...(options.trustProxy ?? []).map((address) => `set_real_ip_from ${address};`),
+            'real_ip_header X-Forwarded-For;',
+            'real_ip_recursive on;',
+          ],
+      2,
+    ),
     LIVE_LOCATIONS: liveLocations.join('\n'),
     ALIAS_PATTERN: SLUG_PATTERN.source.replace(/^\^/, '^/'),
     MCP_PATH: pathOf('mcp'),
@@ -276,6 +319,7 @@ export async function runFront(options: {
   port: number;
   /** dist/client of the build to serve (the project's own build unless given). */
   dist?: string;
+  clientLimits?: ClientLimits;
 }): Promise<{ url: string; nginx: ChildProcess }> {
   const url = `http://127.0.0.1:${options.port}`;
   const conf = frontConfig({
@@ -286,6 +330,7 @@ export async function runFront(options: {
     prefix: options.prefix,
     workers: 1,
     accessLog: 'off',
+    ...(options.clientLimits ? { clientLimits: options.clientLimits } : {}),
   });
   return { url, nginx: await runNginx(options.prefix, conf, url) };
 }
@@ -300,11 +345,15 @@ if (import.meta.main) {
       workers: { type: 'string', default: 'auto' },
       'access-log': { type: 'string', default: '/var/log/nginx/bio-access.log' },
       dist: { type: 'string' },
+      'trust-proxy': { type: 'string', multiple: true, default: [] },
+      'client-requests': { type: 'string', default: String(FRONT_LIMITS.inProgress) },
+      'client-rate': { type: 'string', default: String(FRONT_LIMITS.ratePerSecond) },
+      'client-burst': { type: 'string', default: String(FRONT_LIMITS.burst) },
     },
   });
   if (positionals[0] !== 'config') {
     console.error(
-      'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE]',
+      'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-rate N] [--client-burst N]',
     );
     process.exit(2);
   }
@@ -316,6 +365,12 @@ if (import.meta.main) {
       prefix: values.prefix,
       workers: values.workers === 'auto' ? 'auto' : Number(values.workers),
       accessLog: values['access-log'],
+      trustProxy: values['trust-proxy'],
+      clientLimits: {
+        inProgress: Number(values['client-requests']),
+        ratePerSecond: Number(values['client-rate']),
+        burst: Number(values['client-burst']),
+      },
       ...(values.dist ? { dist: values.dist } : {}),
     }),
   );

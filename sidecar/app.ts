@@ -1,5 +1,6 @@
 // Builds the Fastify app (plugins and routes) apart from listening, so tests and server.ts share it. Layers: routes
 // (HTTP in and out) over services (site reader, live pages, sitemap, static site) over the store.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import Fastify, {
   type FastifyError,
@@ -9,9 +10,10 @@ import Fastify, {
 } from 'fastify';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { STATIC_SITEMAP_FILE } from '../src/lib/sitemap.ts';
-import { pathOf, CACHE, RETRY_AFTER } from '../src/lib/surface.ts';
+import { pathOf, CACHE, MCP_BODY_LIMIT, RETRY_AFTER } from '../src/lib/surface.ts';
 import type { ServerConfig } from './config.ts';
 import { clientErrorHandler } from './client-errors.ts';
+import { clientOf, RequestsInProgress, runAs } from './clients.ts';
 import { limitConnectionsPerClient } from './connection-limits.ts';
 import { CODES, errorResponse } from './mcp/jsonrpc.ts';
 import { ErrorPages } from './error-pages.ts';
@@ -22,6 +24,8 @@ import { Overloaded, RenderPool } from './render/render-pool.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { edgeTags, pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
+import { STALL_MS } from './send.ts';
+import { hasBody, lingerOnUnreadBody } from './request-body.ts';
 import { originForm, checkedPathOfRequest, hasValidHost } from './request-path.ts';
 import { Freshness } from './services/freshness.ts';
 import { LivePages } from './services/live-pages.ts';
@@ -52,7 +56,8 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const site = new StaticSite(join(distDir, 'client'));
   const store = openStore(config);
   const pool = new RenderPool({ serverEntry: join(distDir, 'server', 'entry.mjs'), threads: config.renderThreads });
-  const pressure = new Pressure({ maxEventLoopDelayMs: config.maxEventLoopDelayMs });
+  const requests = new RequestsInProgress(config.maxRequestsPerClient);
+  const pressure = new Pressure({ maxEventLoopDelayMs: config.maxEventLoopDelayMs, requests });
   const freshness = new Freshness(store, config.changePollMs);
   const live = new LivePages({
     baseUrl: config.baseUrl,
@@ -80,12 +85,13 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
     store,
     pressure,
   });
-  return { site, store, pool, pressure, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
+  return { site, store, pool, pressure, requests, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const { site, store, pool, pressure, live, reader, errors } = options.services ?? (await openServices(options));
+  const { site, store, pool, pressure, requests, live, reader, errors } =
+    options.services ?? (await openServices(options));
 
   const headers = securityHeaders(config, buildStyleHashes(options.distDir));
   const app = Fastify({
@@ -123,6 +129,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // hold memory by the thousand.
   app.server.maxConnections = config.maxConnections;
   limitConnectionsPerClient(app.server, config.maxConnectionsPerClient, config.trustProxy);
+  // RFC 9112 §9.6: a client may close its half of the connection once its request is sent (`printf … | nc`); its
+  // answer still comes. Node's default answered nothing then, once the answer had to wait for a render.
+  (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  expectations(app, headers);
   // An answer larger than the kernel's buffers take at once is sent only as fast as its client reads: one that stops
   // reading loses its connection after SEND_TIMEOUT_MS without progress (Node sets the idle timeout back when the
   // answer is done), so that a thousand readers that read nothing do not hold a thousand answers.
@@ -132,7 +142,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       typeof payload === 'object' &&
       (!Buffer.isBuffer(payload) || payload.length > SEND_WATCHED_BYTES)
     )
-      request.raw.socket?.setTimeout(config.sendTimeoutMs);
+      request.raw.socket?.setTimeout(
+        Math.min(config.sendTimeoutMs, (payload as { [STALL_MS]?: number })[STALL_MS] ?? Infinity),
+      );
     done(null, payload);
   });
 
@@ -141,8 +153,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // segments) is a 400 whatever the route, as nginx in front answers it too.
   app.decorateRequest('sitePath', '');
   app.decorateRequest('surfaceRoute', undefined);
+  app.decorateRequest('client', '');
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    // Whose request this is, counted while it is in progress: one client's share of requests, and its identity for
+    // every shared queue below (clients.ts).
+    const client = clientOf(request.ip);
+    request.client = client;
+    if (!requests.enter(client)) {
+      reply
+        .code(429)
+        .header('retry-after', String(RETRY_AFTER.busy))
+        .header('cache-control', CACHE.none)
+        .type('text/plain; charset=utf-8')
+        .send(
+          `Too many requests: this client has ${config.maxRequestsPerClient} in progress already; retry in ${RETRY_AFTER.busy} s.\n`,
+        );
+      return;
+    }
+    reply.raw.once('close', () => requests.leave(client));
     if (!hasValidHost(request)) {
       const why = 'Bad request: one Host header is required, naming a host and a port from 0 to 65535';
       reply.code(400).header('cache-control', CACHE.none);
@@ -158,7 +187,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return;
     }
     request.sitePath = path;
-    done();
+    runAs(client, done);
+  });
+  // A body is read only by the route that takes one (/mcp reads its own, bounded: request-body.ts). Anywhere else it
+  // is not parsed: the answer (405, 404) is sent at once and the rest of the body lingers out, dropped.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (hasBody(request.raw) && !request.raw.readableEnded) lingerOnUnreadBody(request, reply);
+    done(null, payload);
   });
 
   // The one place where HTTP errors become answers. A client's error (4xx) says what was wrong; a database that
@@ -225,8 +262,35 @@ function sendBadRequest(reply: FastifyReply) {
     .send('Bad request: the URL is not a valid path (broken percent-encoding, NUL, backslash or dot segments).\n');
 }
 
+/**
+ * `Expect` (RFC 9110 §10.1.1): `100 Continue` only to a request whose body a route will read (a POST to /mcp within
+ * its limit); any other is answered without reading its body (a 413 before a 99 MB body is sent, not after). An
+ * expectation other than 100-continue is 417, with our headers like every answer.
+ */
+function expectations(app: FastifyInstance, headers: Record<string, string>): void {
+  app.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'POST' && path === pathOf('mcp') && length <= MCP_BODY_LIMIT) res.writeContinue();
+    app.server.emit('request', req, res);
+  });
+  app.server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = 'Expectation failed: this server meets only Expect: 100-continue.\n';
+    res.writeHead(417, {
+      ...headers,
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': CACHE.none,
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    res.end(body);
+  });
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The client this request counts against (clients.ts): its address as the trusted fronts report it, or its /64. */
+    client: string;
     /** The decoded path, checked by the onRequest hook (no dot segment, NUL, backslash or broken encoding). */
     sitePath: string;
     /** The declared route that answered, when the site reader matched one (`/p/{page}`): logged as the route. */

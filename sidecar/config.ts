@@ -108,6 +108,7 @@ const serverSchema = z.object({
   SEND_TIMEOUT_MS: whole(10_000, 100, 3_600_000),
   MAX_CONNECTIONS: whole(2048, 1, 1_000_000),
   MAX_CONNECTIONS_PER_CLIENT: whole(64, 1, 1_000_000),
+  MAX_REQUESTS_PER_CLIENT: whole(64, 1, 1_000_000),
   MAX_EVENT_LOOP_DELAY_MS: whole(100, 1, 60_000),
   SHUTDOWN_DRAIN_MS: whole(1000, 0, 600_000),
   /** The header live answers name their entity in, for edges: Varnish's xkey, Fastly's Surrogate-Key, Cloudflare's Cache-Tag. */
@@ -187,6 +188,8 @@ export interface ServerConfig extends PublicConfig {
   maxConnections: number;
   /** Connections one client address (an IPv6 /64) may hold open at once; TRUST_PROXY's fronts are not limited. */
   maxConnectionsPerClient: number;
+  /** Requests one client may have in progress at once (pipelined, or through a front's shared connections): 429 past it. */
+  maxRequestsPerClient: number;
   /** The event loop's mean delay past which costly work is refused with 503 (load shed) and /health is degraded. */
   maxEventLoopDelayMs: number;
   /** On SIGTERM, how long to keep answering (with Connection: close) before closing. */
@@ -245,6 +248,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     sendTimeoutMs: settings.SEND_TIMEOUT_MS,
     maxConnections: settings.MAX_CONNECTIONS,
     maxConnectionsPerClient: settings.MAX_CONNECTIONS_PER_CLIENT,
+    maxRequestsPerClient: settings.MAX_REQUESTS_PER_CLIENT,
     maxEventLoopDelayMs: settings.MAX_EVENT_LOOP_DELAY_MS,
     shutdownDrainMs: settings.SHUTDOWN_DRAIN_MS,
     edgeTagHeader: settings.EDGE_TAG_HEADER === 'none' ? undefined : settings.EDGE_TAG_HEADER,

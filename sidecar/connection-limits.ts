@@ -1,9 +1,9 @@
 // Connections one client may hold open at once (MAX_CONNECTIONS_PER_CLIENT): without it, one address holding the
 // process's MAX_CONNECTIONS idle sockets shut everyone else out (the bench's idle-sockets client did). A client is an
-// address, or an IPv6 /64 (fair-slots.ts' clientOf). The fronts TRUST_PROXY names are not limited: every client of
+// address, or an IPv6 /64 (clients.ts' clientOf). The fronts TRUST_PROXY names are not limited: every client of
 // the front arrives from its address.
 import { BlockList, isIPv6, type Server } from 'node:net';
-import { clientOf } from './fair-slots.ts';
+import { clientOf } from './clients.ts';
 
 /** Addresses and CIDRs, comma-separated (TRUST_PROXY's form), as a list to check addresses against. */
 function trustedList(spec: string): BlockList {

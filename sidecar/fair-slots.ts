@@ -3,27 +3,49 @@
 // delays another's one request by at most one turn. The lines together are bounded, so that waiting costs nothing
 // unbounded either; when they are full, a newcomer whose line is shorter than the longest takes the place of that
 // line's last request (which is refused), and any other newcomer is refused at once: one client may use every place
-// while it is alone, and never keeps another out. A refused request is answered 503 with Retry-After by the caller.
+// while it is alone, and never keeps another out. A wait is bounded in time too (a request still waiting then is
+// refused), and a client may hold at most its share of the slots at once. A refused request is answered 503 with
+// Retry-After by the caller. Used for /mcp's slots, the render queue and the decompression of large documents.
 
 /** Gives the slot back; calling it again does nothing. */
 export type Release = () => void;
 
 interface Waiter {
-  /** Its slot, or undefined when its place was given to another client's request. */
+  /** Its slot, or undefined when it is refused (its place given to another client, or its wait too long). */
   admit: (release: Release | undefined) => void;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
+
+export interface FairSlotsOptions {
+  /** Slots in use at once. */
+  capacity: number;
+  /** Requests waiting at once, every client's together. */
+  maxWaiting: number;
+  /** The longest a request waits for a slot before it is refused (default: no bound). */
+  maxWaitMs?: number;
+  /** Slots one client may hold at once (default: all of them). */
+  perClient?: number;
+}
+
+const NEVER = new Promise<never>(() => undefined);
 
 export class FairSlots {
   readonly #capacity: number;
   readonly #maxWaiting: number;
+  readonly #maxWaitMs: number;
+  readonly #perClient: number;
   #busy = 0;
   #waiting = 0;
   /** Each client's line, in rotation order (a Map keeps insertion order: a served client goes to the back). */
   readonly #lines = new Map<string, Waiter[]>();
+  /** Slots each client holds now. */
+  readonly #held = new Map<string, number>();
 
-  constructor({ capacity, maxWaiting }: { capacity: number; maxWaiting: number }) {
+  constructor({ capacity, maxWaiting, maxWaitMs = Infinity, perClient = capacity }: FairSlotsOptions) {
     this.#capacity = capacity;
     this.#maxWaiting = maxWaiting;
+    this.#maxWaitMs = maxWaitMs;
+    this.#perClient = perClient;
   }
 
   /** Slots in use and requests waiting now. */
@@ -36,20 +58,30 @@ export class FairSlots {
 
   /**
    * A slot for `client`: at once when one is free, else after its turn; undefined when it is refused (the lines are
-   * full and its own is the longest, or its place was given to another client while it waited). `gone` settles when
-   * the client leaves while it waits (its place is given up).
+   * full and its own is the longest, its place was given to another client, or it waited its longest). `gone` settles
+   * when the client leaves while it waits (its place is given up).
    */
-  acquire(client: string, gone: Promise<unknown>): Promise<Release | undefined> {
-    if (this.#busy < this.#capacity && this.#waiting === 0) return Promise.resolve(this.#take());
+  acquire(client: string, gone: Promise<unknown> = NEVER): Promise<Release | undefined> {
+    if (this.#waiting === 0 && this.#mayTake(client)) return Promise.resolve(this.#take(client));
     const line = this.#lines.get(client);
     if (this.#waiting >= this.#maxWaiting && !this.#pushOut(line?.length ?? 0)) return Promise.resolve(undefined);
     return new Promise<Release | undefined>((resolve) => {
-      const waiter: Waiter = { admit: resolve };
+      const waiter: Waiter = { admit: resolve, timer: undefined };
+      if (Number.isFinite(this.#maxWaitMs)) {
+        waiter.timer = setTimeout(() => {
+          if (this.#leave(client, waiter)) resolve(undefined);
+        }, this.#maxWaitMs);
+        waiter.timer.unref();
+      }
       if (line) line.push(waiter);
       else this.#lines.set(client, [waiter]);
       this.#waiting++;
-      void gone.then(() => this.#leave(client, waiter));
+      if (gone !== NEVER) void gone.then(() => this.#leave(client, waiter) && resolve(undefined));
     });
+  }
+
+  #mayTake(client: string): boolean {
+    return this.#busy < this.#capacity && (this.#held.get(client) ?? 0) < this.#perClient;
   }
 
   /** Refuses the last request of the longest line, when it is longer than `than`; whether a place was freed. */
@@ -58,56 +90,59 @@ export class FairSlots {
     for (const entry of this.#lines) if (!longest || entry[1].length > longest[1].length) longest = entry;
     if (!longest || longest[1].length <= than + 1) return false;
     const [client, line] = longest;
-    line.pop()!.admit(undefined);
+    const waiter = line.pop()!;
+    clearTimeout(waiter.timer);
+    waiter.admit(undefined);
     if (line.length === 0) this.#lines.delete(client);
     this.#waiting--;
     return true;
   }
 
-  #take(): Release {
+  #take(client: string): Release {
     this.#busy++;
+    this.#held.set(client, (this.#held.get(client) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#busy--;
+      const held = (this.#held.get(client) ?? 1) - 1;
+      if (held > 0) this.#held.set(client, held);
+      else this.#held.delete(client);
       this.#next();
     };
   }
 
-  /** The next client in rotation gets the free slot. */
+  /** The next client in rotation that may hold another slot gets the free one. */
   #next(): void {
     while (this.#busy < this.#capacity && this.#waiting > 0) {
-      const [client, line] = this.#lines.entries().next().value as [string, Waiter[]];
+      let chosen: [string, Waiter[]] | undefined;
+      for (const entry of this.#lines) {
+        if (this.#mayTake(entry[0])) {
+          chosen = entry;
+          break;
+        }
+      }
+      if (!chosen) return;
+      const [client, line] = chosen;
       const waiter = line.shift()!;
+      clearTimeout(waiter.timer);
       this.#lines.delete(client);
       if (line.length > 0) this.#lines.set(client, line);
       this.#waiting--;
-      waiter.admit(this.#take());
+      waiter.admit(this.#take(client));
     }
   }
 
-  #leave(client: string, waiter: Waiter): void {
+  /** Takes `waiter` out of its line; whether it was still waiting. */
+  #leave(client: string, waiter: Waiter): boolean {
     const line = this.#lines.get(client);
     const at = line?.indexOf(waiter) ?? -1;
-    if (at === -1) return;
+    if (at === -1) return false;
+    clearTimeout(waiter.timer);
     line!.splice(at, 1);
     if (line!.length === 0) this.#lines.delete(client);
     this.#waiting--;
+    return true;
   }
-}
-
-/**
- * The client a request counts against: its address, or for IPv6 its /64 network (one host is usually given a whole
- * /64, so its addresses are one client's).
- */
-export function clientOf(address: string): string {
-  if (!address.includes(':') || address.startsWith('::ffff:')) return address.replace(/^::ffff:/, '');
-  const [head = '', tail] = address.split('::');
-  const groups = head === '' ? [] : head.split(':');
-  if (tail !== undefined) {
-    const rest = tail === '' ? [] : tail.split(':');
-    groups.push(...Array.from({ length: Math.max(0, 8 - groups.length - rest.length) }, () => '0'), ...rest);
-  }
-  return `${groups.slice(0, 4).join(':')}::/64`;
 }

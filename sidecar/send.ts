@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CACHE } from '../src/lib/surface.ts';
 import { preferredEncoding } from './negotiation.ts';
 import type { Asset, Encoded } from './asset.ts';
+import { FairSlots } from './fair-slots.ts';
 import { Overloaded } from './render/render-pool.ts';
 
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, status = 200) {
@@ -39,26 +40,39 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
   // stream, since Fastify answers a HEAD without a body as `content-length: 0`, and the length is the GET's.
   if (!asset.stream) return reply.code(status).send(asset.body);
   if (request.method === 'HEAD') return reply.code(status).header('content-length', asset.size).send(Readable.from([]));
-  return reply.code(status).header('content-length', asset.size).send(decompressing(asset.stream));
+  const stream = asset.stream;
+  return decompressing(request).then((release) => {
+    const body = stream();
+    body.once('close', release);
+    return reply
+      .code(status)
+      .header('content-length', asset.size)
+      .send(Object.assign(body, { [STALL_MS]: DECOMPRESS_STALL_MS }));
+  });
 }
 
 /**
  * Clients reading a document kept only compressed (a sitemap part of 5 MB) without compression at once, at most: each
  * costs a decompressor and the buffers between it and a client that may read slowly (a thousand of them held 300 MB
- * that the allocator kept after they went). Crawlers and edges take gzip; past this, the others are asked to retry.
+ * that the allocator kept after they went). Crawlers and edges take gzip. The slots are taken in turn between clients
+ * (fair-slots.ts), four a client at most; a client waits two seconds at most for one, then is asked to retry; and one
+ * that stops reading for two seconds loses its connection and gives its slot back (sixteen clients that never read
+ * held every slot for the whole SEND_TIMEOUT_MS).
  */
-const MAX_DECOMPRESSING = 16;
-let decompressingNow = 0;
+const DECOMPRESSING = new FairSlots({ capacity: 16, perClient: 4, maxWaiting: 64, maxWaitMs: 2000 });
+const DECOMPRESS_STALL_MS = 2000;
 
-function decompressing(stream: () => Readable): Readable {
-  if (decompressingNow >= MAX_DECOMPRESSING)
+/** On a streamed body: the longest its client may go without reading before its connection is closed (app.ts). */
+export const STALL_MS = Symbol('stall bound');
+
+async function decompressing(request: FastifyRequest): Promise<() => void> {
+  const gone = new Promise<void>((left) => request.raw.once('close', left));
+  const release = await DECOMPRESSING.acquire(request.client, gone);
+  if (!release)
     throw new Overloaded(
-      `${decompressingNow} clients are reading an uncompressed copy of a large document now; ask for it with Accept-Encoding: gzip, or retry`,
+      `${DECOMPRESSING.busy} clients are reading an uncompressed copy of a large document now; ask for it with Accept-Encoding: gzip, or retry`,
     );
-  decompressingNow++;
-  const body = stream();
-  body.once('close', () => decompressingNow--);
-  return body;
+  return release;
 }
 
 /** RFC 9110 §13.1.1: true without If-Match, for `*`, or when one listed tag is `etag` (strong comparison: a weak tag never matches). */

@@ -3,6 +3,7 @@
 // cached profiles through the edge against nginx serving static bytes in the same run; the same with a writer
 // editing 10 random profiles a second (hit ratio and origin requests from varnishstat); the time from a commit to
 // the page through the edge; the purger's memory. Writes docs/benchmarks/edge.md.
+import { UNLIMITED_CLIENT } from '../front-config.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeRecord } from './records.ts';
 import { readFileSync } from 'node:fs';
@@ -85,6 +86,8 @@ async function measure(
       prefix,
       dist,
       headers: securityHeaders(loadConfig({}), buildStyleHashes(join(dist, '..'))),
+      // The load comes from one address: what is measured is what the edge serves, not what it refuses one client.
+      originShare: UNLIMITED_CLIENT,
     });
     children.push(edge.varnish);
     const purger = spawn(process.execPath, [join(projectRoot, 'scripts/purger.ts')], {

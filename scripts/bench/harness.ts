@@ -11,7 +11,7 @@ import { writeDatabase } from '../../sidecar/store/writer.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { projectRoot } from '../ensure-build.ts';
-import { nginxBinary, runFront, runNginx } from '../front-config.ts';
+import { nginxBinary, runFront, runNginx, UNLIMITED_CLIENT } from '../front-config.ts';
 import { cleanEnv, freePort, spawnSidecar } from '../sidecar-process.ts';
 
 export const scratch = mkdtempSync(join(tmpdir(), 'bio-bench-'));
@@ -117,6 +117,8 @@ export async function startFront(databasePath: string, config: ServerConfig) {
     sidecars: sidecars.map((s) => new URL(s.url).host),
     prefix: join(scratch, 'front'),
     port: await port(),
+    // The load comes from one address: what is measured is what the front serves, not what it refuses one client.
+    clientLimits: UNLIMITED_CLIENT,
   });
   track(nginx);
   return { url, children: [nginx, ...sidecars.map((s) => s.child)] };

@@ -2,8 +2,11 @@
 // a QR code, and each one's compressed forms), so that the event loop, which answers /health and every cached page,
 // is never held by it. Piscina rather than Node's Worker by hand: it queues tasks with a bound, moves results without
 // copying, replaces a thread that dies, and lowers the threads' priority so that the event loop's thread is scheduled
-// first when the cores are busy. Tasks past the queue's bound are refused at once (Overloaded: a 503 that says when
-// to retry) instead of waiting behind work that would take longer than a client waits.
+// first when the cores are busy. The queue in front of the threads is fair between clients (fair-slots.ts, issue 46):
+// a task waits in its client's line (clients.ts' currentClient, the request it serves), the threads take the lines in
+// turn, so one client pipelining hundreds of renders delays another's one by a task a client at most; when the lines
+// are full, the longest gives up its last, and a task that waited RENDER_WAIT_MS is refused (Overloaded: a 503 that
+// says when to retry) instead of waiting behind work that would take longer than a client waits.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Piscina from 'piscina';
@@ -11,6 +14,8 @@ import type { Encoding } from '../../src/lib/compression.ts';
 import type { LiveLocals } from '../../src/lib/live-content.ts';
 import type { OgCard } from '../../src/lib/og.ts';
 import { RETRY_AFTER } from '../../src/lib/surface.ts';
+import { currentClient } from '../clients.ts';
+import { FairSlots } from '../fair-slots.ts';
 import type { RenderedBytes, RenderTask } from './render-worker.ts';
 
 /** Work refused because the server is too busy now: answered 503 with Retry-After, never queued. */
@@ -36,17 +41,27 @@ export interface RenderPoolOptions {
   threads: number;
   /** Tasks waiting at most per thread before new ones are refused (256: a second or two of renders). */
   queuePerThread?: number;
+  /** The longest a task waits for a thread before it is refused (a person does not wait longer for a page). */
+  maxWaitMs?: number;
 }
+
+/** A task's longest wait for a thread: past it, a 503 says to retry rather than keep a visitor waiting. */
+const RENDER_WAIT_MS = 5000;
 
 /** The default number of threads: every core but the one the event loop runs on, and at least one. */
 export const defaultRenderThreads = () => Math.max(1, availableParallelism() - 1);
 
 export class RenderPool {
   readonly #pool: Piscina<RenderTask, RenderedBytes>;
-  readonly #maxQueue: number;
+  /** The threads' work, taken in turn between clients: two tasks a thread (one running, the next ready). */
+  readonly #slots: FairSlots;
 
   constructor(options: RenderPoolOptions) {
-    this.#maxQueue = options.threads * (options.queuePerThread ?? 256);
+    this.#slots = new FairSlots({
+      capacity: options.threads * 2,
+      maxWaiting: options.threads * (options.queuePerThread ?? 256),
+      maxWaitMs: options.maxWaitMs ?? RENDER_WAIT_MS,
+    });
     this.#pool = new Piscina({
       filename: fileURLToPath(new URL('./render-worker.ts', import.meta.url)),
       workerData: { serverEntry: options.serverEntry },
@@ -55,7 +70,6 @@ export class RenderPool {
       minThreads: 0,
       maxThreads: options.threads,
       idleTimeout: 24 * 60 * 60 * 1000,
-      maxQueue: this.#maxQueue,
       // Below the event loop's thread in the scheduler's eyes: /health first when every core is busy.
       niceIncrement: 5,
       // Tasks by message, not by Atomics.wait: a thread blocked in Atomics.wait between tasks never returns to its
@@ -102,7 +116,7 @@ export class RenderPool {
 
   /** Tasks waiting for a thread now. */
   get queued(): number {
-    return this.#pool.queueSize;
+    return this.#slots.waiting + this.#pool.queueSize;
   }
 
   /** Threads' busy share since start (0–1). */
@@ -115,8 +129,14 @@ export class RenderPool {
   }
 
   async #run(task: RenderTask): Promise<Rendered> {
-    if (this.#pool.queueSize >= this.#maxQueue) throw new Overloaded(`${this.#pool.queueSize} renders are waiting`);
-    const done = await this.#pool.run(task);
+    const release = await this.#slots.acquire(currentClient());
+    if (!release) throw new Overloaded(`${this.#slots.waiting} renders are waiting`);
+    let done: RenderedBytes;
+    try {
+      done = await this.#pool.run(task);
+    } finally {
+      release();
+    }
     const forms: Rendered['forms'] = {};
     for (const [encoding, bytes] of Object.entries(done.forms) as [Encoding, Uint8Array][])
       forms[encoding] = bufferOf(bytes);

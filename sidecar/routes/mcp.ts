@@ -7,11 +7,12 @@ import rateLimit from '@fastify/rate-limit';
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config.ts';
 import { pathOf, CACHE, MCP_BODY_LIMIT, RETRY_AFTER, ROUTES } from '../../src/lib/surface.ts';
-import { clientOf, FairSlots } from '../fair-slots.ts';
+import { FairSlots } from '../fair-slots.ts';
 import type { RenderPool } from '../render/render-pool.ts';
 import { mcpConductor, type McpAnswer } from '../mcp/conductor.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../mcp/jsonrpc.ts';
+import { BodyBudget, BodyRefused, readBody } from '../request-body.ts';
 
 function sendJson(reply: FastifyReply, status: number, body: unknown) {
   return reply
@@ -31,36 +32,35 @@ function acceptsBoth(request: FastifyRequest): boolean {
   return /\bapplication\/json\b/i.test(accept) && /\btext\/event-stream\b/i.test(accept);
 }
 
-/**
- * After answering 413 to a body still arriving, keep reading (and dropping) it for a while before closing, as nginx's
- * lingering close does: closing at once makes the kernel reset the connection, and a client still writing then sees
- * EPIPE instead of the answer. Bounded like nginx's lingering_time and lingering_timeout.
- */
-const LINGER_MS = 30_000;
-const LINGER_IDLE_MS = 5_000;
-
-function lingerOnRefusedBody(request: FastifyRequest, reply: FastifyReply): void {
-  // Without `Connection: close`, Node reads the rest of the body and drops it, and the connection stays usable after.
-  reply.removeHeader('connection');
-  const socket = request.raw.socket;
-  const idle = socket.timeout ?? 0;
-  const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
-  const stalled = () => socket.destroy();
-  socket.setTimeout(LINGER_IDLE_MS, stalled);
-  const done = () => {
-    clearTimeout(deadline);
-    socket.removeListener('timeout', stalled);
-    socket.setTimeout(idle);
-  };
-  if (request.raw.readableEnded) return done();
-  request.raw.once('end', done).once('close', done);
-  request.raw.resume();
-}
-
 export type McpLimits = Pick<
   ServerConfig,
-  'mcpRateLimit' | 'mcpRateWindowSeconds' | 'mcpMaxBatch' | 'mcpMaxResponseBytes' | 'mcpMaxConcurrent' | 'sendTimeoutMs'
+  | 'mcpRateLimit'
+  | 'mcpRateWindowSeconds'
+  | 'mcpMaxBatch'
+  | 'mcpMaxResponseBytes'
+  | 'mcpMaxConcurrent'
+  | 'sendTimeoutMs'
+  | 'requestTimeoutMs'
 >;
+
+/**
+ * The bytes /mcp bodies may hold while they arrive: a client's share is eight bodies of the largest size (a client
+ * sends one at a time; an agent in a hurry, a few), the whole that of 256 (4 MiB past the bodies' own buffers).
+ */
+const BODY_SHARE = 8 * MCP_BODY_LIMIT;
+const BODY_TOTAL = 256 * MCP_BODY_LIMIT;
+/** A body that goes this long without a byte is answered 408 (nginx's client_body_timeout, shorter). */
+const BODY_IDLE_MS = 10_000;
+
+/** Another method than POST (or OPTIONS) on /mcp: 405 with Allow, as JSON-RPC, whatever the method. */
+export function mcpMethodNotAllowed(reply: FastifyReply) {
+  return jsonRpcError(
+    reply.header('allow', 'POST'),
+    405,
+    CODES.serverError,
+    'Method not allowed: this stateless MCP endpoint answers POST only (no SSE stream, no session to delete)',
+  );
+}
 
 export async function mcpRoutes(
   app: FastifyInstance,
@@ -82,6 +82,8 @@ export async function mcpRoutes(
   const slots = new FairSlots({ capacity: limits.mcpMaxConcurrent, maxWaiting: limits.mcpMaxConcurrent * 16 });
   /** The hosts a browser may send to this endpoint (DNS rebinding sends a foreign one to a loopback address). */
   const allowedHosts = [new URL(deps.config.baseUrl).hostname, ...localhostAllowedHostnames()];
+  const bodies = new BodyBudget({ perClient: BODY_SHARE, total: BODY_TOTAL });
+  const bodyIdleMs = Math.min(BODY_IDLE_MS, limits.requestTimeoutMs);
   const endpoint = `${deps.config.baseUrl}${pathOf('mcp')}`;
 
   await app.register(async (scope) => {
@@ -90,21 +92,27 @@ export async function mcpRoutes(
       max: limits.mcpRateLimit,
       timeWindow: limits.mcpRateWindowSeconds * 1000,
       // Over IPv6 a client has a /64 of addresses: it counts as one.
-      keyGenerator: (request) => clientOf(request.ip),
+      keyGenerator: (request) => request.client,
       // Thrown to the error handler below, which answers it as a JSON-RPC error (Retry-After is already set).
       errorResponseBuilder: () => ({ statusCode: 429, message: tooMany(limits) }),
     });
 
-    // Parse the body ourselves: Fastify's JSON parser would answer malformed JSON in its own format, not JSON-RPC.
+    // The body read by ourselves, into one bounded buffer (request-body.ts), and handed over as text: Fastify's JSON
+    // parser would answer malformed JSON in its own format, not JSON-RPC, and its reader keeps every chunk.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) =>
-      done(null, body),
-    );
+    scope.addContentTypeParser('*', (request, _payload, done) => {
+      readBody(request.raw, { limit: MCP_BODY_LIMIT, client: request.client, budget: bodies, idleMs: bodyIdleMs }).then(
+        (bytes) => done(null, bytes.toString('utf8')),
+        (err: Error) => done(err),
+      );
+    });
 
     scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-      if (error.statusCode === 413) {
-        lingerOnRefusedBody(request, reply);
-        return sendJson(reply, 413, bodyTooLarge(MCP_BODY_LIMIT));
+      if (error.statusCode === 413) return sendJson(reply, 413, bodyTooLarge(MCP_BODY_LIMIT));
+      if (error instanceof BodyRefused) {
+        if (error.statusCode === 408) reply.header('connection', 'close');
+        else reply.header('retry-after', String(RETRY_AFTER.busy));
+        return jsonRpcError(reply, error.statusCode, CODES.serverError, error.message);
       }
       if (error.statusCode === 429) return jsonRpcError(reply, 429, CODES.serverError, error.message);
       if (error.statusCode && error.statusCode < 500)
@@ -128,14 +136,12 @@ export async function mcpRoutes(
       }
     });
 
-    const notAllowed = (_request: FastifyRequest, reply: FastifyReply) =>
-      jsonRpcError(
-        reply.header('allow', 'POST'),
-        405,
-        CODES.serverError,
-        'Method not allowed: this stateless MCP endpoint answers POST only (no SSE stream, no session to delete)',
-      );
-    scope.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: pathOf('mcp'), handler: notAllowed });
+    // Every other method the router knows (the rest reach the not-found handler, which answers the same).
+    scope.route({
+      method: ['GET', 'DELETE', 'PUT', 'PATCH', 'TRACE', 'QUERY'],
+      url: pathOf('mcp'),
+      handler: (_request, reply) => mcpMethodNotAllowed(reply),
+    });
     // RFC 9110 §9.3.7: OPTIONS says what the resource takes, as on every other resource.
     scope.route({
       method: 'OPTIONS',
@@ -175,7 +181,7 @@ export async function mcpRoutes(
       }
       // A slot from here (the body has arrived) until the answer has left.
       const gone = new Promise<void>((left) => reply.raw.once('close', left));
-      const release = await slots.acquire(clientOf(request.ip), gone);
+      const release = await slots.acquire(request.client, gone);
       if (!release)
         return jsonRpcError(
           reply.header('retry-after', String(RETRY_AFTER.busy)),

@@ -1,10 +1,11 @@
 // Every GET of the surface but /mcp: the site reader resolves the path, and this translates its answer into HTTP
 // (negotiation in, status, headers and body out). A database failure is thrown on to the app's one error mapping.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CACHE } from '../../src/lib/surface.ts';
+import { CACHE, pathOf } from '../../src/lib/surface.ts';
 import type { ErrorPages } from '../error-pages.ts';
 import { preferredLang, prefersMarkdown } from '../negotiation.ts';
 import { sendAsset } from '../send.ts';
+import { mcpMethodNotAllowed } from './mcp.ts';
 import { ALL_LIVE, entityTag } from '../services/entities.ts';
 import type { ReadPreferences, Resolution, SiteReader } from '../services/site-reader.ts';
 
@@ -68,6 +69,9 @@ export function pageRoutes(
   // 204). A path that names nothing stays a 404, whatever the method. Whether it exists does not depend on who serves
   // the build's files: a front sends every such request here (deploy/nginx.conf).
   app.setNotFoundHandler(async (request, reply) => {
+    // /mcp answers every method it does not take the same way (WebDAV's and others the router does not know included).
+    if (request.sitePath === pathOf('mcp') && request.method !== 'GET' && request.method !== 'HEAD')
+      return mcpMethodNotAllowed(reply);
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.sitePath) {
       const resolution = await reader.resolve(request.sitePath, preferencesOf(request), {
         staticFiles: true,

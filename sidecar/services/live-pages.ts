@@ -29,7 +29,7 @@ export interface LiveDeps {
   pool: RenderPool;
   cache: LiveCache<LivePage | CardFound | AliasFound | Asset>;
   /** Why no page should be made now (load shed), if anything: what is cached keeps being served. */
-  pressure?: Pick<Pressure, 'why'> | undefined;
+  pressure?: Pick<Pressure, 'refusal'> | undefined;
 }
 
 /** A live page: its HTML, and its Markdown twin, made on first use (most visitors are people, who never ask for it). */
@@ -200,7 +200,7 @@ export class LivePages {
     this.misses++;
     const running = this.inflight.get(key);
     if (running) return running as Promise<T | undefined>;
-    const why = this.deps.pressure?.why();
+    const why = this.deps.pressure?.refusal();
     if (why) throw new Overloaded(why);
     const evictions = this.evictions;
     const lookup = find()

@@ -46,7 +46,7 @@ interface SitemapDeps {
   staticEntriesFile: string;
   limit?: number | undefined;
   /** Why no document should be built now (load shed), if anything. */
-  pressure?: Pick<Pressure, 'why'> | undefined;
+  pressure?: Pick<Pressure, 'refusal'> | undefined;
 }
 
 /** One part of a sitemap index: a slice of the static entries, or up to `limit` live pages of a kind from a key on. */
@@ -119,7 +119,7 @@ export class Sitemap {
 
   /** A build is costly: under pressure it is refused (a 503: crawlers retry), and what is built keeps being served. */
   private refuseUnderPressure(): void {
-    const why = this.deps.pressure?.why();
+    const why = this.deps.pressure?.refusal();
     if (why) throw new Overloaded(why);
   }
 

@@ -3,6 +3,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';
 import { runEdge } from '../../scripts/edge.ts';
+import { UNLIMITED_CLIENT } from '../../scripts/front-config.ts';
 import { runPurger } from '../../scripts/purger.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
 import { buildApp, openServices } from '../../sidecar/app.ts';
@@ -33,6 +34,9 @@ export async function startEdge(config: ServerConfig): Promise<Edge> {
     backend: origin.host,
     dist: clientDir,
     headers: securityHeaders(config, buildStyleHashes(distDir)),
+    // The suites ask from one address as fast as they can: what the edge refuses one client is the fairness suite's
+    // (test/faults/fair.test.ts, with the edge as shipped).
+    originShare: { burst: UNLIMITED_CLIENT.burst, ratePerSecond: UNLIMITED_CLIENT.ratePerSecond },
   });
   const purger = await runPurger({ ...config, purgeUrls: [url], changePollMs: Math.min(config.changePollMs, 50) });
   // Ready once the origin answers through the edge (a standby's sidecar waits for its first probe), as a load

@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       sendTimeoutMs: 10_000,
       maxConnections: 2048,
       maxConnectionsPerClient: 64,
+      maxRequestsPerClient: 64,
       maxEventLoopDelayMs: 100,
       changePollMs: 0,
       shutdownDrainMs: 1000,

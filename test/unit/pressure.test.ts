@@ -4,6 +4,7 @@
 // of a minute must not shed for it (the tests' sidecars on a busy machine did), and a short bound must, in numbers.
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runAs } from '../../sidecar/clients.ts';
 import { Pressure, SAMPLE_MS } from '../../sidecar/pressure.ts';
 
 const hold = (ms: number) => {
@@ -15,10 +16,11 @@ describe('a hold of the event loop longer than a sample', () => {
   let close: (() => Promise<unknown>) | undefined;
   afterEach(() => close?.());
 
-  /** What pressure says just after each sample that followed a hold. */
-  const reasonsAfterHolds = async (maxEventLoopDelayMs: number) => {
+  /** What pressure says (to the process, or to `client`) just after each sample that followed a hold. */
+  const reasonsAfterHolds = async (maxEventLoopDelayMs: number, client?: { inProgress: number }) => {
     const app = Fastify();
-    const pressure = new Pressure({ maxEventLoopDelayMs });
+    const requests = { of: () => client?.inProgress ?? 0 };
+    const pressure = new Pressure({ maxEventLoopDelayMs, requests });
     await pressure.measure(
       app,
       () => true,
@@ -32,7 +34,7 @@ describe('a hold of the event loop longer than a sample', () => {
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
         if (turn % 2 === 0) hold(SAMPLE_MS + 50);
-        else reasons.push(pressure.why());
+        else reasons.push(client ? runAs('127.0.2.1', () => pressure.refusal()) : pressure.why());
         if (++turn === 6) resolve(void clearInterval(timer));
       }, SAMPLE_MS);
     });
@@ -44,9 +46,19 @@ describe('a hold of the event loop longer than a sample', () => {
   });
 
   it('is shed under a short bound, saying how long in milliseconds', async () => {
-    // Most often every hold is seen; on a busy machine a sample may fall elsewhere, but not all three.
+    // Most often every hold is seen; on a busy machine a sample may fall elsewhere, but not all three. The whole
+    // process sheds at four times the bound.
     const seen = (await reasonsAfterHolds(20)).filter((reason) => reason !== undefined);
     expect(seen.length).toBeGreaterThan(0);
-    for (const reason of seen) expect(reason).toMatch(/^the event loop lags (at least )?\d+ ms \(over 20 ms\)$/);
+    for (const reason of seen) expect(reason).toMatch(/^the event loop lags (at least )?\d+ ms \(over 80 ms\)$/);
+  });
+
+  it('refuses first the client with more than one request in progress, not the one asking one thing (issue 46)', async () => {
+    // A hold of 300 ms under a bound of 100: over the bound, not over four times it.
+    const heavy = (await reasonsAfterHolds(100, { inProgress: 12 })).filter((reason) => reason !== undefined);
+    expect(heavy.length).toBeGreaterThan(0);
+    for (const reason of heavy) expect(reason).toMatch(/^the event loop lags (at least )?\d+ ms \(over 100 ms\)$/);
+    expect(await reasonsAfterHolds(100, { inProgress: 1 })).toEqual([undefined, undefined, undefined]);
+    expect(await reasonsAfterHolds(100)).toEqual([undefined, undefined, undefined]);
   });
 });

@@ -1,0 +1,100 @@
+// An innocent reader on an address of its own, beside an attack (issue 46): `node scripts/fair/reader.ts URL SECONDS
+// PROFILES ADDRESS` asks, for SECONDS, four kinds of request, each in a loop of its own, one request at a time, as a
+// person's browser and a load balancer would: a cached live page (/p/layla, asked once before), a live page nobody
+// asked before (a profile of the lower half of the generated ones, a new one each time), a static page, /health, and an
+// MCP call (one every half second: an agent reading within the rate limit). A person gives up on an answer after ten
+// seconds: counted as `timeout`. It prints, for each, the count of answers by status and the latencies' p50 and p99 in
+// ms, as JSON.
+import { Agent, request } from 'node:http';
+import { DEFAULT_LANG } from '../../src/lib/locales.ts';
+import { pathOf } from '../../src/lib/surface.ts';
+import { percentile } from '../bench/numbers.ts';
+
+export type ReadKind = 'cached' | 'uncached' | 'static' | 'health' | 'mcp';
+
+export interface ReadStats {
+  n: number;
+  statuses: Record<string, number>;
+  p50: number;
+  p99: number;
+}
+
+const [url, seconds, profilesArg, localAddress] = process.argv.slice(2);
+const origin = new URL(url!);
+const profiles = Number(profilesArg);
+
+/** The longest a reader waits for an answer before it gives up. */
+const PATIENCE_MS = 10_000;
+
+const MCP_CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'get_profile', arguments: { page: 'layla' } },
+});
+
+function ask(agent: Agent, path: string): Promise<string> {
+  const mcp = path === pathOf('mcp');
+  return new Promise((resolve) => {
+    const req = request(
+      new URL(path, origin),
+      {
+        agent,
+        localAddress,
+        method: mcp ? 'POST' : 'GET',
+        headers: mcp
+          ? {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'mcp-protocol-version': '2025-11-25',
+            }
+          : {},
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(String(res.statusCode)));
+        res.on('error', () => resolve('error'));
+      },
+    );
+    const patience = setTimeout(() => {
+      resolve('timeout');
+      req.destroy();
+    }, PATIENCE_MS);
+    req.on('close', () => clearTimeout(patience));
+    req.on('error', () => resolve('error'));
+    req.end(mcp ? MCP_CALL : undefined);
+  });
+}
+
+// A start of its own each run (the process's time): pages this reader asked in an earlier run are cached by now.
+let next = Date.now() % Math.max(1, Math.floor(profiles / 2));
+const paths: Record<ReadKind, () => string> = {
+  cached: () => pathOf('getProfilePage', { page: 'layla' }),
+  uncached: () => pathOf('getProfilePage', { page: `bench-${(next++ % Math.floor(profiles / 2)) + 1}` }),
+  static: () => pathOf('listBlogArticles', { lang: DEFAULT_LANG }),
+  health: () => pathOf('getHealth'),
+  mcp: () => pathOf('mcp'),
+};
+/** Between two requests of a kind: ten a second each (a busy person), an MCP call every half second (within the default rate limit of 120 a minute). */
+const PAUSE_MS: Record<ReadKind, number> = { cached: 100, uncached: 100, static: 100, health: 100, mcp: 500 };
+
+async function loop(kind: ReadKind, end: number): Promise<ReadStats> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const statuses: Record<string, number> = {};
+  const times: number[] = [];
+  while (Date.now() < end) {
+    const started = performance.now();
+    const status = await ask(agent, paths[kind]());
+    times.push(performance.now() - started);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS[kind]));
+  }
+  agent.destroy();
+  return { n: times.length, statuses, p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+const end = Date.now() + Number(seconds) * 1000;
+const kinds: ReadKind[] = ['cached', 'uncached', 'static', 'health', 'mcp'];
+const results = await Promise.all(kinds.map((kind) => loop(kind, end)));
+console.log(JSON.stringify(Object.fromEntries(kinds.map((kind, i) => [kind, results[i]]))));
+process.exit(0);

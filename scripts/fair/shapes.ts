@@ -1,0 +1,101 @@
+// The deployment shapes the fairness measurements attack (issue 46), each with sidecar processes as production runs
+// them (the heap cap and load shedding included): one process alone; nginx (deploy/nginx.conf) over two sidecars in
+// front mode; Varnish (deploy/edge.vcl) over one sidecar. Each proxy's address is the sidecars' TRUST_PROXY, as
+// docs/operations.md sets it, so that every limit counts the client, not the proxy.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../sidecar/config.ts';
+import { securityHeaders } from '../../sidecar/security-headers.ts';
+import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
+import { runEdge } from '../edge.ts';
+import { projectRoot } from '../ensure-build.ts';
+import { runFront } from '../front-config.ts';
+import { freePort, spawnSidecar, type SidecarProcess } from '../sidecar-process.ts';
+
+export type ShapeName = 'alone' | 'front' | 'edge';
+
+export interface Shape {
+  name: ShapeName;
+  /** Where clients send their requests. */
+  url: string;
+  sidecars: SidecarProcess[];
+  /** The heap each sidecar uses now, in bytes (its metrics' nodejs_heap_size_used_bytes). */
+  heapUsed(): Promise<number[]>;
+  /** Every sidecar still running. */
+  alive(): boolean;
+  stop(): Promise<void>;
+}
+
+/** The address the front and the edge reach the sidecars from. */
+const PROXY = '127.0.0.1';
+
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+
+/** `name` over the database `env` names (DATABASE_PATH or DATABASE_URL), with `extra` for every sidecar. */
+export async function startShape(
+  name: ShapeName,
+  env: Record<string, string>,
+  extra: Record<string, string> = {},
+): Promise<Shape> {
+  const dist = join(projectRoot, 'dist');
+  const config = loadConfig({ BASE_URL: 'http://localhost:8080', ...env });
+  const metrics: string[] = [];
+  const sidecar = async (more: Record<string, string>) => {
+    const listen = `127.0.0.1:${await freePort()}`;
+    metrics.push(`http://${listen}/metrics`);
+    return spawnSidecar(
+      { ...env, SHUTDOWN_DRAIN_MS: '0', METRICS_LISTEN: listen, ...more, ...extra },
+      { discardOutput: true },
+    );
+  };
+  const prefix = mkdtempSync(join(tmpdir(), 'bio-fair-'));
+  const shape = (url: string, sidecars: SidecarProcess[], proxy?: ChildProcess): Shape => ({
+    name,
+    url,
+    sidecars,
+    heapUsed: () =>
+      Promise.all(
+        metrics.map(async (url) =>
+          Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(await (await fetch(url)).text())?.[1] ?? NaN),
+        ),
+      ),
+    alive: () => sidecars.every((s) => s.child.exitCode === null && s.child.signalCode === null),
+    stop: async () => {
+      await Promise.all([...sidecars.map((s) => stopped(s.child)), ...(proxy ? [stopped(proxy)] : [])]);
+      rmSync(prefix, { recursive: true, force: true });
+    },
+  });
+  if (name === 'alone') {
+    const one = await sidecar({});
+    return shape(one.url, [one]);
+  }
+  if (name === 'front') {
+    const two = [
+      await sidecar({ STATIC_FILES: 'front', TRUST_PROXY: PROXY }),
+      await sidecar({ STATIC_FILES: 'front', TRUST_PROXY: PROXY }),
+    ];
+    const { url, nginx } = await runFront({
+      config,
+      sidecars: two.map((s) => s.address),
+      prefix,
+      port: await freePort(),
+    });
+    return shape(url, two, nginx);
+  }
+  const one = await sidecar({ TRUST_PROXY: PROXY });
+  const { url, varnish } = await runEdge({
+    listen: `127.0.0.1:${await freePort()}`,
+    backend: one.address,
+    dist: join(dist, 'client'),
+    headers: securityHeaders(config, buildStyleHashes(dist)),
+    prefix,
+  });
+  return shape(url, [one], varnish);
+}

@@ -1,0 +1,57 @@
+// An attack and an innocent reader side by side, each in a process of its own, against one URL: what the reader gets
+// is the measure of fairness (issue 46), not what /health says. The tests and `npm run bench -- --fair` run it.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { projectRoot } from '../ensure-build.ts';
+import type { AttackCounts } from './attacks.ts';
+import type { ReadKind, ReadStats } from './reader.ts';
+
+export type Reading = Record<ReadKind, ReadStats>;
+
+/** The reader's address: no attack sends from it. */
+export const READER_ADDRESS = '127.0.3.1';
+/** The attacks' addresses: `n` loopback hosts of their own. */
+export const attackerAddresses = (n: number) => Array.from({ length: n }, (_, i) => `127.0.2.${i + 1}`);
+
+function run(args: string[], nice: number): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(
+      'nice',
+      ['-n', String(nice), process.execPath, ...args],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (error, out, err) => (error ? reject(new Error(`${args[0]} failed: ${error.message}\n${err}`)) : resolve(out)),
+    ),
+  );
+}
+
+/** What `address` reads from `url` for `seconds` with no attack. */
+export async function read(url: string, seconds: number, profiles: number, address = READER_ADDRESS) {
+  return JSON.parse(
+    await run([join(projectRoot, 'scripts/fair/reader.ts'), url, String(seconds), String(profiles), address], 0),
+  ) as Reading;
+}
+
+/**
+ * `attack` from `attackers` addresses against `url` for `seconds`, and the reader beside it for the same time, from
+ * its first second on (the attack is under way by then). The attacker runs at a lower priority: on the machine it
+ * shares with the server it stands for clients elsewhere, whose CPU is not the server's.
+ */
+export async function underAttack(options: {
+  url: string;
+  attack: string;
+  seconds: number;
+  profiles: number;
+  attackers: string[];
+}): Promise<{ reader: Reading; attack: AttackCounts }> {
+  const { url, attack, seconds, profiles, attackers } = options;
+  const attacking = run(
+    [join(projectRoot, 'scripts/fair/attacker.ts'), attack, url, String(seconds + 1), String(profiles), ...attackers],
+    10,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const [reader, counts] = await Promise.all([read(url, seconds, profiles), attacking]);
+  return { reader, attack: JSON.parse(counts) as AttackCounts };
+}
+
+/** The share of `stats`' answers that were 200 (1 with none). */
+export const okShare = (stats: ReadStats) => (stats.n === 0 ? 1 : (stats.statuses['200'] ?? 0) / stats.n);

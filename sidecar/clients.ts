@@ -1,0 +1,74 @@
+// Who a request counts against, and what each client holds now. A client is the address a request came from (as the
+// fronts TRUST_PROXY names report it in X-Forwarded-For), or for IPv6 its /64. Every shared resource is shared out per
+// client: connections and requests in progress here, body bytes (request-body.ts), the render queue, the decompression
+// and /mcp slots (fair-slots.ts), costly work under pressure (pressure.ts). The request being answered carries its
+// client through every call it makes (AsyncLocalStorage), so that a service far below the route (the render pool)
+// knows whose work it queues without each layer between passing it on.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * The client a request counts against: its address, or for IPv6 its /64 network (one host is usually given a whole
+ * /64, so its addresses are one client's).
+ */
+export function clientOf(address: string): string {
+  if (!address.includes(':') || address.startsWith('::ffff:')) return address.replace(/^::ffff:/, '');
+  const [head = '', tail] = address.split('::');
+  const groups = head === '' ? [] : head.split(':');
+  if (tail !== undefined) {
+    const rest = tail === '' ? [] : tail.split(':');
+    groups.push(...Array.from({ length: Math.max(0, 8 - groups.length - rest.length) }, () => '0'), ...rest);
+  }
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+/** The server's own work (warming up, a render asked for outside any request): one client of its own. */
+const SERVER_CLIENT = 'server';
+
+const current = new AsyncLocalStorage<string>();
+
+/** Runs `fn` (and every call it makes, synchronous or not) as `client`'s work. */
+export function runAs<T>(client: string, fn: () => T): T {
+  return current.run(client, fn);
+}
+
+/** The client whose request is being answered here. */
+export function currentClient(): string {
+  return current.getStore() ?? SERVER_CLIENT;
+}
+
+/**
+ * Requests in progress per client, bounded: a client that pipelines on one connection, or reaches us through a front
+ * whose connections it shares with everyone, holds no more than `perClient` requests at once.
+ */
+export class RequestsInProgress {
+  readonly #perClient: number;
+  readonly #counts = new Map<string, number>();
+
+  constructor(perClient: number) {
+    this.#perClient = perClient;
+  }
+
+  /** Counts a request of `client` in; false (and nothing counted) when it already has its share in progress. */
+  enter(client: string): boolean {
+    const count = this.#counts.get(client) ?? 0;
+    if (count >= this.#perClient) return false;
+    this.#counts.set(client, count + 1);
+    return true;
+  }
+
+  leave(client: string): void {
+    const left = (this.#counts.get(client) ?? 1) - 1;
+    if (left > 0) this.#counts.set(client, left);
+    else this.#counts.delete(client);
+  }
+
+  /** Requests `client` has in progress now. */
+  of(client: string): number {
+    return this.#counts.get(client) ?? 0;
+  }
+
+  /** Clients with a request in progress now. */
+  get clients(): number {
+    return this.#counts.size;
+  }
+}

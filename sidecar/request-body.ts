@@ -1,0 +1,199 @@
+// Request bodies: read into one bounded buffer, shared out per client, and dropped unread where no route takes one.
+// A body arrives in as many chunks as its client likes (one byte a TCP segment): a Buffer kept per chunk costs some
+// 200 bytes of heap each, and sixty-four connections dripping bodies so ran the sidecar out of its heap (issue 46).
+// Here each chunk is copied into the body's own buffer and dropped at once; the buffer grows with what has arrived,
+// never with what the client declared; every body's bytes count against its client's share and the process's total,
+// and a body that stops arriving is answered 408, as nginx's client_body_timeout does.
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** A body refused: the status it is answered with, and why. */
+export class BodyRefused extends Error {
+  override name = 'BodyRefused';
+  readonly statusCode: 408 | 413 | 429 | 503;
+  constructor(statusCode: 408 | 413 | 429 | 503, message: string) {
+    super(message);
+    this.statusCode = statusCode;
+  }
+}
+
+interface Held {
+  client: string;
+  bytes: number;
+  refuse: (why: BodyRefused) => void;
+}
+
+/**
+ * The bytes bodies hold while they arrive, per client and in all. Past its client's share a body is refused (429);
+ * when the whole is spent, the client holding most loses its newest body (503) before anyone else waits: one client
+ * sending many bodies at once is refused before a client sending one.
+ */
+export class BodyBudget {
+  readonly #perClient: number;
+  readonly #total: number;
+  #used = 0;
+  readonly #byClient = new Map<string, Set<Held>>();
+
+  constructor({ perClient, total }: { perClient: number; total: number }) {
+    this.#perClient = perClient;
+    this.#total = total;
+  }
+
+  /** Bytes held now, in all. */
+  get used(): number {
+    return this.#used;
+  }
+
+  open(client: string, refuse: (why: BodyRefused) => void): Held {
+    const held: Held = { client, bytes: 0, refuse };
+    const set = this.#byClient.get(client) ?? new Set<Held>();
+    set.add(held);
+    this.#byClient.set(client, set);
+    return held;
+  }
+
+  /** Grows `held` by `bytes`; a refusal when its client's share or the whole cannot take them. */
+  grow(held: Held, bytes: number): BodyRefused | undefined {
+    const mine = this.#bytesOf(held.client);
+    if (mine + bytes > this.#perClient)
+      return new BodyRefused(
+        429,
+        `Too many requests: this client's bodies in progress would hold more than ${this.#perClient} bytes; send one at a time`,
+      );
+    while (this.#used + bytes > this.#total) {
+      const heaviest = this.#heaviest();
+      if (!heaviest || heaviest === held.client || this.#bytesOf(heaviest) <= mine + bytes)
+        return new BodyRefused(503, 'Service busy: too many request bodies are arriving now; retry in a second');
+      const newest = [...this.#byClient.get(heaviest)!].pop()!;
+      this.close(newest);
+      newest.refuse(new BodyRefused(503, 'Service busy: too many request bodies are arriving now; retry in a second'));
+    }
+    held.bytes += bytes;
+    this.#used += bytes;
+    return undefined;
+  }
+
+  close(held: Held): void {
+    const set = this.#byClient.get(held.client);
+    if (!set?.delete(held)) return;
+    this.#used -= held.bytes;
+    held.bytes = 0;
+    if (set.size === 0) this.#byClient.delete(held.client);
+  }
+
+  #bytesOf(client: string): number {
+    let bytes = 0;
+    for (const held of this.#byClient.get(client) ?? []) bytes += held.bytes;
+    return bytes;
+  }
+
+  #heaviest(): string | undefined {
+    let heaviest: string | undefined;
+    let most = -1;
+    for (const client of this.#byClient.keys()) {
+      const bytes = this.#bytesOf(client);
+      if (bytes > most) [heaviest, most] = [client, bytes];
+    }
+    return heaviest;
+  }
+}
+
+export interface ReadBodyOptions {
+  /** The most a body may hold (a declared Content-Length over it is refused before anything is read). */
+  limit: number;
+  client: string;
+  budget: BodyBudget;
+  /** The longest the body may go without a byte arriving (408 after). */
+  idleMs: number;
+}
+
+/** The first buffer of a body of unknown or large length; it doubles as bytes arrive. */
+const FIRST_BUFFER = 16 * 1024;
+
+/** Reads `raw`'s body into one buffer; rejects with BodyRefused (the caller answers it and lets the rest linger). */
+export function readBody(raw: IncomingMessage, options: ReadBodyOptions): Promise<Buffer> {
+  const { limit, client, budget, idleMs } = options;
+  const declared = raw.headers['content-length'] === undefined ? undefined : Number(raw.headers['content-length']);
+  if (declared !== undefined && declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise<Buffer>((resolve, reject) => {
+    let buffer = Buffer.allocUnsafe(Math.min(declared ?? FIRST_BUFFER, FIRST_BUFFER, limit));
+    let length = 0;
+    let settled = false;
+    const finish = (error: BodyRefused | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(idle);
+      raw.removeListener('data', onData).removeListener('end', onEnd).removeListener('close', onAborted);
+      budget.close(held);
+      if (error) reject(error);
+      else resolve(buffer.subarray(0, length));
+    };
+    const idle = setTimeout(
+      () =>
+        finish(new BodyRefused(408, `Request timeout: no byte of the body arrived for ${Math.round(idleMs / 1000)} s`)),
+      idleMs,
+    );
+    const held = budget.open(client, finish);
+    const refused = budget.grow(held, buffer.length);
+    if (refused) return finish(refused);
+    function onData(chunk: Buffer) {
+      if (length + chunk.length > limit) return finish(tooLarge(limit));
+      if (length + chunk.length > buffer.length) {
+        const size = Math.min(Math.max(buffer.length * 2, length + chunk.length), declared ?? limit, limit);
+        const refusal = budget.grow(held, size - buffer.length);
+        if (refusal) return finish(refusal);
+        const grown = Buffer.allocUnsafe(size);
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
+      chunk.copy(buffer, length);
+      length += chunk.length;
+      idle.refresh();
+    }
+    function onEnd() {
+      finish(undefined);
+    }
+    function onAborted() {
+      finish(new BodyRefused(408, 'Request timeout: the client went away before its body arrived'));
+    }
+    raw.on('data', onData).once('end', onEnd).once('close', onAborted);
+  });
+}
+
+function tooLarge(limit: number): BodyRefused {
+  return new BodyRefused(413, `Payload too large: a request body may hold ${limit} bytes at most`);
+}
+
+/**
+ * After answering a body that is still arriving (refused, or taken by no route), keep reading it and dropping each
+ * chunk for a while, as nginx's lingering close does: closing at once makes the kernel reset the connection, and a
+ * client still writing then sees EPIPE instead of the answer. Bounded like nginx's lingering_time and
+ * lingering_timeout; a client still sending after that loses its connection.
+ */
+const LINGER_MS = 30_000;
+const LINGER_IDLE_MS = 5_000;
+
+export function lingerOnUnreadBody(request: FastifyRequest, reply: FastifyReply): void {
+  // Without `Connection: close`, Node reads the rest of the body and drops it, and the connection stays usable after.
+  reply.removeHeader('connection');
+  const raw = request.raw;
+  const socket = raw.socket;
+  if (raw.readableEnded || socket.destroyed) return;
+  const idle = socket.timeout ?? 0;
+  const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
+  const stalled = () => socket.destroy();
+  socket.setTimeout(LINGER_IDLE_MS, stalled);
+  const done = () => {
+    clearTimeout(deadline);
+    socket.removeListener('timeout', stalled);
+    socket.setTimeout(idle);
+  };
+  raw.once('end', done).once('close', done);
+  raw.resume();
+}
+
+/** Whether the request announces a body (RFC 9112 §6.3: a Content-Length over 0, or a Transfer-Encoding). */
+export function hasBody(raw: IncomingMessage): boolean {
+  const length = raw.headers['content-length'];
+  return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
