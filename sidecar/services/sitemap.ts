@@ -265,16 +265,25 @@ export class Sitemap {
     chunks.pipe(gzip);
     chunks.pipe(br);
     const forms = Promise.all([collect(gzip), collect(br)]);
+    // What the library throws inside its stream (an entry it refuses) is this build's failure, answered 500 and
+    // logged, never an uncaught error that ends the process (issue 46: one bad date did, at every crawl).
+    const failed = new Promise<never>((_resolve, reject) => {
+      for (const stream of [xml, chunks]) stream.once('error', reject);
+    });
+    failed.catch(() => undefined);
     let written = 0;
     try {
-      await feed(async (item) => {
-        const more = xml.write(item);
-        if (!more) await once(xml, 'drain');
-        // Let other requests in between slices, pushed back or not (a drain comes in the same turn).
-        if (++written % SLICE === 0) await turn();
-      });
+      await Promise.race([
+        failed,
+        feed(async (item) => {
+          const more = xml.write(item);
+          if (!more) await once(xml, 'drain');
+          // Let other requests in between slices, pushed back or not (a drain comes in the same turn).
+          if (++written % SLICE === 0) await turn();
+        }),
+      ]);
       xml.end();
-      const [gz, brotli] = await forms;
+      const [gz, brotli] = await Promise.race([forms, failed]);
       return compressedAsset({ gzip: gz, br: brotli }, size, XML, CACHE.discovery);
     } catch (err) {
       for (const stream of [xml, chunks, gzip, br]) stream.destroy();

@@ -1,7 +1,7 @@
 // The import file format and its validation: every record and field checked before anything is written.
 import { visit } from 'jsonc-parser';
 import { z } from 'zod';
-import { EMAIL_TYPES, OWNER_LISTS, PHONE_TYPES } from '../../src/lib/live-content.ts';
+import { EMAIL_TYPES, OWNER_LISTS, OWNER_TEXT, PHONE_TYPES } from '../../src/lib/live-content.ts';
 import {
   cardRedirectProblem,
   LINK_SCHEMES,
@@ -77,7 +77,7 @@ const dateTime = z.iso.datetime({ offset: true });
 
 const link = z
   .object({
-    title: line(100).min(1),
+    title: line(OWNER_TEXT.linkTitle).min(1),
     url: linkUrl,
     enabled: z.boolean().default(true),
     pinned: z.boolean().default(false),
@@ -93,8 +93,8 @@ const link = z
 const profile = z
   .object({
     slug,
-    name: line(80).min(1),
-    bio: text(500).default(''),
+    name: line(OWNER_TEXT.profileName).min(1),
+    bio: text(OWNER_TEXT.bio).default(''),
     lang: ids.lang,
     kind: z.enum(['person', 'organization']).default('person'),
     avatarUrl: imageRef.optional(),
@@ -124,7 +124,7 @@ const phone = z
   .string()
   .trim()
   .regex(
-    /^\+?\d[0-9 ()-]{2,29}$/,
+    new RegExp(`^\\+?\\d[0-9 ()-]{2,${OWNER_TEXT.phone - 1}}$`),
     'must be a phone number of digits, spaces, hyphens and brackets, optionally starting with +',
   );
 /** A phone: a number (a mobile line), or { number, type } with type cell, work or home. */
@@ -132,7 +132,7 @@ const cardPhone = z.union([
   phone.transform((number) => ({ number, type: 'cell' as const })),
   z.object({ number: phone, type: z.enum(PHONE_TYPES) }).strict(),
 ]);
-const email = z.email().max(254);
+const email = z.email().max(OWNER_TEXT.email);
 /** An e-mail: an address (a work address), or { address, type } with type work or home. */
 const cardEmail = z.union([
   email.transform((address) => ({ address, type: 'work' as const })),
@@ -144,13 +144,13 @@ const pageCard = z
     cardId: ids.cardId,
     mode: z.literal('page'),
     lang: ids.lang.default(DEFAULT_LANG),
-    name: line(80).min(1),
-    title: line(100).optional(),
-    organization: line(100).optional(),
+    name: line(OWNER_TEXT.cardName).min(1),
+    title: line(OWNER_TEXT.jobTitle).optional(),
+    organization: line(OWNER_TEXT.organization).optional(),
     phones: z.array(cardPhone).max(OWNER_LISTS.phones).default([]),
     emails: z.array(cardEmail).max(OWNER_LISTS.emails).default([]),
     website: webUrl.optional(),
-    address: text(300).optional(),
+    address: text(OWNER_TEXT.address).optional(),
     photoUrl: imageRef.optional(),
     profile: slug.optional(),
     active: z.boolean().default(true),

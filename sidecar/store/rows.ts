@@ -1,9 +1,12 @@
 // The database's rows and their mapping to what pages render, for every backend: a row that does not hold what the
 // schema promises is a CorruptRowError (another writer's mistake: logged as an error, answered 500), never an
-// unavailable database.
+// unavailable database. Every string an owner wrote is judged again here, whoever wrote it (issue 46): the invisible
+// characters an import refuses are removed and a string longer than an import allows is cut there
+// (owner-input.ts servedText); a date that is no real instant is a CorruptRowError.
 import {
   EMAIL_TYPES,
   OWNER_LISTS,
+  OWNER_TEXT,
   PHONE_TYPES,
   type Card,
   type CardEmail,
@@ -11,6 +14,7 @@ import {
   type Profile,
 } from '../../src/lib/live-content.ts';
 import { IMAGE_ID_PATTERN } from '../../src/lib/image-files.ts';
+import { servedText, storedInstant } from '../../src/lib/owner-input.ts';
 import type { Lang } from '../../src/lib/surface.ts';
 import { pathOf } from '../../src/lib/surface.ts';
 
@@ -65,48 +69,61 @@ export interface CardRow {
 }
 
 export function profileFromRows(row: ProfileRow, links: LinkRow[], socials: SocialRow[]): Profile {
+  const what = `profile ${row.slug}`;
   return {
     slug: row.slug,
-    name: row.name,
-    bio: row.bio,
+    name: servedText(row.name, 'line', OWNER_TEXT.profileName),
+    bio: servedText(row.bio, 'text', OWNER_TEXT.bio),
     lang: row.lang,
     kind: row.kind,
-    avatar: imageIdOf(row.avatar_image, `profiles.avatar_image of profile ${row.slug}`),
+    avatar: imageIdOf(row.avatar_image, `profiles.avatar_image of ${what}`),
     plan: row.plan,
-    updatedAt: row.updated_at,
+    updatedAt: instantOf(row.updated_at, `profiles.updated_at of ${what}`),
     links: links.map((l) => ({
-      title: l.title,
+      title: servedText(l.title, 'line', OWNER_TEXT.linkTitle),
       url: l.url,
       pinned: l.pinned === 1 || l.pinned === true,
-      startsAt: l.starts_at,
-      endsAt: l.ends_at,
+      startsAt: l.starts_at === null ? null : instantOf(l.starts_at, `links.starts_at of ${what}`),
+      endsAt: l.ends_at === null ? null : instantOf(l.ends_at, `links.ends_at of ${what}`),
     })),
-    socials: socials.map((s) => ({ network: s.network, url: s.url })),
+    socials: socials.map((s) => ({ network: servedText(s.network, 'line', OWNER_TEXT.network), url: s.url })),
   };
 }
 
 export function cardFromRow(row: CardRow): Card {
+  const what = `card ${row.card_id}`;
+  const line = (value: string | null, max: number) => (value === null ? null : servedText(value, 'line', max));
   return {
     cardId: row.card_id,
     mode: row.mode,
     redirectUrl: row.redirect_url,
     lang: row.lang,
-    name: row.name,
-    jobTitle: row.job_title,
-    organization: row.organization,
-    phones: jsonList(row.phones, `cards.phones of card ${row.card_id}`, OWNER_LISTS.phones).map(
-      (entry) => typed(entry, 'number', PHONE_TYPES, `cards.phones of card ${row.card_id}`) as unknown as CardPhone,
-    ),
-    emails: jsonList(row.emails, `cards.emails of card ${row.card_id}`, OWNER_LISTS.emails).map(
-      (entry) => typed(entry, 'address', EMAIL_TYPES, `cards.emails of card ${row.card_id}`) as unknown as CardEmail,
-    ),
+    name: line(row.name, OWNER_TEXT.cardName),
+    jobTitle: line(row.job_title, OWNER_TEXT.jobTitle),
+    organization: line(row.organization, OWNER_TEXT.organization),
+    phones: jsonList(row.phones, `cards.phones of ${what}`, OWNER_LISTS.phones).map((entry) => {
+      const phone = typed(entry, 'number', PHONE_TYPES, `cards.phones of ${what}`) as unknown as CardPhone;
+      return { ...phone, number: servedText(phone.number, 'line', OWNER_TEXT.phone) };
+    }),
+    emails: jsonList(row.emails, `cards.emails of ${what}`, OWNER_LISTS.emails).map((entry) => {
+      const email = typed(entry, 'address', EMAIL_TYPES, `cards.emails of ${what}`) as unknown as CardEmail;
+      return { ...email, address: servedText(email.address, 'line', OWNER_TEXT.email) };
+    }),
     website: row.website,
-    address: row.address,
-    photo: imageIdOf(row.photo_image, `cards.photo_image of card ${row.card_id}`),
+    address: row.address === null ? null : servedText(row.address, 'text', OWNER_TEXT.address),
+    photo: imageIdOf(row.photo_image, `cards.photo_image of ${what}`),
     profileSlug: row.profile_slug,
     profileKind: row.profile_slug === null ? null : row.profile_kind,
-    updatedAt: row.updated_at,
+    updatedAt: instantOf(row.updated_at, `cards.updated_at of ${what}`),
   };
+}
+
+/** A date column: the instant it names, in one form (owner-input.ts storedInstant), or a CorruptRowError. */
+function instantOf(value: string, what: string): string {
+  const instant = storedInstant(String(value));
+  if (instant === undefined)
+    throw new CorruptRowError(`${what} is not a date: ${JSON.stringify(String(value).slice(0, 40))}`);
+  return instant;
 }
 
 /** An image column: an identifier the image route serves, or none. */
@@ -167,5 +184,9 @@ export function livePagesOf(
     kind === 'profile'
       ? (page: string) => pathOf('getProfilePage', { page })
       : (cardId: string) => pathOf('getDigitalCard', { cardId });
-  return rows.map((r) => ({ key: r.key, path: path(r.key), lastmod: r.updated_at }));
+  return rows.map((r) => ({
+    key: r.key,
+    path: path(r.key),
+    lastmod: instantOf(r.updated_at, `${kind === 'profile' ? 'profiles' : 'cards'}.updated_at of ${kind} ${r.key}`),
+  }));
 }

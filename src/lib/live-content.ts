@@ -30,6 +30,23 @@ export interface Profile {
  */
 export const OWNER_LISTS = { links: 100, socials: 20, phones: 5, emails: 5 } as const;
 
+/**
+ * How long each owner string may be, in characters: the import refuses longer, and the server cuts what another writer
+ * stored longer there (owner-input.ts servedText), so that no page costs more than the largest valid one.
+ */
+export const OWNER_TEXT = {
+  profileName: 80,
+  bio: 500,
+  linkTitle: 100,
+  network: 40,
+  cardName: 80,
+  jobTitle: 100,
+  organization: 100,
+  address: 300,
+  phone: 30,
+  email: 254,
+} as const;
+
 export const PHONE_TYPES = ['cell', 'work', 'home'] as const;
 export const EMAIL_TYPES = ['work', 'home'] as const;
 /** A phone number as people write it, and what kind of line it is (a vCard TEL type). */

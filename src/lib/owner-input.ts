@@ -14,13 +14,103 @@ import { firstSegmentOf, fixedFirstSegment, ROUTES } from './surface.ts';
 const FORBIDDEN_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 const LINE_BREAK = /[\n\r]/;
 
+/**
+ * Invisible formatting that hides text from people while machines read it (issue 46): Unicode tag characters
+ * (U+E0000–U+E007F, "ASCII smuggling": each is an ASCII letter to a language model and nothing on screen), the word
+ * joiner and invisible operators (U+2060–U+2064), the deprecated format characters (U+206A–U+206F), the zero-width
+ * space and no-break space (U+200B, U+FEFF), interlinear annotations (U+FFF9–U+FFFB), the Mongolian vowel separator
+ * (U+180E) and the Hangul fillers that draw as blanks (U+115F, U+1160, U+3164, U+FFA0). The joiners Arabic, Persian
+ * and emoji need (U+200C, U+200D) and the direction marks (U+200E, U+200F, U+061C) stay allowed; so do the three flags
+ * of the United Kingdom's nations, the only emoji made of tag characters.
+ */
+const SUBDIVISION_FLAG =
+  /\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}/gu;
+const INVISIBLE =
+  /[\u{E0000}-\u{E007F}\u2060-\u2064\u206a-\u206f\u200b\ufeff\ufff9-\ufffb\u180e\u115f\u1160\u3164\uffa0]/u;
+/**
+ * Variation selectors choose a glyph for the character before them (U+FE0F: an emoji's colour form); one after a
+ * visible character is writing, a run of them is a message in disguise (each selector can stand for a byte).
+ */
+const VARIATION_SELECTOR = '\\ufe00-\\ufe0f\\u{E0100}-\\u{E01EF}';
+const STRAY_SELECTORS = new RegExp(`(?:^|[${VARIATION_SELECTOR}])[${VARIATION_SELECTOR}]`, 'u');
+
 /** Why a piece of owner text is refused, or undefined when it is fine. `line`: one line (names, titles). */
 export function textProblem(value: string, kind: 'line' | 'text'): string | undefined {
   const bad = FORBIDDEN_IN_TEXT.exec(value);
   if (bad)
     return `contains the invisible character ${codePoint(bad[0])}, which is not allowed (controls, line separators and bidi overrides can disguise text)`;
+  const hidden = INVISIBLE.exec(value.replace(SUBDIVISION_FLAG, ''));
+  if (hidden)
+    return `contains the invisible character ${codePoint(hidden[0])} (${invisibleName(hidden[0])}), which is not allowed: it hides text from people that machines still read`;
+  const selectors = STRAY_SELECTORS.exec(value);
+  if (selectors)
+    return `contains the variation selector ${codePoint(selectors[0].at(-1) ?? '')} without a character of its own to modify (a run of selectors can hide a message)`;
   if (kind === 'line' && LINE_BREAK.test(value)) return 'must be a single line';
   return undefined;
+}
+
+function invisibleName(ch: string): string {
+  const at = ch.codePointAt(0) ?? 0;
+  if (at >= 0xe0000) return 'a Unicode tag character';
+  if (at === 0x200b || at === 0xfeff) return 'a zero-width space';
+  if (at >= 0x2060 && at <= 0x2064) return 'a word joiner or invisible operator';
+  return 'an invisible formatting character';
+}
+
+const FORBIDDEN_ALL = new RegExp(FORBIDDEN_IN_TEXT.source, 'gu');
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
+const STRAY_SELECTORS_ALL = new RegExp(`(?<=^|[${VARIATION_SELECTOR}])[${VARIATION_SELECTOR}]+`, 'gu');
+const FLAG_HOLDER = '\u{F0000}';
+
+/**
+ * Owner text as it is served, whoever wrote it: the import refuses what textProblem names, but another writer (plain
+ * SQL, the owner app) may have stored anything. Controls, separators, bidi controls, invisible formatting and stray
+ * selectors are removed; a line's breaks become spaces; and the text is cut at `max` characters (whole graphemes),
+ * the import's own bound, so that a 200,000-character name costs a page no more than the longest valid one.
+ */
+export function servedText(value: string, kind: 'line' | 'text', max: number): string {
+  let clean = value;
+  if (kind === 'line') clean = clean.replace(/\r\n?|\n/g, ' ');
+  else clean = clean.replace(/\r\n?/g, '\n');
+  if (FORBIDDEN_IN_TEXT.test(clean)) clean = clean.replace(FORBIDDEN_ALL, '');
+  if (INVISIBLE.test(clean)) {
+    const flags: string[] = [];
+    clean = clean
+      .replace(SUBDIVISION_FLAG, (flag) => (flags.push(flag), FLAG_HOLDER))
+      .replace(INVISIBLE_ALL, '')
+      .replace(/\u{F0000}/gu, () => flags.shift() ?? '');
+  }
+  if (STRAY_SELECTORS.test(clean)) clean = clean.replace(STRAY_SELECTORS_ALL, '');
+  return clean.length <= max ? clean : cutAt(clean, max);
+}
+
+/** The first `max` UTF-16 units' worth of whole graphemes (never half an emoji or a letter without its mark). */
+function cutAt(text: string, max: number): string {
+  let length = 0;
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(
+    text.slice(0, max + 64),
+  )) {
+    if (length + segment.length > max) break;
+    length += segment.length;
+  }
+  return text.slice(0, length).trimEnd();
+}
+
+/**
+ * A date or date-time as stored (ISO 8601, as the import writes it), in the one form every output takes
+ * (`2026-11-01T00:00:00.000Z`); undefined when it is not a real instant (`2026-13-45`, `2026-02-30`, a line break
+ * smuggled into a vCard's REV). Strict where Date.parse rolls over: month and day are checked.
+ */
+export function storedInstant(value: string): string | undefined {
+  const match =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0));
+  const days = new Date(Date.UTC(year!, month, 0)).getUTCDate();
+  if (month! < 1 || month! > 12 || day! < 1 || day! > days || hour! > 23 || minute! > 59 || second! > 59)
+    return undefined;
+  const at = Date.parse(value.replace(' ', 'T'));
+  return Number.isNaN(at) ? undefined : new Date(at).toISOString();
 }
 
 export type UrlScheme = 'https:' | 'http:' | 'mailto:' | 'tel:';

@@ -1,7 +1,7 @@
 // The content checks on a folder of articles with every kind of mistake: all reported at once, each with its file,
 // its line and what is expected (src/lib/blog/content-checks.ts, run by `npm run check:content` and by the build).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -88,6 +88,25 @@ describe('npm run check:content', () => {
         ),
       ),
     ).toEqual([]);
+  });
+
+  // Issue 46: gray-matter keeps its JavaScript engine whatever it is given, and ran an article's `---js` front matter
+  // in this check and in the build, which CI runs with the publishing credentials.
+  it('refuses front matter in another language than YAML, naming the file, and never runs it', () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'content-js-')), 'ran');
+    const code = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran'); ({ title: 'x' })`;
+    const root = contentRoot({
+      'en/script.md': `---js\n${code}\n---\nBody.\n`,
+      'en/javascript.md': `---javascript\n${code}\n---\nBody.\n`,
+      'en/toml.md': `+++\ntitle = "x"\n+++\nBody.\n`,
+    });
+    const problems = checkContent(root);
+    for (const file of ['script', 'javascript', 'toml'])
+      expect(
+        problems.some((p) => p.startsWith(`content/blog/en/${file}.md:1: the front matter opens with`)),
+        problems.join('\n'),
+      ).toBe(true);
+    expect(existsSync(marker)).toBe(false);
   });
 
   // Issue 31: YAML's own reading rolled 2026-13-01 over into 2027-01-01, which the build took for a scheduled article:

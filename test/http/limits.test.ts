@@ -2,7 +2,9 @@
 import { connect } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SidecarProcess } from '../../scripts/sidecar-process.ts';
 import { createDatabase } from '../helpers/database.ts';
+import { spawnTestSidecar } from '../helpers/sidecar.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const BOTH = 'application/json, text/event-stream';
@@ -185,6 +187,39 @@ describe('a corrupt row (written by another writer)', () => {
     // The database itself is fine: health and the other pages say so.
     expect((await fetch(server.url + '/health')).status).toBe(200);
     expect((await fetch(server.url + '/c/k7f2q9')).status).toBe(200);
+  });
+});
+
+describe('a date another writer made no date (issue 46)', () => {
+  let sidecar: SidecarProcess;
+  beforeAll(async () => {
+    const path = await createDatabase();
+    const db = new Database(path);
+    db.prepare("UPDATE profiles SET updated_at = '2026-13-45' WHERE slug = 'layla'").run();
+    db.prepare("UPDATE cards SET updated_at = ? WHERE card_id = 'n0rth1'").run(
+      '2026-11-01T00:00:00Z\r\nTEL:+19005550000',
+    );
+    db.close();
+    // A process of its own: what once ended the process must be seen to leave it running.
+    sidecar = await spawnTestSidecar({ DATABASE_PATH: path });
+  });
+  afterAll(() => void sidecar.child.kill('SIGKILL'));
+
+  it('is logged and answered 500 where it is served (the sitemap, the page, the vCard), and the process lives', async () => {
+    for (let i = 0; i < 3; i++) {
+      const sitemap = await fetch(`${sidecar.url}/sitemap.xml`);
+      expect(sitemap.status).toBe(500);
+      await sitemap.arrayBuffer();
+    }
+    expect((await fetch(`${sidecar.url}/p/layla`)).status).toBe(500);
+    const vcard = await fetch(`${sidecar.url}/c/n0rth1.vcf`);
+    expect(vcard.status).toBe(500);
+    expect(await vcard.text()).not.toContain('TEL:+19005550000');
+    expect(sidecar.child.exitCode).toBeNull();
+    // Everything else is served, the database is fine, and the log names the row.
+    expect((await fetch(`${sidecar.url}/p/sam-rivera`)).status).toBe(200);
+    expect((await fetch(`${sidecar.url}/health`)).status).toBe(200);
+    expect(sidecar.output()).toContain('profiles.updated_at of profile layla is not a date');
   });
 });
 

@@ -3,7 +3,6 @@
 // scheduled an article), and placed in the blog's time zone (calendar.ts) unless they name an offset. One rule
 // for the content checks, the build (what is published, in which order, shown with which day, in the feeds) and the
 // hourly publish run, which is a build.
-import matter from 'gray-matter';
 import { parse } from 'yaml';
 import { BLOG_TIME_ZONE } from './calendar.ts';
 import type { Result } from '../result.ts';
@@ -126,10 +125,31 @@ function offsetAt(zone: string, instant: number): number {
 
 /**
  * The front matter as written: YAML read with its core schema, so a date stays the text the editor typed (YAML's
- * timestamps would turn `2026-13-01` into a Date of 2027-01-01 before anything could look at it).
+ * timestamps would turn `2026-13-01` into a Date of 2027-01-01 before anything could look at it). YAML and nothing
+ * else: a fence naming another language (`---js`, gray-matter's JavaScript engine, which runs the code; `+++`, TOML)
+ * is refused, never read (issue 46: an article opening with `---js` ran its code in the content check and the build,
+ * which CI runs with the publishing credentials). Throws with a message naming what is wrong.
  */
 export function writtenFrontMatter(fileText: string): Record<string, unknown> {
-  return matter(fileText, { engines: { yaml: (text: string) => parse(text, { schema: 'core' }) as object } }).data;
+  const opening = /^\uFEFF?(---|\+\+\+)([^\r\n]*)\r?\n/.exec(fileText);
+  if (!opening) return {};
+  if (opening[1] === '+++' || opening[2]!.trim() !== '')
+    throw new Error(
+      `the front matter opens with "${opening[0].trim().slice(0, 40)}": it must be YAML between two lines of --- (another language is never read, nor run)`,
+    );
+  const rest = fileText.slice(opening[0].length);
+  const closing = /^---[ \t]*$/m.exec(rest);
+  if (!closing) throw new Error('the front matter has no closing line of ---');
+  let data: unknown;
+  try {
+    data = parse(rest.slice(0, closing.index), { schema: 'core' });
+  } catch (err) {
+    throw new Error(`the front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+  }
+  if (data === null || data === undefined) return {};
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw new Error('the front matter is not a YAML mapping of keys');
+  return data as Record<string, unknown>;
 }
 
 /** The date and updated of an article's front matter as written (undefined when one is missing or is no text). */

@@ -121,7 +121,7 @@ export function contentReport(root: string, now = new Date()): ContentReport {
         // As written: a date stays the text the editor typed (article-dates.ts).
         parsed = { data: writtenFrontMatter(text) };
       } catch (err) {
-        say(file, 1, `the front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+        say(file, 1, (err as Error).message.split('\n')[0]!);
         continue;
       }
       const frontLines = text.startsWith('---') ? lines.indexOf('---', 1) + 1 : 0;
