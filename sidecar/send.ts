@@ -55,11 +55,11 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
  * Clients reading a document kept only compressed (a sitemap part of 5 MB) without compression at once, at most: each
  * costs a decompressor and the buffers between it and a client that may read slowly (a thousand of them held 300 MB
  * that the allocator kept after they went). Crawlers and edges take gzip. The slots are taken in turn between clients
- * (fair-slots.ts), four a client at most; a client waits two seconds at most for one, then is asked to retry; and one
+ * (fair-slots.ts), four a client at most; a client waits five seconds at most for one, then is asked to retry; and one
  * that stops reading for two seconds loses its connection and gives its slot back (sixteen clients that never read
  * held every slot for the whole SEND_TIMEOUT_MS).
  */
-const DECOMPRESSING = new FairSlots({ capacity: 16, perClient: 4, maxWaiting: 64, maxWaitMs: 2000 });
+const DECOMPRESSING = new FairSlots({ capacity: 16, perClient: 4, maxWaiting: 64, maxWaitMs: 5000 });
 const DECOMPRESS_STALL_MS = 2000;
 
 /** On a streamed body: the longest its client may go without reading before its connection is closed (app.ts). */

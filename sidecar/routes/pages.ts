@@ -61,8 +61,9 @@ export function pageRoutes(
     const resolution = await reader.resolve(request.sitePath, preferencesOf(request), {
       staticFiles,
       rawUrl: request.raw.url ?? '/',
+      // Known before the answer is made: a request shed or failed there is counted under its route, not as static.
+      onRoute: (route) => (request.surfaceRoute = route),
     });
-    if (resolution.route) request.surfaceRoute = resolution.route;
     return sendResolution(request, reply, resolution, errors, edge);
   });
   // Any other method: a resource that exists takes only GET and HEAD (RFC 9110: 405 with Allow; OPTIONS says so with

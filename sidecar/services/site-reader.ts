@@ -61,6 +61,8 @@ export interface ReadOptions {
   staticFiles: boolean;
   /** The URL as sent, still percent-encoded: a trailing-slash redirect keeps it. Defaults to the path. */
   rawUrl?: string;
+  /** Told the declared route as soon as the path matches one, before its answer is made (which may fail or shed). */
+  onRoute?: (route: string) => void;
 }
 
 /** The routes the sidecar answers itself: the live ones (from the database) and its operations' (/health). */
@@ -240,7 +242,9 @@ export class SiteReader {
     }
     // A parameter its declaration refuses names nothing (a slug with capitals, a card id too long).
     const match = this.matchAnswered(path);
-    return match ? { ...(await this.answer(match, prefs)), route: match.route.path } : { kind: 'not-found' };
+    if (!match) return { kind: 'not-found' };
+    options.onRoute?.(match.route.path);
+    return { ...(await this.answer(match, prefs)), route: match.route.path };
   }
 
   /** The matched route's handler, with the parameters its template names. */

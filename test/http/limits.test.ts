@@ -1,4 +1,5 @@
 // Slow and amplified requests are bounded, and our own defects are told apart from an unavailable database (issue 10).
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -285,5 +286,116 @@ describe('a lagging event loop', () => {
     // Once the loop keeps up again, so does the server.
     await until200(uncachedPages[held]!);
     await until200('/health');
+  });
+});
+
+// What a client says about its request, to the letter (issue 46): only a body some route reads is asked for, every
+// answer carries our headers, every method on /mcp is judged alike, and a client that closes its half gets its answer.
+describe('RFC 9110 and 9112 at the edges of a request', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  /** Sends `text` on a raw connection (then closes its half when `end`), and resolves with all it heard once closed or quiet. */
+  const exchange = (text: string, { end = false, quietMs = 1500 } = {}) =>
+    new Promise<string>((resolve) => {
+      const url = new URL(server.url);
+      let heard = '';
+      let quiet: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
+        clearTimeout(quiet);
+        socket.destroy();
+        resolve(heard);
+      };
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(text.replaceAll('HOST', url.host));
+        if (end) socket.end();
+        quiet = setTimeout(done, quietMs);
+      });
+      socket.setEncoding('latin1');
+      socket.on('data', (d: string) => {
+        heard += d;
+        quiet?.refresh();
+      });
+      socket.on('close', done);
+      socket.on('error', () => undefined);
+    });
+
+  it('Expect: 100-continue with a body over the limit is answered 413 at once, never told to continue', async () => {
+    const heard = await exchange(
+      `POST /mcp HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\nAccept: ${BOTH}\r\nContent-Length: 99000000\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    expect(heard).toMatch(/^HTTP\/1\.1 413 /);
+    expect(heard).not.toContain('100 Continue');
+    expect(heard).toMatch(/\r\ncontent-security-policy: /i);
+  });
+
+  it('Expect: 100-continue with a body the route reads is told to continue, then answered', async () => {
+    const url = new URL(server.url);
+    const answer = await new Promise<{ interim: boolean; status: number }>((resolve, reject) => {
+      let interim = false;
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: BOTH,
+            'content-length': Buffer.byteLength(body),
+            expect: '100-continue',
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ interim, status: res.statusCode ?? 0 }));
+        },
+      );
+      req.on('continue', () => {
+        interim = true;
+        req.end(body);
+      });
+      req.on('error', reject);
+    });
+    expect(answer).toEqual({ interim: true, status: 200 });
+  });
+
+  it('another expectation is 417, with our headers', async () => {
+    const heard = await exchange('GET /en/blog HTTP/1.1\r\nHost: HOST\r\nExpect: telepathy\r\n\r\n');
+    expect(heard).toMatch(/^HTTP\/1\.1 417 /);
+    expect(heard).toMatch(/\r\ncontent-security-policy: /i);
+    expect(heard).toMatch(/\r\nx-content-type-options: nosniff/i);
+  });
+
+  it('every method /mcp does not take is 405 with Allow: POST, whatever the method', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'PROPFIND', 'SEARCH', 'MKCOL']) {
+      const heard = await exchange(`${method} /mcp HTTP/1.1\r\nHost: HOST\r\nConnection: close\r\n\r\n`);
+      expect(heard, method).toMatch(/^HTTP\/1\.1 405 /);
+      expect(heard, method).toMatch(/\r\nallow: POST\r\n/i);
+    }
+  });
+
+  it('a body no route takes is not read: 405 for a page that exists, 404 for a path that names nothing', async () => {
+    const deep = '['.repeat(100_000);
+    for (const [path, status] of [
+      ['/en/blog', 405],
+      ['/no/such/thing', 404],
+    ] as const) {
+      const heard = await exchange(
+        `POST ${path} HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\nContent-Length: ${deep.length}\r\nConnection: close\r\n\r\n${deep}`,
+      );
+      expect(heard, path).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    }
+  });
+
+  it('a client that closes its half of the connection after its request still gets the answer', async () => {
+    // A page not rendered yet: its answer waits for the render thread, after the client's half is closed.
+    const heard = await exchange('GET /p/sam-rivera HTTP/1.1\r\nHost: HOST\r\n\r\n', { end: true });
+    expect(heard).toMatch(/^HTTP\/1\.1 200 /);
+    expect(heard).toContain('</html>');
   });
 });

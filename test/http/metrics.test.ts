@@ -1,5 +1,6 @@
 // Operators see it (issue 20): a sidecar process serves Prometheus metrics on its internal METRICS_LISTEN address,
 // never on the public port; a scrape parses, and the counters move with what the sidecar did.
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
@@ -12,7 +13,12 @@ let metricsUrl: string;
 beforeAll(async () => {
   const port = await freePort();
   metricsUrl = `http://127.0.0.1:${port}/metrics`;
-  sidecar = await spawnTestSidecar({ DATABASE_PATH: await createDatabase(), METRICS_LISTEN: `127.0.0.1:${port}` });
+  const path = await createDatabase();
+  // A card another writer broke: its request fails once the route has matched.
+  const db = new Database(path);
+  db.prepare("UPDATE cards SET phones = 'not json' WHERE card_id = 'n0rth1'").run();
+  db.close();
+  sidecar = await spawnTestSidecar({ DATABASE_PATH: path, METRICS_LISTEN: `127.0.0.1:${port}` });
 });
 afterAll(() => void sidecar?.child.kill('SIGKILL'));
 
@@ -47,6 +53,16 @@ describe('metrics', () => {
     expect(value(after, 'bio_change_log_position')).toBeGreaterThan(0);
     expect(after.some((m) => m.name === 'bio_change_log_lag_seconds')).toBe(true);
     expect(value(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  it('count a request that fails (or is shed) after its route matched under that route, not as static (issue 46)', async () => {
+    const before = await scrape();
+    expect((await fetch(sidecar.url + '/c/n0rth1')).status).toBe(500);
+    const after = await scrape();
+    const counted = (labels: Record<string, string>) =>
+      value(after, 'bio_http_requests_total', labels) - value(before, 'bio_http_requests_total', labels);
+    expect(counted({ route: '/c/{cardId}', status: '500' })).toBe(1);
+    expect(counted({ route: 'static', status: '500' })).toBe(0);
   });
 
   it('are not on the public port', async () => {

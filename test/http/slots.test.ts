@@ -180,3 +180,57 @@ describe('connections one client may hold', () => {
     expect(await post(server, ping(2), '127.0.0.2')).toBe(200);
   });
 });
+
+describe('the decompression of a document kept compressed (issue 46)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    const { DATABASE_PATH } = await largeDatabase('sqlite');
+    server = await startTestServer({ databasePath: DATABASE_PATH! });
+    // The part built, and kept compressed, before anyone reads it.
+    await (await fetch(`${server.url}/sitemaps/2.xml`)).arrayBuffer();
+  }, 120_000);
+  afterAll(() => server.close());
+
+  /** GET without Accept-Encoding from `localAddress`: the status and the bytes of the whole answer. */
+  const identity = (localAddress: string) =>
+    new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+      const url = new URL(server.url);
+      const req = request(
+        { host: url.hostname, port: url.port, path: '/sitemaps/2.xml', localAddress, agent: false },
+        (res) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('sixteen clients that never read do not keep another client from it: each is cut once it stops reading', async () => {
+    const url = new URL(server.url);
+    const stalled = await Promise.all(
+      Array.from(
+        { length: 16 },
+        (_, i) =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect(
+              { port: Number(url.port), host: url.hostname, localAddress: `127.0.5.${i + 1}` },
+              () => {
+                socket.write(`GET /sitemaps/2.xml HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+                socket.pause();
+                resolve(socket);
+              },
+            );
+            socket.on('error', () => undefined);
+          }),
+      ),
+    );
+    sockets.push(...stalled);
+    await new Promise((r) => setTimeout(r, 300));
+    // Every slot is held by a client reading nothing; the next client waits its turn and is served whole.
+    const answer = await identity('127.0.6.1');
+    expect(answer.status).toBe(200);
+    expect(answer.bytes).toBeGreaterThan(4_000_000);
+  });
+});
