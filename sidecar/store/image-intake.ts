@@ -7,9 +7,11 @@
 // moment of connecting (request-filtering-agent checks each address DNS gives, so a name that resolves to one is
 // refused too) unless the operator allows them for local work. Used by the writer only: the server never imports it.
 import { createHash } from 'node:crypto';
+import { lookup as dnsLookup } from 'node:dns';
 import { open, realpath, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { dirname, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { useAgent } from 'request-filtering-agent';
@@ -42,8 +44,29 @@ export const IMAGE_LIMITS: ImageLimits = {
  */
 const CONCURRENCY = 2;
 
-/** The formats taken in, judged by the bytes (sharp's own detection), never by a name or a Content-Type. */
+/**
+ * The formats taken in, judged by the bytes (sharp's own detection), never by a name or a Content-Type. libvips reads
+ * AVIF as HEIF (the container both share): AVIF is HEIF whose pictures are AV1; HEIF of HEVC (an iPhone's HEIC) is not
+ * taken (sharp's build has no HEVC decoder).
+ */
 const ACCEPTED = new Set(['jpeg', 'png', 'webp', 'avif', 'gif']);
+const formatOf = (meta: Metadata) =>
+  meta.format === 'heif' ? (meta.compression === 'av1' ? 'avif' : 'heic') : meta.format;
+
+/** Link-local addresses, IPv4 and IPv6 (an IPv4 one written as IPv6, ::ffff:169.254.169.254, too). */
+const LINK_LOCAL = new BlockList();
+LINK_LOCAL.addSubnet('169.254.0.0', 16, 'ipv4');
+LINK_LOCAL.addSubnet('fe80::', 10, 'ipv6');
+const LINK_LOCAL_REFUSAL =
+  "its host is a link-local address (where clouds answer with their machines' credentials), which an import never fetches from, even with --allow-private-hosts";
+
+function isLinkLocal(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return LINK_LOCAL.check(mapped, 'ipv4');
+  return LINK_LOCAL.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
 
 /** Raised to make every image a new name when what the intake makes of the same bytes changes. */
 const INTAKE_VERSION = 'image-intake-1';
@@ -92,6 +115,8 @@ function reasonOf(err: unknown): string {
   const error = err as NodeJS.ErrnoException;
   if (/not allowed\. Because, It is (private|meta) IP address/.test(error.message ?? ''))
     return 'its host is a private, loopback or link-local address, which an import does not fetch from';
+  if (/not allowed\. Because It is defined in denyIPAddressList/.test(error.message ?? ''))
+    return "its host is a link-local address (where clouds answer with their machines' credentials), which an import never fetches from, even with --allow-private-hosts";
   if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'its host name was not found';
   if (error.code === 'ECONNREFUSED') return 'its host refused the connection';
   if (error.code === 'ENOENT') return 'there is no such file';
@@ -145,9 +170,23 @@ function get(url: URL, options: IntakeOptions, signal: AbortSignal): Promise<htt
     allowMetaIPAddress: false,
     keepAlive: false,
   });
+  // Never, whatever the operator allows: link-local is where a cloud's metadata service hands out its machine's
+  // credentials (169.254.169.254), not where an owner's picture lives (issue 46). Judged on the name as written and on
+  // every address DNS gives for it.
+  if (isLinkLocal(url.hostname.replace(/^\[|\]$/g, ''))) return Promise.reject(new ImageRefused(LINK_LOCAL_REFUSAL));
+  const lookup: LookupFunction = (hostname, lookupOptions, callback) =>
+    dnsLookup(hostname, lookupOptions, (err, address, family) => {
+      const found = typeof address === 'string' ? [address] : (address ?? []).map((a) => a.address);
+      if (!err && found.some(isLinkLocal)) return callback(new ImageRefused(LINK_LOCAL_REFUSAL), '', 0);
+      (callback as (...args: unknown[]) => void)(err, address, family);
+    });
   const request = url.protocol === 'https:' ? https.get : http.get;
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent, signal, headers: { accept: 'image/*', 'user-agent': 'bio-import' } }, resolve);
+    const req = request(
+      url,
+      { agent, signal, lookup, headers: { accept: 'image/*', 'user-agent': 'bio-import' } },
+      resolve,
+    );
     req.on('error', reject);
   });
 }
@@ -205,8 +244,9 @@ async function makeFiles(bytes: Uint8Array, limits: ImageLimits): Promise<TakenI
   } catch {
     throw new ImageRefused('its bytes are not an image in a format taken (JPEG, PNG, WebP, AVIF, GIF)');
   }
-  if (!meta.format || !ACCEPTED.has(meta.format))
-    throw new ImageRefused(`its bytes are ${meta.format ?? 'no'} image; taken are JPEG, PNG, WebP, AVIF and GIF`);
+  const format = formatOf(meta);
+  if (!format || !ACCEPTED.has(format))
+    throw new ImageRefused(`its bytes are ${format ?? 'no'} image; taken are JPEG, PNG, WebP, AVIF and GIF`);
   const pixels = (meta.width ?? 0) * (meta.height ?? 0);
   if (pixels > limits.pixels)
     throw new ImageRefused(

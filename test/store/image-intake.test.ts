@@ -170,7 +170,19 @@ describe('images an import takes in', () => {
       'link-local (cloud metadata)',
       () => 'http://169.254.169.254/latest/meta-data',
       {},
-      'private, loopback or link-local',
+      'link-local address',
+    ],
+    [
+      'link-local even when the operator allows private hosts (issue 46)',
+      () => 'http://169.254.169.254/latest/meta-data',
+      { allowPrivateHosts: true },
+      'link-local address',
+    ],
+    [
+      'IPv6 link-local even when the operator allows private hosts',
+      () => 'http://[fe80::1]/a.jpg',
+      { allowPrivateHosts: true },
+      'link-local address',
     ],
     ['a 404', () => `${origin}/missing.jpg`, { allowPrivateHosts: true }, 'the server answered 404'],
     ['four redirects', () => `${origin}/hop/3`, { allowPrivateHosts: true }, 'redirects more than 3 times'],
@@ -236,6 +248,17 @@ describe('images an import takes in', () => {
     expect(db.prepare('SELECT slug FROM profiles ORDER BY slug').all()).toEqual([{ slug: 'before' }]);
     expect(db.prepare('SELECT count(*) AS n FROM images').get()).toEqual({ n: 2 * IMAGE_WIDTHS.length });
     db.close();
+  });
+
+  it('takes AVIF, which libvips reads as HEIF (issue 46: every AVIF was refused)', async () => {
+    const { folder, file } = importFolder();
+    writeFileSync(join(folder, 'images', 'sam.avif'), await sharp(photo).avif({ quality: 60 }).toBuffer());
+    const outcome = await importInto(
+      join(folder, 'bio.db'),
+      { profiles: [profile('avif', 'images/sam.avif')] },
+      { from: file },
+    );
+    expect(outcome).toMatchObject({ ok: true });
   });
 
   it('refuses a relative reference in data that came from no file, and references that are no file name', async () => {
