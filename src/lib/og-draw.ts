@@ -1,7 +1,9 @@
 // Draws an Open Graph image with CanvasKit (Skia's WebAssembly build): its paragraph layout shapes text with
 // HarfBuzz and orders it with ICU's bidi, so an Arabic title comes out joined and right to left with Latin words
 // in place (satori, behind @vercel/og, does not shape Arabic: vercel/satori#74). Fonts from npm: Noto Naskh Arabic
-// and Noto Sans (the Arabic face has no Latin letters; each falls back on the other).
+// and Noto Sans (the Arabic face has no Latin letters; each falls back on the other), and Noto Emoji, the monochrome
+// emoji face, whose ligatures draw a joined sequence (👨‍👩‍👧) as one picture in the text's colour (the colour face is 25 MB
+// a thread, and its bitmaps would clash with the card's two colours).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
@@ -14,6 +16,15 @@ const fontFile = (pkg: string, file: string) => readFileSync(require.resolve(`${
 
 const ARABIC = 'Noto Naskh Arabic';
 const LATIN = 'Noto Sans';
+const EMOJI = 'Noto Emoji';
+
+/**
+ * Bidi isolation (UAX #9), as <bdi> on the pages: an owner's name takes its own direction from its first strong letter
+ * (FSI … PDI), an address is left to right whatever the card's language (LRI … PDI). Without it, an Arabic card drew
+ * `127.0.0.1:18301/p/layla` as `p/layla/127.0.0.1:18301`.
+ */
+const isolated = (text: string) => `\u2068${text}\u2069`;
+const leftToRight = (text: string) => `\u2066${text}\u2069`;
 
 interface Kit {
   ck: CanvasKit;
@@ -32,6 +43,7 @@ function load(): Promise<Kit> {
       fontFile('@expo-google-fonts/noto-naskh-arabic', '700Bold/NotoNaskhArabic_700Bold.ttf'),
       fontFile('@expo-google-fonts/noto-sans', '700Bold/NotoSans_700Bold.ttf'),
       fontFile('@expo-google-fonts/noto-sans', '400Regular/NotoSans_400Regular.ttf'),
+      fontFile('@expo-google-fonts/noto-emoji', '700Bold/NotoEmoji_700Bold.ttf'),
     ].map((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
     const fonts = ck.FontMgr.FromData(...buffers);
     if (!fonts) throw new Error('CanvasKit could not load the Open Graph fonts');
@@ -53,7 +65,7 @@ export async function drawOgImage(card: OgCard, picture?: Uint8Array): Promise<B
     ? await sharp(picture).resize(PICTURE, PICTURE, { fit: 'cover' }).ensureAlpha().raw().toBuffer()
     : undefined;
   const rtl = dirOf(card.lang) === 'rtl';
-  const families = rtl ? [ARABIC, LATIN] : [LATIN, ARABIC];
+  const families = rtl ? [ARABIC, LATIN, EMOJI] : [LATIN, ARABIC, EMOJI];
   const canvas = surface.getCanvas();
   canvas.clear(ck.Color(10, 107, 93, 1));
   const band = new ck.Paint();
@@ -128,14 +140,14 @@ export async function drawOgImage(card: OgCard, picture?: Uint8Array): Promise<B
   const kicker = paragraph(card.kicker, 34, 700, [200, 240, 230], 1);
   canvas.drawParagraph(kicker, x, 72);
   // The largest size at which the whole title fits in four lines.
-  let title = paragraph(card.title, 76, 700, [255, 255, 255], 4);
+  let title = paragraph(isolated(card.title), 76, 700, [255, 255, 255], 4);
   for (const size of [68, 60, 52]) {
     if (!title.didExceedMaxLines() && title.getHeight() <= 360) break;
     title.delete();
-    title = paragraph(card.title, size, 700, [255, 255, 255], 4);
+    title = paragraph(isolated(card.title), size, 700, [255, 255, 255], 4);
   }
   canvas.drawParagraph(title, x, 150);
-  const host = paragraph(card.host, 30, 400, [220, 245, 238], 1, OG_WIDTH - 2 * margin);
+  const host = paragraph(leftToRight(card.host), 30, 400, [220, 245, 238], 1, OG_WIDTH - 2 * margin);
   canvas.drawParagraph(host, margin, OG_HEIGHT - 96 + (96 - host.getHeight()) / 2);
   for (const p of [kicker, title, host]) p.delete();
 

@@ -95,6 +95,47 @@ async function compare(title: string, drawn: string) {
 
 const TITLE = 'رمز QR أم شريحة NFC؟ كيف تشارك بطاقة أعمالك الرقمية';
 
+/** Chromium's rendering of an Arabic card's address line, isolated left to right (<bdi dir=ltr>) or not. */
+async function renderHost(host: string, isolate: boolean): Promise<Buffer> {
+  const page = await browser.newPage({ viewport: { width: OG_WIDTH, height: OG_HEIGHT } });
+  await page.setContent(`<!doctype html><html lang="ar" dir="rtl"><style>
+    @font-face { font-family: N; src: url(data:font/ttf;base64,${NASKH}); }
+    @font-face { font-family: S; src: url(data:font/ttf;base64,${SANS}); }
+    html, body { margin: 0; background: #000; }
+    p { position: absolute; inset-inline: 80px; top: 554px; margin: 0; font: 700 30px/1.35 N, S; color: #fff; }
+  </style><p></p></html>`);
+  await page
+    .locator('p')
+    .evaluate(
+      (p, [text, ltr]) =>
+        ltr
+          ? p.append(Object.assign(document.createElement('bdi'), { dir: 'ltr', textContent: text }))
+          : (p.textContent = text),
+      [host, isolate] as const,
+    );
+  await page.evaluate(() => document.fonts.ready);
+  const shot = await page.screenshot({ type: 'png' });
+  await page.close();
+  return shot;
+}
+
+/**
+ * The address band's ink, column by column (the foot, 534 to 630, light on dark), blurred: which characters stand
+ * where along the line, whatever their height in it (Chromium and Skia place a line's baseline a pixel or two apart).
+ */
+async function band(png: Buffer): Promise<Float64Array> {
+  const { data, info } = await sharp(png)
+    .extract({ left: 0, top: 534, width: OG_WIDTH, height: 96 })
+    .greyscale()
+    .threshold(150)
+    .blur(4)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const columns = new Float64Array(info.width);
+  for (let i = 0; i < data.length; i++) columns[i % info.width]! += data[i]! / 255 / info.height;
+  return columns;
+}
+
 describe('Open Graph images', () => {
   it('draw an Arabic title joined and right to left, as Chromium lays it out', async () => {
     const { toJoined, toIsolated, referencesDiffer } = await compare(TITLE, TITLE);
@@ -108,6 +149,27 @@ describe('Open Graph images', () => {
   it('would fail a renderer that leaves the letters isolated', async () => {
     const { toJoined, toIsolated } = await compare(TITLE, isolated(TITLE));
     expect(toJoined).toBeGreaterThan(toIsolated);
+  }, 60_000);
+
+  it("draw a profile's address left to right on an Arabic card, as a <bdi dir=ltr> reads (issue 46)", async () => {
+    const host = '127.0.0.1:18301/p/layla';
+    const ours = await band(await drawOgImage({ lang: 'ar', title: 'ليلى', kicker: testConfig.serviceName, host }));
+    const isolated = await band(await renderHost(host, true));
+    const reordered = await band(await renderHost(host, false));
+    expect(distance(isolated, reordered), 'the two orders must look different').toBeGreaterThan(0.005);
+    expect(distance(ours, isolated)).toBeLessThan(distance(ours, reordered) * 0.6);
+  }, 60_000);
+
+  it('draw an emoji sequence joined with zero-width joiners as one picture, not a box for each person (issue 46)', async () => {
+    const title = async (text: string) =>
+      thumbnail(await drawOgImage({ lang: 'en', title: text, kicker: 'x', host: 'x' }), { invertBackground: true });
+    // Three characters no face has (private use): what a face without the emoji draws for them, nothing or boxes.
+    const missing = await title('\ue000\ue000\ue000');
+    const family = await title('👨\u200d👩\u200d👧');
+    const apart = await title('👨 👩 👧');
+    expect(distance(family, missing)).toBeGreaterThan(0.002);
+    // Joined, the three people are one picture, not the three drawn apart.
+    expect(distance(family, apart)).toBeGreaterThan(0.002);
   }, 60_000);
 
   it('every built article and blog list page names its image, 1200×630 PNG, with width, height and alt, in its language', async () => {
