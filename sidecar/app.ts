@@ -66,7 +66,7 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
     freshness,
     pool,
     pressure,
-    cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize),
+    cache: new LiveCache(options.liveCacheSize ?? config.liveCacheSize, config.liveCacheMb * 1024 * 1024),
   });
   const sitemap = new Sitemap({
     baseUrl: config.baseUrl,

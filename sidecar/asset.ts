@@ -29,6 +29,8 @@ export interface Asset {
   encoded(encoding: Encoding): Encoded | undefined;
   /** The identity body as a stream, for an asset kept only compressed: sent without holding it whole. */
   stream?(): Readable;
+  /** The bytes it holds now: the bodies kept, compressed forms made so far included (none is made to count it). */
+  held(): number;
 }
 
 /** A page: its HTML and its Markdown twin, both served at the page's URL. */
@@ -69,8 +71,15 @@ export function makeAsset(
       if (!bytes) return undefined;
       return (encoded[encoding] = { body: ownMemory(bytes), etag: `"${hash}-${encoding}"` });
     },
+    held: () =>
+      ENCODINGS.reduce(
+        (sum, e) => sum + (encoded[e]?.body.length ?? (precompressed ?? madeAlready)[e]?.length ?? 0),
+        body.length,
+      ),
   };
 }
+
+const ENCODINGS = ['br', 'gzip'] as const satisfies readonly Encoding[];
 
 /**
  * An asset kept only in its compressed forms (gzip and brotli): a document of megabytes made from the
@@ -99,6 +108,7 @@ export function compressedAsset(
     cacheControl,
     compressible: true,
     encoded: (encoding) => encoded[encoding],
+    held: () => forms.gzip.length + forms.br.length,
     stream: () => {
       const gunzip = createGunzip();
       gunzip.end(forms.gzip);

@@ -93,6 +93,7 @@ const serverSchema = z.object({
     .transform((raw) => raw || undefined)
     .pipe(whole(0, 0, 60_000).optional()),
   LIVE_CACHE_SIZE: whole(5000, 0, 10_000_000),
+  LIVE_CACHE_MB: whole(64, 1, 1_000_000),
   /** Unset: every core but the event loop's, at least one. */
   RENDER_THREADS: z
     .string()
@@ -167,6 +168,8 @@ export interface ServerConfig extends PublicConfig {
   changePollMs: number;
   /** Rendered live pages kept in memory; 0 renders every request (for measuring). */
   liveCacheSize: number;
+  /** The megabytes they may hold at most (pages, their twins and compressed forms, link-preview pictures, codes). */
+  liveCacheMb: number;
   /** Worker threads that render live pages, their twins and codes (the event loop renders nothing). */
   renderThreads: number;
   /** pino level: `info` logs one line per request, `warn` only problems (the default: see docs/benchmarks/overview.md). */
@@ -239,6 +242,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     mcpMaxConcurrent: settings.MCP_MAX_CONCURRENT,
     changePollMs: settings.CHANGE_POLL_MS ?? (settings.DATABASE_URL ? 250 : 0),
     liveCacheSize: settings.LIVE_CACHE_SIZE,
+    liveCacheMb: settings.LIVE_CACHE_MB,
     renderThreads: settings.RENDER_THREADS ?? defaultRenderThreads(),
     logLevel: settings.LOG_LEVEL,
     staticFiles: settings.STATIC_FILES,

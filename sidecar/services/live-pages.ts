@@ -60,6 +60,17 @@ const VCARD = typeOf('/x.vcf');
 const SVG = typeOf('/x.svg');
 const PNG = typeOf('/x.png');
 
+/**
+ * What a cached value holds, as the live cache counts it. A page counts its HTML twice over: its Markdown twin, made on
+ * first use, is smaller than the HTML it is made from, with its compressed forms.
+ */
+function bytesOf(value: LivePage | CardFound | AliasFound | Asset): number {
+  if ('html' in value) return 2 * value.html.held();
+  if ('card' in value) return (value.page ? bytesOf(value.page) : 0) + (value.vcard?.held() ?? 0) + 1024;
+  if ('slug' in value) return 256;
+  return value.held();
+}
+
 /** An asset of what the pool made, with the compressed forms it made (others are made on first use). */
 const assetOf = (made: Rendered, type: string) => makeAsset(made.body, type, CACHE.live, undefined, made.forms);
 
@@ -206,7 +217,7 @@ export class LivePages {
     const lookup = find()
       .then((found) => {
         if (!found) return undefined;
-        if (evictions === this.evictions) cache.set(key, found[0], found[1], entityTag(entity));
+        if (evictions === this.evictions) cache.set(key, found[0], found[1], entityTag(entity), bytesOf(found[0]));
         return found[0];
       })
       .finally(() => this.inflight.delete(key));

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       mcpMaxResponseBytes: 4 * 1024 * 1024,
       mcpMaxConcurrent: 4,
       liveCacheSize: 5000,
+      liveCacheMb: 64,
       renderThreads: Math.max(1, availableParallelism() - 1),
       logLevel: 'warn',
       staticFiles: 'serve',

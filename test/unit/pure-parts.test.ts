@@ -192,6 +192,19 @@ describe('the live cache', () => {
     none.set('a', 'A');
     expect(none.get('a', 0)).toBeUndefined();
   });
+
+  it('is bounded in bytes too: a large entry pushes out the oldest, one larger than the bound is not kept (issue 46)', () => {
+    const cache = new LiveCache<string>(100, 1000);
+    cache.set('a', 'A', Infinity, undefined, 400);
+    cache.set('b', 'B', Infinity, undefined, 400);
+    cache.set('c', 'C', Infinity, undefined, 400);
+    expect(cache.get('a', 0)).toBeUndefined();
+    expect([cache.get('b', 0), cache.get('c', 0), cache.bytes]).toEqual(['B', 'C', 800]);
+    cache.set('huge', 'H', Infinity, undefined, 1001);
+    expect([cache.get('huge', 0), cache.bytes]).toEqual([undefined, 800]);
+    cache.delete('b');
+    expect(cache.bytes).toBe(400);
+  });
 });
 
 describe('request paths', () => {
