@@ -14,6 +14,7 @@
 //   --regions      three regions on loopback: an edit at every edge, a region cut off [--duration S]  regions.ts
 //   --hot-path     cached answers against an earlier revision, side by side [--baseline REV]    hot-path.ts
 //   --images       an owner's image and a link-preview picture: made, and served against a bare route  images.ts
+//   --fair         what an innocent reader gets while one stranger (or five) attacks, in every shape  fair.ts
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild } from '../ensure-build.ts';
@@ -22,6 +23,7 @@ import { publishMode } from './publish.ts';
 import { compressionBench } from './compression.ts';
 import { dataTierBench } from './data-tier.ts';
 import { edgeMode } from './edge.ts';
+import { fairBench } from './fair.ts';
 import { fuzzBench } from './fuzz.ts';
 import { hotPathBench } from './hot-path.ts';
 import { imagesBench } from './images.ts';
@@ -55,6 +57,7 @@ const { values: flags } = parseArgs({
     regions: { type: 'boolean', default: false },
     'hot-path': { type: 'boolean', default: false },
     images: { type: 'boolean', default: false },
+    fair: { type: 'boolean', default: false },
     baseline: { type: 'string' },
   },
 });
@@ -94,6 +97,13 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
   ],
   [flags.regions, () => regionsBench(flags.duration ? seconds : 60)],
   [flags['hot-path'], () => hotPathBench({ seconds: flags.duration ? seconds : 5, baseline: flags.baseline })],
+  [
+    flags.fair,
+    () => {
+      ensureBuild(loadConfig({}), baseEnv({}));
+      return fairBench(flags.duration ? seconds : 10);
+    },
+  ],
 ];
 const mode = modes.find(([chosen]) => chosen)?.[1] ?? (() => overviewBench(seconds, flags.quick));
 const outcome = await mode();

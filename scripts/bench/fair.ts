@@ -1,0 +1,144 @@
+// `npm run bench -- --fair [--duration S]`: what an innocent reader on another address gets while one stranger (or
+// five) does their worst (issue 46), in every deployment shape: one sidecar alone on SQLite and on a PostgreSQL
+// standby, nginx over two sidecars, Varnish over one. For each shape the reader reads alone first (the baseline, in
+// the same run), then beside each attack of scripts/fair/attacks.ts from one address and from five. Recorded: what
+// the reader got of a cached live page, a live page nobody asked before, a static page, /health and an MCP call
+// (answers by status, p50 and p99), the cached and static p99 as a multiple of the baseline's, and whether every
+// sidecar lived. The goal: cached and static pages 100% 200 within 2× the baseline's p99, live pages at least 99% 200,
+// no crash.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../ensure-build.ts';
+import { postgresBackend, sqliteBackend } from './data-tier.ts';
+import { fmt } from './numbers.ts';
+import { writeRecord } from './records.ts';
+import { scratch } from './harness.ts';
+import { ATTACKS } from '../fair/attacks.ts';
+import type { ReadKind, ReadStats } from '../fair/reader.ts';
+import { startShape, type ShapeName } from '../fair/shapes.ts';
+import { attackerAddresses, okShare, read, underAttack, type Reading } from '../fair/under-attack.ts';
+
+const PROFILES = 50_000;
+const KINDS: ReadKind[] = ['cached', 'uncached', 'static', 'health', 'mcp'];
+
+interface Row {
+  shape: string;
+  attack: string;
+  addresses: number;
+  reading: Reading;
+  alive: boolean;
+}
+
+const cell = (stats: ReadStats) =>
+  `${stats.statuses['200'] ?? 0}/${stats.n}${Object.entries(stats.statuses)
+    .filter(([status]) => status !== '200')
+    .map(([status, n]) => ` (${n}×${status})`)
+    .join('')}, ${fmt(stats.p50, 1)} / ${fmt(stats.p99, 1)}`;
+
+/** Whether a reading meets the goal against its baseline. */
+function verdict(reading: Reading, baseline: Reading, alive: boolean): string {
+  const problems: string[] = [];
+  if (!alive) problems.push('a sidecar died');
+  for (const kind of ['cached', 'static', 'health', 'mcp'] as const)
+    if (okShare(reading[kind]) < 1) problems.push(`${kind} not all 200`);
+  if (okShare(reading.uncached) < 0.99) problems.push('live pages under 99%');
+  for (const kind of ['cached', 'static'] as const)
+    if (reading[kind].p99 > 2 * Math.max(baseline[kind].p99, 1)) problems.push(`${kind} p99 over 2×`);
+  return problems.length === 0 ? 'met' : problems.join('; ');
+}
+
+export async function fairBench(seconds: number): Promise<boolean> {
+  // The generated profiles, and the demo's beside them (the reader's cached page is /p/layla).
+  const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as unknown;
+  const lite = await sqliteBackend(scratch).prepare(PROFILES, demo);
+  const sqlite = lite.env.DATABASE_PATH!;
+  await lite.close();
+  const postgres = await postgresBackend();
+  const pg = await postgres.prepare(PROFILES, demo);
+  const shapes: { label: string; name: ShapeName; env: Record<string, string> }[] = [
+    { label: 'one sidecar, SQLite', name: 'alone', env: { DATABASE_PATH: sqlite } },
+    { label: 'one sidecar, PostgreSQL standby', name: 'alone', env: pg.env },
+    { label: 'nginx over two sidecars, SQLite', name: 'front', env: { DATABASE_PATH: sqlite } },
+    { label: 'Varnish over one sidecar, SQLite', name: 'edge', env: { DATABASE_PATH: sqlite } },
+  ];
+  const rows: Row[] = [];
+  const baselines = new Map<string, Reading>();
+  try {
+    for (const { label, name, env } of shapes) {
+      const shape = await startShape(name, env);
+      try {
+        for (let i = 0; i < 3; i++) await (await fetch(`${shape.url}/p/layla`)).arrayBuffer();
+        const baseline = await read(shape.url, seconds, PROFILES);
+        baselines.set(label, baseline);
+        console.log(`${label}: baseline ${KINDS.map((k) => `${k} ${cell(baseline[k])}`).join('; ')}`);
+        for (const attack of ATTACKS) {
+          for (const addresses of [1, 5]) {
+            const { reader } = await underAttack({
+              url: shape.url,
+              attack: attack.name,
+              seconds,
+              profiles: PROFILES,
+              attackers: attackerAddresses(addresses),
+            });
+            const row = { shape: label, attack: attack.name, addresses, reading: reader, alive: shape.alive() };
+            rows.push(row);
+            console.log(
+              `  ${attack.name} ×${addresses}: ${verdict(reader, baseline, row.alive)} — ${KINDS.map((k) => `${k} ${cell(reader[k])}`).join('; ')}`,
+            );
+            // A sidecar that died is started again, so that the next attack meets the shape whole.
+            if (!row.alive) break;
+            // What the attack left (connections lingering, renders queued) drains before the next.
+            await new Promise((resolve) => setTimeout(resolve, 2000));
+          }
+          if (!shape.alive()) break;
+        }
+      } finally {
+        await shape.stop();
+      }
+    }
+  } finally {
+    await pg.close();
+    await postgres.stop();
+  }
+
+  const met = rows.filter((row) => verdict(row.reading, baselines.get(row.shape)!, row.alive) === 'met').length;
+  const lines = [
+    '# Fair to every client: what an innocent reader gets while a stranger does their worst',
+    '',
+    `\`npm run bench -- --fair --duration ${seconds}\`, ${new Date().toISOString().slice(0, 10)}, on this machine kind ` +
+      `(two cores: the attacker's process, at a lower priority, shares them with the server, as the reader does). ` +
+      `${PROFILES.toLocaleString('en')} generated profiles. Each attack (scripts/fair/attacks.ts) runs ${seconds} s ` +
+      'from one address (127.0.2.1) and from five; the reader (scripts/fair/reader.ts) asks from 127.0.3.1, ' +
+      'each kind in a loop of its own, one request at a time, ten a second (an MCP call every half second), and ' +
+      'gives up on an answer after ten seconds. The baseline is the same reader with no attacker, in the same run.',
+    '',
+    'The goal (issue 46): cached and static pages and /health 100% `200` with p99 within 2× the baseline; live pages ' +
+      'nobody asked before at least 99% `200`; no sidecar dies.',
+    '',
+    `**${met} of ${rows.length} runs met it.** Each cell: answers \`200\` of all (others by status), p50 / p99 in ms.`,
+    '',
+    '## The attacks',
+    '',
+    ...ATTACKS.map((a) => `- **${a.name}**: ${a.description}.`),
+    '',
+  ];
+  for (const { label } of shapes) {
+    const baseline = baselines.get(label);
+    if (!baseline) continue;
+    lines.push(`## ${label}`, '');
+    lines.push(
+      '| Attack | Addresses | Cached page | Live page, new | Static page | /health | MCP call | Cached p99 ×, static p99 × | Verdict |',
+      '|---|---:|---|---|---|---|---|---|---|',
+      `| none (baseline) | 0 | ${KINDS.map((k) => cell(baseline[k])).join(' | ')} | 1.0, 1.0 | |`,
+    );
+    for (const row of rows.filter((r) => r.shape === label)) {
+      const ratio = (kind: 'cached' | 'static') => fmt(row.reading[kind].p99 / Math.max(baseline[kind].p99, 1), 1);
+      lines.push(
+        `| ${row.attack} | ${row.addresses} | ${KINDS.map((k) => cell(row.reading[k])).join(' | ')} | ${ratio('cached')}, ${ratio('static')} | ${verdict(row.reading, baseline, row.alive)} |`,
+      );
+    }
+    lines.push('');
+  }
+  writeRecord('fair.md', lines.join('\n'));
+  return rows.every((row) => row.alive);
+}
