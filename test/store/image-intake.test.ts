@@ -166,12 +166,7 @@ describe('images an import takes in', () => {
       'private, loopback or link-local',
     ],
     ['a private address named by a literal', () => 'http://10.0.0.1/a.jpg', {}, 'private, loopback or link-local'],
-    [
-      'link-local (cloud metadata)',
-      () => 'http://169.254.169.254/latest/meta-data',
-      {},
-      'link-local address',
-    ],
+    ['link-local (cloud metadata)', () => 'http://169.254.169.254/latest/meta-data', {}, 'link-local address'],
     [
       'link-local even when the operator allows private hosts (issue 46)',
       () => 'http://169.254.169.254/latest/meta-data',
