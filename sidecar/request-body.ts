@@ -168,10 +168,13 @@ function tooLarge(limit: number): BodyRefused {
  * After answering a body that is still arriving (refused, or taken by no route), keep reading it and dropping each
  * chunk for a while, as nginx's lingering close does: closing at once makes the kernel reset the connection, and a
  * client still writing then sees EPIPE instead of the answer. Bounded like nginx's lingering_time and
- * lingering_timeout; a client still sending after that loses its connection.
+ * lingering_timeout, and in bytes: what a client may still send after its answer is a body's worth, not a stream
+ * (eight connections sending 1 MiB bodies at loopback speed cost the event loop a core's worth of reading otherwise).
+ * A client still sending after any of the three loses its connection.
  */
 const LINGER_MS = 30_000;
 const LINGER_IDLE_MS = 5_000;
+const LINGER_BYTES = 256 * 1024;
 
 export function lingerOnUnreadBody(request: FastifyRequest, reply: FastifyReply): void {
   // Without `Connection: close`, Node reads the rest of the body and drops it, and the connection stays usable after.
@@ -183,12 +186,18 @@ export function lingerOnUnreadBody(request: FastifyRequest, reply: FastifyReply)
   const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
   const stalled = () => socket.destroy();
   socket.setTimeout(LINGER_IDLE_MS, stalled);
+  let dropped = 0;
+  const count = (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) socket.destroy();
+  };
   const done = () => {
     clearTimeout(deadline);
     socket.removeListener('timeout', stalled);
+    raw.removeListener('data', count);
     socket.setTimeout(idle);
   };
-  raw.once('end', done).once('close', done);
+  raw.on('data', count).once('end', done).once('close', done);
   raw.resume();
 }
 

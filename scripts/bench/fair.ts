@@ -19,7 +19,7 @@ import { startShape, type ShapeName } from '../fair/shapes.ts';
 import { attackerAddresses, okShare, read, underAttack, type Reading } from '../fair/under-attack.ts';
 
 const PROFILES = 50_000;
-const KINDS: ReadKind[] = ['cached', 'uncached', 'static', 'health', 'mcp'];
+const KINDS: ReadKind[] = ['cached', 'uncached', 'static', 'health', 'mcp', 'visitor'];
 
 interface Row {
   shape: string;
@@ -39,7 +39,7 @@ const cell = (stats: ReadStats) =>
 function verdict(reading: Reading, baseline: Reading, alive: boolean): string {
   const problems: string[] = [];
   if (!alive) problems.push('a sidecar died');
-  for (const kind of ['cached', 'static', 'health', 'mcp'] as const)
+  for (const kind of ['cached', 'static', 'health', 'mcp', 'visitor'] as const)
     if (okShare(reading[kind]) < 1) problems.push(`${kind} not all 200`);
   if (okShare(reading.uncached) < 0.99) problems.push('live pages under 99%');
   for (const kind of ['cached', 'static'] as const)
@@ -109,7 +109,8 @@ export async function fairBench(seconds: number): Promise<boolean> {
       `(two cores: the attacker's process, at a lower priority, shares them with the server, as the reader does). ` +
       `${PROFILES.toLocaleString('en')} generated profiles. Each attack (scripts/fair/attacks.ts) runs ${seconds} s ` +
       'from one address (127.0.2.1) and from five; the reader (scripts/fair/reader.ts) asks from 127.0.3.1, ' +
-      'each kind in a loop of its own, one request at a time, ten a second (an MCP call every half second), and ' +
+      'each kind in a loop of its own on a connection kept open, one request at a time, ten a second (an MCP call ' +
+      'every half second), and a new visitor once a second on a connection of their own (the cached page); a reader ' +
       'gives up on an answer after ten seconds. The baseline is the same reader with no attacker, in the same run.',
     '',
     'The goal (issue 46): cached and static pages and /health 100% `200` with p99 within 2× the baseline; live pages ' +
@@ -127,8 +128,8 @@ export async function fairBench(seconds: number): Promise<boolean> {
     if (!baseline) continue;
     lines.push(`## ${label}`, '');
     lines.push(
-      '| Attack | Addresses | Cached page | Live page, new | Static page | /health | MCP call | Cached p99 ×, static p99 × | Verdict |',
-      '|---|---:|---|---|---|---|---|---|---|',
+      '| Attack | Addresses | Cached page | Live page, new | Static page | /health | MCP call | New visitor | Cached p99 ×, static p99 × | Verdict |',
+      '|---|---:|---|---|---|---|---|---|---|---|',
       `| none (baseline) | 0 | ${KINDS.map((k) => cell(baseline[k])).join(' | ')} | 1.0, 1.0 | |`,
     );
     for (const row of rows.filter((r) => r.shape === label)) {

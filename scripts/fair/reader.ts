@@ -2,15 +2,17 @@
 // PROFILES ADDRESS` asks, for SECONDS, four kinds of request, each in a loop of its own, one request at a time, as a
 // person's browser and a load balancer would: a cached live page (/p/layla, asked once before), a live page nobody
 // asked before (a profile of the lower half of the generated ones, a new one each time), a static page, /health, and an
-// MCP call (one every half second: an agent reading within the rate limit). A person gives up on an answer after ten
-// seconds: counted as `timeout`. It prints, for each, the count of answers by status and the latencies' p50 and p99 in
-// ms, as JSON.
+// MCP call (one every half second: an agent reading within the rate limit), each on a connection of its own kept open
+// (opened before the measuring starts); and a new visitor, once a second, who opens a connection of their own for
+// the cached page (what a connection flood costs shows there). A person gives up on an answer after ten seconds:
+// counted as `timeout`. It prints, for each, the count of answers by status and the latencies' p50 and p99 in ms, as
+// JSON.
 import { Agent, request } from 'node:http';
 import { DEFAULT_LANG } from '../../src/lib/locales.ts';
 import { pathOf } from '../../src/lib/surface.ts';
 import { percentile } from '../bench/numbers.ts';
 
-export type ReadKind = 'cached' | 'uncached' | 'static' | 'health' | 'mcp';
+export type ReadKind = 'cached' | 'uncached' | 'static' | 'health' | 'mcp' | 'visitor';
 
 export interface ReadStats {
   n: number;
@@ -74,17 +76,26 @@ const paths: Record<ReadKind, () => string> = {
   static: () => pathOf('listBlogArticles', { lang: DEFAULT_LANG }),
   health: () => pathOf('getHealth'),
   mcp: () => pathOf('mcp'),
+  visitor: () => pathOf('getProfilePage', { page: 'layla' }),
 };
 /** Between two requests of a kind: ten a second each (a busy person), an MCP call every half second (within the default rate limit of 120 a minute). */
-const PAUSE_MS: Record<ReadKind, number> = { cached: 100, uncached: 100, static: 100, health: 100, mcp: 500 };
+const PAUSE_MS: Record<ReadKind, number> = {
+  cached: 100,
+  uncached: 100,
+  static: 100,
+  health: 100,
+  mcp: 500,
+  visitor: 1000,
+};
 
-async function loop(kind: ReadKind, end: number): Promise<ReadStats> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+async function loop(kind: ReadKind, agent: Agent, end: number): Promise<ReadStats> {
   const statuses: Record<string, number> = {};
   const times: number[] = [];
   while (Date.now() < end) {
     const started = performance.now();
-    const status = await ask(agent, paths[kind]());
+    // A new visitor's connection is new each time; the others keep theirs.
+    const through = kind === 'visitor' ? new Agent({ keepAlive: false }) : agent;
+    const status = await ask(through, paths[kind]());
     times.push(performance.now() - started);
     statuses[status] = (statuses[status] ?? 0) + 1;
     await new Promise((resolve) => setTimeout(resolve, PAUSE_MS[kind]));
@@ -93,8 +104,11 @@ async function loop(kind: ReadKind, end: number): Promise<ReadStats> {
   return { n: times.length, statuses, p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
+const kinds: ReadKind[] = ['cached', 'uncached', 'static', 'health', 'mcp', 'visitor'];
+// Each kind's connection opened (and its first answer read) before the measuring starts.
+const agents = kinds.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
+await Promise.all(kinds.map((kind, i) => (kind === 'visitor' ? undefined : ask(agents[i]!, paths.health()))));
 const end = Date.now() + Number(seconds) * 1000;
-const kinds: ReadKind[] = ['cached', 'uncached', 'static', 'health', 'mcp'];
-const results = await Promise.all(kinds.map((kind) => loop(kind, end)));
+const results = await Promise.all(kinds.map((kind, i) => loop(kind, agents[i]!, end)));
 console.log(JSON.stringify(Object.fromEntries(kinds.map((kind, i) => [kind, results[i]]))));
 process.exit(0);

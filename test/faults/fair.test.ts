@@ -11,9 +11,12 @@ import { largeDatabase } from '../helpers/large-database.ts';
 const PROFILES = 60_000;
 const SECONDS = 3;
 
-/** What every reader must get under every attack: cached and static pages, /health and MCP all 200, live pages 99%. */
+/**
+ * What every reader must get under every attack: cached and static pages, /health, MCP and a new visitor's first page
+ * all 200; live pages nobody asked before 99%.
+ */
 function expectServed(reading: Reading) {
-  for (const kind of ['cached', 'static', 'health', 'mcp'] as const)
+  for (const kind of ['cached', 'static', 'health', 'mcp', 'visitor'] as const)
     expect({ kind, statuses: reading[kind].statuses }).toEqual({ kind, statuses: { 200: reading[kind].n } });
   expect(reading.uncached.n).toBeGreaterThan(0);
   expect({ uncached: reading.uncached.statuses, ok: okShare(reading.uncached) >= 0.99 }).toMatchObject({ ok: true });
