@@ -25,7 +25,7 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { edgeTags, pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
 import { STALL_MS } from './send.ts';
-import { hasBody, lingerOnUnreadBody } from './request-body.ts';
+import { hasBody, lingerOnUnreadBody, UNREAD_BODY_LINGER_BYTES } from './request-body.ts';
 import { originForm, checkedPathOfRequest, hasValidHost } from './request-path.ts';
 import { Freshness } from './services/freshness.ts';
 import { LivePages } from './services/live-pages.ts';
@@ -194,7 +194,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (hasBody(request.raw) && !request.raw.readableEnded) lingerOnUnreadBody(request, reply);
+    if (hasBody(request.raw) && !request.raw.readableEnded)
+      lingerOnUnreadBody(request, reply, request.sitePath === pathOf('mcp') ? Infinity : UNREAD_BODY_LINGER_BYTES);
     done(null, payload);
   });
 

@@ -168,15 +168,19 @@ function tooLarge(limit: number): BodyRefused {
  * After answering a body that is still arriving (refused, or taken by no route), keep reading it and dropping each
  * chunk for a while, as nginx's lingering close does: closing at once makes the kernel reset the connection, and a
  * client still writing then sees EPIPE instead of the answer. Bounded like nginx's lingering_time and
- * lingering_timeout, and in bytes: what a client may still send after its answer is a body's worth, not a stream
- * (eight connections sending 1 MiB bodies at loopback speed cost the event loop a core's worth of reading otherwise).
- * A client still sending after any of the three loses its connection.
+ * lingering_timeout, and (`maxBytes`) in bytes. A client still sending after any of them loses its connection.
  */
 const LINGER_MS = 30_000;
 const LINGER_IDLE_MS = 5_000;
-const LINGER_BYTES = 256 * 1024;
 
-export function lingerOnUnreadBody(request: FastifyRequest, reply: FastifyReply): void {
+/**
+ * What a client may still send after the answer to a body no route takes: a body's worth, not a stream (eight
+ * connections sending 1 MiB bodies to a page at loopback speed cost the event loop a core's worth of reading). A body
+ * /mcp refuses for its size is read to its end (within the time bounds), so that the agent sending it reads the 413.
+ */
+export const UNREAD_BODY_LINGER_BYTES = 256 * 1024;
+
+export function lingerOnUnreadBody(request: FastifyRequest, reply: FastifyReply, maxBytes = Infinity): void {
   // Without `Connection: close`, Node reads the rest of the body and drops it, and the connection stays usable after.
   reply.removeHeader('connection');
   const raw = request.raw;
@@ -189,7 +193,7 @@ export function lingerOnUnreadBody(request: FastifyRequest, reply: FastifyReply)
   let dropped = 0;
   const count = (chunk: Buffer) => {
     dropped += chunk.length;
-    if (dropped > LINGER_BYTES) socket.destroy();
+    if (dropped > maxBytes) socket.destroy();
   };
   const done = () => {
     clearTimeout(deadline);

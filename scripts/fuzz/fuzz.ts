@@ -57,9 +57,19 @@ export interface FuzzReport {
   longestHolds?: { ms: number; request: string }[];
 }
 
+/**
+ * The fuzzer's requests come from many clients, as a server's do: each fresh connection from the next of 250 loopback
+ * addresses (when the server is on loopback), so that no one client's share (connections a second, requests in
+ * progress) is what a run measures. Sharing out is the fairness suite's (test/faults/fair.test.ts).
+ */
+let nextAddress = 0;
+const clientAddress = (hostname: string) =>
+  hostname === '127.0.0.1' ? `127.0.10.${(nextAddress++ % 250) + 1}` : undefined;
+
 /** Sends one request over a fresh connection, slowly when it asks to, and reads the whole answer. */
 export function send(url: string, req: FuzzRequest, timeoutMs = 20_000): Promise<Answer & { raw: Buffer }> {
   const { hostname, port } = new URL(url);
+  const localAddress = clientAddress(hostname);
   return new Promise((resolve, reject) => {
     const headers = { ...req.headers };
     const http = request(
@@ -70,6 +80,7 @@ export function send(url: string, req: FuzzRequest, timeoutMs = 20_000): Promise
         path: req.target,
         headers,
         agent: false,
+        ...(localAddress ? { localAddress } : {}),
         setHost: !('host' in headers),
       },
       (res) => {
