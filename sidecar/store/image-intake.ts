@@ -287,8 +287,11 @@ export async function withImages(
   options: IntakeOptions = {},
 ): Promise<Result<{ plan: ImportPlan }, { errors: string[] }>> {
   const fields = [
-    ...plan.profiles.map((p, i) => ({ ref: p.avatarUrl, field: `profiles[${i}] (slug "${p.slug}").avatarUrl` })),
-    ...plan.cards.map((c, i) => ({ ref: c.photoUrl, field: `cards[${i}] (cardId "${c.cardId}").photoUrl` })),
+    ...plan.profiles.map((p, i) => ({
+      ref: p.avatar_url ?? null,
+      field: `profiles[${i}] (slug "${p.slug}").avatarUrl`,
+    })),
+    ...plan.cards.map((c, i) => ({ ref: c.photo_url ?? null, field: `cards[${i}] (cardId "${c.card_id}").photoUrl` })),
   ].filter((f): f is { ref: string; field: string } => f.ref !== null);
   const taken = await takeImages(
     fields.map((f) => f.ref),
@@ -299,8 +302,8 @@ export async function withImages(
     return outcome && !outcome.ok ? [`${field} ${JSON.stringify(ref)}: ${outcome.reason}`] : [];
   });
   if (errors.length > 0) return { ok: false, errors };
-  const idOf = (ref: string | null) => {
-    const outcome = ref === null ? undefined : taken.get(ref);
+  const idOf = (ref: string | null | undefined) => {
+    const outcome = ref === null || ref === undefined ? undefined : taken.get(ref);
     return outcome?.ok ? outcome.image.id : null;
   };
   const files = new Map([...taken.values()].flatMap((t) => (t.ok ? t.image.files : [])).map((f) => [f.name, f]));
@@ -308,8 +311,8 @@ export async function withImages(
     ok: true,
     plan: {
       ...plan,
-      profiles: plan.profiles.map((p) => ({ ...p, avatarImage: idOf(p.avatarUrl) })),
-      cards: plan.cards.map((c) => ({ ...c, photoImage: idOf(c.photoUrl) })),
+      profiles: plan.profiles.map((p) => ({ ...p, avatar_image: idOf(p.avatar_url) })),
+      cards: plan.cards.map((c) => ({ ...c, photo_image: idOf(c.photo_url) })),
       images: [...files.values()],
     },
   };

@@ -1,10 +1,13 @@
-// What an import writes, for every backend: the plan (rows from the validated file) and the steps that write it in
-// one transaction (upserts by slug, card id and alias; a profile's links and socials replaced by the file's). The
-// steps are a generator of statements from sql.ts, so that SQLite's synchronous driver and PostgreSQL's client run
-// the very same sequence. Used by the writers only: the server never imports this.
-import { validateImport, type ImportData, type ImportRules } from './import-format.ts';
-import { WRITES } from './sql.ts';
+// What an import writes, for every backend: the plan (rows from the validated file, each made from the tables'
+// declaration: every column an import field writes, src/lib/live-schema.ts storedRow) and the writes that put it in
+// the database in one transaction (upserts by slug, card id and alias; a profile's links and socials replaced by the
+// file's), written once with Kysely against the declared tables, so that SQLite and PostgreSQL run the same writes, by
+// column name, in batches. Used by the writers only: the server never imports this.
+import type { Insertable, Kysely } from 'kysely';
+import { storedRow } from '../../src/lib/live-schema.ts';
 import type { Result } from '../../src/lib/result.ts';
+import type { Database } from './database.ts';
+import { validateImport, type ImportData, type ImportRules } from './import-format.ts';
 
 export interface ImportCounts {
   profiles: number;
@@ -12,51 +15,16 @@ export interface ImportCounts {
   aliases: number;
 }
 
+type Row<T extends keyof Database> = Insertable<Database[T]>;
+
 /** The rows an import writes, whatever the backend: profiles referenced by slug, resolved to ids when written. */
 export interface ImportPlan {
-  profiles: {
-    slug: string;
-    name: string;
-    bio: string;
-    lang: string;
-    kind: string;
-    /** The reference the owner gave (an address, or a file beside the import file), kept as given. */
-    avatarUrl: string | null;
-    /** The image taken from it (image-intake.ts `withImages`); null until then. */
-    avatarImage: string | null;
-    plan: string;
-    published: number;
-    updatedAt: string;
-  }[];
-  links: {
-    slug: string;
-    position: number;
-    title: string;
-    url: string;
-    enabled: number;
-    pinned: number;
-    startsAt: string | null;
-    endsAt: string | null;
-  }[];
-  socials: { slug: string; position: number; network: string; url: string }[];
-  cards: {
-    cardId: string;
-    mode: string;
-    redirectUrl: string | null;
-    lang: string;
-    name: string | null;
-    jobTitle: string | null;
-    organization: string | null;
-    phones: string;
-    emails: string;
-    website: string | null;
-    address: string | null;
-    photoUrl: string | null;
-    photoImage: string | null;
-    profile: string | null;
-    active: number;
-    updatedAt: string;
-  }[];
+  /** Their images (avatar_image) are null until taken (image-intake.ts `withImages`). */
+  profiles: Row<'profiles'>[];
+  links: (Omit<Row<'links'>, 'profile_id'> & { slug: string })[];
+  socials: (Omit<Row<'socials'>, 'profile_id'> & { slug: string })[];
+  /** `profile`: the slug of the profile a card shows (photo_image null until taken). */
+  cards: (Omit<Row<'cards'>, 'profile_id'> & { profile: string | null })[];
   aliases: { alias: string; slug: string }[];
   /** Image files to write (image-files.ts): the images taken for this file's avatars and photos. */
   images: { name: string; bytes: Uint8Array }[];
@@ -66,54 +34,17 @@ export interface ImportPlan {
 function rowsOf(data: ImportData, now = new Date()): ImportPlan {
   const stamp = now.toISOString();
   return {
-    profiles: data.profiles.map((p) => ({
-      slug: p.slug,
-      name: p.name,
-      bio: p.bio,
-      lang: p.lang,
-      kind: p.kind,
-      avatarUrl: p.avatarUrl ?? null,
-      avatarImage: null,
-      plan: p.plan,
-      published: p.published ? 1 : 0,
-      updatedAt: stamp,
-    })),
+    profiles: data.profiles.map((p) => storedRow('profiles', p, { updated_at: stamp, avatar_image: null })),
     links: data.profiles.flatMap((p) =>
-      p.links.map((l, position) => ({
-        slug: p.slug,
-        position,
-        title: l.title,
-        url: l.url,
-        enabled: l.enabled ? 1 : 0,
-        pinned: l.pinned ? 1 : 0,
-        startsAt: l.startsAt ? new Date(l.startsAt).toISOString() : null,
-        endsAt: l.endsAt ? new Date(l.endsAt).toISOString() : null,
-      })),
+      p.links.map((link, position) => ({ ...storedRow('links', link, { position }), slug: p.slug })),
     ),
     socials: data.profiles.flatMap((p) =>
-      p.socials.map((s, position) => ({ slug: p.slug, position, network: s.network, url: s.url })),
+      p.socials.map((social, position) => ({ ...storedRow('socials', social, { position }), slug: p.slug })),
     ),
-    cards: data.cards.map((c) => {
-      const page = c.mode === 'page' ? c : undefined;
-      return {
-        cardId: c.cardId,
-        mode: c.mode,
-        redirectUrl: c.mode === 'redirect' ? c.redirectUrl : null,
-        lang: c.lang,
-        name: page?.name ?? null,
-        jobTitle: page?.title ?? null,
-        organization: page?.organization ?? null,
-        phones: JSON.stringify(page?.phones ?? []),
-        emails: JSON.stringify(page?.emails ?? []),
-        website: page?.website ?? null,
-        address: page?.address ?? null,
-        photoUrl: page?.photoUrl ?? null,
-        photoImage: null,
-        profile: page?.profile ?? null,
-        active: c.active ? 1 : 0,
-        updatedAt: stamp,
-      };
-    }),
+    cards: data.cards.map((c) => ({
+      ...storedRow('cards', c, { updated_at: stamp, photo_image: null }),
+      profile: c.mode === 'page' ? (c.profile ?? null) : null,
+    })),
     aliases: data.aliases.map((a) => ({ alias: a.alias, slug: a.page })),
     images: [],
   };
@@ -124,74 +55,95 @@ export function countsOf(plan: ImportPlan): ImportCounts {
   return { profiles: plan.profiles.length, cards: plan.cards.length, aliases: plan.aliases.length };
 }
 
-/** One statement of an import: `get` when its first row is wanted back (an id). */
-export interface ImportStep {
-  sql: string;
-  params: unknown[];
-  get?: boolean;
+/**
+ * Rows a statement writes at once: SQLite takes up to 32,766 parameters a statement, PostgreSQL 65,535; a batch of
+ * rows of up to twenty columns stays under both, and one statement per thousand rows (where it was one a row) took a
+ * 50,000-profile import on PostgreSQL from 97 s to a few (docs/benchmarks/data-tier.md).
+ */
+const BATCH = 1000;
+
+function* batches<T>(rows: readonly T[], size = BATCH): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
 }
 
 /**
- * The statements that write `plan`, in order, then prune the change log to its newest `keepChanges` rows. The driver
- * runs each and passes back the row a `get` step asked for. Run inside one transaction.
+ * Writes `plan`, then prunes the change log to its newest `keepChanges` rows. Run inside one transaction; every write
+ * names its columns (the declared tables, database.ts), and an upsert sets again every column it writes.
  */
-export function* importSteps(
-  plan: ImportPlan,
-  keepChanges: number,
-): Generator<ImportStep, void, { id: number | string } | undefined> {
+export async function writeImport(db: Kysely<Database>, plan: ImportPlan, keepChanges: number): Promise<void> {
+  // An image's name is a hash of what it was made from, so one already there is the same file.
+  for (const images of batches(plan.images, 50))
+    await db
+      .insertInto('images')
+      .values(images)
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+
   const ids = new Map<string, number | string>();
-  for (const image of plan.images) yield { sql: WRITES.insertImage, params: [image.name, image.bytes] };
-  for (const p of plan.profiles) {
-    const row = yield {
-      sql: WRITES.upsertProfile,
-      params: [p.slug, p.name, p.bio, p.lang, p.kind, p.avatarUrl, p.avatarImage, p.plan, p.published, p.updatedAt],
-      get: true,
-    };
-    if (!row) throw new Error(`the upsert of profile ${p.slug} returned no id`);
-    ids.set(p.slug, row.id);
-    yield { sql: WRITES.clearLinks, params: [row.id] };
-    yield { sql: WRITES.clearSocials, params: [row.id] };
+  for (const profiles of batches(plan.profiles)) {
+    const written = await db
+      .insertInto('profiles')
+      .values(profiles)
+      .onConflict((oc) => oc.column('slug').doUpdateSet((eb) => excludedAll(eb, profiles[0]!, ['slug'])))
+      .returning(['id', 'slug'])
+      .execute();
+    for (const row of written) ids.set(row.slug, row.id);
   }
-  for (const l of plan.links)
-    yield {
-      sql: WRITES.insertLink,
-      params: [ids.get(l.slug), l.position, l.title, l.url, l.enabled, l.pinned, l.startsAt, l.endsAt],
-    };
-  for (const s of plan.socials)
-    yield { sql: WRITES.insertSocial, params: [ids.get(s.slug), s.position, s.network, s.url] };
+  // A profile's links and socials are the file's: the ones it had go first.
+  for (const profileIds of batches([...ids.values()])) {
+    await db.deleteFrom('links').where('profile_id', 'in', profileIds).execute();
+    await db.deleteFrom('socials').where('profile_id', 'in', profileIds).execute();
+  }
+  const ofProfile = <R extends { slug: string }>(rows: R[]) =>
+    rows.map(({ slug, ...row }) => ({ ...row, profile_id: ids.get(slug)! }));
+  for (const links of batches(plan.links)) await db.insertInto('links').values(ofProfile(links)).execute();
+  for (const socials of batches(plan.socials)) await db.insertInto('socials').values(ofProfile(socials)).execute();
+
   // A card or alias may name a profile that is not in this file: validation checked it is in the database.
-  function* idOf(slug: string): Generator<ImportStep, number | string | null, { id: number | string } | undefined> {
-    const known = ids.get(slug);
-    if (known !== undefined) return known;
-    const row = yield { sql: WRITES.profileId, params: [slug], get: true };
-    return row?.id ?? null;
+  const elsewhere = [
+    ...new Set([...plan.cards.flatMap((c) => (c.profile ? [c.profile] : [])), ...plan.aliases.map((a) => a.slug)]),
+  ].filter((slug) => !ids.has(slug));
+  for (const slugs of batches(elsewhere))
+    for (const row of await db.selectFrom('profiles').select(['id', 'slug']).where('slug', 'in', slugs).execute())
+      ids.set(row.slug, row.id);
+
+  for (const cards of batches(plan.cards)) {
+    const rows = cards.map(({ profile, ...card }) => ({
+      ...card,
+      profile_id: profile ? (ids.get(profile) ?? null) : null,
+    }));
+    await db
+      .insertInto('cards')
+      .values(rows)
+      .onConflict((oc) => oc.column('card_id').doUpdateSet((eb) => excludedAll(eb, rows[0]!, ['card_id'])))
+      .execute();
   }
-  for (const c of plan.cards) {
-    const profileId = c.profile ? yield* idOf(c.profile) : null;
-    yield {
-      sql: WRITES.upsertCard,
-      params: [
-        c.cardId,
-        c.mode,
-        c.redirectUrl,
-        c.lang,
-        c.name,
-        c.jobTitle,
-        c.organization,
-        c.phones,
-        c.emails,
-        c.website,
-        c.address,
-        c.photoUrl,
-        c.photoImage,
-        profileId,
-        c.active,
-        c.updatedAt,
-      ],
-    };
-  }
-  for (const a of plan.aliases) yield { sql: WRITES.upsertAlias, params: [a.alias, yield* idOf(a.slug)] };
-  yield { sql: WRITES.pruneChanges, params: [keepChanges] };
+  for (const aliases of batches(plan.aliases))
+    await db
+      .insertInto('aliases')
+      .values(aliases.map((a) => ({ alias: a.alias, profile_id: ids.get(a.slug)! })))
+      .onConflict((oc) => oc.column('alias').doUpdateSet((eb) => ({ profile_id: eb.ref('excluded.profile_id') })))
+      .execute();
+
+  await db
+    .deleteFrom('changes')
+    .where('seq', '<=', (eb) =>
+      eb.selectFrom('changes').select((inner) => inner(inner.fn.max('seq'), '-', keepChanges).as('oldest')),
+    )
+    .execute();
+}
+
+/** An upsert's update: every column `row` writes, but `keys`, set to what the insert would have written. */
+function excludedAll<R extends object>(
+  eb: { ref: (reference: `excluded.${string}`) => unknown },
+  row: R,
+  keys: readonly string[],
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(row)
+      .filter((column) => !keys.includes(column))
+      .map((column) => [column, eb.ref(`excluded.${column}`)]),
+  );
 }
 
 /** The slugs of profiles a file's cards and aliases name: the ones validation must find in the file or the database. */

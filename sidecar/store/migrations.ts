@@ -1,5 +1,9 @@
 // Versioned schema migrations for both backends, the rule for which version a writer may migrate and a server may
-// read. Applied in order by the writers (the CLI), never by the server, which only reads.
+// read. Applied in order by the writers (the CLI), never by the server, which only reads. Versions 1 to 3 are written
+// here by hand (the databases made by them exist); every column declared since (src/lib/live-schema.ts, its `since`)
+// is added by a migration made from its declaration, on both backends, and a test holds every database migrated
+// from any version to the declaration, column by column (test/store/schema.test.ts).
+import { TABLES, type Column } from '../../src/lib/live-schema.ts';
 import { DEFAULT_LANG, LANGS } from '../../src/lib/locales.ts';
 
 /** One version of the schema, written for each backend: the same tables, columns, checks and triggers. */
@@ -213,7 +217,79 @@ function pgRowChanges(table: string, kind: string, column: string): string {
       END $$;`;
 }
 
-export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+/** The last version written by hand: columns declared with a later `since` are added from their declaration. */
+const HAND_WRITTEN = 3;
+
+/** A column's definition in `dialect`'s DDL, as its declaration says. */
+function columnDefinition(name: string, column: Column, dialect: 'sqlite' | 'postgres'): string {
+  return [
+    name,
+    column.type[dialect],
+    column.nullable ? '' : 'NOT NULL',
+    column.default === undefined ? '' : `DEFAULT ${column.default}`,
+    column.check ? `CHECK (${column.check.replaceAll('{}', name)})` : '',
+    column.unique ? 'UNIQUE' : '',
+    column.references ? `REFERENCES ${column.references}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/**
+ * The migrations made from the declaration: for each version after the hand-written ones, a table all of whose
+ * columns arrive in it is created, and any other column it brings is added to its table. A column added NOT NULL needs
+ * a DEFAULT for the rows already there (both databases refuse it otherwise, and the declaration test says so).
+ */
+function declaredMigrations(): Migration[] {
+  const byVersion = new Map<number, { tables: string[]; sql: string[]; postgres: string[] }>();
+  for (const [table, columns] of Object.entries(TABLES) as [string, Record<string, Column>][]) {
+    const entries = Object.entries(columns);
+    const born = Math.min(...entries.map(([, c]) => c.since));
+    for (const version of new Set(entries.map(([, c]) => c.since).filter((v) => v > HAND_WRITTEN))) {
+      const at = byVersion.get(version) ?? { tables: [], sql: [], postgres: [] };
+      byVersion.set(version, at);
+      const added = entries.filter(([, c]) => c.since === version);
+      for (const dialect of ['sqlite', 'postgres'] as const) {
+        const statements = dialect === 'sqlite' ? at.sql : at.postgres;
+        if (version === born)
+          statements.push(
+            `CREATE TABLE ${table} (${added.map(([name, c]) => columnDefinition(name, c, dialect)).join(', ')});`,
+          );
+        else
+          statements.push(
+            ...added.map(([name, c]) => `ALTER TABLE ${table} ADD COLUMN ${columnDefinition(name, c, dialect)};`),
+          );
+      }
+      at.tables.push(...added.map(([name]) => `${table}.${name}`));
+    }
+  }
+  return [...byVersion.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([version, at]) => ({
+      version,
+      description: `declared columns: ${at.tables.join(', ')}`,
+      sql: at.sql.join('\n'),
+      postgres: at.postgres.join('\n'),
+    }));
+}
+
+/** Every migration, in order: the hand-written ones, then what the declaration adds (joined per version). */
+const ALL_MIGRATIONS: Migration[] = (() => {
+  const merged = new Map(MIGRATIONS.map((m) => [m.version, { ...m }]));
+  for (const m of declaredMigrations()) {
+    const hand = merged.get(m.version);
+    if (!hand) merged.set(m.version, m);
+    else
+      merged.set(m.version, {
+        ...hand,
+        sql: `${m.sql}\n${hand.sql}`,
+        postgres: `${m.postgres}\n${hand.postgres}`,
+      });
+  }
+  return [...merged.values()].sort((a, b) => a.version - b.version);
+})();
+
+export const SCHEMA_VERSION = ALL_MIGRATIONS.at(-1)?.version ?? 0;
 
 /**
  * The migrations a writer applies to a database at `current`, in order, up to `upTo` (the bench's bulk path loads
@@ -223,7 +299,7 @@ export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 export function pendingMigrations(current: number, upTo = SCHEMA_VERSION): Migration[] {
   if (current > SCHEMA_VERSION)
     throw new Error(`the database is at schema version ${current}, newer than this code knows (${SCHEMA_VERSION})`);
-  return MIGRATIONS.filter((m) => m.version > current && m.version <= upTo);
+  return ALL_MIGRATIONS.filter((m) => m.version > current && m.version <= upTo);
 }
 
 /**

@@ -9,8 +9,7 @@ export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
-export const LIVE_PAGE_KINDS = ['profile', 'card'] as const;
-export type LivePageKind = (typeof LIVE_PAGE_KINDS)[number];
+export type LivePageKind = 'profile' | 'card';
 
 export interface LivePage {
   /** The slug or card id: the key the next page of rows starts after. */

@@ -83,7 +83,7 @@ export async function openWriter(
           // no empty database behind (which `npm start` would then serve).
           plan: async (data) =>
             !opened && !existsSync(path) ? planImport(data, new Set(), rules) : planIn(open().db, data, rules),
-          write: async (plan) => writePlan(open().db, plan, CHANGE_LOG_KEEP),
+          write: (plan) => writePlan(open().db, plan, CHANGE_LOG_KEEP),
         },
         json,
         images,

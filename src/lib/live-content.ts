@@ -1,84 +1,25 @@
-// The shapes of live content (profiles and cards) as pages render them, and the rules that depend on the clock.
-import type { Lang } from './site-config.ts';
+// The shapes of live content (profiles and cards) as pages render them, derived from the tables' declaration
+// (live-schema.ts), and the rules that depend on the clock.
+import type { ShownRow, Tables } from './live-schema.ts';
 
-export interface ProfileLink {
-  title: string;
-  url: string;
-  pinned: boolean;
-  startsAt: string | null;
-  endsAt: string | null;
-}
+export { EMAIL_TYPES, OWNER_LISTS, OWNER_TEXT, PHONE_TYPES, type CardEmail, type CardPhone } from './live-schema.ts';
 
-export interface Profile {
-  slug: string;
-  name: string;
-  bio: string;
-  lang: Lang;
-  kind: 'person' | 'organization';
-  /** The avatar's image identifier (image-files.ts): served by this site, never the owner's address. */
-  avatar: string | null;
-  plan: 'free' | 'paid';
-  updatedAt: string;
-  /** Enabled links, pinned first, then in the owner's order. Time windows apply when rendering. */
+/** A profile's link, as pages render it (enabled links only; time windows apply when rendering). */
+export type ProfileLink = ShownRow<Tables['links']>;
+
+/** A profile as pages render it: its columns (live-schema.ts), its links (pinned first, then in the owner's order)
+ * and socials. Its avatar is the image's identifier (image-files.ts): served by this site, never the owner's address. */
+export type Profile = ShownRow<Tables['profiles']> & {
   links: ProfileLink[];
-  socials: { network: string; url: string }[];
-}
+  socials: ShownRow<Tables['socials']>[];
+};
 
-/**
- * How many of each list a profile or card holds at most: the import refuses more, and the server reads no more (a row
- * set another writer made larger is cut there), so that no page costs more to build than the largest valid one.
- */
-export const OWNER_LISTS = { links: 100, socials: 20, phones: 5, emails: 5 } as const;
-
-/**
- * How long each owner string may be, in characters: the import refuses longer, and the server cuts what another writer
- * stored longer there (owner-input.ts servedText), so that no page costs more than the largest valid one.
- */
-export const OWNER_TEXT = {
-  profileName: 80,
-  bio: 500,
-  linkTitle: 100,
-  network: 40,
-  cardName: 80,
-  jobTitle: 100,
-  organization: 100,
-  address: 300,
-  phone: 30,
-  email: 254,
-} as const;
-
-export const PHONE_TYPES = ['cell', 'work', 'home'] as const;
-export const EMAIL_TYPES = ['work', 'home'] as const;
-/** A phone number as people write it, and what kind of line it is (a vCard TEL type). */
-export interface CardPhone {
-  number: string;
-  type: (typeof PHONE_TYPES)[number];
-}
-export interface CardEmail {
-  address: string;
-  type: (typeof EMAIL_TYPES)[number];
-}
-
-export interface Card {
-  cardId: string;
-  mode: 'page' | 'redirect';
-  redirectUrl: string | null;
-  lang: Lang;
-  name: string | null;
-  jobTitle: string | null;
-  organization: string | null;
-  phones: CardPhone[];
-  emails: CardEmail[];
-  website: string | null;
-  address: string | null;
-  /** The photo's image identifier (image-files.ts). */
-  photo: string | null;
-  /** Slug of the owner's published profile, when the card links to one. */
+/** A card as pages render it: its columns, and its owner's profile (its slug and kind) while that is published. */
+export type Card = ShownRow<Tables['cards']> & {
   profileSlug: string | null;
   /** Whether that profile is a person's or an organization's (who the card's holder is to it). */
   profileKind: 'person' | 'organization' | null;
-  updatedAt: string;
-}
+};
 
 /** What a live page is rendered from: Astro.locals of /p/[page] and /c/[cardId]. */
 export interface LiveLocals {

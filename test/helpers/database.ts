@@ -34,10 +34,11 @@ export function demoInputsHash(...more: string[]): string {
     ...readdirSync(images)
       .sort()
       .map((name) => join(images, name)),
-    ...['migrations', 'sql', 'import-format', 'import-plan', 'image-intake', 'writer', 'sqlite/sqlite-writer'].map(
+    ...['migrations', 'database', 'import-format', 'import-plan', 'image-intake', 'writer', 'sqlite/sqlite-writer'].map(
       (name) => join(projectRoot, 'sidecar/store', `${name}.ts`),
     ),
     join(projectRoot, 'src/lib/image-files.ts'),
+    join(projectRoot, 'src/lib/live-schema.ts'),
     ...more,
   ];
   for (const file of files) hash.update(file).update('\0').update(readFileSync(file));

@@ -1,7 +1,5 @@
 // The surface is declared once (src/lib/surface.ts): every artifact derived from it agrees with it, and no module
 // keeps a copy of a rule of its own.
-import { runInNewContext } from 'node:vm';
-import { describeLangs } from '../../src/lib/locales.ts';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { globSync } from 'node:fs';
@@ -26,7 +24,6 @@ import {
   type RouteId,
 } from '../../src/lib/surface.ts';
 import { typeOf } from '../../src/lib/media-types.ts';
-import { readBuilt } from '../helpers/dist.ts';
 import { projectRoot, testConfig } from '../helpers/env.ts';
 
 const routes = Object.entries(ROUTES as Record<string, RouteDeclaration>);
@@ -154,28 +151,6 @@ describe('derived artifacts agree with the declaration', () => {
     // Fingerprinted files (surface.ts's one rule, as a regular expression) for a year.
     const escaped = FINGERPRINTED_PATH.source.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
     expect(conf).toMatch(new RegExp(`location ~ "${escaped}" \\{[^}]*Cache-Control "${CACHE.immutable}"`));
-  });
-
-  it('the WebMCP script carries the declared languages, refusals and route templates', () => {
-    const script = readBuilt('/global-scripts/webmcp.js');
-    // The script is minified: its constants are an object literal (keys unquoted), read back as JavaScript.
-    const literal = /\{langs:\[.*?articles:"[^"]*"\}/.exec(script)?.[0] ?? '{}';
-    const constants = runInNewContext(`(${literal})`) as unknown;
-    expect(constants).toEqual({
-      langs: [...LANGS],
-      langNames: describeLangs(),
-      refused: [...AGENT_REFUSED_SEGMENTS],
-      profile: ROUTES.getProfilePage.path,
-      card: ROUTES.getDigitalCard.path,
-      blogIndex: ROUTES.listBlogArticles.path,
-      articles: '/blog/articles.json',
-    });
-  });
-
-  it('the API documentation lists every operation and every cache rule in use', () => {
-    const docs = readBuilt('/docs/api.md');
-    for (const [id, r] of routes) expect(docs, id).toContain(`| \`${id}\` | \`${r.method} ${r.path}\` |`);
-    for (const rule of new Set(routes.map(([, r]) => r.cache))) expect(docs).toContain(`\`${CACHE[rule]}\``);
   });
 });
 

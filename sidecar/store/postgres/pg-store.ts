@@ -4,20 +4,9 @@
 // health says degraded; it recovers by itself.
 import pg from 'pg';
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
-import { numbered, READS } from '../sql.ts';
+import { readsFor, type Read } from '../reads.ts';
 import { StandbyProbe } from './standby-probe.ts';
-import {
-  aliasTargetOf,
-  cardFromRow,
-  livePagesOf,
-  profileFromRows,
-  type AliasRow,
-  type CardRow,
-  type LinkRow,
-  type LivePageRow,
-  type ProfileRow,
-  type SocialRow,
-} from '../rows.ts';
+import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows } from '../rows.ts';
 import {
   StoreUnavailableError,
   type AliasTarget,
@@ -28,13 +17,11 @@ import {
   type Store,
 } from '../store.ts';
 
-/** The shared queries (sql.ts) with PostgreSQL's numbered placeholders, made once. */
-const NUMBERED_READS = Object.fromEntries(
-  Object.entries(READS).map(([name, sql]) => [
-    name,
-    typeof sql === 'string' ? numbered(sql) : (kind: LivePageKind) => numbered(sql(kind)),
-  ]),
-) as { [K in keyof typeof READS]: (typeof READS)[K] extends string ? string : (kind: LivePageKind) => string };
+/** The server's reads (reads.ts), compiled for PostgreSQL once. */
+const READS = readsFor('postgres');
+
+/** A query run by a caller: a read, with its parameters by name. */
+type Query = <P extends Record<string, unknown>, Row>(read: Read<P, Row>, values: P) => Promise<Row[]>;
 
 export interface PgStoreOptions {
   url: string;
@@ -70,8 +57,8 @@ export class PgStore implements Store {
 
   /** A cheap token that changes with every commit that touched the change log (its sequence), per database. */
   async version(): Promise<string> {
-    const rows = await this.query<{ last: string }>('SELECT coalesce(max(seq), 0) AS last FROM changes');
-    return `${await this.identityOf()}:${rows[0]?.last ?? 0}`;
+    const [row] = await this.query(READS.lastChange, {});
+    return `${await this.identityOf()}:${row?.last ?? 0}`;
   }
 
   async isAvailable(): Promise<boolean> {
@@ -81,32 +68,32 @@ export class PgStore implements Store {
   async profile(slug: string): Promise<Profile | undefined> {
     // Three reads in one snapshot: a standby replaying an owner's edit between them must not give the page half of it.
     return this.snapshot(async (query) => {
-      const [row] = await query<ProfileRow>(NUMBERED_READS.profile, [slug]);
+      const [row] = await query(READS.profile, { slug });
       if (!row) return undefined;
-      const links = await query<LinkRow>(NUMBERED_READS.links, [row.id]);
-      const socials = await query<SocialRow>(NUMBERED_READS.socials, [row.id]);
+      const links = await query(READS.links, { profileId: row.id });
+      const socials = await query(READS.socials, { profileId: row.id });
       return profileFromRows(row, links, socials);
     });
   }
 
   async card(cardId: string): Promise<Card | undefined> {
-    const [row] = await this.query<CardRow>(NUMBERED_READS.card, [cardId]);
+    const [row] = await this.query(READS.card, { cardId });
     return row && cardFromRow(row);
   }
 
   async image(file: string): Promise<Buffer | undefined> {
-    const [row] = await this.query<{ bytes: Buffer }>(NUMBERED_READS.image, [file]);
-    return row?.bytes;
+    const [row] = await this.query(READS.image, { name: file });
+    return row && Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
   }
 
   async alias(alias: string): Promise<AliasTarget | undefined> {
-    const [row] = await this.query<AliasRow>(NUMBERED_READS.alias, [alias]);
+    const [row] = await this.query(READS.alias, { alias });
     return row && aliasTargetOf(row);
   }
 
   async changesSince(seq: number, limit: number): Promise<ChangeBatch> {
-    const [bounds] = await this.query<{ first: string; last: string }>(NUMBERED_READS.changeBounds);
-    const rows = await this.query<Change>(NUMBERED_READS.changes, [seq, limit + 1]);
+    const [bounds] = await this.query(READS.changeBounds, {});
+    const rows = (await this.query(READS.changes, { after: seq, limit: limit + 1 })) as Change[];
     return {
       epoch: await this.identityOf(),
       first: Number(bounds?.first ?? 0),
@@ -117,17 +104,17 @@ export class PgStore implements Store {
   }
 
   async liveKeyAfter(kind: LivePageKind, after: string, offset: number): Promise<string | undefined> {
-    const [row] = await this.query<{ key: string }>(NUMBERED_READS.liveKeyAfter(kind), [after, offset]);
+    const [row] = await this.query(READS.liveKeyAfter[kind], { after, offset });
     return row?.key;
   }
 
   async liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<number> {
-    const [row] = await this.query<{ n: string }>(NUMBERED_READS.liveCountAfter(kind), [after, max]);
+    const [row] = await this.query(READS.liveCountAfter[kind], { after, max });
     return Number(row?.n ?? 0);
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
-    return livePagesOf(kind, await this.query<LivePageRow>(NUMBERED_READS.liveFrom(kind), [start, limit]));
+    return livePagesOf(kind, await this.query(READS.liveFrom[kind], { start, limit }));
   }
 
   async close(): Promise<void> {
@@ -146,27 +133,24 @@ export class PgStore implements Store {
 
   private async identityOf(): Promise<string> {
     if (!this.identity) {
-      const [row] = await this.query<{ id: string }>(NUMBERED_READS.identity);
+      const [row] = await this.query(READS.identity, {});
       this.identity = row?.id ?? 'none';
     }
     return this.identity;
   }
 
-  /** Runs a query once the probe says the database can be read; every failure is StoreUnavailableError. */
-  private query<T>(text: string, values: unknown[] = []): Promise<T[]> {
-    return this.reading(async () => (await this.pool.query(text, values)).rows as T[]);
-  }
+  /** Runs a read once the probe says the database can be read; every failure is StoreUnavailableError. */
+  private query: Query = (read, values) =>
+    this.reading(async () => (await this.pool.query(read.sql, read.args(values))).rows);
 
   /** Runs reads on one connection in one read-only snapshot (REPEATABLE READ), like query() otherwise. */
-  private snapshot<T>(read: (query: <R>(text: string, values: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+  private snapshot<T>(reads: (query: Query) => Promise<T>): Promise<T> {
     return this.reading(async () => {
       const client = await this.pool.connect();
       let failed = false;
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const result = await read(
-          async <R>(text: string, values: unknown[]) => (await client.query(text, values)).rows as R[],
-        );
+        const result = await reads(async (read, values) => (await client.query(read.sql, read.args(values))).rows);
         await client.query('COMMIT');
         return result;
       } catch (err) {

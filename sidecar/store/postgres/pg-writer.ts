@@ -1,10 +1,11 @@
 // Writing PostgreSQL (the primary): the same migrations and the same import steps as SQLite's, the import validated
 // completely and written in one transaction. Used by the CLI, the tests and the bench; never the server.
 import pg from 'pg';
-import { importSteps, planImport, referencedSlugs, type ImportPlan, type PlanOutcome } from '../import-plan.ts';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Database } from '../database.ts';
+import { planImport, referencedSlugs, writeImport, type ImportPlan, type PlanOutcome } from '../import-plan.ts';
 import type { ImportRules } from '../import-format.ts';
 import { pendingMigrations, SCHEMA_VERSION } from '../migrations.ts';
-import { numbered } from '../sql.ts';
 
 /** Applies the pending migrations (migrations.ts decides which), each in its own transaction, under an advisory lock. */
 export async function migratePg(client: pg.ClientBase, upTo = SCHEMA_VERSION): Promise<number[]> {
@@ -44,14 +45,17 @@ export async function planPg(client: pg.ClientBase, json: unknown, rules: Import
 
 /** Writes a plan in one transaction, then prunes the change log to its newest `keepChanges` rows. */
 export async function writePlanPg(client: pg.ClientBase, plan: ImportPlan, keepChanges: number): Promise<void> {
-  await transaction(client, async () => {
-    const steps = importSteps(plan, keepChanges);
-    for (let step = steps.next(); !step.done;) {
-      const { sql, params, get } = step.value;
-      const { rows } = await client.query<{ id: string }>(numbered(sql), params);
-      step = steps.next(get ? rows[0] : undefined);
-    }
+  // Kysely over the writer's one connection (a pool of it: the writer holds one and gives it to no one else).
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: {
+        connect: async () => ({ query: client.query.bind(client), release: () => undefined }),
+        end: async () => undefined,
+        options: {},
+      },
+    }),
   });
+  await transaction(client, () => writeImport(kysely, plan, keepChanges));
 }
 
 async function transaction(client: pg.ClientBase, work: () => Promise<void>): Promise<void> {

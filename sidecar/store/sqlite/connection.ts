@@ -5,8 +5,8 @@
 // and every query fails at once for lockBackoffMs, so that a lock held for long does not pile up waiting requests.
 import Database from 'better-sqlite3';
 import { schemaProblem } from '../migrations.ts';
-import { READS } from '../sql.ts';
-import { LIVE_PAGE_KINDS, StoreUnavailableError, type LivePageKind } from '../store.ts';
+import { readsFor, type Read } from '../reads.ts';
+import { StoreUnavailableError } from '../store.ts';
 
 export type Statements = ReturnType<typeof prepare>;
 
@@ -119,17 +119,27 @@ export class SqliteConnection {
 
 const isBusy = (err: unknown) => err instanceof Database.SqliteError && err.code.startsWith('SQLITE_BUSY');
 
-/** The shared queries (sql.ts), prepared once per connection; SQLite's commit counter is its own. */
-function prepare(db: Database.Database) {
-  const statements = Object.fromEntries(
-    Object.entries(READS).flatMap(([name, sql]) =>
-      typeof sql === 'string'
-        ? [[name, db.prepare(sql)]]
-        : LIVE_PAGE_KINDS.map((kind) => [`${name}:${kind}`, db.prepare(sql(kind))]),
-    ),
-  ) as Record<PlainRead | `${LiveRead}:${LivePageKind}`, Database.Statement>;
-  return { ...statements, dataVersion: db.prepare('PRAGMA data_version').pluck() };
-}
+/** The server's reads (reads.ts), compiled for SQLite once. */
+export const READS = readsFor('sqlite');
 
-type PlainRead = { [K in keyof typeof READS]: (typeof READS)[K] extends string ? K : never }[keyof typeof READS];
-type LiveRead = Exclude<keyof typeof READS, PlainRead>;
+/**
+ * The reads, prepared once per connection; SQLite's commit counter is its own. A read runs with its parameters by
+ * name, and its rows come back typed as its query selects them.
+ */
+function prepare(db: Database.Database) {
+  const prepared = new Map<string, Database.Statement>();
+  const statement = (read: Read<never, unknown>) => {
+    let found = prepared.get(read.sql);
+    if (!found) prepared.set(read.sql, (found = db.prepare(read.sql)));
+    return found;
+  };
+  for (const read of Object.values(READS).flatMap((r) => ('sql' in r ? [r] : Object.values(r))))
+    statement(read as Read<never, unknown>);
+  return {
+    get: <P extends Record<string, unknown>, Row>(read: Read<P, Row>, values: P): Row | undefined =>
+      statement(read).get(...read.args(values)) as Row | undefined,
+    all: <P extends Record<string, unknown>, Row>(read: Read<P, Row>, values: P): Row[] =>
+      statement(read).all(...read.args(values)) as Row[],
+    dataVersion: db.prepare('PRAGMA data_version').pluck(),
+  };
+}

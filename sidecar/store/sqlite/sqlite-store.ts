@@ -1,18 +1,7 @@
 // The store on the embedded SQLite file (the default, one machine): read-only, reopening the file when it is
 // replaced or comes back, and telling a change by SQLite's data_version and the file's identity.
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
-import {
-  aliasTargetOf,
-  cardFromRow,
-  livePagesOf,
-  profileFromRows,
-  type AliasRow,
-  type CardRow,
-  type LinkRow,
-  type LivePageRow,
-  type ProfileRow,
-  type SocialRow,
-} from '../rows.ts';
+import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows } from '../rows.ts';
 import {
   StoreUnavailableError,
   type AliasTarget,
@@ -22,7 +11,7 @@ import {
   type LivePageKind,
   type Store,
 } from '../store.ts';
-import { SqliteConnection, type ConnectionOptions, type Statements } from './connection.ts';
+import { READS, SqliteConnection, type ConnectionOptions, type Statements } from './connection.ts';
 import { RECHECK_MS, WatchedFile } from './watched-file.ts';
 
 export class SqliteStore implements Store {
@@ -64,7 +53,7 @@ export class SqliteStore implements Store {
 
   async isAvailable(): Promise<boolean> {
     try {
-      await this.run((s) => s.check.get());
+      await this.run((s) => s.get(READS.check, {}));
       return true;
     } catch (err) {
       if (err instanceof StoreUnavailableError) return false;
@@ -74,35 +63,41 @@ export class SqliteStore implements Store {
 
   async profile(slug: string): Promise<Profile | undefined> {
     const found = await this.run((s) => {
-      const row = s.profile.get(slug) as ProfileRow | undefined;
-      return row && { row, links: s.links.all(row.id) as LinkRow[], socials: s.socials.all(row.id) as SocialRow[] };
+      const row = s.get(READS.profile, { slug });
+      return (
+        row && {
+          row,
+          links: s.all(READS.links, { profileId: row.id }),
+          socials: s.all(READS.socials, { profileId: row.id }),
+        }
+      );
     });
     return found && profileFromRows(found.row, found.links, found.socials);
   }
 
   async card(cardId: string): Promise<Card | undefined> {
-    const row = await this.run((s) => s.card.get(cardId) as CardRow | undefined);
+    const row = await this.run((s) => s.get(READS.card, { cardId }));
     return row && cardFromRow(row);
   }
 
   async image(file: string): Promise<Buffer | undefined> {
-    const row = await this.run((s) => s.image.get(file) as { bytes: Buffer } | undefined);
-    return row?.bytes;
+    const row = await this.run((s) => s.get(READS.image, { name: file }));
+    return row && Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
   }
 
   async alias(alias: string): Promise<AliasTarget | undefined> {
-    const row = await this.run((s) => s.alias.get(alias) as AliasRow | undefined);
+    const row = await this.run((s) => s.get(READS.alias, { alias }));
     return row && aliasTargetOf(row);
   }
 
   async changesSince(seq: number, limit: number): Promise<ChangeBatch> {
     return this.run((s, fileState) => {
-      const bounds = s.changeBounds.get() as { first: number; last: number };
-      const rows = s.changes.all(seq, limit + 1) as Change[];
+      const bounds = s.get(READS.changeBounds, {});
+      const rows = s.all(READS.changes, { after: seq, limit: limit + 1 }) as Change[];
       return {
-        epoch: `${fileState.split(':').slice(0, 2).join(':')}:${(s.identity.get() as { id: string }).id}`,
-        first: bounds.first,
-        last: bounds.last,
+        epoch: `${fileState.split(':').slice(0, 2).join(':')}:${s.get(READS.identity, {})?.id ?? 'none'}`,
+        first: Number(bounds?.first ?? 0),
+        last: Number(bounds?.last ?? 0),
         changes: rows.slice(0, limit),
         complete: rows.length <= limit,
       };
@@ -110,15 +105,15 @@ export class SqliteStore implements Store {
   }
 
   async liveKeyAfter(kind: LivePageKind, after: string, offset: number): Promise<string | undefined> {
-    return this.run((s) => (s[`liveKeyAfter:${kind}`].get(after, offset) as { key: string } | undefined)?.key);
+    return this.run((s) => s.get(READS.liveKeyAfter[kind], { after, offset })?.key);
   }
 
   async liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<number> {
-    return this.run((s) => (s[`liveCountAfter:${kind}`].get(after, max) as { n: number }).n);
+    return this.run((s) => Number(s.get(READS.liveCountAfter[kind], { after, max })?.n ?? 0));
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
-    return livePagesOf(kind, await this.run((s) => s[`liveFrom:${kind}`].all(start, limit) as LivePageRow[]));
+    return livePagesOf(kind, await this.run((s) => s.all(READS.liveFrom[kind], { start, limit })));
   }
 
   async close(): Promise<void> {

@@ -4,10 +4,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { importSteps, planImport, referencedSlugs, type ImportPlan, type PlanOutcome } from '../import-plan.ts';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database as Tables } from '../database.ts';
+import { planImport, referencedSlugs, writeImport, type ImportPlan, type PlanOutcome } from '../import-plan.ts';
 import type { ImportRules } from '../import-format.ts';
 import { pendingMigrations, SCHEMA_VERSION } from '../migrations.ts';
-import { WRITES } from '../sql.ts';
 
 /** Opens (creating it and its folder if needed) and migrates the database; `migrated` lists the versions applied. */
 export function openForWriting(path: string): { db: Database.Database; migrated: number[] } {
@@ -32,23 +33,15 @@ export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number[] 
 
 /** The plan for `json`, judged against the format, itself and what `db` holds (its images not yet taken). */
 export function planIn(db: Database.Database, json: unknown, rules: ImportRules = {}): PlanOutcome {
-  const exists = db.prepare(WRITES.profileId);
-  return planImport(json, new Set(referencedSlugs(json).filter((slug) => exists.get(slug) !== undefined)), rules);
+  const referenced = referencedSlugs(json);
+  const known = new Set<string>();
+  const exists = db.prepare('SELECT 1 FROM profiles WHERE slug = ?').pluck();
+  for (const slug of referenced) if (exists.get(slug) !== undefined) known.add(slug);
+  return planImport(json, known, rules);
 }
 
 /** Writes a plan in one transaction, then prunes the change log to its newest `keepChanges` rows. */
-export function writePlan(db: Database.Database, plan: ImportPlan, keepChanges: number): void {
-  const statements = new Map<string, Database.Statement>();
-  const statement = (sql: string) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
-  db.transaction(() => {
-    const steps = importSteps(plan, keepChanges);
-    for (let step = steps.next(); !step.done;) {
-      const { sql, params, get } = step.value;
-      step = steps.next(
-        get
-          ? (statement(sql).get(...params) as { id: number } | undefined)
-          : (statement(sql).run(...params), undefined),
-      );
-    }
-  })();
+export async function writePlan(db: Database.Database, plan: ImportPlan, keepChanges: number): Promise<void> {
+  const kysely = new Kysely<Tables>({ dialect: new SqliteDialect({ database: db }) });
+  await kysely.transaction().execute((trx) => writeImport(trx, plan, keepChanges));
 }

@@ -1,0 +1,185 @@
+// What the server reads, written once with Kysely against the declared tables (database.ts) and compiled once per
+// dialect at start-up: the store then runs the compiled SQL with its parameters, as a prepared statement (SQLite) or
+// a parameterised query (PostgreSQL), so a read costs what a hand-written statement did. Parameters are named here and
+// filled by name when a read runs: no list of them is written in positional order. A read selects every column pages
+// see (live-schema.ts readColumns): a column added to a table is read with no query touched.
+import { sql, type Compilable, type RawBuilder } from 'kysely';
+import { OWNER_LISTS, readColumns, TABLES } from '../../src/lib/live-schema.ts';
+import { compilerFor, type DialectName } from './database.ts';
+import type { LivePageKind } from './store.ts';
+
+const PARAM = Symbol('read parameter');
+type Marker = { readonly [PARAM]: string };
+const isMarker = (value: unknown): value is Marker => typeof value === 'object' && value !== null && PARAM in value;
+
+/** A parameter of a read, by name: where the value given when the read runs goes in the compiled SQL. */
+const param = <T>(name: string): RawBuilder<T> => sql.val({ [PARAM]: name } as unknown as T);
+
+/** A read compiled for one dialect: its SQL, and its parameters in the order the SQL takes them. */
+export interface Read<P extends Record<string, unknown>, Row> {
+  readonly sql: string;
+  args(values: P): unknown[];
+  /** Never set: carries the row type. */
+  readonly row?: Row;
+}
+
+/** `query` compiled, its named parameters placed where the SQL takes them and its constants kept. */
+const compiled =
+  <P extends Record<string, unknown>>() =>
+  <Row>(query: Compilable<Row>): Read<P, Row> => {
+    const { sql: text, parameters } = query.compile();
+    const slots = parameters.map((value) => (isMarker(value) ? { name: value[PARAM] } : { value }));
+    return {
+      sql: text,
+      args: (values) => slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value)),
+    };
+  };
+
+export type RowOf<R> = R extends Read<Record<string, unknown>, infer Row> ? Row : never;
+
+/** Every read the server makes, compiled for `dialect`. */
+export function readsFor(dialect: DialectName) {
+  const db = compilerFor(dialect);
+  /**
+   * What the sitemap lists, by key: the published profiles by slug, the active page-mode cards by card id. One shape
+   * for both (a subquery each database flattens into its table's own scan, by the key's index).
+   */
+  const profiles = db
+    .selectFrom('profiles')
+    .select(['slug as key', 'updated_at'])
+    .where('published', '=', 1)
+    .as('listed');
+  const listed: Record<LivePageKind, typeof profiles> = {
+    profile: profiles,
+    card: db
+      .selectFrom('cards')
+      .select(['card_id as key', 'updated_at'])
+      .where('active', '=', 1)
+      .where('mode', '=', 'page')
+      .as('listed'),
+  };
+  const perKind = <R>(make: (kind: LivePageKind) => R): Record<LivePageKind, R> => ({
+    profile: make('profile'),
+    card: make('card'),
+  });
+  return {
+    /** A real query against the schema, for health. */
+    check: compiled()(
+      db
+        .selectFrom('profiles')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('id', '=', 0),
+    ),
+    profile: compiled<{ slug: string }>()(
+      db
+        .selectFrom('profiles')
+        .select(readColumns(TABLES.profiles))
+        .where('slug', '=', param<string>('slug'))
+        .where('published', '=', 1),
+    ),
+    // No more than the import allows, whoever wrote them (OWNER_LISTS): a page costs at most what the largest valid
+    // one does.
+    links: compiled<{ profileId: number | string }>()(
+      db
+        .selectFrom('links')
+        .select(readColumns(TABLES.links))
+        .where('profile_id', '=', param<number | string>('profileId'))
+        .where('enabled', '=', 1)
+        .orderBy('pinned', 'desc')
+        .orderBy('position')
+        .limit(OWNER_LISTS.links),
+    ),
+    socials: compiled<{ profileId: number | string }>()(
+      db
+        .selectFrom('socials')
+        .select(readColumns(TABLES.socials))
+        .where('profile_id', '=', param<number | string>('profileId'))
+        .orderBy('position')
+        .limit(OWNER_LISTS.socials),
+    ),
+    /** An active card, with its owner's profile slug and kind while that profile is published. */
+    card: compiled<{ cardId: string }>()(
+      db
+        .selectFrom('cards')
+        .leftJoin('profiles', 'profiles.id', 'cards.profile_id')
+        .select(readColumns(TABLES.cards).map((column) => `cards.${column}` as const))
+        .select((eb) => [
+          eb.case().when('profiles.published', '=', 1).then(eb.ref('profiles.slug')).end().as('profile_slug'),
+          eb.case().when('profiles.published', '=', 1).then(eb.ref('profiles.kind')).end().as('profile_kind'),
+        ])
+        .where('cards.card_id', '=', param<string>('cardId'))
+        .where('cards.active', '=', 1),
+    ),
+    /** An image's file (image-files.ts), by name. */
+    image: compiled<{ name: string }>()(
+      db.selectFrom('images').select('bytes').where('name', '=', param<string>('name')),
+    ),
+    alias: compiled<{ alias: string }>()(
+      db
+        .selectFrom('aliases')
+        .innerJoin('profiles', 'profiles.id', 'aliases.profile_id')
+        .select(['profiles.slug', 'profiles.plan', 'profiles.published'])
+        .where('aliases.alias', '=', param<string>('alias')),
+    ),
+    changes: compiled<{ after: number; limit: number }>()(
+      db
+        .selectFrom('changes')
+        .select(['kind', 'key'])
+        .where('seq', '>', param<number>('after'))
+        .orderBy('seq')
+        .limit(param<number>('limit')),
+    ),
+    changeBounds: compiled()(
+      db
+        .selectFrom('changes')
+        .select((eb) => [
+          eb.fn.coalesce(eb.fn.min('seq'), sql.lit(0)).as('first'),
+          eb.fn.coalesce(eb.fn.max('seq'), sql.lit(0)).as('last'),
+        ]),
+    ),
+    /** The newest change's sequence: what tells a PostgreSQL reader something was written. */
+    lastChange: compiled()(
+      db.selectFrom('changes').select((eb) => eb.fn.coalesce(eb.fn.max('seq'), sql.lit(0)).as('last')),
+    ),
+    identity: compiled()(db.selectFrom('store_identity').select('id')),
+    // Each reads at most a slice of rows (its OFFSET or LIMIT): the sitemap walks a million keys in many short steps.
+    liveKeyAfter: perKind((kind) =>
+      compiled<{ after: string; offset: number }>()(
+        db
+          .selectFrom(listed[kind])
+          .select('key')
+          .where('key', '>', param<string>('after'))
+          .orderBy('key')
+          .limit(1)
+          .offset(param<number>('offset')),
+      ),
+    ),
+    liveCountAfter: perKind((kind) =>
+      compiled<{ after: string; max: number }>()(
+        db
+          .selectFrom(
+            db
+              .selectFrom(listed[kind])
+              .select(sql.lit(1).as('one'))
+              .where('key', '>', param<string>('after'))
+              .orderBy('key')
+              .limit(param<number>('max'))
+              .as('t'),
+          )
+          .select((eb) => eb.fn.countAll<number>().as('n')),
+      ),
+    ),
+    liveFrom: perKind((kind) =>
+      compiled<{ start: string; limit: number }>()(
+        db
+          .selectFrom(listed[kind])
+          .select(['key', 'updated_at'])
+          .where('key', '>=', param<string>('start'))
+          .orderBy('key')
+          .limit(param<number>('limit')),
+      ),
+    ),
+  };
+}
+
+export type Reads = ReturnType<typeof readsFor>;

@@ -1,0 +1,491 @@
+// The live data's tables, declared once (issue 47): each column's SQL type on both backends, the schema version that
+// added it, what a page sees of it and which import field writes it. Derived from this: the database's types that the
+// store's queries are checked against (Kysely, sidecar/store/database.ts), the columns every read selects, the
+// migration of a column added after version 3, the shape pages render (Profile, Card: live-content.ts) and the mapping
+// of a row to it, with every owner string and date judged on the way out, and the rows an import writes. A new field of
+// a profile or a card is one column here, its field in the import format (sidecar/store/import-format.ts), and the page
+// that shows it: docs/architecture.md, "Adding a field"; test/store/new-column.test.ts does exactly that.
+import { IMAGE_ID_PATTERN } from './image-files.ts';
+import { DEFAULT_LANG, LANGS, type Lang } from './locales.ts';
+import { servedText, storedInstant } from './owner-input.ts';
+
+/** A row holds what its column does not allow (another writer's mistake): logged and answered 500, never a 503. */
+export class CorruptRowError extends Error {
+  override name = 'CorruptRowError';
+}
+
+/** One column: how it is stored, since when, and what the page and the import make of it. */
+export interface Column<Stored = unknown, Shown = unknown, Imported = unknown> {
+  /** Its SQL type on each backend. */
+  readonly type: { readonly sqlite: string; readonly postgres: string };
+  readonly nullable: boolean;
+  /** A SQL literal for rows written before it existed (and for writers that leave it out). */
+  readonly default?: string;
+  /** A CHECK constraint, with `{}` standing for the column's name. */
+  readonly check?: string;
+  /** `table(column) ON DELETE …`: a reference. */
+  readonly references?: string;
+  readonly unique?: boolean;
+  /** The table's generated key. */
+  readonly key?: boolean;
+  /** The schema version that added it: after 3 (the versions written by hand), its migration is made from this. */
+  readonly since: number;
+  /** What a page sees of a stored value (undefined: pages never see it); `what` names the row for a corrupt one. */
+  readonly show?: (stored: Stored, what: string) => Shown;
+  /** The name pages see it by, when not the column's own in camelCase. */
+  readonly shownAs?: string;
+  /** The import field that writes it (the shown name unless given); false: an import does not write it from a field. */
+  readonly from?: string | false;
+  /** The stored value of what the import gives (the value itself unless given). */
+  readonly store?: (imported: Imported) => Stored;
+  /** Never set: carries the stored type for the types derived below. */
+  readonly storedType?: Stored;
+}
+
+/** A column pages see. */
+type ShownColumn<Stored, Shown, Imported = Shown> = Column<Stored, Shown, Imported> & {
+  readonly show: (stored: Stored, what: string) => Shown;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any column, whatever its types
+type AnyColumn = Column<any, any, any>;
+export type Table = Readonly<Record<string, AnyColumn>>;
+
+// Types derived from a table's columns.
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+type StoredOf<C> = C extends { storedType?: infer S } ? S : never;
+type ShownOf<C> = C extends { show: (stored: never, what: string) => infer Sh } ? Sh : never;
+type ShownName<K extends string, C> = C extends { show: unknown }
+  ? C extends { shownAs: infer As extends string }
+    ? As
+    : CamelCase<K>
+  : never;
+
+/** `column`, shown by another name than its own. */
+const shownAs = <C extends AnyColumn, As extends string>(column: C, as: As): C & { readonly shownAs: As } => ({
+  ...column,
+  shownAs: as,
+});
+
+/** A row as stored (what a query selecting every column returns). */
+export type StoredRow<T extends Table> = { -readonly [K in keyof T]: StoredOf<T[K]> };
+/** The columns pages see, and the table's key: what every read selects. */
+export type ShownKey<T extends Table> = { [K in keyof T]: T[K] extends { show: unknown } ? K : never }[keyof T] &
+  string;
+export type KeyColumn<T extends Table> = { [K in keyof T]: T[K] extends { key: true } ? K : never }[keyof T] & string;
+/** What a page sees of a row. */
+export type ShownRow<T extends Table> = { -readonly [K in keyof T & string as ShownName<K, T[K]>]: ShownOf<T[K]> };
+
+/** The name a page sees a column by. */
+const shownName = (name: string, column: AnyColumn): string =>
+  column.shownAs ?? name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * The row of `name` as a page sees it: each shown column judged by its column (owner text cleaned and cut, dates
+ * checked); `of` names the row in what a corrupt value is reported as (`profiles.updated_at of profile layla`).
+ */
+export function shownRow<N extends TableName>(
+  name: N,
+  row: Pick<StoredRow<Tables[N]>, ShownKey<Tables[N]>>,
+  of: string,
+): ShownRow<Tables[N]> {
+  const shown: Record<string, unknown> = {};
+  for (const [column, spec] of Object.entries(TABLES[name]) as [string, Column<unknown, unknown, unknown>][])
+    if (spec.show)
+      shown[shownName(column, spec as AnyColumn)] = spec.show(
+        (row as Record<string, unknown>)[column],
+        `${name}.${column} of ${of}`,
+      );
+  return shown as ShownRow<Tables[N]>;
+}
+
+/** The columns every read of `table` selects: those pages see, and the key. */
+export function readColumns<T extends Table>(table: T): (ShownKey<T> | KeyColumn<T>)[] {
+  return (Object.keys(table) as (ShownKey<T> | KeyColumn<T>)[]).filter((name) => table[name].show || table[name].key);
+}
+
+/**
+ * The stored row of `name` an import record makes: every column an import field writes (by the field's name: the
+ * column's `from`, else its shown name), converted as the column stores it, and `given` for the others.
+ */
+export function storedRow<N extends TableName>(
+  name: N,
+  record: object,
+  given: Partial<StoredRow<Tables[N]>>,
+): Omit<StoredRow<Tables[N]>, KeyColumn<Tables[N]>> {
+  const fields = record as Readonly<Record<string, unknown>>;
+  const row: Record<string, unknown> = { ...given };
+  for (const [column, spec] of Object.entries(TABLES[name]) as [string, Column<unknown, unknown, unknown>][]) {
+    if (spec.key || spec.from === false || column in given) continue;
+    const value = fields[spec.from ?? shownName(column, spec as AnyColumn)];
+    // A field the record leaves out: null where the column takes it, else what the column stores for nothing (an
+    // empty list).
+    if (value === undefined) row[column] = spec.nullable || !spec.store ? null : spec.store(undefined);
+    else row[column] = spec.store ? spec.store(value) : value;
+  }
+  return row as Omit<StoredRow<Tables[N]>, KeyColumn<Tables[N]>>;
+}
+
+// The kinds of column. Each says how it is stored on both backends and how a page sees it.
+interface Options {
+  since?: number;
+  from?: string | false;
+}
+
+const TEXT = { sqlite: 'TEXT', postgres: 'TEXT' } as const;
+const FLAG = { sqlite: 'INTEGER', postgres: 'INTEGER' } as const;
+
+/** The table's key: generated, never shown. */
+const key = (): Column<number | string, never> & { readonly key: true } => ({
+  type: { sqlite: 'INTEGER PRIMARY KEY', postgres: 'BIGSERIAL PRIMARY KEY' },
+  nullable: false,
+  key: true,
+  since: 1,
+});
+
+/** A reference to another table's key, never shown (a read joins by it). */
+function reference(target: string, onDelete: 'CASCADE'): Column<number | string, never>;
+function reference(target: string, onDelete: 'SET NULL', nullable: true): Column<number | string | null, never>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the overloads above say which
+function reference(target: string, onDelete: 'CASCADE' | 'SET NULL', nullable = false): Column<any, never> {
+  return {
+    type: { sqlite: 'INTEGER', postgres: 'BIGINT' },
+    nullable,
+    references: `${target}(id) ON DELETE ${onDelete}`,
+    since: 1,
+    from: false,
+  };
+}
+
+/** An identifier (a slug, a card id): stored and shown as it is (the import checked its pattern). */
+const identifier = (options: Options = {}): ShownColumn<string, string> => ({
+  type: TEXT,
+  nullable: false,
+  unique: true,
+  since: options.since ?? 1,
+  show: (stored) => stored,
+  ...options,
+});
+
+/**
+ * Owner text (owner-input.ts): stored as the import took it; shown without the characters that disguise text and cut
+ * at `max`, whoever wrote it. `line`: one line (names, titles); `text`: may hold line breaks (a bio, an address).
+ */
+function ownerText(
+  kind: 'line' | 'text',
+  max: number,
+  options: Options & { default?: string } = {},
+): ShownColumn<string, string> {
+  return {
+    type: TEXT,
+    nullable: false,
+    since: options.since ?? 1,
+    show: (stored: string) => servedText(stored, kind, max),
+    ...options,
+  };
+}
+function optionalOwnerText(
+  kind: 'line' | 'text',
+  max: number,
+  options: Options = {},
+): ShownColumn<string | null, string | null, string> {
+  return {
+    type: TEXT,
+    nullable: true,
+    since: options.since ?? 1,
+    show: (stored: string | null) => (stored === null ? null : servedText(stored, kind, max)),
+    ...options,
+  };
+}
+
+/** One of `values`, checked in the database and again when shown. */
+function choice<const V extends readonly string[]>(
+  values: V,
+  options: Options & { default?: V[number] } = {},
+): ShownColumn<string, V[number]> {
+  const { default: fallback, ...rest } = options;
+  return {
+    type: TEXT,
+    nullable: false,
+    ...(fallback === undefined ? {} : { default: `'${fallback}'` }),
+    check: `{} IN (${values.map((v) => `'${v}'`).join(', ')})`,
+    since: rest.since ?? 1,
+    show: (stored, what) => {
+      if (!values.includes(stored))
+        throw new CorruptRowError(`${what} holds ${JSON.stringify(stored)}: not one of ${values.join(', ')}`);
+      return stored;
+    },
+    ...rest,
+  };
+}
+
+/** A language of the site (locales.ts). */
+const language = (options: Options & { default?: Lang } = {}): ShownColumn<string, Lang> =>
+  choice<readonly Lang[]>(LANGS, options);
+
+/** A yes or no, stored 0 or 1 (the same on both backends), shown as a boolean. */
+function flag(options: Options & { default?: 0 | 1 } = {}): ShownColumn<number | boolean, boolean> {
+  return { ...hiddenFlag(options), show: (stored) => stored === 1 || stored === true };
+}
+
+/** A yes or no pages never see (a read filters by it: published, enabled, active). */
+function hiddenFlag(options: Options & { default?: 0 | 1 } = {}): Column<number | boolean, never, boolean> {
+  const { default: fallback, ...rest } = options;
+  return {
+    type: FLAG,
+    nullable: false,
+    ...(fallback === undefined ? {} : { default: String(fallback) }),
+    check: '{} IN (0, 1)',
+    since: rest.since ?? 1,
+    store: (imported) => (imported ? 1 : 0),
+    ...rest,
+  };
+}
+
+/** An instant, ISO 8601 text; shown in one form, and a row whose value is no real instant is corrupt. */
+function instant(options: Options = {}): ShownColumn<string, string> {
+  return {
+    type: TEXT,
+    nullable: false,
+    since: options.since ?? 1,
+    show: (stored, what) => instantOf(stored, what),
+    store: (imported) => new Date(imported).toISOString(),
+    ...options,
+  };
+}
+function optionalInstant(options: Options = {}): ShownColumn<string | null, string | null, string> {
+  return {
+    type: TEXT,
+    nullable: true,
+    since: options.since ?? 1,
+    show: (stored, what) => (stored === null ? null : instantOf(stored, what)),
+    store: (imported) => new Date(imported).toISOString(),
+    ...options,
+  };
+}
+
+function instantOf(value: string, what: string): string {
+  const instant = storedInstant(String(value));
+  if (instant === undefined)
+    throw new CorruptRowError(`${what} is not a date: ${JSON.stringify(String(value).slice(0, 40))}`);
+  return instant;
+}
+
+/** A URL the import normalised; pages follow it only through safeHref (owner-input.ts), whoever wrote it. */
+const url = (options: Options = {}): ShownColumn<string, string> => ({
+  type: TEXT,
+  nullable: false,
+  since: options.since ?? 1,
+  show: (stored) => stored,
+  ...options,
+});
+const optionalUrl = (options: Options = {}): ShownColumn<string | null, string | null, string> => ({
+  type: TEXT,
+  nullable: true,
+  since: options.since ?? 1,
+  show: (stored) => stored,
+  ...options,
+});
+
+/** What the owner gave for an image (an address, a file beside the import file): kept, never shown. */
+const imageSource = (options: Options = {}): Column<string | null, never, string> => ({
+  type: TEXT,
+  nullable: true,
+  since: options.since ?? 1,
+  ...options,
+});
+
+/** The image this site took in (image-files.ts), by its identifier; written by the intake, not by a field. */
+const image = (options: Options = {}): ShownColumn<string | null, string | null> => ({
+  type: TEXT,
+  nullable: true,
+  since: options.since ?? 3,
+  from: false,
+  show: (stored, what) => {
+    if (stored === null) return null;
+    if (!IMAGE_ID_PATTERN.test(stored)) throw new CorruptRowError(`${what} is not an image identifier`);
+    return stored;
+  },
+  ...options,
+});
+
+/**
+ * A list kept as JSON text (a card's phones, its e-mails): each entry shown by `entry` (which cleans and checks it),
+ * no more than `max` of them, whoever wrote it.
+ */
+function jsonList<E>(
+  max: number,
+  entry: (value: unknown, what: string) => E,
+  options: Options = {},
+): ShownColumn<string, E[], unknown[]> {
+  return {
+    type: TEXT,
+    nullable: false,
+    default: "'[]'",
+    since: options.since ?? 1,
+    show: (stored, what) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(stored);
+      } catch (err) {
+        throw new CorruptRowError(`${what} is not JSON: ${JSON.stringify(String(stored).slice(0, 80))}`, {
+          cause: err,
+        });
+      }
+      if (!Array.isArray(value)) throw new CorruptRowError(`${what} is not a JSON list`);
+      return value.slice(0, max).map((item) => entry(item, what));
+    },
+    store: (imported) => JSON.stringify(imported ?? []),
+    ...options,
+  };
+}
+
+/** Plain text that is not an owner's (a change log's key, a store's identity). */
+const plain = (options: { nullable?: boolean; since?: number } = {}): Column<string, never> => ({
+  type: TEXT,
+  nullable: options.nullable ?? false,
+  since: options.since ?? 1,
+  from: false,
+});
+
+const blob = (options: { since?: number } = {}): Column<Uint8Array, never> => ({
+  type: { sqlite: 'BLOB', postgres: 'BYTEA' },
+  nullable: false,
+  since: options.since ?? 1,
+  from: false,
+});
+
+/** How many of each list a profile or card holds at most; owner-lists are read no further, whoever wrote them. */
+export const OWNER_LISTS = { links: 100, socials: 20, phones: 5, emails: 5 } as const;
+
+/**
+ * How long each owner string may be, in characters: the import refuses longer, and what another writer stored longer
+ * is cut there when served (owner-input.ts servedText), so that no page costs more than the largest valid one.
+ */
+export const OWNER_TEXT = {
+  profileName: 80,
+  bio: 500,
+  linkTitle: 100,
+  network: 40,
+  cardName: 80,
+  jobTitle: 100,
+  organization: 100,
+  address: 300,
+  phone: 30,
+  email: 254,
+} as const;
+
+export const PHONE_TYPES = ['cell', 'work', 'home'] as const;
+export const EMAIL_TYPES = ['work', 'home'] as const;
+/** A phone number as people write it, and what kind of line it is (a vCard TEL type). */
+export interface CardPhone {
+  number: string;
+  type: (typeof PHONE_TYPES)[number];
+}
+export interface CardEmail {
+  address: string;
+  type: (typeof EMAIL_TYPES)[number];
+}
+
+/** `{ number, type }` (or a plain string, as written before types existed: the first type is assumed), cleaned. */
+function typedEntry<K extends 'number' | 'address', T extends string>(
+  key: K,
+  types: readonly T[],
+  max: number,
+): (value: unknown, what: string) => Record<K, string> & { type: T } {
+  return (value, what) => {
+    const record = typeof value === 'string' ? { [key]: value, type: types[0] } : (value as Record<string, unknown>);
+    if (record && typeof record[key] === 'string' && types.includes(record.type as T))
+      return { [key]: servedText(record[key], 'line', max), type: record.type } as Record<K, string> & { type: T };
+    throw new CorruptRowError(`${what} holds an entry that is neither a string nor { ${key}, type }`);
+  };
+}
+
+export const TABLES = {
+  profiles: {
+    id: key(),
+    slug: identifier(),
+    name: ownerText('line', OWNER_TEXT.profileName),
+    bio: ownerText('text', OWNER_TEXT.bio, { default: "''" }),
+    lang: language(),
+    kind: choice(['person', 'organization'] as const, { default: 'person' }),
+    avatar_url: imageSource(),
+    avatar_image: shownAs(image(), 'avatar'),
+    plan: choice(['free', 'paid'] as const, { default: 'free' }),
+    published: hiddenFlag({ default: 1 }),
+    updated_at: instant({ from: false }),
+  },
+  links: {
+    id: key(),
+    profile_id: reference('profiles', 'CASCADE'),
+    position: { type: FLAG, nullable: false, since: 1, from: false } as Column<number, never>,
+    title: ownerText('line', OWNER_TEXT.linkTitle),
+    url: url(),
+    enabled: hiddenFlag({ default: 1 }),
+    pinned: flag({ default: 0 }),
+    starts_at: optionalInstant(),
+    ends_at: optionalInstant(),
+  },
+  socials: {
+    id: key(),
+    profile_id: reference('profiles', 'CASCADE'),
+    position: { type: FLAG, nullable: false, since: 1, from: false } as Column<number, never>,
+    network: ownerText('line', OWNER_TEXT.network),
+    url: url(),
+  },
+  cards: {
+    id: key(),
+    card_id: identifier(),
+    mode: choice(['page', 'redirect'] as const),
+    redirect_url: optionalUrl(),
+    lang: language({ default: DEFAULT_LANG }),
+    name: optionalOwnerText('line', OWNER_TEXT.cardName),
+    job_title: optionalOwnerText('line', OWNER_TEXT.jobTitle, { from: 'title' }),
+    organization: optionalOwnerText('line', OWNER_TEXT.organization),
+    phones: jsonList(OWNER_LISTS.phones, typedEntry('number', PHONE_TYPES, OWNER_TEXT.phone)),
+    emails: jsonList(OWNER_LISTS.emails, typedEntry('address', EMAIL_TYPES, OWNER_TEXT.email)),
+    website: optionalUrl(),
+    address: optionalOwnerText('text', OWNER_TEXT.address),
+    photo_url: imageSource(),
+    photo_image: shownAs(image(), 'photo'),
+    profile_id: reference('profiles', 'SET NULL', true),
+    active: hiddenFlag({ default: 1 }),
+    updated_at: instant({ from: false }),
+  },
+  aliases: {
+    alias: { type: { sqlite: 'TEXT PRIMARY KEY', postgres: 'TEXT PRIMARY KEY' }, nullable: false, since: 1 } as Column<
+      string,
+      never,
+      string
+    >,
+    profile_id: reference('profiles', 'CASCADE'),
+  },
+  images: {
+    name: { type: { sqlite: 'TEXT PRIMARY KEY', postgres: 'TEXT PRIMARY KEY' }, nullable: false, since: 3 } as Column<
+      string,
+      never
+    >,
+    bytes: blob({ since: 3 }),
+  },
+  changes: {
+    seq: {
+      type: { sqlite: 'INTEGER PRIMARY KEY AUTOINCREMENT', postgres: 'BIGSERIAL PRIMARY KEY' },
+      nullable: false,
+      key: true,
+      since: 2,
+    } as Column<number | string, never> & { readonly key: true },
+    kind: { ...plain({ since: 2 }), check: "{} IN ('profile', 'card', 'alias')" } as Column<
+      'profile' | 'card' | 'alias',
+      never
+    >,
+    key: plain({ since: 2 }),
+  },
+  store_identity: {
+    id: plain({ since: 2 }),
+  },
+} as const satisfies Record<string, Table>;
+
+export type Tables = typeof TABLES;
+export type TableName = keyof Tables;
