@@ -15,6 +15,7 @@
 //   --hot-path     cached answers against an earlier revision, side by side [--baseline REV]    hot-path.ts
 //   --images       an owner's image and a link-preview picture: made, and served against a bare route  images.ts
 //   --fair         what an innocent reader gets while one stranger (or five) attacks, in every shape  fair.ts
+//   --store        the data tier against an earlier revision: cold reads, a sitemap part, an import [--baseline REV]  store.ts
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild } from '../ensure-build.ts';
@@ -24,6 +25,7 @@ import { compressionBench } from './compression.ts';
 import { dataTierBench } from './data-tier.ts';
 import { edgeMode } from './edge.ts';
 import { fairBench } from './fair.ts';
+import { storeBench } from './store.ts';
 import { fuzzBench } from './fuzz.ts';
 import { hotPathBench } from './hot-path.ts';
 import { imagesBench } from './images.ts';
@@ -58,6 +60,7 @@ const { values: flags } = parseArgs({
     'hot-path': { type: 'boolean', default: false },
     images: { type: 'boolean', default: false },
     fair: { type: 'boolean', default: false },
+    store: { type: 'boolean', default: false },
     baseline: { type: 'string' },
   },
 });
@@ -97,6 +100,7 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
   ],
   [flags.regions, () => regionsBench(flags.duration ? seconds : 60)],
   [flags['hot-path'], () => hotPathBench({ seconds: flags.duration ? seconds : 5, baseline: flags.baseline })],
+  [flags.store, () => storeBench({ baseline: flags.baseline })],
   [
     flags.fair,
     () => {

@@ -76,7 +76,7 @@ export function sqliteBackend(scratch: string): Backend {
   };
 }
 
-export async function postgresBackend(): Promise<Backend> {
+export async function postgresBackend(): Promise<Backend & { primaryUrl: (database: string) => string }> {
   const cluster: Cluster = await startCluster();
   let n = 0;
   return {
@@ -108,6 +108,7 @@ export async function postgresBackend(): Promise<Backend> {
       };
     },
     stop: async () => cluster.stop(),
+    primaryUrl: (database) => cluster.primary.url(database),
   };
 }
 

@@ -54,10 +54,11 @@ export function livePagesOf(kind: LivePageKind, rows: LivePageRow[]): LivePage[]
     kind === 'profile'
       ? (page: string) => pathOf('getProfilePage', { page })
       : (cardId: string) => pathOf('getDigitalCard', { cardId });
-  const table = kind === 'profile' ? 'profiles' : 'cards';
+  const column = `${kind === 'profile' ? 'profiles' : 'cards'}.updated_at`;
+  const lastmod = TABLES.profiles.updated_at.show;
   return rows.map((r) => ({
     key: r.key,
     path: path(r.key),
-    lastmod: TABLES[table].updated_at.show(r.updated_at, `${table}.updated_at of ${kind} ${r.key}`),
+    lastmod: lastmod(r.updated_at, `${kind} ${r.key}`, column),
   }));
 }

@@ -30,8 +30,12 @@ export interface Column<Stored = unknown, Shown = unknown, Imported = unknown> {
   readonly key?: boolean;
   /** The schema version that added it: after 3 (the versions written by hand), its migration is made from this. */
   readonly since: number;
-  /** What a page sees of a stored value (undefined: pages never see it); `what` names the row for a corrupt one. */
-  readonly show?: (stored: Stored, what: string) => Shown;
+  /**
+   * What a page sees of a stored value (undefined: pages never see it). A corrupt value is reported as `column` (the
+   * table's and the column's name) `of` the row (`profiles.updated_at of profile layla`); nothing is composed unless
+   * it is.
+   */
+  readonly show?: (stored: Stored, of: string, column: string) => Shown;
   /** The name pages see it by, when not the column's own in camelCase. */
   readonly shownAs?: string;
   /** The import field that writes it (the shown name unless given); false: an import does not write it from a field. */
@@ -44,7 +48,7 @@ export interface Column<Stored = unknown, Shown = unknown, Imported = unknown> {
 
 /** A column pages see. */
 type ShownColumn<Stored, Shown, Imported = Shown> = Column<Stored, Shown, Imported> & {
-  readonly show: (stored: Stored, what: string) => Shown;
+  readonly show: (stored: Stored, of: string, column: string) => Shown;
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any column, whatever its types
@@ -56,7 +60,7 @@ type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
   : S;
 type StoredOf<C> = C extends { storedType?: infer S } ? S : never;
-type ShownOf<C> = C extends { show: (stored: never, what: string) => infer Sh } ? Sh : never;
+type ShownOf<C> = C extends { show: (stored: never, of: string, column: string) => infer Sh } ? Sh : never;
 type ShownName<K extends string, C> = C extends { show: unknown }
   ? C extends { shownAs: infer As extends string }
     ? As
@@ -82,6 +86,30 @@ export type ShownRow<T extends Table> = { -readonly [K in keyof T & string as Sh
 const shownName = (name: string, column: AnyColumn): string =>
   column.shownAs ?? name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
+type ShowFn = (stored: unknown, of: string, column: string) => unknown;
+type RowMapper = (row: Record<string, unknown>, of: string) => Record<string, unknown>;
+
+/**
+ * A table's mapper from a stored row to what pages see, made once from its declaration as straight-line code: an
+ * object literal with each shown column's judgement. A loop assigning computed keys cost a cold read of the largest
+ * profile (a hundred links) about 50 µs more than the hand-written mapping it replaces (docs/benchmarks/store.md): V8
+ * makes such a literal as fast as one written by hand. The names are the declaration's, not anyone's input.
+ */
+function mapperOf(name: TableName): RowMapper {
+  const shown = Object.entries(TABLES[name] as Table).filter(([, spec]) => spec.show);
+  const body = shown
+    .map(
+      ([column, spec], i) =>
+        `${JSON.stringify(shownName(column, spec))}: show[${i}](row[${JSON.stringify(column)}], of, ${JSON.stringify(`${name}.${column}`)})`,
+    )
+    .join(', ');
+  return new Function('show', `return (row, of) => ({ ${body} });`)(
+    shown.map(([, spec]) => spec.show as ShowFn),
+  ) as RowMapper;
+}
+
+const mappers = new Map<TableName, RowMapper>();
+
 /**
  * The row of `name` as a page sees it: each shown column judged by its column (owner text cleaned and cut, dates
  * checked); `of` names the row in what a corrupt value is reported as (`profiles.updated_at of profile layla`).
@@ -91,14 +119,9 @@ export function shownRow<N extends TableName>(
   row: Pick<StoredRow<Tables[N]>, ShownKey<Tables[N]>>,
   of: string,
 ): ShownRow<Tables[N]> {
-  const shown: Record<string, unknown> = {};
-  for (const [column, spec] of Object.entries(TABLES[name]) as [string, Column<unknown, unknown, unknown>][])
-    if (spec.show)
-      shown[shownName(column, spec as AnyColumn)] = spec.show(
-        (row as Record<string, unknown>)[column],
-        `${name}.${column} of ${of}`,
-      );
-  return shown as ShownRow<Tables[N]>;
+  let mapper = mappers.get(name);
+  if (!mapper) mappers.set(name, (mapper = mapperOf(name)));
+  return mapper(row, of) as ShownRow<Tables[N]>;
 }
 
 /** The columns every read of `table` selects: those pages see, and the key. */
@@ -250,7 +273,7 @@ function instant(options: Options = {}): ShownColumn<string, string> {
     type: TEXT,
     nullable: false,
     since: options.since ?? 1,
-    show: (stored, what) => instantOf(stored, what),
+    show: (stored, of, column) => instantOf(stored, of, column),
     store: (imported) => new Date(imported).toISOString(),
     ...options,
   };
@@ -260,16 +283,16 @@ function optionalInstant(options: Options = {}): ShownColumn<string | null, stri
     type: TEXT,
     nullable: true,
     since: options.since ?? 1,
-    show: (stored, what) => (stored === null ? null : instantOf(stored, what)),
+    show: (stored, of, column) => (stored === null ? null : instantOf(stored, of, column)),
     store: (imported) => new Date(imported).toISOString(),
     ...options,
   };
 }
 
-function instantOf(value: string, what: string): string {
+function instantOf(value: string, of: string, column: string): string {
   const instant = storedInstant(String(value));
   if (instant === undefined)
-    throw new CorruptRowError(`${what} is not a date: ${JSON.stringify(String(value).slice(0, 40))}`);
+    throw new CorruptRowError(`${column} of ${of} is not a date: ${JSON.stringify(String(value).slice(0, 40))}`);
   return instant;
 }
 
@@ -303,9 +326,9 @@ const image = (options: Options = {}): ShownColumn<string | null, string | null>
   nullable: true,
   since: options.since ?? 3,
   from: false,
-  show: (stored, what) => {
+  show: (stored, of, column) => {
     if (stored === null) return null;
-    if (!IMAGE_ID_PATTERN.test(stored)) throw new CorruptRowError(`${what} is not an image identifier`);
+    if (!IMAGE_ID_PATTERN.test(stored)) throw new CorruptRowError(`${column} of ${of} is not an image identifier`);
     return stored;
   },
   ...options,
@@ -317,7 +340,7 @@ const image = (options: Options = {}): ShownColumn<string | null, string | null>
  */
 function jsonList<E>(
   max: number,
-  entry: (value: unknown, what: string) => E,
+  entry: (value: unknown, what: () => string) => E,
   options: Options = {},
 ): ShownColumn<string, E[], unknown[]> {
   return {
@@ -325,16 +348,17 @@ function jsonList<E>(
     nullable: false,
     default: "'[]'",
     since: options.since ?? 1,
-    show: (stored, what) => {
+    show: (stored, of, column) => {
+      const what = () => `${column} of ${of}`;
       let value: unknown;
       try {
         value = JSON.parse(stored);
       } catch (err) {
-        throw new CorruptRowError(`${what} is not JSON: ${JSON.stringify(String(stored).slice(0, 80))}`, {
+        throw new CorruptRowError(`${what()} is not JSON: ${JSON.stringify(String(stored).slice(0, 80))}`, {
           cause: err,
         });
       }
-      if (!Array.isArray(value)) throw new CorruptRowError(`${what} is not a JSON list`);
+      if (!Array.isArray(value)) throw new CorruptRowError(`${what()} is not a JSON list`);
       return value.slice(0, max).map((item) => entry(item, what));
     },
     store: (imported) => JSON.stringify(imported ?? []),
@@ -394,12 +418,12 @@ function typedEntry<K extends 'number' | 'address', T extends string>(
   key: K,
   types: readonly T[],
   max: number,
-): (value: unknown, what: string) => Record<K, string> & { type: T } {
+): (value: unknown, what: () => string) => Record<K, string> & { type: T } {
   return (value, what) => {
     const record = typeof value === 'string' ? { [key]: value, type: types[0] } : (value as Record<string, unknown>);
     if (record && typeof record[key] === 'string' && types.includes(record.type as T))
       return { [key]: servedText(record[key], 'line', max), type: record.type } as Record<K, string> & { type: T };
-    throw new CorruptRowError(`${what} holds an entry that is neither a string nor { ${key}, type }`);
+    throw new CorruptRowError(`${what()} holds an entry that is neither a string nor { ${key}, type }`);
   };
 }
 

@@ -58,6 +58,13 @@ function invisibleName(ch: string): string {
 }
 
 const FORBIDDEN_ALL = new RegExp(FORBIDDEN_IN_TEXT.source, 'gu');
+/** Any character servedText may have to remove or change, in one class: a string without one is served as it is. */
+const SUSPECT = `${FORBIDDEN_IN_TEXT.source.slice(1, -1)}${INVISIBLE.source.slice(1, -1)}${VARIATION_SELECTOR}`;
+// The selectors are listed as characters to find, not as marks combined with the one before.
+// eslint-disable-next-line no-misleading-character-class
+const SUSPECT_IN_TEXT = new RegExp(`[${SUSPECT}]`, 'u');
+// eslint-disable-next-line no-misleading-character-class
+const SUSPECT_IN_LINE = new RegExp(`[${SUSPECT}\\n]`, 'u');
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
 const STRAY_SELECTORS_ALL = new RegExp(`(?<=^|[${VARIATION_SELECTOR}])[${VARIATION_SELECTOR}]+`, 'gu');
 const FLAG_HOLDER = '\u{F0000}';
@@ -69,6 +76,8 @@ const FLAG_HOLDER = '\u{F0000}';
  * the import's own bound, so that a 200,000-character name costs a page no more than the longest valid one.
  */
 export function servedText(value: string, kind: 'line' | 'text', max: number): string {
+  // Most strings hold none of it: one scan says so (a profile's hundred link titles are read on every cold read).
+  if (!(kind === 'line' ? SUSPECT_IN_LINE : SUSPECT_IN_TEXT).test(value) && value.length <= max) return value;
   let clean = value;
   if (kind === 'line') clean = clean.replace(/\r\n?|\n/g, ' ');
   else clean = clean.replace(/\r\n?/g, '\n');
@@ -96,12 +105,27 @@ function cutAt(text: string, max: number): string {
   return text.slice(0, length).trimEnd();
 }
 
+const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Whether `2026-11-01T…` names a real day and time (the month, its days, the hours, minutes and seconds in range). */
+function realDay(value: string): boolean {
+  const at = (from: number) => (value.charCodeAt(from) - 48) * 10 + value.charCodeAt(from + 1) - 48;
+  const year = at(0) * 100 + at(2);
+  const [month, day] = [at(5), at(8)];
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return day <= days && at(11) < 24 && at(14) < 60 && at(17) < 60;
+}
+
 /**
  * A date or date-time as stored (ISO 8601, as the import writes it), in the one form every output takes
  * (`2026-11-01T00:00:00.000Z`); undefined when it is not a real instant (`2026-13-45`, `2026-02-30`, a line break
  * smuggled into a vCard's REV). Strict where Date.parse rolls over: month and day are checked.
  */
 export function storedInstant(value: string): string | undefined {
+  // The form every writer here stores (toISOString): checked by its digits, and returned as it is.
+  if (CANONICAL_INSTANT.test(value)) return realDay(value) ? value : undefined;
   const match =
     /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
   if (!match) return undefined;

@@ -127,10 +127,11 @@ export const READS = readsFor('sqlite');
  * name, and its rows come back typed as its query selects them.
  */
 function prepare(db: Database.Database) {
-  const prepared = new Map<string, Database.Statement>();
+  // By the read itself: a lookup by identity, where one by its SQL compared hundreds of characters.
+  const prepared = new Map<Read<never, unknown>, Database.Statement>();
   const statement = (read: Read<never, unknown>) => {
-    let found = prepared.get(read.sql);
-    if (!found) prepared.set(read.sql, (found = db.prepare(read.sql)));
+    let found = prepared.get(read);
+    if (!found) prepared.set(read, (found = db.prepare(read.sql)));
     return found;
   };
   for (const read of Object.values(READS).flatMap((r) => ('sql' in r ? [r] : Object.values(r))))
