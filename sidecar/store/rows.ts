@@ -4,7 +4,8 @@
 // what its column promises is a CorruptRowError (another writer's mistake: logged as an error, answered 500), never an
 // unavailable database.
 import type { Card, Profile } from '../../src/lib/live-content.ts';
-import { CorruptRowError, shownRow, TABLES } from '../../src/lib/live-schema.ts';
+import { CorruptRowError, shownRow } from '../../src/lib/live-schema.ts';
+import { storedInstant } from '../../src/lib/owner-input.ts';
 import { pathOf } from '../../src/lib/surface.ts';
 import type { Reads, RowOf } from './reads.ts';
 import type { AliasTarget, LivePage, LivePageKind } from './store.ts';
@@ -54,11 +55,13 @@ export function livePagesOf(kind: LivePageKind, rows: LivePageRow[]): LivePage[]
     kind === 'profile'
       ? (page: string) => pathOf('getProfilePage', { page })
       : (cardId: string) => pathOf('getDigitalCard', { cardId });
-  const column = `${kind === 'profile' ? 'profiles' : 'cards'}.updated_at`;
-  const lastmod = TABLES.profiles.updated_at.show;
-  return rows.map((r) => ({
-    key: r.key,
-    path: path(r.key),
-    lastmod: lastmod(r.updated_at, `${kind} ${r.key}`, column),
-  }));
+  // The column's own judgement of a date (a row whose date is none is corrupt); the row is named only then.
+  return rows.map((r) => {
+    const lastmod = storedInstant(r.updated_at);
+    if (lastmod === undefined)
+      throw new CorruptRowError(
+        `${kind === 'profile' ? 'profiles' : 'cards'}.updated_at of ${kind} ${r.key} is not a date: ${JSON.stringify(String(r.updated_at).slice(0, 40))}`,
+      );
+    return { key: r.key, path: path(r.key), lastmod };
+  });
 }

@@ -340,7 +340,7 @@ const image = (options: Options = {}): ShownColumn<string | null, string | null>
  */
 function jsonList<E>(
   max: number,
-  entry: (value: unknown, what: () => string) => E,
+  entry: (value: unknown, of: string, column: string) => E,
   options: Options = {},
 ): ShownColumn<string, E[], unknown[]> {
   return {
@@ -349,17 +349,18 @@ function jsonList<E>(
     default: "'[]'",
     since: options.since ?? 1,
     show: (stored, of, column) => {
-      const what = () => `${column} of ${of}`;
       let value: unknown;
       try {
         value = JSON.parse(stored);
       } catch (err) {
-        throw new CorruptRowError(`${what()} is not JSON: ${JSON.stringify(String(stored).slice(0, 80))}`, {
+        throw new CorruptRowError(`${column} of ${of} is not JSON: ${JSON.stringify(String(stored).slice(0, 80))}`, {
           cause: err,
         });
       }
-      if (!Array.isArray(value)) throw new CorruptRowError(`${what()} is not a JSON list`);
-      return value.slice(0, max).map((item) => entry(item, what));
+      if (!Array.isArray(value)) throw new CorruptRowError(`${column} of ${of} is not a JSON list`);
+      const shown: E[] = [];
+      for (let i = 0; i < value.length && i < max; i++) shown.push(entry(value[i], of, column));
+      return shown;
     },
     store: (imported) => JSON.stringify(imported ?? []),
     ...options,
@@ -413,18 +414,25 @@ export interface CardEmail {
   type: (typeof EMAIL_TYPES)[number];
 }
 
-/** `{ number, type }` (or a plain string, as written before types existed: the first type is assumed), cleaned. */
-function typedEntry<K extends 'number' | 'address', T extends string>(
-  key: K,
-  types: readonly T[],
-  max: number,
-): (value: unknown, what: () => string) => Record<K, string> & { type: T } {
-  return (value, what) => {
-    const record = typeof value === 'string' ? { [key]: value, type: types[0] } : (value as Record<string, unknown>);
-    if (record && typeof record[key] === 'string' && types.includes(record.type as T))
-      return { [key]: servedText(record[key], 'line', max), type: record.type } as Record<K, string> & { type: T };
-    throw new CorruptRowError(`${what()} holds an entry that is neither a string nor { ${key}, type }`);
-  };
+/**
+ * A card's phone, `{ number, type }` (or a plain string, as written before types existed: a mobile line), its number
+ * cleaned; anything else is corrupt.
+ */
+function phoneEntry(value: unknown, of: string, column: string): CardPhone {
+  if (typeof value === 'string') return { number: servedText(value, 'line', OWNER_TEXT.phone), type: 'cell' };
+  const entry = value as Partial<Record<string, unknown>> | null;
+  if (entry && typeof entry.number === 'string' && (PHONE_TYPES as readonly unknown[]).includes(entry.type))
+    return { number: servedText(entry.number, 'line', OWNER_TEXT.phone), type: entry.type as CardPhone['type'] };
+  throw new CorruptRowError(`${column} of ${of} holds an entry that is neither a string nor { number, type }`);
+}
+
+/** A card's e-mail, `{ address, type }` (or a plain string: a work address), cleaned; anything else is corrupt. */
+function emailEntry(value: unknown, of: string, column: string): CardEmail {
+  if (typeof value === 'string') return { address: servedText(value, 'line', OWNER_TEXT.email), type: 'work' };
+  const entry = value as Partial<Record<string, unknown>> | null;
+  if (entry && typeof entry.address === 'string' && (EMAIL_TYPES as readonly unknown[]).includes(entry.type))
+    return { address: servedText(entry.address, 'line', OWNER_TEXT.email), type: entry.type as CardEmail['type'] };
+  throw new CorruptRowError(`${column} of ${of} holds an entry that is neither a string nor { address, type }`);
 }
 
 export const TABLES = {
@@ -468,8 +476,8 @@ export const TABLES = {
     name: optionalOwnerText('line', OWNER_TEXT.cardName),
     job_title: optionalOwnerText('line', OWNER_TEXT.jobTitle, { from: 'title' }),
     organization: optionalOwnerText('line', OWNER_TEXT.organization),
-    phones: jsonList(OWNER_LISTS.phones, typedEntry('number', PHONE_TYPES, OWNER_TEXT.phone)),
-    emails: jsonList(OWNER_LISTS.emails, typedEntry('address', EMAIL_TYPES, OWNER_TEXT.email)),
+    phones: jsonList(OWNER_LISTS.phones, phoneEntry),
+    emails: jsonList(OWNER_LISTS.emails, emailEntry),
     website: optionalUrl(),
     address: optionalOwnerText('text', OWNER_TEXT.address),
     photo_url: imageSource(),

@@ -124,6 +124,17 @@ function realDay(value: string): boolean {
  * smuggled into a vCard's REV). Strict where Date.parse rolls over: month and day are checked.
  */
 export function storedInstant(value: string): string | undefined {
+  // Rows written together share their stamp (an import stamps every row with its one time): the last one judged is
+  // judged again for nothing, fifty thousand times a sitemap part.
+  if (value === lastInstant.value) return lastInstant.judged;
+  const judged = judgedInstant(value);
+  lastInstant = { value, judged };
+  return judged;
+}
+
+let lastInstant: { value: string | undefined; judged: string | undefined } = { value: undefined, judged: undefined };
+
+function judgedInstant(value: string): string | undefined {
   // The form every writer here stores (toISOString): checked by its digits, and returned as it is.
   if (CANONICAL_INSTANT.test(value)) return realDay(value) ? value : undefined;
   const match =
