@@ -16,6 +16,8 @@ const param = <T>(name: string): RawBuilder<T> => sql.val({ [PARAM]: name } as u
 
 /** A read compiled for one dialect: its SQL, and its parameters in the order the SQL takes them. */
 export interface Read<P extends Record<string, unknown>, Row> {
+  /** Its name among the reads (`card`, `liveFrom.profile`): what a PostgreSQL connection prepares it as. */
+  name: string;
   readonly sql: string;
   args(values: P): unknown[];
   /** Never set: carries the row type. */
@@ -31,6 +33,7 @@ const compiled =
     // second; an object a place and the `in` operator cost more than the query's own preparation saved).
     const names = parameters.map((value) => (isMarker(value) ? value[PARAM] : undefined));
     return {
+      name: '',
       sql: text,
       args: (values) => {
         const args = parameters.slice();
@@ -211,3 +214,12 @@ export function readsFor(dialect: DialectName) {
 }
 
 export type Reads = ReturnType<typeof readsFor>;
+
+/** `dialect`'s reads, each named by where it stands among them. */
+export function namedReadsFor(dialect: DialectName): Reads {
+  const reads = readsFor(dialect);
+  for (const [name, read] of Object.entries(reads))
+    if ('sql' in read) read.name = name;
+    else for (const [kind, each] of Object.entries(read)) each.name = `${name}.${kind}`;
+  return reads;
+}

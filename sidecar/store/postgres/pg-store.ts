@@ -4,7 +4,7 @@
 // health says degraded; it recovers by itself.
 import pg from 'pg';
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
-import { readsFor, type Read } from '../reads.ts';
+import { namedReadsFor, type Read } from '../reads.ts';
 import { StandbyProbe } from './standby-probe.ts';
 import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows } from '../rows.ts';
 import {
@@ -17,8 +17,11 @@ import {
   type Store,
 } from '../store.ts';
 
-/** The server's reads (reads.ts), compiled for PostgreSQL once. */
-const READS = readsFor('postgres');
+/**
+ * The server's reads (reads.ts), compiled for PostgreSQL once, and prepared by each connection of the pool the first
+ * time it runs them (by name): the standby parses and plans a read once a connection, not once a request.
+ */
+const READS = namedReadsFor('postgres');
 
 /** A query run by a caller: a read, with its parameters by name. */
 type Query = <P extends Record<string, unknown>, Row>(read: Read<P, Row>, values: P) => Promise<Row[]>;
@@ -141,7 +144,7 @@ export class PgStore implements Store {
 
   /** Runs a read once the probe says the database can be read; every failure is StoreUnavailableError. */
   private query: Query = (read, values) =>
-    this.reading(async () => (await this.pool.query(read.sql, read.args(values))).rows);
+    this.reading(async () => (await this.pool.query(statement(read, values))).rows);
 
   /** Runs reads on one connection in one read-only snapshot (REPEATABLE READ), like query() otherwise. */
   private snapshot<T>(reads: (query: Query) => Promise<T>): Promise<T> {
@@ -150,7 +153,7 @@ export class PgStore implements Store {
       let failed = false;
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const result = await reads(async (read, values) => (await client.query(read.sql, read.args(values))).rows);
+        const result = await reads(async (read, values) => (await client.query(statement(read, values))).rows);
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -182,6 +185,11 @@ export class PgStore implements Store {
       throw new StoreUnavailableError(`database query failed: ${(err as Error).message}`, { cause: err });
     }
   }
+}
+
+/** A read as a named statement, with its parameters. */
+function statement<P extends Record<string, unknown>>(read: Read<P, unknown>, values: P): pg.QueryConfig {
+  return { name: read.name, text: read.sql, values: read.args(values) };
 }
 
 /** Errors that a second try may not meet: a conflict with recovery, a connection that went away. */
