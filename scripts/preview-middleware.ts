@@ -6,7 +6,7 @@ import type { MiddlewareHandler } from 'astro';
 import type { LiveLocals } from '../src/lib/live-content.ts';
 import { routeMatcher } from '../src/lib/surface.ts';
 import { loadConfig } from '../sidecar/config.ts';
-import { cardPage, profileLocals } from '../sidecar/services/live-locals.ts';
+import { cardLocals, profileLocals } from '../sidecar/services/live-locals.ts';
 import { openStore } from '../sidecar/store/open-store.ts';
 import type { Store } from '../sidecar/store/store.ts';
 
@@ -22,10 +22,11 @@ async function previewLocals(path: string): Promise<LiveLocals> {
   const now = Date.now();
   if (match.id === 'getProfilePage') {
     const profile = await store.profile(match.params.page);
-    return profile ? profileLocals(profile, now) : {};
+    // The profile in its own language (the sidecar answers /p/{page}/{lang} with the other).
+    return (profile && profileLocals(profile, profile.lang, now)) ?? {};
   }
   const card = await store.card(match.params.cardId);
-  return card?.mode === 'page' ? cardPage(config.baseUrl, card, now).locals : {};
+  return (card && cardLocals(config.baseUrl, card, card.lang, now)) ?? {};
 }
 
 export const onRequest: MiddlewareHandler = async (context, next) => {

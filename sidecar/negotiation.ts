@@ -66,6 +66,23 @@ export function prefersMarkdown(headers: Headers): boolean {
   return markdownFor(String(accept));
 }
 
+const langAmongFor = memo((key) => {
+  const cut = key.indexOf('\n');
+  const offered = key.slice(0, cut).split(',');
+  return (new Negotiator({ headers: { 'accept-language': key.slice(cut + 1) } }).language(offered) ??
+    null) as Lang | null;
+});
+
+/**
+ * Which of `offered` (a profile's or card's languages, its own first) Accept-Language prefers, by q-value (a regional
+ * range such as `ar-SA` names `ar`; on a tie, the one the header lists first; `*`, the first offered); undefined when
+ * the header is absent or accepts none of them.
+ */
+export function preferredAmong(acceptLanguage: string | undefined, offered: readonly Lang[]): Lang | undefined {
+  if (!acceptLanguage || offered.length < 2) return undefined;
+  return langAmongFor(`${offered.join(',')}\n${acceptLanguage}`) ?? undefined;
+}
+
 /** The visitor's preferred site language from Accept-Language; English when nothing matches. */
 export function preferredLang(headers: Headers): Lang {
   const acceptLanguage = headers['accept-language'];

@@ -73,8 +73,9 @@ export function cardToVcard(
   {
     compact = false,
     structuredName = true,
+    otherLanguage = true,
     photo,
-  }: { compact?: boolean; structuredName?: boolean; photo?: Uint8Array | undefined } = {},
+  }: { compact?: boolean; structuredName?: boolean; otherLanguage?: boolean; photo?: Uint8Array | undefined } = {},
 ): string {
   const lines: string[] = ['BEGIN:VCARD', 'VERSION:3.0'];
   const add = (name: string, value: string | null | undefined, raw = false) => {
@@ -89,6 +90,19 @@ export function cardToVcard(
   }
   add('FN', fn);
   add('ORG', card.organization);
+  if (otherLanguage) {
+    // The name and organisation in the card's other language (Arabic script beside Latin, or the reverse), where the
+    // owner translated them: as the phonetic name and organisation, which iOS Contacts shows under the name and
+    // searches, and Android's importer (AOSP VCardEntry) keeps as the name's phonetic parts, shown and searched too.
+    // Both apps keep one ORG: a second would be dropped or split into another contact's.
+    const other = otherLanguageOf(card);
+    if (other?.name && other.name !== card.name) {
+      const { family, given } = splitName(other.name);
+      add('X-PHONETIC-FIRST-NAME', given);
+      add('X-PHONETIC-LAST-NAME', family);
+    }
+    if (other?.organization && other.organization !== card.organization) add('X-PHONETIC-ORG', other.organization);
+  }
   add('TITLE', card.jobTitle);
   for (const phone of card.phones) add(`TEL;TYPE=${TEL_TYPES[phone.type]}`, phone.number);
   for (const email of card.emails) add(`EMAIL;TYPE=${EMAIL_TYPES[email.type]}`, email.address);
@@ -107,6 +121,12 @@ export function cardToVcard(
   }
   lines.push('END:VCARD');
   return lines.map(foldLine).join(CRLF) + CRLF;
+}
+
+/** The card's name and organisation in its other language, as translated (the site has two languages). */
+function otherLanguageOf(card: Card): { name?: string; organization?: string } | undefined {
+  const lang = Object.keys(card.translations).find((l) => l !== card.lang) as keyof Card['translations'] | undefined;
+  return lang && card.translations[lang];
 }
 
 /**
@@ -130,6 +150,9 @@ export function contactCode(
 ): { text: string; short: boolean } {
   const full = cardToVcard(card, urls, { compact: true });
   if (fits(full)) return { text: full, short: false };
+  // The other language's name goes first: the contact is whole without it.
+  const oneLanguage = cardToVcard(card, urls, { compact: true, otherLanguage: false });
+  if (fits(oneLanguage)) return { text: oneLanguage, short: false };
   const phone = card.phones.slice(0, 1);
   const email = card.emails.slice(0, 1);
   const essentials: Card[] = [
@@ -139,7 +162,7 @@ export function contactCode(
   ];
   for (const candidate of essentials) {
     for (const structuredName of [true, false]) {
-      const text = cardToVcard(candidate, urls, { compact: true, structuredName });
+      const text = cardToVcard(candidate, urls, { compact: true, structuredName, otherLanguage: false });
       if (fits(text)) return { text, short: true };
     }
   }

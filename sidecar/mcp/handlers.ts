@@ -17,7 +17,7 @@ import { pathOf, DEFAULT_LANG, LANGS, ROUTES, routeMatcher, type Lang } from '..
 import { absoluteUrl } from '../../src/lib/urls.ts';
 import type { ErrorPages } from '../error-pages.ts';
 import { checkedPath } from '../request-path.ts';
-import type { LivePages } from '../services/live-pages.ts';
+import { exactly, primaryLang, type LivePages } from '../services/live-pages.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 import type { StaticSite } from '../services/static-site.ts';
 import type { Asset } from '../asset.ts';
@@ -143,13 +143,19 @@ export function mcpHandlers(deps: McpDeps) {
   const tools: { [K in McpToolName]: (args: Record<string, unknown>) => Promise<ToolResult> } = {
     get_profile: guarded(async (args) => {
       const page = String(args.page);
-      const found = await live.profile(page);
-      return found
-        ? textOf(await found.markdown(), `The profile "${page}"`)
-        : failure(`No published profile "${page}".`);
+      const lang = args.lang as Lang | undefined;
+      const found = await live.profilePage(page, lang ? exactly(lang) : primaryLang);
+      if (found) return textOf(await found.page.markdown(), `The profile "${page}"`);
+      const other = lang && (await live.profile(page));
+      return failure(
+        other
+          ? `The profile "${page}" is not in ${lang}: it is in ${other.langs.join(' and ')}.`
+          : `No published profile "${page}".`,
+      );
     }),
     get_digital_card: guarded(async (args) => {
       const cardId = String(args.cardId);
+      const lang = args.lang as Lang | undefined;
       const found = await live.card(cardId);
       if (!found) return failure(`No active digital card "${cardId}".`);
       if (found.redirect) {
@@ -167,9 +173,13 @@ export function mcpHandlers(deps: McpDeps) {
           ),
         );
       }
-      return found.page
-        ? textOf(await found.page.markdown(), `The card "${cardId}"`)
-        : failure(`No active digital card "${cardId}".`);
+      const version = await live.cardPage(cardId, lang ? exactly(lang) : primaryLang);
+      if (version) return textOf(await version.page.markdown(), `The card "${cardId}"`);
+      return failure(
+        lang && found.vcard
+          ? `The card "${cardId}" is not in ${lang}: it is in ${found.langs.join(' and ')}.`
+          : `No active digital card "${cardId}".`,
+      );
     }),
     list_blog_articles: guarded((args) => {
       const lang = args.lang as Lang | undefined;

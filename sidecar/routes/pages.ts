@@ -10,7 +10,8 @@ import { ALL_LIVE, entityTag } from '../services/entities.ts';
 import type { ReadPreferences, Resolution, SiteReader } from '../services/site-reader.ts';
 
 function preferencesOf(request: FastifyRequest): ReadPreferences {
-  return { markdown: prefersMarkdown(request.headers), lang: preferredLang(request.headers) };
+  const acceptLanguage = request.headers['accept-language'];
+  return { markdown: prefersMarkdown(request.headers), lang: preferredLang(request.headers), acceptLanguage };
 }
 
 /** How live answers name their entity to edges: the header (xkey, Surrogate-Key, Cache-Tag) and its list separator. */

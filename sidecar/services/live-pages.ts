@@ -3,7 +3,16 @@
 // names it (or a link's time window moves). Throws StoreUnavailableError when the database cannot be read, and
 // Overloaded when the pool has more waiting than it can do soon: the HTTP app and the MCP server each map those in
 // one place.
-import { nextLinkChange, type Card, type LiveLocals } from '../../src/lib/live-content.ts';
+import {
+  cardIn,
+  languagesOf,
+  nextLinkChange,
+  profileIn,
+  type Card,
+  type LiveLocals,
+  type Profile,
+} from '../../src/lib/live-content.ts';
+import type { Lang } from '../../src/lib/locales.ts';
 import { cardRedirectProblem, safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
 import { typeOf } from '../../src/lib/media-types.ts';
 import { pathOf, CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
@@ -16,8 +25,8 @@ import type { Pressure } from '../pressure.ts';
 import type { Change, Store } from '../store/store.ts';
 import { entityTag } from './entities.ts';
 import type { Freshness, FreshnessEvent } from './freshness.ts';
-import { cardToVcard } from '../vcard.ts';
-import { cardPage, profileLocals } from './live-locals.ts';
+import { cardToVcard, cardUrlsOf, contactCode } from '../vcard.ts';
+import { cardLocals, profileLocals } from './live-locals.ts';
 import { makeAsset, type Asset } from '../asset.ts';
 
 export interface LiveDeps {
@@ -27,7 +36,7 @@ export interface LiveDeps {
   store: Store;
   freshness: Freshness;
   pool: RenderPool;
-  cache: LiveCache<LivePage | CardFound | AliasFound | Asset>;
+  cache: LiveCache<Cached>;
   /** Why no page should be made now (load shed), if anything: what is cached keeps being served. */
   pressure?: Pick<Pressure, 'refusal'> | undefined;
 }
@@ -38,14 +47,40 @@ export interface LivePage {
   markdown(): Promise<Asset>;
 }
 
+/** A published profile as the database holds it, and the languages it is in (its own first). */
+export interface ProfileFound {
+  profile: Profile;
+  langs: Lang[];
+}
+
+/** Which of a record's languages to show (`langs`: its own first); undefined: none of them will do (404). */
+export type LangPick = (langs: readonly Lang[]) => Lang | undefined;
+/** The record's own language. */
+export const primaryLang: LangPick = (langs) => langs[0];
+/** Exactly `lang`, when the record is in it. */
+export const exactly =
+  (lang: Lang): LangPick =>
+  (langs) =>
+    langs.includes(lang) ? lang : undefined;
+
+/** One language version of a profile's or card's page, and the languages there are. */
+export interface VersionFound {
+  page: LivePage;
+  lang: Lang;
+  langs: readonly Lang[];
+}
+
 /** Where an alias leads: a published profile on the paid plan. */
 export interface AliasFound {
   slug: string;
 }
 
-/** What a card id resolves to: its page and vCard, or the target it redirects to. */
+/**
+ * What a card id resolves to: a page-mode card's languages and vCard (its pages are made per language, on first use),
+ * or the target it redirects to.
+ */
 export interface CardFound {
-  page?: LivePage;
+  langs: Lang[];
   vcard?: Asset;
   /** What the offline contact code holds (a page-mode card). */
   contact?: string;
@@ -60,13 +95,16 @@ const VCARD = typeOf('/x.vcf');
 const SVG = typeOf('/x.svg');
 const PNG = typeOf('/x.png');
 
+type Cached = LivePage | ProfileFound | CardFound | AliasFound | Asset;
+
 /**
  * What a cached value holds, as the live cache counts it. A page counts its HTML twice over: its Markdown twin, made on
- * first use, is smaller than the HTML it is made from, with its compressed forms.
+ * first use, is smaller than the HTML it is made from, with its compressed forms. A record read counts its text.
  */
-function bytesOf(value: LivePage | CardFound | AliasFound | Asset): number {
+function bytesOf(value: Cached): number {
   if ('html' in value) return 2 * value.html.held();
-  if ('card' in value) return (value.page ? bytesOf(value.page) : 0) + (value.vcard?.held() ?? 0) + 1024;
+  if ('profile' in value) return 1024 + 2 * JSON.stringify(value.profile).length;
+  if ('card' in value) return (value.vcard?.held() ?? 0) + 1024 + 2 * JSON.stringify(value.card).length;
   if ('slug' in value) return 256;
   return value.held();
 }
@@ -96,56 +134,93 @@ export class LivePages {
     for (const change of event.changes) this.deps.cache.deleteTagged(entityTag(change));
   }
 
-  /** Throws StoreUnavailableError when the database cannot be read (as do card and alias). */
-  profile(slug: string, now = Date.now()): Promise<LivePage | undefined> {
+  /**
+   * A published profile as read, and its languages; undefined when there is none. Throws StoreUnavailableError when
+   * the database cannot be read (as does every lookup).
+   */
+  profile(slug: string, now = Date.now()): Promise<ProfileFound | undefined> {
     if (!SLUG_PATTERN.test(slug)) return Promise.resolve(undefined);
-    return this.lookup<LivePage>(`p:${slug}`, { kind: 'profile', key: slug }, now, async () => {
+    return this.lookup<ProfileFound>(`p:${slug}`, { kind: 'profile', key: slug }, now, async () => {
       const profile = await this.deps.store.profile(slug);
-      if (!profile) return undefined;
       // Kept until a link's time window opens or closes.
-      return [
-        await this.render(pathOf('getProfilePage', { page: slug }), profileLocals(profile, now)),
-        nextLinkChange(profile.links, now),
-      ];
+      return profile ? [{ profile, langs: languagesOf(profile) }, nextLinkChange(profile.links, now)] : undefined;
     });
   }
 
-  /** The card's page, or its redirect target; undefined when there is no active card of that id. */
+  /** A profile's page in the language `pick` chooses among its languages; undefined when there is none. */
+  async profilePage(slug: string, pick: LangPick = primaryLang, now = Date.now()): Promise<VersionFound | undefined> {
+    const found = await this.profile(slug, now);
+    const lang = found && pick(found.langs);
+    if (!found || !lang) return undefined;
+    const page = await this.lookup<LivePage>(`p:${slug}:${lang}`, { kind: 'profile', key: slug }, now, async () => {
+      const locals = profileLocals(found.profile, lang, now);
+      // Astro renders every version with the profile's page (src/pages/p/[page].astro): the locals say which.
+      return locals
+        ? [
+            await this.render(pathOf('getProfilePage', { page: slug }), locals),
+            nextLinkChange(found.profile.links, now),
+          ]
+        : undefined;
+    });
+    return page && { page, lang, langs: found.langs };
+  }
+
+  /** The card's languages and vCard, or its redirect target; undefined when there is no active card of that id. */
   card(cardId: string, now = Date.now()): Promise<CardFound | undefined> {
     if (!CARD_ID_PATTERN.test(cardId)) return Promise.resolve(undefined);
     return this.lookup<CardFound>(`c:${cardId}`, { kind: 'card', key: cardId }, now, async () => {
       const card = await this.deps.store.card(cardId);
       if (!card) return undefined;
+      const langs = languagesOf(card);
       if (card.mode === 'page') {
-        const { urls, contact, locals } = cardPage(this.deps.baseUrl, card, now);
-        const page = await this.render(pathOf('getDigitalCard', { cardId }), locals);
+        const urls = cardUrlsOf(this.deps.baseUrl, card);
         const photo = card.photo
           ? await this.deps.store.image(imageFile(card.photo, VCARD_PHOTO_WIDTH, 'jpg'))
           : undefined;
         const vcard = makeAsset(Buffer.from(cardToVcard(card, urls, { photo })), VCARD, CACHE.live);
-        return [{ page, vcard, contact: contact.text, card }];
+        return [{ langs, vcard, contact: contactCode(card, urls).text, card }];
       }
       // A redirect back to a card of this site (another writer's row; the import refuses it) would loop: not followed.
       const target = safeHref(card.redirectUrl, WEB_SCHEMES);
-      return target && !cardRedirectProblem(target, this.deps.baseUrl) ? [{ redirect: target, card }] : undefined;
+      return target && !cardRedirectProblem(target, this.deps.baseUrl)
+        ? [{ langs, redirect: target, card }]
+        : undefined;
     });
   }
 
-  /** The link preview's picture of a published profile (og.ts `profileCard`), drawn in the pool's threads. */
-  profileOg(slug: string, now = Date.now()): Promise<Asset | undefined> {
-    if (!SLUG_PATTERN.test(slug)) return Promise.resolve(undefined);
-    return this.lookup<Asset>(`po:${slug}`, { kind: 'profile', key: slug }, now, async () => {
-      const profile = await this.deps.store.profile(slug);
-      return profile ? [await this.og(profileCard(this.deps, profile))] : undefined;
+  /** A page-mode card's page in the language `pick` chooses among its languages; undefined when there is none. */
+  async cardPage(cardId: string, pick: LangPick = primaryLang, now = Date.now()): Promise<VersionFound | undefined> {
+    const found = await this.card(cardId, now);
+    const lang = found?.vcard && pick(found.langs);
+    if (!found || !lang) return undefined;
+    const page = await this.lookup<LivePage>(`c:${cardId}:${lang}`, { kind: 'card', key: cardId }, now, async () => {
+      const locals = cardLocals(this.deps.baseUrl, found.card, lang, now);
+      return locals ? [await this.render(pathOf('getDigitalCard', { cardId }), locals)] : undefined;
     });
+    return page && { page, lang, langs: found.langs };
   }
 
-  /** The link preview's picture of a page-mode card (og.ts `businessCard`); a redirect-mode card has none. */
-  cardOg(cardId: string, now = Date.now()): Promise<Asset | undefined> {
-    return this.lookup<Asset>(`co:${cardId}`, { kind: 'card', key: cardId }, now, async () => {
-      const found = await this.card(cardId, now);
-      return found?.page ? [await this.og(businessCard(this.deps, found.card))] : undefined;
-    });
+  /**
+   * The link preview's picture of a published profile in one of its languages (og.ts `profileCard`; by default its
+   * own), drawn in the pool's threads.
+   */
+  async profileOg(slug: string, lang?: Lang, now = Date.now()): Promise<Asset | undefined> {
+    const found = await this.profile(slug, now);
+    const version = found && profileIn(found.profile, lang ?? found.profile.lang);
+    if (!version) return undefined;
+    return this.lookup<Asset>(`po:${slug}:${version.lang}`, { kind: 'profile', key: slug }, now, async () => [
+      await this.og(profileCard(this.deps, version)),
+    ]);
+  }
+
+  /** The link preview's picture of a page-mode card in one of its languages (og.ts `businessCard`); a redirect-mode card has none. */
+  async cardOg(cardId: string, lang?: Lang, now = Date.now()): Promise<Asset | undefined> {
+    const found = await this.card(cardId, now);
+    const version = found?.vcard && cardIn(found.card, lang ?? found.card.lang);
+    if (!version) return undefined;
+    return this.lookup<Asset>(`co:${cardId}:${version.lang}`, { kind: 'card', key: cardId }, now, async () => [
+      await this.og(businessCard(this.deps, version)),
+    ]);
   }
 
   /** A link preview's picture, drawn with the owner's picture when there is one. */
@@ -195,7 +270,7 @@ export class LivePages {
    * database, cached when found (until `expiresAt`) and tagged with the entity it shows, whose change evicts it.
    * What is not found is not cached: unknown paths cannot fill the cache.
    */
-  private async lookup<T extends LivePage | CardFound | AliasFound | Asset>(
+  private async lookup<T extends Cached>(
     key: string,
     entity: Change,
     now: number,

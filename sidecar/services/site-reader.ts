@@ -29,7 +29,8 @@ import {
 } from '../../src/lib/urls.ts';
 import type { Change, Store } from '../store/store.ts';
 import { vcardFileName } from '../vcard.ts';
-import type { LivePage, LivePages } from './live-pages.ts';
+import { exactly, type LangPick, type LivePages, type VersionFound } from './live-pages.ts';
+import { preferredAmong } from '../negotiation.ts';
 import type { Sitemap } from './sitemap.ts';
 import type { Pressure } from '../pressure.ts';
 import { makeAsset, type Asset } from '../asset.ts';
@@ -39,7 +40,10 @@ import type { StaticSite } from './static-site.ts';
 /** What the request asks for: decided from Accept and Accept-Language by the caller. */
 export interface ReadPreferences {
   markdown: boolean;
+  /** The site's language the visitor prefers (the default when none): /blog's choice. */
   lang: Lang;
+  /** Accept-Language as sent, for the printed addresses of profiles and cards in two languages; none: their own. */
+  acceptLanguage?: string | undefined;
 }
 
 export type Resolution = (
@@ -109,47 +113,85 @@ export class SiteReader {
     const { baseUrl, live, sitemap } = deps;
     this.homepages = new Set(LANGS.map(paths.home));
     this.links = { site: siteLinks(deps), home: homepageLinks(deps), llms: siteLinks(deps, { describedBy: false }) };
-    const negotiated = async (page: LivePage, markdown: boolean, path: string): Promise<Resolution> => ({
-      kind: 'asset',
-      asset: markdown ? await page.markdown() : page.html,
-      headers: this.pageHeaders(path, markdown, this.links.site),
-    });
+    /**
+     * A language version of a live page, in the representation asked for. At the printed address (`printed`, the path
+     * asked: /p/{page}) a record in two languages answers the one Accept-Language prefers (its own when it prefers
+     * neither): that answer varies on Accept-Language and names the version's own address in Content-Location.
+     */
+    const version = async (
+      found: VersionFound | undefined,
+      markdown: boolean,
+      path: string,
+      entity: Change,
+      printed?: { versionPath: string },
+    ): Promise<Resolution> => {
+      if (!found) return { kind: 'not-found' };
+      const headers: Record<string, string> = {
+        ...this.pageHeaders(path, markdown, this.links.site),
+        'content-language': found.lang,
+      };
+      if (printed && found.langs.length > 1) {
+        headers.vary = 'Accept, Accept-Language';
+        headers['content-location'] = markdown ? twinPath(printed.versionPath) : printed.versionPath;
+      }
+      return { kind: 'asset', asset: markdown ? await found.page.markdown() : found.page.html, headers, entity };
+    };
+    /** The language a printed address answers in: the visitor's among the record's, else the record's own. */
+    const visitors =
+      (prefs: ReadPreferences): LangPick =>
+      (langs) =>
+        preferredAmong(prefs.acceptLanguage, langs) ?? langs[0];
+    const profileEntity = (key: string): Change => ({ kind: 'profile', key });
+    const cardEntity = (key: string): Change => ({ kind: 'card', key });
+    /** A page-mode card's page at its printed address /c/{cardId}, in the visitor's language. */
+    const cardPage = async (cardId: string, prefs: ReadPreferences): Promise<Resolution> => {
+      const found = await live.cardPage(cardId, visitors(prefs));
+      const path = pathOf('getDigitalCard', { cardId });
+      return version(found, prefs.markdown, path, cardEntity(cardId), {
+        versionPath: found ? pathOf('getDigitalCardInLanguage', { cardId, lang: found.lang }) : path,
+      });
+    };
     this.handlers = {
-      getProfilePage: async ({ page: slug }, prefs) => {
-        const found = await live.profile(slug);
-        return found
-          ? {
-              ...(await negotiated(found, prefs.markdown, pathOf('getProfilePage', { page: slug }))),
-              entity: { kind: 'profile', key: slug },
-            }
-          : { kind: 'not-found' };
+      getProfilePage: async ({ page }, prefs) => {
+        const found = await live.profilePage(page, visitors(prefs));
+        const path = pathOf('getProfilePage', { page });
+        return version(found, prefs.markdown, path, profileEntity(page), {
+          versionPath: found ? pathOf('getProfilePageInLanguage', { page, lang: found.lang }) : path,
+        });
       },
-      // The profile's twin at a URL of its own answers as the negotiated Markdown does.
+      getProfilePageInLanguage: async ({ page, lang }, prefs) =>
+        version(
+          await live.profilePage(page, exactly(lang as Lang)),
+          prefs.markdown,
+          pathOf('getProfilePageInLanguage', { page, lang }),
+          profileEntity(page),
+        ),
+      // A twin at a URL of its own answers as the negotiated Markdown of its page does.
       getProfilePageMarkdown: (params, prefs) => this.handlers.getProfilePage(params, { ...prefs, markdown: true }),
-      getDigitalCardMarkdown: async ({ cardId }) => {
-        const found = await live.card(cardId);
-        return found?.page
-          ? {
-              ...(await negotiated(found.page, true, pathOf('getDigitalCard', { cardId }))),
-              entity: { kind: 'card', key: cardId },
-            }
-          : { kind: 'not-found' };
-      },
+      getProfilePageInLanguageMarkdown: (params, prefs) =>
+        this.handlers.getProfilePageInLanguage(params, { ...prefs, markdown: true }),
+      getDigitalCardMarkdown: ({ cardId }, prefs) => cardPage(cardId, { ...prefs, markdown: true }),
+      getDigitalCardInLanguageMarkdown: (params, prefs) =>
+        this.handlers.getDigitalCardInLanguage(params, { ...prefs, markdown: true }),
       getDigitalCard: async ({ cardId }, prefs) => {
         const found = await live.card(cardId);
-        const entity: Change = { kind: 'card', key: cardId };
         if (found?.redirect)
           return {
             kind: 'redirect',
             status: 302,
             location: found.redirect,
             headers: { 'cache-control': CACHE.cardRedirect },
-            entity,
+            entity: cardEntity(cardId),
           };
-        return found?.page
-          ? { ...(await negotiated(found.page, prefs.markdown, pathOf('getDigitalCard', { cardId }))), entity }
-          : { kind: 'not-found' };
+        return cardPage(cardId, prefs);
       },
+      getDigitalCardInLanguage: async ({ cardId, lang }, prefs) =>
+        version(
+          await live.cardPage(cardId, exactly(lang as Lang)),
+          prefs.markdown,
+          pathOf('getDigitalCardInLanguage', { cardId, lang }),
+          cardEntity(cardId),
+        ),
       getDigitalCardVcard: async ({ cardId }) => {
         const found = await live.card(cardId);
         if (!found?.vcard) return { kind: 'not-found' };
@@ -169,8 +211,12 @@ export class SiteReader {
         const bytes = type ? await deps.store.image(image) : undefined;
         return type && bytes ? asset(makeAsset(bytes, type, CACHE.immutable)) : { kind: 'not-found' };
       },
-      getProfileOgImage: async ({ page: slug }) => asset(await live.profileOg(slug), { kind: 'profile', key: slug }),
-      getDigitalCardOgImage: async ({ cardId }) => asset(await live.cardOg(cardId), { kind: 'card', key: cardId }),
+      getProfileOgImage: async ({ page }) => asset(await live.profileOg(page), profileEntity(page)),
+      getProfileOgImageInLanguage: async ({ page, lang }) =>
+        asset(await live.profileOg(page, lang as Lang), profileEntity(page)),
+      getDigitalCardOgImage: async ({ cardId }) => asset(await live.cardOg(cardId), cardEntity(cardId)),
+      getDigitalCardOgImageInLanguage: async ({ cardId, lang }) =>
+        asset(await live.cardOg(cardId, lang as Lang), cardEntity(cardId)),
       getProfileQr: async ({ page: slug }) => asset(await live.profileQr(slug), { kind: 'profile', key: slug }),
       getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId), { kind: 'card', key: cardId }),
       getDigitalCardContactQr: async ({ cardId }) => asset(await live.contactQr(cardId), { kind: 'card', key: cardId }),

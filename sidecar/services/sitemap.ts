@@ -13,9 +13,10 @@ import { SitemapIndexStream, SitemapStream } from 'sitemap';
 import { zlibOptions } from '../../src/lib/compression.ts';
 import { SITEMAP_XMLNS, type SitemapEntry } from '../../src/lib/sitemap.ts';
 import { pathOf, CACHE } from '../../src/lib/surface.ts';
-import { absoluteUrl } from '../../src/lib/urls.ts';
+import { absoluteUrl, paths } from '../../src/lib/urls.ts';
+import { LANGS, type Lang } from '../../src/lib/locales.ts';
 import { compressedAsset, type Asset } from '../asset.ts';
-import type { LivePageKind, Store } from '../store/store.ts';
+import type { LivePage, LivePageKind, Store } from '../store/store.ts';
 import type { Freshness } from './freshness.ts';
 import type { Pressure } from '../pressure.ts';
 import { Overloaded } from '../render/render-pool.ts';
@@ -49,8 +50,11 @@ interface SitemapDeps {
   pressure?: Pick<Pressure, 'refusal'> | undefined;
 }
 
-/** One part of a sitemap index: a slice of the static entries, or up to `limit` live pages of a kind from a key on. */
-type Part = { kind: 'static'; entries: SitemapEntry[] } | { kind: LivePageKind; start: string };
+/**
+ * One part of a sitemap index: a slice of the static entries, or `rows` live pages of a kind from a key on (at most
+ * `limit` entries: a page in two languages is two).
+ */
+type Part = { kind: 'static'; entries: SitemapEntry[] } | { kind: LivePageKind; start: string; rows: number };
 
 /** The index (or the whole list, when it fits in one) and the parts it names. */
 interface Plan {
@@ -164,26 +168,36 @@ export class Sitemap {
   }
 
   /**
-   * How many live pages of `kind` there are, and the first key of each part of `limit` of them: walked in steps of a
-   * slice of rows, one query each, so that no step holds the event loop (SQLite's queries run on it) or a connection
-   * for long, however many there are.
+   * How many entries the live pages of `kind` make (one a language each is in), and the first key of each part of at
+   * most `limit` entries: walked in steps of a slice of rows (fewer when `limit` is small), two queries each, so that no
+   * step holds the event loop (SQLite's queries run on it) or a connection for long, however many there are. A part
+   * ends at a step's end, so a part may hold a little less than `limit`, never more.
    */
-  private async survey(kind: LivePageKind, limit: number): Promise<{ count: number; starts: string[] }> {
+  private async survey(
+    kind: LivePageKind,
+    limit: number,
+  ): Promise<{ count: number; parts: { start: string; rows: number }[] }> {
     const { store } = this.deps;
-    const starts: string[] = [];
+    const parts: { start: string; rows: number }[] = [];
+    const step = Math.max(1, Math.min(SLICE, Math.floor(limit / LANGS.length)));
     let count = 0;
+    let inPart = 0;
     let after = '';
     for (;;) {
-      if (count % limit === 0) {
-        const start = await store.liveKeyAfter(kind, after, 0);
-        if (start === undefined) return { count, starts };
-        starts.push(start);
+      const first = await store.liveKeyAfter(kind, after, 0);
+      if (first === undefined) return { count, parts };
+      const { rows, translated } = await store.liveCountAfter(kind, after, step);
+      const entries = rows + translated * (LANGS.length - 1);
+      if (parts.length === 0 || inPart + entries > limit) {
+        parts.push({ start: first, rows: 0 });
+        inPart = 0;
       }
-      // The next step ends at a slice, or at the end of this part, whichever comes first.
-      const step = Math.min(SLICE, limit - (count % limit));
+      parts.at(-1)!.rows += rows;
+      inPart += entries;
+      count += entries;
+      if (rows < step) return { count, parts };
       const last = await store.liveKeyAfter(kind, after, step - 1);
-      if (last === undefined) return { count: count + (await store.liveCountAfter(kind, after, step)), starts };
-      count += step;
+      if (last === undefined) return { count, parts };
       after = last;
       await turn();
     }
@@ -198,7 +212,7 @@ export class Sitemap {
       // One list: small enough to be the sitemap itself.
       const index = await this.document(new SitemapStream({ xmlns: SITEMAP_XMLNS }), async (write) => {
         for (const entry of this.staticEntries) await write(entry);
-        for (const kind of ['profile', 'card'] as const) await this.writeLive(kind, '', limit, write);
+        for (const kind of ['profile', 'card'] as const) await this.writeLive(kind, '', Infinity, write);
       });
       return { index, parts: [] };
     }
@@ -206,7 +220,7 @@ export class Sitemap {
     for (let i = 0; i < this.staticEntries.length; i += limit)
       parts.push({ kind: 'static', entries: this.staticEntries.slice(i, i + limit) });
     for (const kind of ['profile', 'card'] as const)
-      for (const start of surveys[kind].starts) parts.push({ kind, start });
+      for (const { start, rows } of surveys[kind].parts) parts.push({ kind, start, rows });
     const index = await this.document(new SitemapIndexStream(), async (write) => {
       for (let n = 1; n <= parts.length; n++)
         await write({ url: absoluteUrl(baseUrl, pathOf('getSitemapPart', { n: String(n) })) });
@@ -217,31 +231,51 @@ export class Sitemap {
   private buildPart(part: Part): Promise<Asset> {
     return this.document(new SitemapStream({ xmlns: SITEMAP_XMLNS }), async (write) => {
       if (part.kind === 'static') for (const entry of part.entries) await write(entry);
-      else await this.writeLive(part.kind, part.start, this.limit, write);
+      else await this.writeLive(part.kind, part.start, part.rows, write);
     });
   }
 
-  /** Up to `limit` live pages of `kind` from the key `start` on, read a slice at a time (keyset pagination). */
+  /** `rows` live pages of `kind` from the key `start` on (their entries), read a slice at a time (keyset pagination). */
   private async writeLive(
     kind: LivePageKind,
     start: string,
-    limit: number,
+    rows: number,
     write: (entry: SitemapEntry) => Promise<void>,
   ): Promise<void> {
     let written = 0;
     let from = start;
     let skipFirst = false;
-    while (written < limit) {
-      const want = Math.min(SLICE, limit - written);
-      const rows = await this.deps.store.livePagesFrom(kind, from, want + (skipFirst ? 1 : 0));
-      const fresh = skipFirst ? rows.slice(1) : rows;
-      for (const page of fresh) await write({ url: absoluteUrl(this.deps.baseUrl, page.path), lastmod: page.lastmod });
+    while (written < rows) {
+      const want = Math.min(SLICE, rows - written);
+      const read = await this.deps.store.livePagesFrom(kind, from, want + (skipFirst ? 1 : 0));
+      const fresh = skipFirst ? read.slice(1) : read;
+      for (const page of fresh) for (const entry of this.entriesOf(kind, page)) await write(entry);
       written += fresh.length;
       if (fresh.length < want) return;
       from = fresh[fresh.length - 1]!.key;
       skipFirst = true;
       await turn();
     }
+  }
+
+  /**
+   * A live page's entries: its printed address when it is in one language; else each language version at its own
+   * address, with every version and the printed address (x-default) as its hreflang alternates.
+   */
+  private entriesOf(kind: LivePageKind, page: LivePage): SitemapEntry[] {
+    const { baseUrl } = this.deps;
+    const pathIn = (lang: Lang) =>
+      kind === 'profile' ? paths.profile(page.key, lang, page.langs) : paths.card(page.key, lang, page.langs);
+    if (page.langs.length < 2) return [{ url: absoluteUrl(baseUrl, pathIn(page.langs[0]!)), lastmod: page.lastmod }];
+    const printed =
+      kind === 'profile'
+        ? pathOf('getProfilePage', { page: page.key })
+        : pathOf('getDigitalCard', { cardId: page.key });
+    const links = [
+      ...page.langs.map((lang) => ({ lang, url: absoluteUrl(baseUrl, pathIn(lang)) })),
+      { lang: 'x-default', url: absoluteUrl(baseUrl, printed) },
+    ];
+    return page.langs.map((lang) => ({ url: absoluteUrl(baseUrl, pathIn(lang)), lastmod: page.lastmod, links }));
   }
 
   /**

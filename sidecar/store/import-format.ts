@@ -1,7 +1,15 @@
 // The import file format and its validation: every record and field checked before anything is written.
 import { visit } from 'jsonc-parser';
 import { z } from 'zod';
-import { EMAIL_TYPES, OWNER_LISTS, OWNER_TEXT, PHONE_TYPES } from '../../src/lib/live-content.ts';
+import {
+  CARD_TRANSLATED,
+  EMAIL_TYPES,
+  OWNER_LISTS,
+  OWNER_TEXT,
+  PHONE_TYPES,
+  PROFILE_TRANSLATED,
+} from '../../src/lib/live-content.ts';
+import { describeLangs, isLang, LANGS, type Lang } from '../../src/lib/locales.ts';
 import {
   cardRedirectProblem,
   LINK_SCHEMES,
@@ -90,6 +98,62 @@ const link = z
     path: ['endsAt'],
   });
 
+/**
+ * A record's `translations` (issue 48): by language, the translatable fields (`fields`: the import's name of each, and
+ * how its column judges it) in that language, under the same limits and rules as the record's own. Refused, naming
+ * the language or the field: a language the site does not serve, the record's own language, a field that is not
+ * translatable. A field left out is shown in the record's own language.
+ */
+function translationsOf(fields: Readonly<Record<string, z.ZodType>>, record: string) {
+  const names = Object.keys(fields);
+  const entry = z
+    .object(fields)
+    .catchall(z.unknown())
+    .superRefine((value, ctx) => {
+      if (Object.keys(value).length === 0)
+        ctx.addIssue({ code: 'custom', message: `translates nothing: give at least one of ${names.join(', ')}` });
+      for (const key of Object.keys(value))
+        if (!names.includes(key))
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `is not translatable: a ${record}'s translations hold ${names.join(', ')}`,
+          });
+    });
+  return z
+    .record(z.string(), z.unknown())
+    .superRefine((value, ctx) => {
+      for (const lang of Object.keys(value))
+        if (!isLang(lang))
+          ctx.addIssue({
+            code: 'custom',
+            path: [lang],
+            message: `is not a language this site serves: a translation is into ${describeLangs()}`,
+          });
+    })
+    .pipe(z.partialRecord(z.enum(LANGS), entry));
+}
+
+/** A translation's record is refused where it translates into its own language. */
+function ownLanguageRefused(
+  record: { lang: Lang; translations?: Partial<Record<Lang, unknown>> | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (record.translations?.[record.lang] !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['translations', record.lang],
+      message: `is this record's own language (lang "${record.lang}"): a translation is into another language`,
+    });
+}
+
+const profileTranslation = {
+  name: line(PROFILE_TRANSLATED.name.max).min(1).optional(),
+  bio: text(PROFILE_TRANSLATED.bio.max).optional(),
+  /** Each link's title, keyed by the link's URL as the profile gives it: the pairing survives reordering the links. */
+  links: z.record(z.string().max(2048), line(OWNER_TEXT.linkTitle).min(1)).optional(),
+};
+
 const profile = z
   .object({
     slug,
@@ -117,8 +181,49 @@ const profile = z
       )
       .max(OWNER_LISTS.socials)
       .default([]),
+    translations: translationsOf(profileTranslation, 'profile').optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((record, ctx) => {
+    ownLanguageRefused(record, ctx);
+    // A link's title is translated under its URL, normalised as the link's is: one the profile does not link is refused.
+    const urls = new Set(record.links.map((l) => l.url));
+    for (const [lang, translation] of Object.entries(record.translations ?? {}))
+      for (const key of Object.keys(translation?.links ?? {})) {
+        const normalised = normalizeUrl(key, LINK_SCHEMES);
+        if (!normalised.ok || !urls.has(normalised.href))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['translations', lang, 'links', key],
+            message: "names no link of this profile: a link's title is translated under the link's url",
+          });
+      }
+  })
+  .transform(({ translations, ...record }) => ({
+    ...record,
+    translations: translations && normalisedLinkKeys(translations),
+  }));
+
+/** A profile's translations with each link title under its link's normalised URL (what the page matches it by). */
+function normalisedLinkKeys<T extends { links?: Record<string, string> | undefined }>(
+  translations: Partial<Record<Lang, T>>,
+): Partial<Record<Lang, T>> {
+  const out: Partial<Record<Lang, T>> = {};
+  for (const [lang, translation] of Object.entries(translations) as [Lang, T][]) {
+    const links = translation.links;
+    if (!links) {
+      out[lang] = translation;
+      continue;
+    }
+    const normalised: Record<string, string> = {};
+    for (const [url, title] of Object.entries(links)) {
+      const result = normalizeUrl(url, LINK_SCHEMES);
+      if (result.ok) normalised[result.href] = title;
+    }
+    out[lang] = { ...translation, links: normalised };
+  }
+  return out;
+}
 
 const phone = z
   .string()
@@ -139,6 +244,13 @@ const cardEmail = z.union([
   z.object({ address: email, type: z.enum(EMAIL_TYPES) }).strict(),
 ]);
 
+const cardTranslation = {
+  name: line(CARD_TRANSLATED.name.max).min(1).optional(),
+  title: line(CARD_TRANSLATED.jobTitle.max).optional(),
+  organization: line(CARD_TRANSLATED.organization.max).optional(),
+  address: text(CARD_TRANSLATED.address.max).optional(),
+};
+
 const pageCard = z
   .object({
     cardId: ids.cardId,
@@ -154,8 +266,22 @@ const pageCard = z
     photoUrl: imageRef.optional(),
     profile: slug.optional(),
     active: z.boolean().default(true),
+    translations: translationsOf(cardTranslation, 'card').optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(ownLanguageRefused)
+  // Stored by the names pages see them by (a card's `title` is its jobTitle).
+  .transform(({ translations, ...record }) => ({
+    ...record,
+    translations:
+      translations &&
+      Object.fromEntries(
+        Object.entries(translations).map(([lang, { title, ...rest }]) => [
+          lang,
+          title === undefined ? rest : { ...rest, jobTitle: title },
+        ]),
+      ),
+  }));
 
 const redirectCard = z
   .object({
@@ -348,7 +474,13 @@ function describePath(input: unknown, path: PropertyKey[]): string {
   let out = '';
   let node: unknown = input;
   path.forEach((key, depth) => {
-    out += typeof key === 'number' ? `[${key}]` : `${depth === 0 ? '' : '.'}${String(key)}`;
+    // A key that is not a plain name (a link's URL under a translation's links) is quoted.
+    out +=
+      typeof key === 'number'
+        ? `[${key}]`
+        : /^[a-z_$][\w$]*$/i.test(String(key))
+          ? `${depth === 0 ? '' : '.'}${String(key)}`
+          : `[${JSON.stringify(String(key))}]`;
     node = node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key as string] : undefined;
     if (depth === 1 && node && typeof node === 'object') {
       const record = node as Record<string, unknown>;

@@ -5,6 +5,7 @@
 // see (live-schema.ts readColumns): a column added to a table is read with no query touched.
 import { sql, type Compilable, type RawBuilder } from 'kysely';
 import { OWNER_LISTS, readColumns, TABLES } from '../../src/lib/live-schema.ts';
+import { LANGS } from '../../src/lib/locales.ts';
 import { compilerFor, type DialectName } from './database.ts';
 
 const PARAM = Symbol('read parameter');
@@ -164,39 +165,49 @@ export function readsFor(dialect: DialectName) {
           .offset(param<number>('offset')),
       ),
     },
+    // How many rows follow a key, no further than `max`, and how many of them are translated (each is an entry more).
     liveCountAfter: {
       profile: compiled<CountAfter>()(
         db
           .selectFrom(
             listed
               .profile()
-              .select(sql.lit(1).as('one'))
+              .select('translations')
               .where('slug', '>', param<string>('after'))
               .orderBy('slug')
               .limit(param<number>('max'))
               .as('t'),
           )
-          .select((eb) => eb.fn.countAll<number>().as('n')),
+          .select((eb) => [
+            eb.fn.countAll<number>().as('n'),
+            eb.fn.count<number>(eb.case().when('translations', '<>', '{}').then(1).end()).as('translated'),
+          ]),
       ),
       card: compiled<CountAfter>()(
         db
           .selectFrom(
             listed
               .card()
-              .select(sql.lit(1).as('one'))
+              .select('translations')
               .where('card_id', '>', param<string>('after'))
               .orderBy('card_id')
               .limit(param<number>('max'))
               .as('t'),
           )
-          .select((eb) => eb.fn.countAll<number>().as('n')),
+          .select((eb) => [
+            eb.fn.countAll<number>().as('n'),
+            eb.fn.count<number>(eb.case().when('translations', '<>', '{}').then(1).end()).as('translated'),
+          ]),
       ),
     },
+    // Each page's language and which others it is translated into (a key of its translations, which only a key can
+    // hold unescaped): the sitemap lists each version, without reading the translations themselves.
     liveFrom: {
       profile: compiled<LiveFrom>()(
         listed
           .profile()
-          .select(['slug as key', 'updated_at'])
+          .select(['slug as key', 'updated_at', 'lang'])
+          .select((eb) => LANGS.map((l) => eb('translations', 'like', `%"${l}":%`).as(`in_${l}`)))
           .where('slug', '>=', param<string>('start'))
           .orderBy('slug')
           .limit(param<number>('limit')),
@@ -204,7 +215,8 @@ export function readsFor(dialect: DialectName) {
       card: compiled<LiveFrom>()(
         listed
           .card()
-          .select(['card_id as key', 'updated_at'])
+          .select(['card_id as key', 'updated_at', 'lang'])
+          .select((eb) => LANGS.map((l) => eb('translations', 'like', `%"${l}":%`).as(`in_${l}`)))
           .where('card_id', '>=', param<string>('start'))
           .orderBy('card_id')
           .limit(param<number>('limit')),

@@ -6,7 +6,7 @@
 import type { Card, Profile } from '../../src/lib/live-content.ts';
 import { CorruptRowError, shownRow } from '../../src/lib/live-schema.ts';
 import { storedInstant } from '../../src/lib/owner-input.ts';
-import { pathOf } from '../../src/lib/surface.ts';
+import { isLang, LANGS, type Lang } from '../../src/lib/locales.ts';
 import type { Reads, RowOf } from './reads.ts';
 import type { AliasTarget, LivePage, LivePageKind } from './store.ts';
 
@@ -49,19 +49,22 @@ export function aliasTargetOf(row: AliasRow): AliasTarget {
   };
 }
 
-/** The sitemap's live part: a published profile's slug or an active page-mode card's id, and when it changed. */
+/**
+ * The sitemap's live part: a published profile's slug or an active page-mode card's id, its languages (its own first)
+ * and when it changed.
+ */
 export function livePagesOf(kind: LivePageKind, rows: LivePageRow[]): LivePage[] {
-  const path =
-    kind === 'profile'
-      ? (page: string) => pathOf('getProfilePage', { page })
-      : (cardId: string) => pathOf('getDigitalCard', { cardId });
-  // The column's own judgement of a date (a row whose date is none is corrupt); the row is named only then.
+  const table = kind === 'profile' ? 'profiles' : 'cards';
+  // The columns' own judgements (a row whose date or language is none is corrupt); the row is named only then.
   return rows.map((r) => {
     const lastmod = storedInstant(r.updated_at);
     if (lastmod === undefined)
       throw new CorruptRowError(
-        `${kind === 'profile' ? 'profiles' : 'cards'}.updated_at of ${kind} ${r.key} is not a date: ${JSON.stringify(String(r.updated_at).slice(0, 40))}`,
+        `${table}.updated_at of ${kind} ${r.key} is not a date: ${JSON.stringify(String(r.updated_at).slice(0, 40))}`,
       );
-    return { key: r.key, path: path(r.key), lastmod };
+    if (!isLang(r.lang)) throw new CorruptRowError(`${table}.lang of ${kind} ${r.key} holds ${JSON.stringify(r.lang)}`);
+    const row = r as Record<`in_${Lang}`, unknown>;
+    const langs = [r.lang, ...LANGS.filter((l) => l !== r.lang && (row[`in_${l}`] === 1 || row[`in_${l}`] === true))];
+    return { key: r.key, langs, lastmod };
   });
 }

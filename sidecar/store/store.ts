@@ -3,6 +3,7 @@
 // StoreUnavailableError (a 503 that recovers); a row that breaks the schema is a CorruptRowError (rows.ts). This
 // module stands alone: open-store.ts opens a backend, and the backends import their errors from here.
 import type { Card, Profile } from '../../src/lib/live-content.ts';
+import type { Lang } from '../../src/lib/locales.ts';
 
 /** The database cannot be read now (missing, locked, replaced by garbage, unreadable): a 503, and it may recover. */
 export class StoreUnavailableError extends Error {
@@ -14,7 +15,8 @@ export type LivePageKind = 'profile' | 'card';
 export interface LivePage {
   /** The slug or card id: the key the next page of rows starts after. */
   key: string;
-  path: string;
+  /** Its languages: its own first, then those it is translated into. */
+  langs: Lang[];
   lastmod: string;
 }
 
@@ -63,10 +65,11 @@ export interface Store {
    * The sitemap's live part, read by key in bounded steps (keyset pagination: no query reads every row, so that a
    * million profiles are walked in short steps, never in one long one): published profiles by slug, active page-mode
    * cards by card id. The key `offset` rows after the key `after` ('' before the first), or undefined past the end;
-   * how many rows follow `after`, counted no further than `max`; and up to `limit` pages from the key `start` on.
+   * how many rows follow `after`, counted no further than `max`, and how many of those are translated (each lists a
+   * version per language); and up to `limit` pages from the key `start` on.
    */
   liveKeyAfter(kind: LivePageKind, after: string, offset: number): Promise<string | undefined>;
-  liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<number>;
+  liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<{ rows: number; translated: number }>;
   livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]>;
   close(): Promise<void>;
   /**

@@ -42,7 +42,6 @@ const en = {
   unavailableTitle: 'Temporarily unavailable',
   unavailableText: 'This page cannot be shown right now. Please try again in a minute.',
   links: 'Links',
-  elsewhere: 'Elsewhere',
   pinned: 'Pinned',
   saveContact: 'Save contact',
   call: 'Call',
@@ -52,7 +51,10 @@ const en = {
   viewProfile: 'See all links',
   phoneTypes: { cell: 'Mobile', work: 'Work', home: 'Home' },
   emailTypes: { work: 'Work', home: 'Personal' },
-  showMyCode: 'Show my code',
+  // What the owner says on their own page, by who they are (live-content.ts Voice): a person "I", an organisation "we".
+  elsewhere: { person: 'Find me on', organization: 'Find us on' },
+  showCode: { person: 'Show my code', organization: 'Show our code' },
+  languages: 'Languages',
   pageCode: 'Scan to open this page',
   contactCode: 'Scan to save the contact, no internet needed',
   contactCodeShort:
@@ -155,7 +157,6 @@ const ar: Dictionary = {
   unavailableTitle: 'الخدمة غير متاحة مؤقتًا',
   unavailableText: 'تعذّر عرض هذه الصفحة الآن. حاول مرة أخرى بعد دقيقة.',
   links: 'الروابط',
-  elsewhere: 'تجدني أيضًا على',
   pinned: 'مثبّت',
   saveContact: 'حفظ جهة الاتصال',
   call: 'اتصال',
@@ -165,7 +166,9 @@ const ar: Dictionary = {
   viewProfile: 'كل الروابط',
   phoneTypes: { cell: 'جوال', work: 'العمل', home: 'المنزل' },
   emailTypes: { work: 'العمل', home: 'شخصي' },
-  showMyCode: 'اعرض رمزي',
+  elsewhere: { person: 'تجدني أيضًا على', organization: 'تجدنا أيضًا على' },
+  showCode: { person: 'اعرض رمزي', organization: 'اعرض رمزنا' },
+  languages: 'اللغات',
   pageCode: 'امسح الرمز لفتح هذه الصفحة',
   contactCode: 'امسح الرمز لحفظ جهة الاتصال، دون حاجة إلى الإنترنت',
   contactCodeShort:

@@ -1,8 +1,18 @@
 // The shapes of live content (profiles and cards) as pages render them, derived from the tables' declaration
 // (live-schema.ts), and the rules that depend on the clock.
 import type { ShownRow, Tables } from './live-schema.ts';
+import { LANGS, type Lang } from './locales.ts';
 
-export { EMAIL_TYPES, OWNER_LISTS, OWNER_TEXT, PHONE_TYPES, type CardEmail, type CardPhone } from './live-schema.ts';
+export {
+  CARD_TRANSLATED,
+  EMAIL_TYPES,
+  OWNER_LISTS,
+  OWNER_TEXT,
+  PHONE_TYPES,
+  PROFILE_TRANSLATED,
+  type CardEmail,
+  type CardPhone,
+} from './live-schema.ts';
 
 /** A profile's link, as pages render it (enabled links only; time windows apply when rendering). */
 export type ProfileLink = ShownRow<Tables['links']>;
@@ -21,10 +31,110 @@ export type Card = ShownRow<Tables['cards']> & {
   profileKind: 'person' | 'organization' | null;
 };
 
+/** What a record's language versions need: its primary language and its translations. */
+interface Translated {
+  lang: Lang;
+  translations: Partial<Record<Lang, object>>;
+}
+
+/** The languages a profile or card is in: its own first, then each it is translated into, in the site's order. */
+export function languagesOf(record: Translated): Lang[] {
+  return [record.lang, ...LANGS.filter((l) => l !== record.lang && record.translations[l] !== undefined)];
+}
+
+/**
+ * One language version of a record: in `lang`, each translatable field from its translation into it, or (left
+ * out there) the primary language's, which `fallback` names so that a page marks that text's language.
+ */
+export interface Version {
+  /** The language the record was written in (what an untranslated field is in). */
+  primary: Lang;
+  /** Every language the record is in: its own first. */
+  langs: Lang[];
+  /** The fields shown in the primary language because the translation leaves them out. */
+  fallback: ReadonlySet<string>;
+}
+
+/** A profile in one of its languages (`lang`), as its page in that language shows it; `original`, as written. */
+export type ProfileVersion = Profile & {
+  version: Version & { original: Profile };
+  links: (ProfileLink & { titleFallback?: boolean })[];
+};
+/** A card in one of its languages; `original`, as written. */
+export type CardVersion = Card & { version: Version & { original: Card } };
+
+/** What `field` of a record says in each of its languages (its own where a translation leaves it out), by language. */
+export function inEachLanguage<F extends 'name' | 'organization'>(
+  record: Translated & { [K in F]: string | null } & { translations: Partial<Record<Lang, { [K in F]?: string }>> },
+  field: F,
+): Partial<Record<Lang, string>> {
+  const out: Partial<Record<Lang, string>> = {};
+  for (const lang of languagesOf(record)) {
+    const value = lang === record.lang ? record[field] : (record.translations[lang]?.[field] ?? record[field]);
+    if (value) out[lang] = value;
+  }
+  return out;
+}
+
+/** `profile` in `lang`, or undefined when it is not in that language. */
+export function profileIn(profile: Profile, lang: Lang): ProfileVersion | undefined {
+  const langs = languagesOf(profile);
+  if (!langs.includes(lang)) return undefined;
+  const translation = lang === profile.lang ? undefined : profile.translations[lang];
+  const fallback = new Set<string>();
+  const pick = <K extends 'name' | 'bio'>(field: K): Profile[K] => {
+    const translated = translation?.[field];
+    if (translation && translated === undefined) fallback.add(field);
+    return translated ?? profile[field];
+  };
+  const titles = translation?.links;
+  return {
+    ...profile,
+    lang,
+    name: pick('name'),
+    bio: pick('bio'),
+    links: profile.links.map((link) => {
+      if (!translation) return link;
+      const title = titles && Object.hasOwn(titles, link.url) ? titles[link.url] : undefined;
+      return title === undefined ? { ...link, titleFallback: true } : { ...link, title };
+    }),
+    version: { primary: profile.lang, langs, fallback, original: profile },
+  };
+}
+
+/** `card` in `lang`, or undefined when it is not in that language. */
+export function cardIn(card: Card, lang: Lang): CardVersion | undefined {
+  const langs = languagesOf(card);
+  if (!langs.includes(lang)) return undefined;
+  const translation = lang === card.lang ? undefined : card.translations[lang];
+  const fallback = new Set<string>();
+  const pick = <K extends 'name' | 'jobTitle' | 'organization' | 'address'>(field: K): Card[K] => {
+    const translated = translation?.[field];
+    // A field the primary language leaves empty has nothing to fall back to.
+    if (translation && translated === undefined && card[field] !== null) fallback.add(field);
+    return translated ?? card[field];
+  };
+  return {
+    ...card,
+    lang,
+    name: pick('name'),
+    jobTitle: pick('jobTitle'),
+    organization: pick('organization'),
+    address: pick('address'),
+    version: { primary: card.lang, langs, fallback, original: card },
+  };
+}
+
+/** Who speaks on an owner's page: an organisation says "we", a person "I" (a card with no holder's name is the organisation's). */
+export type Voice = 'person' | 'organization';
+export const voiceOfProfile = (profile: Pick<Profile, 'kind'>): Voice => profile.kind;
+export const voiceOfCard = (card: Pick<Card, 'name' | 'organization'>): Voice =>
+  card.name === null && card.organization !== null ? 'organization' : 'person';
+
 /** What a live page is rendered from: Astro.locals of /p/[page] and /c/[cardId]. */
 export interface LiveLocals {
-  profile?: Profile;
-  card?: Card;
+  profile?: ProfileVersion;
+  card?: CardVersion;
   /** The card's offline contact code holds the essentials only (sidecar/vcard.ts contactCode): the page says so. */
   contactCodeShort?: boolean;
   /** The instant the page is rendered for, ISO 8601: link time windows are judged against it. */

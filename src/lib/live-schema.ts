@@ -367,6 +367,75 @@ function jsonList<E>(
   };
 }
 
+/**
+ * An entry's owner text in another language (a translation of a profile or a card): each of `fields` cleaned and cut
+ * as its column is (`line` or `text`, at most `max`), missing where it is not translated. `links`: a profile's link
+ * titles, keyed by the link's URL (as the import normalised it), at most OWNER_LISTS.links of them.
+ */
+type TranslatedFields = Readonly<Record<string, { kind: 'line' | 'text'; max: number }>>;
+export type Translation<F extends TranslatedFields, Links extends boolean> = {
+  [K in keyof F]?: string;
+} & (Links extends true ? { links?: Readonly<Record<string, string>> } : unknown);
+
+/**
+ * Translations of a record's owner text (JSON text: `{ "en": { "name": … } }`), by language: each entry's fields
+ * judged like their columns (translation), languages the site does not serve left out. The import refused the rest;
+ * another writer's value that is not an object of objects of strings is corrupt.
+ */
+function translations<const F extends TranslatedFields, const Links extends boolean>(
+  fields: F,
+  links: Links,
+  options: Options = {},
+): ShownColumn<string, Partial<Record<Lang, Translation<F, Links>>>, unknown> {
+  const objectOf = (value: unknown, of: string, column: string, what: string): Record<string, unknown> => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw new CorruptRowError(`${column} of ${of} holds ${what} that is not a JSON object`);
+    return value as Record<string, unknown>;
+  };
+  const textOf = (value: unknown, of: string, column: string, what: string, kind: 'line' | 'text', max: number) => {
+    if (typeof value !== 'string') throw new CorruptRowError(`${column} of ${of} holds ${what} that is not a string`);
+    return servedText(value, kind, max);
+  };
+  return {
+    type: TEXT,
+    nullable: false,
+    default: "'{}'",
+    since: options.since ?? 1,
+    show: (stored, of, column) => {
+      if (stored === '{}') return {};
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(stored);
+      } catch (err) {
+        throw new CorruptRowError(`${column} of ${of} is not JSON: ${JSON.stringify(String(stored).slice(0, 80))}`, {
+          cause: err,
+        });
+      }
+      const byLang = objectOf(parsed, of, column, 'a value');
+      const shown: Partial<Record<Lang, Translation<F, Links>>> = {};
+      for (const lang of LANGS) {
+        if (!Object.hasOwn(byLang, lang)) continue;
+        const entry = objectOf(byLang[lang], of, column, `a translation into ${lang}`);
+        const translation: Record<string, unknown> = {};
+        for (const [field, { kind, max }] of Object.entries(fields))
+          if (Object.hasOwn(entry, field) && entry[field] !== undefined)
+            translation[field] = textOf(entry[field], of, column, `${lang}.${field}`, kind, max);
+        if (links && Object.hasOwn(entry, 'links')) {
+          const titles: Record<string, string> = {};
+          const given = Object.entries(objectOf(entry.links, of, column, `${lang}.links`));
+          for (const [url, title] of given.slice(0, OWNER_LISTS.links))
+            titles[url] = textOf(title, of, column, `${lang}.links`, 'line', OWNER_TEXT.linkTitle);
+          translation.links = titles;
+        }
+        shown[lang] = translation as Translation<F, Links>;
+      }
+      return shown;
+    },
+    store: (imported) => JSON.stringify(imported ?? {}),
+    ...options,
+  };
+}
+
 /** Plain text that is not an owner's (a change log's key, a store's identity). */
 const plain = (options: { nullable?: boolean; since?: number } = {}): Column<string, never> => ({
   type: TEXT,
@@ -435,6 +504,21 @@ function emailEntry(value: unknown, of: string, column: string): CardEmail {
   throw new CorruptRowError(`${column} of ${of} holds an entry that is neither a string nor { address, type }`);
 }
 
+/**
+ * What of a profile and of a card is translatable (issue 48): the owner text a reader reads, by the name pages see it
+ * by, with how its column judges it. A profile's link titles are translated too, keyed by their link's URL.
+ */
+export const PROFILE_TRANSLATED = {
+  name: { kind: 'line', max: OWNER_TEXT.profileName },
+  bio: { kind: 'text', max: OWNER_TEXT.bio },
+} as const;
+export const CARD_TRANSLATED = {
+  name: { kind: 'line', max: OWNER_TEXT.cardName },
+  jobTitle: { kind: 'line', max: OWNER_TEXT.jobTitle },
+  organization: { kind: 'line', max: OWNER_TEXT.organization },
+  address: { kind: 'text', max: OWNER_TEXT.address },
+} as const;
+
 export const TABLES = {
   profiles: {
     id: key(),
@@ -448,6 +532,7 @@ export const TABLES = {
     plan: choice(['free', 'paid'] as const, { default: 'free' }),
     published: hiddenFlag({ default: 1 }),
     updated_at: instant({ from: false }),
+    translations: translations(PROFILE_TRANSLATED, true, { since: 4 }),
   },
   links: {
     id: key(),
@@ -485,6 +570,7 @@ export const TABLES = {
     profile_id: reference('profiles', 'SET NULL', true),
     active: hiddenFlag({ default: 1 }),
     updated_at: instant({ from: false }),
+    translations: translations(CARD_TRANSLATED, false, { since: 4 }),
   },
   aliases: {
     alias: { type: { sqlite: 'TEXT PRIMARY KEY', postgres: 'TEXT PRIMARY KEY' }, nullable: false, since: 1 } as Column<

@@ -4,6 +4,7 @@
 // Drawn by src/integrations/og-images.ts.
 import { createHash } from 'node:crypto';
 import { t } from './i18n.ts';
+import type { Version } from './live-content.ts';
 import type { Lang } from './locales.ts';
 import { pathOf } from './surface.ts';
 import type { PublicConfig } from './site-config.ts';
@@ -52,10 +53,11 @@ export function blogCard(config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, 
  */
 export function profileCard(
   config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>,
-  profile: { slug: string; name: string; lang: Lang; avatar: string | null },
+  profile: { slug: string; name: string; lang: Lang; avatar: string | null; version?: Version },
 ): OgCard {
   return {
-    lang: profile.lang,
+    // A name left untranslated is shaped in the profile's own language.
+    lang: profile.version?.fallback.has('name') ? profile.version.primary : profile.lang,
     title: profile.name,
     kicker: config.serviceName,
     host: `${new URL(config.baseUrl).host}${pathOf('getProfilePage', { page: profile.slug })}`,
@@ -73,13 +75,16 @@ export function businessCard(
     organization: string | null;
     lang: Lang;
     photo: string | null;
+    version?: Version;
   },
 ): OgCard {
   // Named as its page names it: the holder, else the organisation, else the card.
   const title = card.name ?? card.organization ?? card.cardId;
   const role = [card.jobTitle, card.name ? card.organization : null].filter((part) => part).join(' · ');
+  const untranslated = card.version?.fallback.has(card.name !== null ? 'name' : 'organization');
   return {
-    lang: card.lang,
+    // A title left untranslated is shaped in the card's own language.
+    lang: untranslated && card.version ? card.version.primary : card.lang,
     title,
     kicker: role || config.serviceName,
     host: `${new URL(config.baseUrl).host}${pathOf('getDigitalCard', { cardId: card.cardId })}`,

@@ -3,7 +3,7 @@
 // a profile's owner (Person or Organization), which a card naming that profile describes too, an article with its
 // translations and breadcrumbs. Pages hand their facts to these builders; HeadTags serialises the graph so that no
 // string can close the script element.
-import type { Card, Profile } from './live-content.ts';
+import { inEachLanguage, type CardVersion, type ProfileVersion, type Version } from './live-content.ts';
 import { LANGS, type Lang } from './locales.ts';
 import type { PublicConfig } from './site-config.ts';
 import { absoluteUrl, paths } from './urls.ts';
@@ -84,9 +84,36 @@ export function blogCrumbs(
   ];
 }
 
-/** A profile page: a ProfilePage about its owner. */
-export function profileGraph(c: Base, profile: Profile, facts: { avatar: string | undefined; sameAs: string[] }): Node {
-  const url = absoluteUrl(c.baseUrl, pathOf('getProfilePage', { page: profile.slug }));
+/**
+ * Between a record's language versions, as between an article's: the one in its own language names the others
+ * (workTranslation), each other one names it (translationOfWork). Nothing for a record in one language.
+ */
+function translationRelation(version: Version, urlOf: (lang: Lang) => string, lang: Lang): Node {
+  const page = (l: Lang) => ({ ...ref(nodeIds.page(urlOf(l))), '@type': 'ProfilePage', url: urlOf(l), inLanguage: l });
+  if (version.langs.length < 2) return {};
+  return lang === version.primary
+    ? { workTranslation: version.langs.filter((l) => l !== lang).map(page) }
+    : { translationOfWork: page(version.primary) };
+}
+
+/** What the thing a record describes is called in its other languages, where that differs (schema.org alternateName). */
+function otherNames(names: (string | null | undefined)[], shown: string): { alternateName?: string[] } {
+  const others = [...new Set(names.filter((n): n is string => !!n && n !== shown))];
+  return others.length > 0 ? { alternateName: others } : {};
+}
+
+/**
+ * A profile page, in one of the profile's languages: a ProfilePage about its owner, named in that language (and by
+ * their names in the others), related to its versions in the others.
+ */
+export function profileGraph(
+  c: Base,
+  profile: ProfileVersion,
+  facts: { avatar: string | undefined; sameAs: string[] },
+): Node {
+  const { langs } = profile.version;
+  const urlOf = (lang: Lang) => absoluteUrl(c.baseUrl, paths.profile(profile.slug, lang, langs));
+  const url = urlOf(profile.lang);
   const owner = nodeIds.owner(c, profile.slug);
   return graph(
     {
@@ -97,12 +124,14 @@ export function profileGraph(c: Base, profile: Profile, facts: { avatar: string 
       dateModified: profile.updatedAt,
       isPartOf: ref(nodeIds.website(c)),
       mainEntity: ref(owner),
+      ...translationRelation(profile.version, urlOf, profile.lang),
     },
     {
       '@type': profile.kind === 'organization' ? 'Organization' : 'Person',
       '@id': owner,
       name: profile.name,
-      url,
+      ...otherNames(Object.values(inEachLanguage(profile.version.original, 'name')), profile.name),
+      url: absoluteUrl(c.baseUrl, pathOf('getProfilePage', { page: profile.slug })),
       ...(profile.bio ? { description: profile.bio } : {}),
       ...(facts.avatar ? { image: facts.avatar } : {}),
       ...(facts.sameAs.length > 0 ? { sameAs: facts.sameAs } : {}),
@@ -117,10 +146,15 @@ export function profileGraph(c: Base, profile: Profile, facts: { avatar: string 
  */
 export function cardGraph(
   c: Base,
-  card: Card,
+  card: CardVersion,
   facts: { name: string; website: string | undefined; photo: string | undefined },
 ): Node {
-  const url = absoluteUrl(c.baseUrl, pathOf('getDigitalCard', { cardId: card.cardId }));
+  const { langs, original } = card.version;
+  const urlOf = (lang: Lang) => absoluteUrl(c.baseUrl, paths.card(card.cardId, lang, langs));
+  const url = urlOf(card.lang);
+  const organizationNames = card.organization
+    ? otherNames(Object.values(inEachLanguage(original, 'organization')), card.organization)
+    : {};
   const samePerson = card.profileSlug !== null && card.profileKind === 'person';
   const holder = samePerson ? nodeIds.owner(c, card.profileSlug!) : nodeIds.holder(c, card.cardId);
   const employer =
@@ -128,10 +162,10 @@ export function cardGraph(
       ? {
           '@id': nodeIds.owner(c, card.profileSlug),
           '@type': 'Organization',
-          ...(card.organization ? { name: card.organization } : {}),
+          ...(card.organization ? { name: card.organization, ...organizationNames } : {}),
         }
       : card.organization
-        ? { '@type': 'Organization', name: card.organization }
+        ? { '@type': 'Organization', name: card.organization, ...organizationNames }
         : undefined;
   const contactPoints = [
     ...card.phones.map((p) => ({ '@type': 'ContactPoint', telephone: p.number, contactType: p.type })),
@@ -146,11 +180,13 @@ export function cardGraph(
       dateModified: card.updatedAt,
       isPartOf: ref(nodeIds.website(c)),
       mainEntity: ref(holder),
+      ...translationRelation(card.version, urlOf, card.lang),
     },
     {
       '@type': 'Person',
       '@id': holder,
       name: facts.name,
+      ...(card.name ? otherNames(Object.values(inEachLanguage(original, 'name')), card.name) : {}),
       ...(card.jobTitle ? { jobTitle: card.jobTitle } : {}),
       ...(employer ? { worksFor: employer } : {}),
       ...(contactPoints.length > 0 ? { contactPoint: contactPoints } : {}),

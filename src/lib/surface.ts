@@ -191,8 +191,9 @@ export const ROUTES = {
     path: '/p/{page}',
     served: 'live',
     tag: 'pages',
-    summary: 'A public link-in-bio profile',
-    description: 'A public link-in-bio profile.',
+    summary: "A public link-in-bio profile, in the visitor's language when the owner has it",
+    description:
+      "A public link-in-bio profile: the address QR codes, NFC chips and shares carry. A profile in two languages answers in the one `Accept-Language` prefers (the profile's own language when it prefers neither, or sends none), in this one answer, with `Vary: Accept-Language`, `Content-Language` and `Content-Location` naming that version's own address, /p/{page}/{lang}, which is also its canonical URL.",
     params: { page: param(ids.slug, 'Profile slug.', 'layla') },
     media: [HTML, MARKDOWN],
     negotiated: true,
@@ -206,12 +207,46 @@ export const ROUTES = {
     tag: 'pages',
     summary: "A digital business card's page, or a redirect to the owner's website",
     description:
-      "The page of a digital business card, printed on or encoded in the physical card, or a redirect to the owner's website when the card is a plain redirect.",
+      "The page of a digital business card, printed on or encoded in the physical card, or a redirect to the owner's website when the card is a plain redirect. A card in two languages answers in the one `Accept-Language` prefers, as /p/{page} does; each version's own address is /c/{cardId}/{lang}.",
     params: { cardId: param(ids.cardId, 'Card identifier.', 'k7f2q9') },
     media: [HTML, MARKDOWN],
     negotiated: true,
     cache: 'live',
     statuses: [200, 302, 404, 503],
+  },
+  getProfilePageInLanguage: {
+    method: 'GET',
+    path: '/p/{page}/{lang}',
+    served: 'live',
+    tag: 'pages',
+    summary: 'A profile in one of its languages, at an address of its own',
+    description:
+      "One language version of a profile, at an address that never changes (its canonical URL), with `hreflang` alternates to its other version and `x-default` to /p/{page}. A field the owner did not translate is shown in the profile's own language. A language the profile is not in is 404.",
+    params: {
+      page: param(ids.slug, 'Profile slug.', 'qahwat-alnakheel'),
+      lang: param(ids.lang, 'Language of the version.', 'en'),
+    },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getDigitalCardInLanguage: {
+    method: 'GET',
+    path: '/c/{cardId}/{lang}',
+    served: 'live',
+    tag: 'pages',
+    summary: 'A page-mode card in one of its languages, at an address of its own',
+    description:
+      'One language version of a page-mode card, at an address that never changes (its canonical URL), with `hreflang` alternates and `x-default` to /c/{cardId}. A language the card is not in, or a redirect-mode card, is 404.',
+    params: {
+      cardId: param(ids.cardId, 'Card identifier.', 'nakheel1'),
+      lang: param(ids.lang, 'Language of the version.', 'en'),
+    },
+    media: [HTML, MARKDOWN],
+    negotiated: true,
+    cache: 'live',
+    statuses: [200, 404, 503],
   },
   getProfileQr: {
     method: 'GET',
@@ -265,6 +300,22 @@ export const ROUTES = {
     cache: 'live',
     statuses: [200, 404, 503],
   },
+  getProfileOgImageInLanguage: {
+    method: 'GET',
+    path: '/p/{page}/{lang}/og.png',
+    served: 'live',
+    tag: 'pages',
+    summary: "A profile's link-preview picture in one of its languages",
+    description:
+      "The 1200×630 PNG of one language version of a profile, its name shaped in that language; /p/{page}/og.png is the profile's own language's.",
+    params: {
+      page: param(ids.slug, 'Profile slug.', 'qahwat-alnakheel'),
+      lang: param(ids.lang, 'Language of the version.', 'en'),
+    },
+    media: ['image/png'],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
   getImage: {
     method: 'GET',
     path: '/images/{image}',
@@ -297,6 +348,22 @@ export const ROUTES = {
     cache: 'live',
     statuses: [200, 404, 503],
   },
+  getDigitalCardOgImageInLanguage: {
+    method: 'GET',
+    path: '/c/{cardId}/{lang}/og.png',
+    served: 'live',
+    tag: 'pages',
+    summary: "A page-mode card's link-preview picture in one of its languages",
+    description:
+      "The 1200×630 PNG of one language version of a page-mode card; /c/{cardId}/og.png is the card's own language's.",
+    params: {
+      cardId: param(ids.cardId, 'Card identifier.', 'nakheel1'),
+      lang: param(ids.lang, 'Language of the version.', 'en'),
+    },
+    media: ['image/png'],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
   getProfilePageMarkdown: {
     method: 'GET',
     path: '/p/{page}.md',
@@ -319,6 +386,37 @@ export const ROUTES = {
     description:
       'The Markdown twin of a page-mode card /c/{cardId}, whatever Accept says. A redirect-mode card has none (404).',
     params: { cardId: param(ids.cardId, 'Card identifier.', 'k7f2q9') },
+    media: [MARKDOWN],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getProfilePageInLanguageMarkdown: {
+    method: 'GET',
+    path: '/p/{page}/{lang}.md',
+    served: 'live',
+    tag: 'pages',
+    summary: "The Markdown twin of a profile's language version",
+    description:
+      'The Markdown twin of /p/{page}/{lang}, whatever Accept says; its front matter names that language and that URL.',
+    params: {
+      page: param(ids.slug, 'Profile slug.', 'qahwat-alnakheel'),
+      lang: param(ids.lang, 'Language of the version.', 'en'),
+    },
+    media: [MARKDOWN],
+    cache: 'live',
+    statuses: [200, 404, 503],
+  },
+  getDigitalCardInLanguageMarkdown: {
+    method: 'GET',
+    path: '/c/{cardId}/{lang}.md',
+    served: 'live',
+    tag: 'pages',
+    summary: "The Markdown twin of a card's language version",
+    description: 'The Markdown twin of /c/{cardId}/{lang}, whatever Accept says.',
+    params: {
+      cardId: param(ids.cardId, 'Card identifier.', 'nakheel1'),
+      lang: param(ids.lang, 'Language of the version.', 'en'),
+    },
     media: [MARKDOWN],
     cache: 'live',
     statuses: [200, 404, 503],

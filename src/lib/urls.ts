@@ -21,6 +21,16 @@ export const paths = {
       : pathOf('listBlogTopicArticlesPage', { lang, topic, n: String(n) }),
   /** The build's search index (Pagefind): one bundle a language. */
   searchIndex: (lang: Lang) => `/pagefind/${lang}/`,
+  /**
+   * The canonical path of a profile's version in `lang`, among the languages it is in (its own first): one language,
+   * the profile's printed address /p/{page}; two, each version's own /p/{page}/{lang} (the printed address then
+   * answers in the visitor's language: x-default).
+   */
+  profile: (page: string, lang: Lang, langs: readonly Lang[]) =>
+    langs.length > 1 ? pathOf('getProfilePageInLanguage', { page, lang }) : pathOf('getProfilePage', { page }),
+  /** The canonical path of a card's version in `lang`, as `profile` says. */
+  card: (cardId: string, lang: Lang, langs: readonly Lang[]) =>
+    langs.length > 1 ? pathOf('getDigitalCardInLanguage', { cardId, lang }) : pathOf('getDigitalCard', { cardId }),
   /** An error page as built (never addressed: answered with its status at any URL). */
   errorPage: (lang: Lang, status: ErrorStatus) => `/${lang}/${status}`,
 } as const;

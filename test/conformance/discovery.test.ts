@@ -157,19 +157,32 @@ describe('sitemap.xml', () => {
       .map((f) => f.urlPath)
       .filter((p) => !/\/(404|500|503)\.html$/.test(p))
       .map((p) => base + (p === '/index.html' ? '/' : p.replace(/\.html$/, '')));
-    // From the demo data: not the unpublished profile, not the redirect card.
+    // From the demo data: not the unpublished profile, not the redirect card; the café's profile and card in each of
+    // their languages, at their own addresses, not at the printed one (issue 48).
     const live = [
       '/p/layla',
       '/p/northwind-studio',
-      '/p/qahwat-alnakheel',
+      '/p/qahwat-alnakheel/ar',
+      '/p/qahwat-alnakheel/en',
       '/p/sam-rivera',
       '/c/k7f2q9',
       '/c/n0rth1',
+      '/c/nakheel1/ar',
+      '/c/nakheel1/en',
     ].map((p) => base + p);
     expect([...locs].sort()).toEqual([...expected, ...live].sort());
     expect(xml).toContain(
       `<xhtml:link rel="alternate" hreflang="x-default" href="${base}/en/blog/link-in-bio-that-works"/>`,
     );
+    // Each version names the other and the printed address as x-default; a page in one language names none.
+    const entryOf = (loc: string) => new RegExp(`<url><loc>${loc}</loc>[\\s\\S]*?</url>`).exec(xml)?.[0] ?? '';
+    for (const version of ['ar', 'en'])
+      expect(entryOf(`${base}/p/qahwat-alnakheel/${version}`)).toContain(
+        `<xhtml:link rel="alternate" hreflang="ar" href="${base}/p/qahwat-alnakheel/ar"/>` +
+          `<xhtml:link rel="alternate" hreflang="en" href="${base}/p/qahwat-alnakheel/en"/>` +
+          `<xhtml:link rel="alternate" hreflang="x-default" href="${base}/p/qahwat-alnakheel"/>`,
+      );
+    expect(entryOf(`${base}/p/layla`)).not.toContain('xhtml:link');
   });
 });
 

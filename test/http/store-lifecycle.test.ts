@@ -35,7 +35,7 @@ describe('npm run db', () => {
     const path = join(dirname(await createDatabase({})), 'fresh.db');
     const seed = cli(path, 'seed-demo');
     expect(seed.status, seed.out).toBe(0);
-    expect(seed.out).toContain('5 profiles, 3 cards, 2 aliases');
+    expect(seed.out).toContain('5 profiles, 4 cards, 2 aliases');
     const before = sha(path);
     expect(cli(path, 'migrate').status).toBe(0);
     expect(sha(path)).toBe(before);

@@ -66,7 +66,7 @@ beforeAll(async () => {
   expect(migrate.status, migrate.out).toBe(0);
   const seed = cli('seed-demo');
   expect(seed.status, seed.out).toBe(0);
-  expect(seed.out).toContain('5 profiles, 3 cards, 2 aliases');
+  expect(seed.out).toContain('5 profiles, 4 cards, 2 aliases');
   await withClient(cluster.primary.url(DB), (c) =>
     c.query(readFileSync(join(projectRoot, 'deploy/postgres-roles.sql'), 'utf8')),
   );

@@ -13,7 +13,6 @@ import { demoData, demoDataFile } from '../helpers/database.ts';
 import { IMAGE_WIDTHS, imageFile } from '../../src/lib/image-files.ts';
 import { testConfig } from '../helpers/env.ts';
 import { grantReader, ports, replayed, url, withClient } from '../helpers/postgres.ts';
-import { pathOf } from '../../src/lib/surface.ts';
 
 interface Backend {
   name: string;
@@ -189,18 +188,19 @@ describe.each(backends)('the Store contract on $name', (backend) => {
     expect(await store.liveKeyAfter('profile', '', 0)).toBe(profiles[0]);
     expect(await store.liveKeyAfter('profile', profiles[0]!, 1)).toBe(profiles[2]);
     expect(await store.liveKeyAfter('profile', profiles.at(-1)!, 0)).toBeUndefined();
-    expect(await store.liveCountAfter('profile', '', 1000)).toBe(profiles.length);
-    expect(await store.liveCountAfter('profile', '', 2)).toBe(2);
-    expect(await store.liveCountAfter('profile', profiles[0]!, 1000)).toBe(profiles.length - 1);
+    expect((await store.liveCountAfter('profile', '', 1000)).rows).toBe(profiles.length);
+    expect((await store.liveCountAfter('profile', '', 2)).rows).toBe(2);
+    expect((await store.liveCountAfter('profile', profiles[0]!, 1000)).rows).toBe(profiles.length - 1);
     const page = await store.livePagesFrom('profile', profiles[1]!, 2);
-    expect(page.map((p) => p.path)).toEqual(
-      profiles.slice(1, 3).map((slug) => pathOf('getProfilePage', { page: slug })),
-    );
-    expect(await store.liveCountAfter('card', '', 1000)).toBe(3);
-    expect((await store.livePagesFrom('card', '', 10)).map((p) => p.path)).toEqual([
-      '/c/contract-1',
-      '/c/k7f2q9',
-      '/c/n0rth1',
+    expect(page.map((p) => p.key)).toEqual(profiles.slice(1, 3));
+    // One of them translated: the sitemap lists it twice.
+    expect(await store.liveCountAfter('card', '', 1000)).toEqual({ rows: 4, translated: 1 });
+    // Each with its languages, its own first (the café's card is translated into English).
+    expect((await store.livePagesFrom('card', '', 10)).map((p) => `${p.key} ${p.langs.join(',')}`)).toEqual([
+      'contract-1 en',
+      'k7f2q9 ar',
+      'n0rth1 en',
+      'nakheel1 ar,en',
     ]);
   });
 
@@ -271,8 +271,8 @@ describe('both backends answer alike', () => {
       counts: [await store.liveCountAfter('profile', '', 1000), await store.liveCountAfter('card', '', 1000)],
       keys: [await store.liveKeyAfter('profile', '', 3), await store.liveKeyAfter('card', '', 2)],
       pages: [
-        (await store.livePagesFrom('profile', '', 100)).map((p) => p.path),
-        (await store.livePagesFrom('card', '', 100)).map((p) => p.path),
+        (await store.livePagesFrom('profile', '', 100)).map((p) => `${p.key} ${p.langs.join(',')}`),
+        (await store.livePagesFrom('card', '', 100)).map((p) => `${p.key} ${p.langs.join(',')}`),
       ],
       changes: (await store.changesSince(0, 100_000)).changes.map((c) => `${c.kind}:${c.key}`).sort(),
       images: await Promise.all(

@@ -68,10 +68,27 @@ async function postgresColumns(database: string): Promise<Columns> {
   return columns;
 }
 
-/** Every profile, card, alias and image of the demo data, as `store` reads them (their times left out: made apart). */
+type DemoData = {
+  profiles: { slug: string; translations?: unknown }[];
+  cards: { cardId: string; translations?: unknown }[];
+  aliases: { alias: string }[];
+};
+
+/**
+ * The demo data as the landed code's fixtures hold it: today's without what came after (issue 48's translations and
+ * the café's card, which a database made by that code cannot hold).
+ */
+const LANDED_CARDS = ['k7f2q9', 'n0rth1', 'r8x1'];
+const landedDemo: DemoData = (({ profiles, cards, aliases }: DemoData) => ({
+  profiles: profiles.map(({ translations: _, ...p }) => p),
+  cards: cards.filter((c) => LANDED_CARDS.includes(c.cardId)).map(({ translations: _, ...c }) => c),
+  aliases,
+}))(demoData as DemoData);
+
+/** Every profile, card, alias and image of the landed demo data, as `store` reads them (their times left out: made apart). */
 async function everything(store: Store) {
   for (let i = 0; i < 100 && !(await store.isAvailable()); i++) await new Promise((r) => setTimeout(r, 100));
-  const data = demoData as { profiles: { slug: string }[]; cards: { cardId: string }[]; aliases: { alias: string }[] };
+  const data = landedDemo;
   const profiles = await Promise.all(data.profiles.map((p) => store.profile(p.slug)));
   const cards = await Promise.all(data.cards.map((c) => store.card(c.cardId)));
   const images = [...profiles.map((p) => p?.avatar), ...cards.map((c) => c?.photo)].filter(
@@ -120,7 +137,7 @@ describe('databases made before the declaration (c32064a)', () => {
     await writer.close();
     expect(sqliteColumns(path)).toEqual(declared());
     const landed = openStore({ databasePath: path, databaseUrl: undefined, ...config });
-    const fresh = openStore({ databasePath: await createDatabase(), databaseUrl: undefined, ...config });
+    const fresh = openStore({ databasePath: await createDatabase(landedDemo), databaseUrl: undefined, ...config });
     try {
       const [was, now] = [await everything(landed), await everything(fresh)];
       // The published four (the demo has one unpublished), read at all.
@@ -156,7 +173,7 @@ describe('databases made before the declaration (c32064a)', () => {
     await replayed();
     const standby = url(ports().standby, database, 'bio_reader');
     const landed = openStore({ databasePath: '', databaseUrl: standby, ...config });
-    const fresh = openStore({ databasePath: await createDatabase(), databaseUrl: undefined, ...config });
+    const fresh = openStore({ databasePath: await createDatabase(landedDemo), databaseUrl: undefined, ...config });
     try {
       expect(await everything(landed)).toEqual(await everything(fresh));
       const before = await landed.changesSince(0, 1000);

@@ -32,6 +32,7 @@ const card: Card = {
   profileSlug: 'layla',
   profileKind: 'person',
   updatedAt: '2026-11-01T00:00:00Z',
+  translations: {},
 };
 
 describe('the static site in memory', () => {

@@ -111,9 +111,9 @@ export class PgStore implements Store {
     return row?.key;
   }
 
-  async liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<number> {
+  async liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<{ rows: number; translated: number }> {
     const [row] = await this.query(READS.liveCountAfter[kind], { after, max });
-    return Number(row?.n ?? 0);
+    return { rows: Number(row?.n ?? 0), translated: Number(row?.translated ?? 0) };
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {

@@ -108,8 +108,9 @@ export class SqliteStore implements Store {
     return this.run((s) => s.get(READS.liveKeyAfter[kind], { after, offset })?.key);
   }
 
-  async liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<number> {
-    return this.run((s) => Number(s.get(READS.liveCountAfter[kind], { after, max })?.n ?? 0));
+  async liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<{ rows: number; translated: number }> {
+    const row = await this.run((s) => s.get(READS.liveCountAfter[kind], { after, max }));
+    return { rows: Number(row?.n ?? 0), translated: Number(row?.translated ?? 0) };
   }
 
   async livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]> {
