@@ -15,6 +15,7 @@ const POSTGRES = 'test/setup/postgres.ts';
 const SERVED_SUITES = [
   'test/http/site.test.ts',
   'test/http/live.test.ts',
+  'test/http/languages.test.ts',
   'test/http/bad-input.test.ts',
   'test/http/hostile-content.test.ts',
   'test/http/surface.test.ts',

@@ -23,6 +23,7 @@ vcl 4.1;
 import xkey;
 import std;
 import vsthrottle;
+import accept;
 
 backend origin {
   .host = "{{BACKEND_HOST}}";
@@ -43,6 +44,12 @@ backend origin {
 
 acl purgers {
 {{PURGERS}}
+}
+
+# The site's languages (src/lib/locales.ts), in its order: what Accept-Language is reduced to.
+sub vcl_init {
+  new site_languages = accept.rule("");
+{{SITE_LANGUAGES}}
 }
 
 sub vcl_recv {
@@ -87,6 +94,19 @@ sub vcl_recv {
     set req.http.Accept-Encoding = "gzip";
   } else {
     unset req.http.Accept-Encoding;
+  }
+  # Accept-Language (issue 48): a profile's or card's printed address answers in the owner's language the visitor
+  # prefers, varying on it. Kept as the one site language the visitor prefers (a regional tag names its language:
+  # en-GB is en), so that an answer is kept once a language, not once a browser's header. A visitor who prefers none
+  # (a crawler) is served the owner's own language: looked up as the default language's copy, which names the owner's
+  # language ({{OWN_LANGUAGE_HEADER}}); when that is another, that language's copy (a restart, in memory).
+  if (req.restarts == 0) {
+    set req.http.Accept-Language = site_languages.filter(
+      regsuball(req.http.Accept-Language, "([A-Za-z]{1,8})-[A-Za-z0-9-]*", "\1"));
+    if (req.http.Accept-Language == "") {
+      set req.http.x-no-language = "1";
+      set req.http.Accept-Language = "{{DEFAULT_LANG}}";
+    }
   }
   # Nothing on this surface depends on a cookie or credentials; the owner app lives elsewhere.
   unset req.http.Cookie;
@@ -187,6 +207,12 @@ sub vcl_synth {
 }
 
 sub vcl_deliver {
+  if (req.http.x-no-language && req.restarts == 0 && resp.http.{{OWN_LANGUAGE_HEADER}} &&
+      resp.http.{{OWN_LANGUAGE_HEADER}} != req.http.Accept-Language) {
+    set req.http.Accept-Language = resp.http.{{OWN_LANGUAGE_HEADER}};
+    return (restart);
+  }
+  unset resp.http.{{OWN_LANGUAGE_HEADER}};
   # RFC 9110 §13.1.1: If-Match naming no tag of this answer is 412, on a GET too, as the origin answers it; a cached
   # copy answers the same. A weak tag never matches (strong comparison).
   if (req.http.If-Match && req.http.If-Match != "*" && resp.status == 200) {

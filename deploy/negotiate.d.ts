@@ -7,6 +7,7 @@ interface NjsRequest {
 declare const negotiate: {
   twin(r: NjsRequest): '.md' | '.html';
   lang(r: NjsRequest): string;
+  siteLang(r: NjsRequest): string;
   errorVary(r: NjsRequest): string;
 };
 export default negotiate;

@@ -40,6 +40,12 @@ function parseList(header) {
 }
 
 function best(provided, accepted, specify) {
+  var ranked = rank(provided, accepted, specify);
+  return ranked.length ? provided[ranked[0].i] : undefined;
+}
+
+/** Each acceptable value of `provided`, best first, with the priority negotiator gives it (q, specificity, order). */
+function rank(provided, accepted, specify) {
   var ranked = [];
   for (var i = 0; i < provided.length; i++) {
     var priority = { o: -1, q: 0, s: 0, i: i };
@@ -54,7 +60,7 @@ function best(provided, accepted, specify) {
   ranked.sort(function (x, y) {
     return y.q - x.q || y.s - x.s || x.o - y.o || x.i - y.i;
   });
-  return ranked.length ? provided[ranked[0].i] : undefined;
+  return ranked;
 }
 
 function specifyType(type, spec) {
@@ -122,6 +128,26 @@ function lang(r) {
   return best(langs, parseList(header), specifyLanguage) || langs[0];
 }
 
+/**
+ * Accept-Language as the front passes it to the sidecars (issue 48): the one site language it prefers, or nothing
+ * (the header is then left out) when it prefers none, or none over another. The sidecars answer a profile's or card's printed address in
+ * the owner's language the visitor prefers; with two site languages that is the one named here, so one value a
+ * language reaches them, and a cache behind this front keeps one copy a language.
+ */
+function siteLang(r) {
+  var header = r.headersIn['Accept-Language'];
+  if (!header) return '';
+  var langs = siteLangs(r);
+  var ranked = rank(langs, parseList(header), specifyLanguage);
+  if (!ranked.length) return '';
+  // The first two taken by one range alike (`*`): no preference between them, so the owner's own language decides,
+  // as it does when the sidecar is sent no header.
+  var top = ranked[0];
+  var next = ranked[1];
+  if (next && next.q === top.q && next.s === top.s && next.o === top.o) return '';
+  return langs[top.i];
+}
+
 /** Vary for an error page: Accept-Language matters only when the path does not name the language. */
 function errorVary(r) {
   return siteLangs(r).indexOf(r.uri.split('/')[1]) !== -1 ? 'Accept' : 'Accept, Accept-Language';
@@ -153,4 +179,4 @@ function pageLink(r) {
   return links + ', ' + alternate;
 }
 
-export default { twin, errorTwin, lang, errorVary, pageLink };
+export default { twin, errorTwin, lang, siteLang, errorVary, pageLink };

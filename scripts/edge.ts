@@ -11,8 +11,8 @@ import { hostPort, loadConfig } from '../sidecar/config.ts';
 import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
-import { DEFAULT_LANG } from '../src/lib/locales.ts';
-import { pathOf, MCP_BODY_LIMIT, RETRY_AFTER } from '../src/lib/surface.ts';
+import { DEFAULT_LANG, LANGS } from '../src/lib/locales.ts';
+import { pathOf, MCP_BODY_LIMIT, OWN_LANGUAGE_HEADER, RETRY_AFTER } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
 import { FRONT_LIMITS } from './front-config.ts';
@@ -62,6 +62,9 @@ export function edgeConfig(options: EdgeOptions): string {
     UNAVAILABLE_PAGE: join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
     MAX_BODY_BYTES: String(MCP_BODY_LIMIT),
     MCP_PATH: pathOf('mcp'),
+    SITE_LANGUAGES: LANGS.map((lang) => `  site_languages.add("${lang}");`).join('\n'),
+    DEFAULT_LANG,
+    OWN_LANGUAGE_HEADER,
     ORIGIN_BURST: String(share.burst),
     ORIGIN_PERIOD: String(share.burst / share.ratePerSecond),
     ORIGIN_RATE: String(share.ratePerSecond),

@@ -169,6 +169,8 @@ export function frontConfig(options: FrontOptions): string {
         'proxy_set_header Host $http_host;',
         'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
         'proxy_set_header X-Forwarded-Proto $scheme;',
+        // One value a language (negotiate.js siteLang), none when the visitor prefers no language of the site.
+        'proxy_set_header Accept-Language $site_lang;',
         `proxy_next_upstream ${retry};`,
         'proxy_next_upstream_tries 3;',
         'proxy_connect_timeout 2s;',

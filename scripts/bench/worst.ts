@@ -52,6 +52,19 @@ export const LARGEST = {
         network: 'instagram',
         url: `https://instagram.com/${'s'.repeat(1900)}${i}`,
       })),
+      // Translated whole, each text the longest, each link's title under its URL (issue 48).
+      translations: {
+        [DEFAULT_LANG]: {
+          name: 'W'.repeat(80),
+          bio: 'w '.repeat(250),
+          links: Object.fromEntries(
+            Array.from({ length: 100 }, (_, i) => [
+              `https://example.com/${'p'.repeat(1900)}/${i}`,
+              `${'T'.repeat(90)} ${i}`,
+            ]),
+          ),
+        },
+      },
     },
   ],
   cards: [
@@ -68,6 +81,14 @@ export const LARGEST = {
       address: 'ع'.repeat(300),
       photoUrl: 'demo-images/layla.jpg',
       profile: 'largest',
+      translations: {
+        [DEFAULT_LANG]: {
+          name: 'K'.repeat(80),
+          title: 'M'.repeat(100),
+          organization: 'N'.repeat(100),
+          address: 'A'.repeat(300),
+        },
+      },
     },
   ],
   aliases: [{ alias: 'largest-alias', page: 'largest' }],
@@ -142,14 +163,42 @@ function cases(): Case[] {
       what: 'its Markdown twin, not yet converted',
       request: { path: '/p/largest', headers: { accept: 'text/markdown' } },
     },
+    {
+      route: 'GET /p/{page}/{lang}',
+      what: 'its version in its other language, not yet rendered (every text translated, the longest)',
+      request: { path: pathOf('getProfilePageInLanguage', { page: 'largest', lang: DEFAULT_LANG }) },
+    },
+    {
+      route: 'GET /p/{page} (Accept-Language)',
+      what: 'the printed address, an Accept-Language of 3,500 characters preferring the other language',
+      request: { path: '/p/largest', headers: { 'accept-language': 'fr;q=0.1,'.repeat(389) + 'en' } },
+      scaled: (f) => ({
+        path: '/p/largest',
+        headers: { 'accept-language': 'fr;q=0.1,'.repeat(389 * f) + 'en' },
+      }),
+    },
     { route: 'GET /p/{page}/qr.svg', what: 'its QR code, not yet drawn', request: { path: '/p/largest/qr.svg' } },
+    {
+      route: 'GET /p/{page}/{lang}/og.png',
+      what: 'the link preview picture of its other language, not yet drawn',
+      request: { path: pathOf('getProfileOgImageInLanguage', { page: 'largest', lang: DEFAULT_LANG }) },
+    },
     {
       route: 'GET /p/{page}/og.png',
       what: 'its link preview picture, not yet drawn (its name the longest an import allows, with its avatar)',
       request: { path: '/p/largest/og.png' },
     },
     { route: 'GET /c/{cardId}', what: 'the largest card, not yet rendered', request: { path: '/c/largest-card' } },
-    { route: 'GET /c/{cardId}.vcf', what: 'its vCard, its photo inline', request: { path: '/c/largest-card.vcf' } },
+    {
+      route: 'GET /c/{cardId}/{lang}',
+      what: 'its version in its other language, not yet rendered',
+      request: { path: pathOf('getDigitalCardInLanguage', { cardId: 'largest-card', lang: DEFAULT_LANG }) },
+    },
+    {
+      route: 'GET /c/{cardId}.vcf',
+      what: 'its vCard, its photo inline, both languages',
+      request: { path: '/c/largest-card.vcf' },
+    },
     {
       route: 'GET /images/{image}',
       what: "the largest file of an owner's image (384-pixel JPEG), read from the database",
@@ -259,6 +308,11 @@ function cases(): Case[] {
       route: 'POST /mcp tools/call get_profile',
       what: 'the largest profile, not yet rendered',
       request: mcp(call(1, 'get_profile', { page: 'largest' })),
+    },
+    {
+      route: 'POST /mcp tools/call get_profile (lang)',
+      what: 'the largest profile in its other language, not yet rendered',
+      request: mcp(call(1, 'get_profile', { page: 'largest', lang: DEFAULT_LANG })),
     },
     {
       route: 'POST /mcp tools/call get_digital_card',

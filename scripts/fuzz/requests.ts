@@ -226,7 +226,19 @@ function commonHeaders(known: Known): fc.Arbitrary<Record<string, string>> {
         'zstd',
         'gzip;q=banana',
       ]),
-      optionalGrownHeader('accept-language', ['ar', 'en', 'fr', 'ar-SA,ar;q=0.9', '*', '!!', 'en;q=0, ar;q=0']),
+      optionalGrownHeader('accept-language', [
+        'ar',
+        'en',
+        'fr',
+        'ar-SA,ar;q=0.9',
+        '*',
+        '!!',
+        'en;q=0, ar;q=0',
+        'en-GB;q=0.8, ar-EG',
+        'fr, en;q=0.3',
+        'AR-sa',
+        'ar;q=banana, en;q=1e9',
+      ]),
       optionalGrownHeader('if-none-match', ['*', '"x"', 'W/"abc"', '"a", "b"']),
       optionalGrownHeader('origin', [`http://${known.host}`, 'https://evil.example', 'null']),
     )
@@ -265,10 +277,14 @@ function toolArguments(known: Known): fc.Arbitrary<[string, unknown]> {
   const lang = fc.option(fc.constantFrom(...LANGS, 'fr', 'AR', ''), { freq: 2 });
   const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
   return fc.oneof(
-    paramValue('page', known).map((page) => ['get_profile', { page: decodeSafely(page) }] as [string, unknown]),
-    paramValue('cardId', known).map(
-      (cardId) => ['get_digital_card', { cardId: decodeSafely(cardId) }] as [string, unknown],
-    ),
+    fc
+      .tuple(paramValue('page', known), lang)
+      .map(([page, l]) => ['get_profile', defined({ page: decodeSafely(page), lang: l })] as [string, unknown]),
+    fc
+      .tuple(paramValue('cardId', known), lang)
+      .map(
+        ([cardId, l]) => ['get_digital_card', defined({ cardId: decodeSafely(cardId), lang: l })] as [string, unknown],
+      ),
     fc
       .tuple(lang, fc.option(paramValue('topic', known), { freq: 2 }))
       .map(([l, topic]) => ['list_blog_articles', defined({ lang: l, topic })] as [string, unknown]),

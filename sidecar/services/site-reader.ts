@@ -10,6 +10,7 @@ import {
   CACHE,
   corsOf,
   LANGS,
+  OWN_LANGUAGE_HEADER,
   pathOf,
   ROUTES,
   routeIds,
@@ -133,6 +134,7 @@ export class SiteReader {
       if (printed && found.langs.length > 1) {
         headers.vary = 'Accept, Accept-Language';
         headers['content-location'] = markdown ? twinPath(printed.versionPath) : printed.versionPath;
+        headers[OWN_LANGUAGE_HEADER] = found.langs[0]!;
       }
       return { kind: 'asset', asset: markdown ? await found.page.markdown() : found.page.html, headers, entity };
     };

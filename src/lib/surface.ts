@@ -91,6 +91,12 @@ export const BLOG_SIZES = { page: 20, feed: 20 } as const;
  */
 export const RETRY_AFTER = { unavailable: 30, busy: 1 } as const;
 
+/**
+ * The header a printed address of a record in two languages names the record's own language in (issue 48): an edge
+ * that reduced Accept-Language to nothing the site serves answers with that language's copy (deploy/edge.vcl).
+ */
+export const OWN_LANGUAGE_HEADER = 'x-own-language';
+
 /** Cache-Control values, by rule. */
 export const CACHE = {
   immutable: 'public, max-age=31536000, immutable',

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import negotiate from '../../deploy/negotiate.js';
-import { preferredLang, prefersMarkdown } from '../../sidecar/negotiation.ts';
+import { preferredAmong, preferredLang, prefersMarkdown } from '../../sidecar/negotiation.ts';
 import { DEFAULT_LANG, LANGS } from '../../src/lib/surface.ts';
 
 /** What nginx hands njs: the request's headers, its URI and the $site_langs the front's template sets. */
@@ -78,6 +78,19 @@ describe('the front and the sidecar negotiate alike', () => {
         expect(negotiate.lang(njsRequest({ 'Accept-Language': value }))).toBe(
           preferredLang({ 'accept-language': value }),
         );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("an owner's language at the printed address is the same whether the front passed the header on or not (issue 48)", () => {
+    // The front hands the sidecars one language (negotiate.js siteLang) or none; the sidecar then picks among the
+    // owner's languages, their own when the visitor names neither.
+    const answer = (header: string | undefined, owner: ('ar' | 'en')[]) => preferredAmong(header, owner) ?? owner[0];
+    fc.assert(
+      fc.property(acceptLanguage, fc.constantFrom<('ar' | 'en')[]>(['ar', 'en'], ['en', 'ar']), (value, owner) => {
+        const passed = negotiate.siteLang(njsRequest({ 'Accept-Language': value })) || undefined;
+        expect(answer(passed, owner), value).toBe(answer(value, owner));
       }),
       { numRuns: 2000 },
     );
