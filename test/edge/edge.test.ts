@@ -167,6 +167,26 @@ describe('live pages at the edge', () => {
     expect(sidecar!.renders()).toBe(renders + 2);
   });
 
+  it('an edit of one language purges both versions of a profile, and the printed address in every language (issue 48)', async () => {
+    const paths = ['/p/qahwat-alnakheel/ar', '/p/qahwat-alnakheel/en'];
+    const printed = [{ 'accept-language': 'ar' }, { 'accept-language': 'en' }];
+    for (const path of paths) await cacheOf(path);
+    for (const headers of printed) await cacheOf('/p/qahwat-alnakheel', headers);
+    for (const path of paths) expect(await cacheOf(path), path).toBe('HIT');
+    sql(
+      "UPDATE profiles SET translations = json_set(translations, '$.en.bio', 'Edited in English at the edge') WHERE slug = 'qahwat-alnakheel'",
+    );
+    await eventually(async () =>
+      (await (await get('/p/qahwat-alnakheel/en')).text()).includes('Edited in English at the edge'),
+    );
+    // The Arabic version and both copies of the printed address were purged with it: stale once, then new.
+    expect(await cacheStatusOf('/p/qahwat-alnakheel/ar')).toMatch(/detail=stale$/);
+    await eventually(async () =>
+      (await (await get('/p/qahwat-alnakheel', printed[1])).text()).includes('Edited in English at the edge'),
+    );
+    expect(await cacheOf('/p/sam-rivera')).toBe('HIT');
+  });
+
   it("keeps an owner's image file for its year: a hit after the first request, untouched by an edit of its profile", async () => {
     const src = /<img class="avatar" src="([^"]+)"/.exec(await (await get('/p/layla')).text())?.[1] ?? '';
     expect(src).toMatch(/^\/images\/[0-9a-f]{32}-192\.jpg$/);

@@ -68,6 +68,19 @@ describe('an edit evicts exactly what it changes', () => {
     expect(renders()).toBe(before + 1);
   });
 
+  it('an edit of one language evicts both versions of the profile, and no other page (issue 48)', async () => {
+    for (const path of ['/p/qahwat-alnakheel/ar', '/p/qahwat-alnakheel/en']) await get(path);
+    const before = renders();
+    sql(
+      "UPDATE profiles SET translations = json_set(translations, '$.en.name', 'Palm Café') WHERE slug = 'qahwat-alnakheel'",
+    );
+    expect((await get('/p/qahwat-alnakheel/en')).text).toContain('<bdi>Palm Café</bdi>');
+    // The Arabic version names its owner in English too (its structured data): drawn again, from the same row.
+    expect((await get('/p/qahwat-alnakheel/ar')).text).toContain('"alternateName":["Palm Café"]');
+    for (const path of ['/p/layla', '/p/sam-rivera', '/c/k7f2q9', '/c/n0rth1']) await get(path);
+    expect(renders()).toBe(before + 2);
+  });
+
   it('a link of the profile, written by plain SQL, re-renders that profile only', async () => {
     const before = renders();
     sql(

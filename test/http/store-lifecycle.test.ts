@@ -62,6 +62,51 @@ describe('npm run db', () => {
     ).toBe('محفوظ بعلامة');
   });
 
+  it('refuses a translation into the record’s own language, an unserved one, an untranslatable field or a link it does not have, naming each, and writes nothing (issue 48)', async () => {
+    const path = await createDatabase();
+    const before = sha(path);
+    const links = [{ title: 'القائمة', url: 'https://example.com/Menu' }];
+    const r = importJson(path, {
+      profiles: [
+        { slug: 'own-language', name: 'ا', lang: 'ar', translations: { ar: { name: 'ب' } } },
+        { slug: 'unserved', name: 'ا', lang: 'ar', translations: { fr: { name: 'Café' } } },
+        { slug: 'not-translatable', name: 'ا', lang: 'ar', translations: { en: { name: 'A', slug: 'a-en' } } },
+        {
+          slug: 'other-link',
+          name: 'ا',
+          lang: 'ar',
+          links,
+          translations: { en: { links: { 'https://x.example/': 'X' } } },
+        },
+        { slug: 'empty', name: 'ا', lang: 'ar', translations: { en: {} } },
+        { slug: 'hostile', name: 'ا', lang: 'ar', translations: { en: { name: 'Ev\u202eil' } } },
+        // Matched by the link's URL however it is written: accepted.
+        {
+          slug: 'fine',
+          name: 'ا',
+          lang: 'ar',
+          links,
+          translations: { en: { links: { 'https://EXAMPLE.com/Menu': 'Menu' } } },
+        },
+      ],
+      cards: [{ cardId: 'card-phones', mode: 'page', lang: 'en', name: 'A', translations: { ar: { phones: [] } } }],
+    });
+    expect(r.status, r.out).toBe(1);
+    expect(r.out).toContain('nothing was written');
+    for (const line of [
+      'profiles[0] (slug "own-language").translations.ar: is this record\'s own language (lang "ar"): a translation is into another language',
+      'profiles[1] (slug "unserved").translations.fr: is not a language this site serves: a translation is into "ar" (Arabic) or "en" (English)',
+      'profiles[2] (slug "not-translatable").translations.en.slug "a-en": is not translatable: a profile\'s translations hold name, bio, links',
+      'profiles[3] (slug "other-link").translations.en.links["https://x.example/"] "X": names no link of this profile',
+      'profiles[4] (slug "empty").translations.en: translates nothing: give at least one of name, bio, links',
+      'profiles[5] (slug "hostile").translations.en.name "Ev\\u202eil": contains the invisible character U+202E',
+      'cards[0] (cardId "card-phones").translations.ar.phones: is not translatable: a card\'s translations hold name, title, organization, address',
+    ])
+      expect(r.out).toContain(line);
+    expect(r.out).not.toContain('"fine"');
+    expect(sha(path)).toBe(before);
+  });
+
   it('refuses a record that gives a key twice, naming the record and the key, and writes nothing', async () => {
     const path = await createDatabase();
     const before = sha(path);
