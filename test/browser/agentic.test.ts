@@ -47,7 +47,7 @@ afterAll(async () => {
 
 describe('Agentic Browsing', () => {
   it('covers every template of the bench, in both languages', () => {
-    expect(TEMPLATES).toHaveLength(10);
+    expect(TEMPLATES).toHaveLength(11);
     expect(TEMPLATES.some(([kind]) => kind.includes('Arabic'))).toBe(true);
     expect(TEMPLATES.some(([kind]) => kind.includes('English'))).toBe(true);
   });

@@ -30,6 +30,11 @@ const pages: [string, string][] = [
   ['English card', '/c/n0rth1'],
   ['Arabic profile', '/p/layla'],
   ['English profile', '/p/sam-rivera'],
+  // A profile and a card in two languages, each version (issue 48).
+  ['bilingual profile, Arabic version', '/p/qahwat-alnakheel/ar'],
+  ['bilingual profile, English version', '/p/qahwat-alnakheel/en'],
+  ['bilingual card, Arabic version', '/c/nakheel1/ar'],
+  ['bilingual card, English version', '/c/nakheel1/en'],
 ];
 
 describe.each(['light', 'dark'] as const)('%s scheme, at 412 px', (colorScheme) => {
@@ -54,7 +59,10 @@ describe.each(['light', 'dark'] as const)('%s scheme, at 412 px', (colorScheme) 
       // Nothing wider than the phone.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       if (path.startsWith('/c/'))
-        await page.screenshot({ path: join(screenshots, `${path.slice(3)}-${colorScheme}.png`), fullPage: true });
+        await page.screenshot({
+          path: join(screenshots, `${path.slice(3).replaceAll('/', '-')}-${colorScheme}.png`),
+          fullPage: true,
+        });
       expect(problems).toEqual([]);
     },
   );
