@@ -92,7 +92,7 @@ export const BLOG_SIZES = { page: 20, feed: 20 } as const;
 export const RETRY_AFTER = { unavailable: 30, busy: 1 } as const;
 
 /**
- * The header a printed address of a record in two languages names the record's own language in (issue 48): an edge
+ * The header a printed address of a translated record names the record's own language in (issue 48): an edge
  * that reduced Accept-Language to nothing the site serves answers with that language's copy (deploy/edge.vcl).
  */
 export const OWN_LANGUAGE_HEADER = 'x-own-language';
@@ -199,7 +199,7 @@ export const ROUTES = {
     tag: 'pages',
     summary: "A public link-in-bio profile, in the visitor's language when the owner has it",
     description:
-      "A public link-in-bio profile: the address QR codes, NFC chips and shares carry. A profile in two languages answers in the one `Accept-Language` prefers (the profile's own language when it prefers neither, or sends none), in this one answer, with `Vary: Accept-Language`, `Content-Language` and `Content-Location` naming that version's own address, /p/{page}/{lang}, which is also its canonical URL.",
+      "A public link-in-bio profile: the address QR codes, NFC chips and shares carry. A profile with a translation answers in the language of its own that `Accept-Language` prefers (the profile's own language when it prefers none of them, or sends none), in this one answer, with `Vary: Accept-Language`, `Content-Language` and `Content-Location` naming that version's own address, /p/{page}/{lang}, which is also its canonical URL.",
     params: { page: param(ids.slug, 'Profile slug.', 'layla') },
     media: [HTML, MARKDOWN],
     negotiated: true,
@@ -213,7 +213,7 @@ export const ROUTES = {
     tag: 'pages',
     summary: "A digital business card's page, or a redirect to the owner's website",
     description:
-      "The page of a digital business card, printed on or encoded in the physical card, or a redirect to the owner's website when the card is a plain redirect. A card in two languages answers in the one `Accept-Language` prefers, as /p/{page} does; each version's own address is /c/{cardId}/{lang}.",
+      "The page of a digital business card, printed on or encoded in the physical card, or a redirect to the owner's website when the card is a plain redirect. A card with a translation answers in the language `Accept-Language` prefers among its own, as /p/{page} does; each version's own address is /c/{cardId}/{lang}.",
     params: { cardId: param(ids.cardId, 'Card identifier.', 'k7f2q9') },
     media: [HTML, MARKDOWN],
     negotiated: true,
