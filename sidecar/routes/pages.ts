@@ -1,7 +1,7 @@
 // Every GET of the surface but /mcp: the site reader resolves the path, and this translates its answer into HTTP
 // (negotiation in, status, headers and body out). A database failure is thrown on to the app's one error mapping.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CACHE, pathOf } from '../../src/lib/surface.ts';
+import { CACHE, edgeLiveUntil, pathOf } from '../../src/lib/surface.ts';
 import type { ErrorPages } from '../error-pages.ts';
 import { preferredLang, prefersMarkdown } from '../negotiation.ts';
 import { sendAsset } from '../send.ts';
@@ -34,7 +34,10 @@ function sendResolution(
 ) {
   if (resolution.entity) {
     // An edge keeps a live answer until the purger names its entity; browsers revalidate as Cache-Control says.
-    reply.header('cdn-cache-control', CACHE.edgeLive);
+    reply.header(
+      'cdn-cache-control',
+      resolution.freshUntil === undefined ? CACHE.edgeLive : edgeLiveUntil(resolution.freshUntil, Date.now()),
+    );
     if (edge.header) reply.header(edge.header, `${entityTag(resolution.entity)}${edge.separator}${ALL_LIVE}`);
   }
   switch (resolution.kind) {

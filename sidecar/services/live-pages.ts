@@ -45,6 +45,8 @@ export interface LiveDeps {
 export interface LivePage {
   html: Asset;
   markdown(): Promise<Asset>;
+  /** When what it shows next changes by itself (ms: a link's window opening or closing), or Infinity. */
+  freshUntil: number;
 }
 
 /** A published profile as the database holds it, and the languages it is in (its own first). */
@@ -154,12 +156,10 @@ export class LivePages {
     if (!found || !lang) return undefined;
     const page = await this.lookup<LivePage>(`p:${slug}:${lang}`, { kind: 'profile', key: slug }, now, async () => {
       const locals = profileLocals(found.profile, lang, now);
+      const freshUntil = nextLinkChange(found.profile.links, now);
       // Astro renders every version with the profile's page (src/pages/p/[page].astro): the locals say which.
       return locals
-        ? [
-            await this.render(pathOf('getProfilePage', { page: slug }), locals),
-            nextLinkChange(found.profile.links, now),
-          ]
+        ? [await this.render(pathOf('getProfilePage', { page: slug }), locals, freshUntil), freshUntil]
         : undefined;
     });
     return page && { page, lang, langs: found.langs };
@@ -308,13 +308,14 @@ export class LivePages {
    * Renders the HTML now and its Markdown twin on first use: most visitors are people (a card scanned at a
    * meeting), and converting every rendered page to Markdown doubled a render's cost. Both in the pool's threads.
    */
-  private async render(path: string, locals: LiveLocals): Promise<LivePage> {
+  private async render(path: string, locals: LiveLocals, freshUntil = Infinity): Promise<LivePage> {
     this.renders++;
     const { pool } = this.deps;
     const html = assetOf(await pool.page(path, locals, HTML), HTML);
     let markdown: Promise<Asset> | undefined;
     return {
       html,
+      freshUntil,
       markdown() {
         markdown ??= pool.markdown(html.body, MARKDOWN).then((made) => assetOf(made, MARKDOWN));
         // A conversion refused (the pool is busy) is not kept: the next request tries again.

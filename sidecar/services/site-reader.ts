@@ -59,6 +59,8 @@ export type Resolution = (
   route?: string;
   /** The entity a live answer was built from (services/entities.ts): edges keep it until the change log names it. */
   entity?: Change | undefined;
+  /** When the answer's content next changes by itself (ms; a link's window): no cache may keep it past that. */
+  freshUntil?: number | undefined;
 };
 
 export interface ReadOptions {
@@ -136,7 +138,14 @@ export class SiteReader {
         headers['content-location'] = markdown ? twinPath(printed.versionPath) : printed.versionPath;
         headers[OWN_LANGUAGE_HEADER] = found.langs[0]!;
       }
-      return { kind: 'asset', asset: markdown ? await found.page.markdown() : found.page.html, headers, entity };
+      const freshUntil = found.page.freshUntil;
+      return {
+        kind: 'asset',
+        asset: markdown ? await found.page.markdown() : found.page.html,
+        headers,
+        entity,
+        ...(freshUntil < Infinity ? { freshUntil } : {}),
+      };
     };
     /** The language a printed address answers in: the visitor's among the record's, else the record's own. */
     const visitors =

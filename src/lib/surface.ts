@@ -97,6 +97,18 @@ export const RETRY_AFTER = { unavailable: 30, busy: 1 } as const;
  */
 export const OWN_LANGUAGE_HEADER = 'x-own-language';
 
+/** How long an edge keeps a live answer at most (CACHE.edgeLive): a day, or until its content next changes by itself. */
+const EDGE_LIVE_SECONDS = 86_400;
+
+/**
+ * CDN-Cache-Control of a live answer whose content changes by itself at `freshUntil` (ms: a link's window opening or
+ * closing), at `now`: an edge keeps it no longer than that (issue 49), and a day at most.
+ */
+export function edgeLiveUntil(freshUntil: number, now: number): string {
+  if (!(freshUntil < now + EDGE_LIVE_SECONDS * 1000)) return CACHE.edgeLive;
+  return `public, max-age=${Math.max(0, Math.floor((freshUntil - now) / 1000))}, stale-if-error=604800`;
+}
+
 /** Cache-Control values, by rule. */
 export const CACHE = {
   immutable: 'public, max-age=31536000, immutable',
@@ -115,7 +127,7 @@ export const CACHE = {
    * purger forgets it the moment the change log names it, and serve it for a week more while the origin fails.
    * Browsers still revalidate (`live`).
    */
-  edgeLive: 'public, max-age=86400, stale-if-error=604800',
+  edgeLive: `public, max-age=${EDGE_LIVE_SECONDS}, stale-if-error=604800`,
   /** Error pages: not kept in place of the page that may exist a moment later. */
   error: 'no-cache',
   none: 'no-store',

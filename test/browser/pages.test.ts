@@ -64,6 +64,23 @@ describe('pages in Chromium', () => {
     },
   );
 
+  it('lists articles with their topics as pills of their own and a spaced date line (issue 49)', async () => {
+    const { page } = await visit(browser, server.url + '/en/blog');
+    const look = await page.evaluate(() => {
+      const pill = document.querySelector('.article-list .tags li') as HTMLElement;
+      const style = getComputedStyle(pill);
+      return {
+        height: pill.getBoundingClientRect().height,
+        ruleBelow: style.borderBlockEndWidth,
+        meta: document.querySelector('.article-list .meta')?.textContent?.replace(/\s+/g, ' ').trim() ?? '',
+      };
+    });
+    // A pill is a line of text tall, with no rule under it (it took the article's padding and border: 64 px).
+    expect(look.height).toBeLessThan(44);
+    expect(look.ruleBelow).toBe('0px');
+    expect(look.meta).toMatch(/\d{4} · \d+ minutes? read$/);
+  });
+
   it('lays Arabic pages out right to left and English left to right', async () => {
     const { page } = await visit(browser, server.url + '/ar/blog');
     expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('rtl');

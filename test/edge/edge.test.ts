@@ -187,6 +187,39 @@ describe('live pages at the edge', () => {
     expect(await cacheOf('/p/sam-rivera')).toBe('HIT');
   });
 
+  it('a link whose window opens or closes shows or goes at the edge within a second of that moment, with no purge and no write (issue 49)', async () => {
+    // Six seconds ahead: time for the write below, its purge and the first fetch to be over well before the moment.
+    const at = Date.now() + 6_000;
+    const add = (title: string, column: 'starts_at' | 'ends_at') =>
+      sql(
+        `INSERT INTO links (profile_id, position, title, url, enabled, pinned, ${column})
+         SELECT id, 90, ?, 'https://example.com/window', 1, 0, ? FROM profiles WHERE slug = 'northwind-studio'`,
+        title,
+        new Date(at).toISOString(),
+      );
+    add('Opens at the moment', 'starts_at');
+    add('Ends at the moment', 'ends_at');
+    const page = async () => (await get('/p/northwind-studio')).text();
+    await eventually(async () => (await page()).includes('Ends at the moment'));
+    expect(await cacheOf('/p/northwind-studio')).toBe('HIT');
+    // Kept no longer than until the moment: the edge's copy (its TTL taken from CDN-Cache-Control) runs out by then.
+    const kept = Number(/ttl=(-?\d+)/.exec((await cacheStatusOf('/p/northwind-studio')) ?? '')?.[1]);
+    expect(kept).toBeLessThanOrEqual(Math.ceil((at - Date.now()) / 1000));
+    const purges = (purgerLog.match(/"msg":"purged"/g) ?? []).length;
+    while (Date.now() < at) await new Promise((r) => setTimeout(r, 50));
+    // From the moment on, the old page is never a fresh hit: the first reader gets the new page, or the old one
+    // marked stale while one fetch brings the new.
+    const first = await get('/p/northwind-studio');
+    if (!(await first.text()).includes('Opens at the moment'))
+      expect(first.headers.get('cache-status')).toMatch(/detail=stale$/);
+    await eventually(async () => {
+      const text = await page();
+      return text.includes('Opens at the moment') && !text.includes('Ends at the moment');
+    });
+    // Nothing was written at the moment, so nothing was purged: the edge let it go by itself.
+    expect((purgerLog.match(/"msg":"purged"/g) ?? []).length).toBe(purges);
+  });
+
   it("keeps an owner's image file for its year: a hit after the first request, untouched by an edit of its profile", async () => {
     const src = /<img class="avatar" src="([^"]+)"/.exec(await (await get('/p/layla')).text())?.[1] ?? '';
     expect(src).toMatch(/^\/images\/[0-9a-f]{32}-192\.jpg$/);

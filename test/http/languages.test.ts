@@ -305,6 +305,22 @@ describe('a card in two languages', () => {
   });
 });
 
+describe("an owner's page is the owner's (issue 49)", () => {
+  it.each(['/p/layla', '/p/qahwat-alnakheel/en', '/c/k7f2q9', '/c/nakheel1/ar'])(
+    '%s carries none of the site’s navigation: no header, no footer of links, one discreet line at its foot',
+    async (path) => {
+      const d = await doc(path);
+      expect(d.querySelectorAll('.site-header, .site-footer, nav[aria-label="Main"]')).toHaveLength(0);
+      expect([...d.querySelectorAll('.owner-foot a')].map((a) => a.getAttribute('href'))).toHaveLength(1);
+      expect(d.querySelectorAll('a[href="/login"]')).toHaveLength(0);
+    },
+  );
+  it('the blog keeps the site’s header and footer', async () => {
+    const d = await doc('/en/blog');
+    expect(d.querySelectorAll('.site-header, .site-footer')).toHaveLength(2);
+  });
+});
+
 describe('owners speak as themselves', () => {
   it.each([
     ['/p/qahwat-alnakheel/ar', 'تجدنا أيضًا على', 'اعرض رمزنا'],

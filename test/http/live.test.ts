@@ -206,6 +206,9 @@ describe('/c/{cardId}', () => {
     expect(data).toMatchObject({ title: 'ليلى الأحمد', url: `${base}/c/k7f2q9`, lang: 'ar' });
     expect(content).toContain('[+966500000000](tel:+966500000000)');
     expect(content).toContain(`(${base}/c/k7f2q9.vcf)`);
+    // Its two actions are two links an agent can tell apart, not one run of text (issue 49).
+    expect(content).not.toMatch(/\]\([^)]*\)\[/);
+    expect(content).toMatch(new RegExp(`\\(${base}/c/k7f2q9\\.vcf\\)\\s+\\[`));
   });
 });
 
