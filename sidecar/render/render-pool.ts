@@ -32,6 +32,8 @@ export class Overloaded extends Error {
 export interface Rendered {
   body: Buffer;
   forms: Partial<Record<Encoding, Buffer>>;
+  /** A page's: when what it shows next changes by itself, ms (render-worker.ts). */
+  freshUntil?: number | undefined;
 }
 
 export interface RenderPoolOptions {
@@ -140,7 +142,7 @@ export class RenderPool {
     const forms: Rendered['forms'] = {};
     for (const [encoding, bytes] of Object.entries(done.forms) as [Encoding, Uint8Array][])
       forms[encoding] = bufferOf(bytes);
-    return { body: bufferOf(done.body), forms };
+    return { body: bufferOf(done.body), forms, freshUntil: done.freshUntil };
   }
 }
 

@@ -9,6 +9,8 @@ import type { LiveLocals } from '../../src/lib/live-content.ts';
 import { loadAstroRenderer, type AstroRenderer } from './astro-renderer.ts';
 import { qrSvg } from './qr.ts';
 import type { OgCard } from '../../src/lib/og.ts';
+import { scheduleOf } from '../../src/lib/opening-hours.ts';
+import type { Schedule } from '../../src/lib/place.ts';
 
 export type RenderTask =
   | { kind: 'page'; path: string; locals: LiveLocals; type: string }
@@ -22,6 +24,8 @@ export type RenderTask =
 export interface RenderedBytes {
   body: Uint8Array;
   forms: Partial<Record<Encoding, Uint8Array>>;
+  /** A page's: when what it shows next changes by itself (a place opening or closing), ms; absent: never. */
+  freshUntil?: number;
 }
 
 const { serverEntry } = workerData as { serverEntry: string };
@@ -30,18 +34,30 @@ let renderer: Promise<AstroRenderer> | undefined;
 let drawing: Promise<typeof import('../../src/lib/og-draw.ts')> | undefined;
 
 export default async function run(task: RenderTask): Promise<RenderedBytes> {
+  // A place's hours are read here, at the moment of the answer, off the event loop (a long rule takes milliseconds to
+  // parse): the page shows them, and the answer is kept no longer than their next change.
+  const schedule = task.kind === 'page' ? withSchedule(task.locals) : undefined;
   const body = await bodyOf(task);
   const forms: RenderedBytes['forms'] = {};
   // Brotli here, which browsers and the edge take: making gzip too, for every render, was a third of a render's cost;
   // the few clients that take only gzip get it made once on first use (asset.ts).
   if (isCompressible(task.type, body.length)) forms.br = own(compress(body, 'br'));
-  const result: RenderedBytes = { body: own(body), forms };
+  const result: RenderedBytes = { body: own(body), forms, ...(schedule ? { freshUntil: schedule.freshUntil } : {}) };
   // The bytes move to the main thread instead of being copied.
   const buffers = [result.body, ...Object.values(forms)].map((bytes) => bytes.buffer);
   return Piscina.move({
     [Piscina.transferableSymbol]: buffers,
     [Piscina.valueSymbol]: result,
   } as never) as unknown as RenderedBytes;
+}
+
+/** The locals' place's schedule at their moment, set in them for the page; undefined without one. */
+function withSchedule(locals: LiveLocals): Schedule | undefined {
+  const place = locals.profile?.place ?? locals.card?.place;
+  if (!place || !locals.now) return undefined;
+  const schedule = scheduleOf(place, Date.parse(locals.now));
+  if (schedule) locals.schedule = schedule;
+  return schedule;
 }
 
 async function bodyOf(task: RenderTask): Promise<Buffer> {

@@ -156,11 +156,14 @@ export class LivePages {
     if (!found || !lang) return undefined;
     const page = await this.lookup<LivePage>(`p:${slug}:${lang}`, { kind: 'profile', key: slug }, now, async () => {
       const locals = profileLocals(found.profile, lang, now);
-      const freshUntil = nextLinkChange(found.profile.links, now);
+      if (!locals) return undefined;
       // Astro renders every version with the profile's page (src/pages/p/[page].astro): the locals say which.
-      return locals
-        ? [await this.render(pathOf('getProfilePage', { page: slug }), locals, freshUntil), freshUntil]
-        : undefined;
+      const page = await this.render(
+        pathOf('getProfilePage', { page: slug }),
+        locals,
+        nextLinkChange(found.profile.links, now),
+      );
+      return [page, page.freshUntil];
     });
     return page && { page, lang, langs: found.langs };
   }
@@ -195,7 +198,9 @@ export class LivePages {
     if (!found || !lang) return undefined;
     const page = await this.lookup<LivePage>(`c:${cardId}:${lang}`, { kind: 'card', key: cardId }, now, async () => {
       const locals = cardLocals(this.deps.baseUrl, found.card, lang, now);
-      return locals ? [await this.render(pathOf('getDigitalCard', { cardId }), locals)] : undefined;
+      if (!locals) return undefined;
+      const page = await this.render(pathOf('getDigitalCard', { cardId }), locals);
+      return [page, page.freshUntil];
     });
     return page && { page, lang, langs: found.langs };
   }
@@ -308,14 +313,16 @@ export class LivePages {
    * Renders the HTML now and its Markdown twin on first use: most visitors are people (a card scanned at a
    * meeting), and converting every rendered page to Markdown doubled a render's cost. Both in the pool's threads.
    */
-  private async render(path: string, locals: LiveLocals, freshUntil = Infinity): Promise<LivePage> {
+  private async render(path: string, locals: LiveLocals, linksChange = Infinity): Promise<LivePage> {
     this.renders++;
     const { pool } = this.deps;
-    const html = assetOf(await pool.page(path, locals, HTML), HTML);
+    const made = await pool.page(path, locals, HTML);
+    const html = assetOf(made, HTML);
     let markdown: Promise<Asset> | undefined;
     return {
       html,
-      freshUntil,
+      // A link's window, or the place's hours (read where the page was made).
+      freshUntil: Math.min(linksChange, made.freshUntil ?? Infinity),
       markdown() {
         markdown ??= pool.markdown(html.body, MARKDOWN).then((made) => assetOf(made, MARKDOWN));
         // A conversion refused (the pool is busy) is not kept: the next request tries again.

@@ -10,6 +10,8 @@ import {
   PROFILE_TRANSLATED,
 } from '../../src/lib/live-content.ts';
 import { describeLangs, isLang, LANGS, type Lang } from '../../src/lib/locales.ts';
+import { openingHoursProblem } from '../../src/lib/opening-hours.ts';
+import { isTimeZone, PLACE_TEXT } from '../../src/lib/place.ts';
 import {
   cardRedirectProblem,
   LINK_SCHEMES,
@@ -150,9 +152,48 @@ function ownLanguageRefused(
 const profileTranslation = {
   name: line(PROFILE_TRANSLATED.name.max).min(1).optional(),
   bio: text(PROFILE_TRANSLATED.bio.max).optional(),
+  /** The place's address. */
+  address: text(PROFILE_TRANSLATED.address.max).optional(),
   /** Each link's title, keyed by the link's URL as the profile gives it: the pairing survives reordering the links. */
   links: z.record(z.string().max(2048), line(OWNER_TEXT.linkTitle).min(1)).optional(),
 };
+
+/**
+ * A business's place (issue 49): coordinates, opening hours in OpenStreetMap's syntax read in its IANA time zone (both
+ * judged here by what reads them), and on a profile its address (a card has its own). At least one of them.
+ */
+function placeOf(withAddress: boolean) {
+  return z
+    .object({
+      ...(withAddress ? { address: text(PLACE_TEXT.address).min(1).optional() } : {}),
+      geo: z
+        .object({
+          lat: z.number().min(-90).max(90),
+          lon: z.number().min(-180).max(180),
+        })
+        .strict()
+        .optional(),
+      openingHours: z.string().trim().min(1).max(PLACE_TEXT.openingHours).optional(),
+      timeZone: z
+        .string()
+        .refine(isTimeZone, 'is not a time zone: give an IANA name, such as "Asia/Riyadh" or "Europe/London"')
+        .optional(),
+    })
+    .strict()
+    .superRefine((place, ctx) => {
+      if (Object.keys(place).length === 0)
+        ctx.addIssue({ code: 'custom', message: 'says nothing: give an address, a geo, or openingHours' });
+      if (place.openingHours === undefined) return;
+      if (place.timeZone === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['timeZone'],
+          message: 'is needed with openingHours: the IANA time zone they are kept in, such as "Asia/Riyadh"',
+        });
+      const problem = openingHoursProblem(place.openingHours, place.geo ?? null);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['openingHours'], message: problem });
+    });
+}
 
 const profile = z
   .object({
@@ -182,6 +223,7 @@ const profile = z
       .max(OWNER_LISTS.socials)
       .default([]),
     translations: translationsOf(profileTranslation, 'profile').optional(),
+    place: placeOf(true).optional(),
   })
   .strict()
   .superRefine((record, ctx) => {
@@ -267,6 +309,7 @@ const pageCard = z
     profile: slug.optional(),
     active: z.boolean().default(true),
     translations: translationsOf(cardTranslation, 'card').optional(),
+    place: placeOf(false).optional(),
   })
   .strict()
   .superRefine(ownLanguageRefused)

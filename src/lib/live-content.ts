@@ -2,6 +2,7 @@
 // (live-schema.ts), and the rules that depend on the clock.
 import type { ShownRow, Tables } from './live-schema.ts';
 import { LANGS, type Lang } from './locales.ts';
+import type { Schedule } from './place.ts';
 
 export {
   CARD_TRANSLATED,
@@ -88,11 +89,18 @@ export function profileIn(profile: Profile, lang: Lang): ProfileVersion | undefi
     return translated ?? profile[field];
   };
   const titles = translation?.links;
+  // The place's address, translated as the profile's other text is.
+  let place = profile.place;
+  if (place && translation) {
+    if (translation.address !== undefined) place = { ...place, address: translation.address };
+    else if (place.address !== null) fallback.add('address');
+  }
   return {
     ...profile,
     lang,
     name: pick('name'),
     bio: pick('bio'),
+    place,
     links: profile.links.map((link) => {
       if (!translation) return link;
       const title = titles && Object.hasOwn(titles, link.url) ? titles[link.url] : undefined;
@@ -139,6 +147,8 @@ export interface LiveLocals {
   contactCodeShort?: boolean;
   /** The instant the page is rendered for, ISO 8601: link time windows are judged against it. */
   now?: string;
+  /** The place's hours at that instant, read where the page is rendered (render-worker.ts). */
+  schedule?: Schedule;
 }
 
 export function isVisible(link: ProfileLink, now: number): boolean {

@@ -8,6 +8,7 @@
 import { IMAGE_ID_PATTERN } from './image-files.ts';
 import { DEFAULT_LANG, LANGS, type Lang } from './locales.ts';
 import { servedText, storedInstant } from './owner-input.ts';
+import { PLACE_TEXT, type Place } from './place.ts';
 
 /** A row holds what its column does not allow (another writer's mistake): logged and answered 500, never a 503. */
 export class CorruptRowError extends Error {
@@ -436,6 +437,53 @@ function translations<const F extends TranslatedFields, const Links extends bool
   };
 }
 
+/**
+ * A business's place (place.ts), kept as JSON text: its address cleaned and cut as owner text is, its coordinates
+ * checked, its hours and time zone as given (they are judged where they are read); anything else is corrupt.
+ */
+function place(options: Options = {}): ShownColumn<string | null, Place | null, unknown> {
+  return {
+    type: TEXT,
+    nullable: true,
+    since: options.since ?? 1,
+    show: (stored, of, column) => {
+      if (stored === null) return null;
+      let value: unknown;
+      try {
+        value = JSON.parse(stored);
+      } catch (err) {
+        throw new CorruptRowError(`${column} of ${of} is not JSON`, { cause: err });
+      }
+      const given = value as Partial<Record<string, unknown>> | null;
+      if (!given || typeof given !== 'object' || Array.isArray(given))
+        throw new CorruptRowError(`${column} of ${of} is not a JSON object`);
+      const text = (field: string, kind: 'line' | 'text', max: number): string | null => {
+        const v = given[field];
+        if (v === undefined || v === null) return null;
+        if (typeof v !== 'string')
+          throw new CorruptRowError(`${column} of ${of} holds a ${field} that is not a string`);
+        return servedText(v, kind, max);
+      };
+      const geo = given.geo as Partial<Record<string, unknown>> | null | undefined;
+      const lat = geo?.lat;
+      const lon = geo?.lon;
+      if (
+        geo != null &&
+        !(typeof lat === 'number' && typeof lon === 'number' && Math.abs(lat) <= 90 && Math.abs(lon) <= 180)
+      )
+        throw new CorruptRowError(`${column} of ${of} holds a geo that is not a latitude and a longitude`);
+      return {
+        address: text('address', 'text', PLACE_TEXT.address),
+        geo: geo == null ? null : { lat: lat as number, lon: lon as number },
+        openingHours: text('openingHours', 'line', PLACE_TEXT.openingHours),
+        timeZone: text('timeZone', 'line', 64),
+      };
+    },
+    store: (imported) => (imported === undefined ? null : JSON.stringify(imported)),
+    ...options,
+  };
+}
+
 /** Plain text that is not an owner's (a change log's key, a store's identity). */
 const plain = (options: { nullable?: boolean; since?: number } = {}): Column<string, never> => ({
   type: TEXT,
@@ -511,6 +559,8 @@ function emailEntry(value: unknown, of: string, column: string): CardEmail {
 export const PROFILE_TRANSLATED = {
   name: { kind: 'line', max: OWNER_TEXT.profileName },
   bio: { kind: 'text', max: OWNER_TEXT.bio },
+  /** The place's address (issue 49). */
+  address: { kind: 'text', max: PLACE_TEXT.address },
 } as const;
 export const CARD_TRANSLATED = {
   name: { kind: 'line', max: OWNER_TEXT.cardName },
@@ -533,6 +583,7 @@ export const TABLES = {
     published: hiddenFlag({ default: 1 }),
     updated_at: instant({ from: false }),
     translations: translations(PROFILE_TRANSLATED, true, { since: 4 }),
+    place: place({ since: 5 }),
   },
   links: {
     id: key(),
@@ -571,6 +622,7 @@ export const TABLES = {
     active: hiddenFlag({ default: 1 }),
     updated_at: instant({ from: false }),
     translations: translations(CARD_TRANSLATED, false, { since: 4 }),
+    place: place({ since: 5 }),
   },
   aliases: {
     alias: { type: { sqlite: 'TEXT PRIMARY KEY', postgres: 'TEXT PRIMARY KEY' }, nullable: false, since: 1 } as Column<

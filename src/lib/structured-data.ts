@@ -5,6 +5,7 @@
 // string can close the script element.
 import { inEachLanguage, type CardVersion, type ProfileVersion, type Version } from './live-content.ts';
 import { LANGS, type Lang } from './locales.ts';
+import { isoClock, type Place, type Schedule } from './place.ts';
 import type { PublicConfig } from './site-config.ts';
 import { absoluteUrl, paths } from './urls.ts';
 import { pathOf } from './surface.ts';
@@ -106,10 +107,35 @@ function otherNames(names: (string | null | undefined)[], shown: string): { alte
  * A profile page, in one of the profile's languages: a ProfilePage about its owner, named in that language (and by
  * their names in the others), related to its versions in the others.
  */
+/**
+ * What schema.org says of a place: its address, its coordinates, and its hours of the coming week as one
+ * OpeningHoursSpecification an opening (times in its own zone, as Google reads them: an opening past midnight closes
+ * the next morning; one to midnight closes at 23:59).
+ */
+function placeFacts(place: Pick<Place, 'address' | 'geo'> | null, schedule: Schedule | undefined): Node {
+  if (!place) return {};
+  return {
+    ...(place.address ? { address: place.address } : {}),
+    ...(place.geo ? { geo: { '@type': 'GeoCoordinates', latitude: place.geo.lat, longitude: place.geo.lon } } : {}),
+    ...(schedule
+      ? {
+          openingHoursSpecification: schedule.days.flatMap((day) =>
+            day.spans.map((span) => ({
+              '@type': 'OpeningHoursSpecification',
+              dayOfWeek: `https://schema.org/${day.weekday}`,
+              opens: isoClock(span.from, schedule.zone),
+              closes: isoClock(span.to, schedule.zone, true),
+            })),
+          ),
+        }
+      : {}),
+  };
+}
+
 export function profileGraph(
   c: Base,
   profile: ProfileVersion,
-  facts: { avatar: string | undefined; sameAs: string[] },
+  facts: { avatar: string | undefined; sameAs: string[]; schedule?: Schedule | undefined },
 ): Node {
   const { langs } = profile.version;
   const urlOf = (lang: Lang) => absoluteUrl(c.baseUrl, paths.profile(profile.slug, lang, langs));
@@ -127,7 +153,8 @@ export function profileGraph(
       ...translationRelation(profile.version, urlOf, profile.lang),
     },
     {
-      '@type': profile.kind === 'organization' ? 'Organization' : 'Person',
+      // An organisation with a place is a local business (a LocalBusiness is an Organization).
+      '@type': profile.kind === 'organization' ? (profile.place ? 'LocalBusiness' : 'Organization') : 'Person',
       '@id': owner,
       name: profile.name,
       ...otherNames(Object.values(inEachLanguage(profile.version.original, 'name')), profile.name),
@@ -135,6 +162,7 @@ export function profileGraph(
       ...(profile.bio ? { description: profile.bio } : {}),
       ...(facts.avatar ? { image: facts.avatar } : {}),
       ...(facts.sameAs.length > 0 ? { sameAs: facts.sameAs } : {}),
+      ...placeFacts(profile.place, facts.schedule),
     },
   );
 }
@@ -147,7 +175,7 @@ export function profileGraph(
 export function cardGraph(
   c: Base,
   card: CardVersion,
-  facts: { name: string; website: string | undefined; photo: string | undefined },
+  facts: { name: string; website: string | undefined; photo: string | undefined; schedule?: Schedule | undefined },
 ): Node {
   const { langs, original } = card.version;
   const urlOf = (lang: Lang) => absoluteUrl(c.baseUrl, paths.card(card.cardId, lang, langs));
@@ -157,15 +185,19 @@ export function cardGraph(
     : {};
   const samePerson = card.profileSlug !== null && card.profileKind === 'person';
   const holder = samePerson ? nodeIds.owner(c, card.profileSlug!) : nodeIds.holder(c, card.cardId);
+  // The card's place is its organisation's: a local business, where it is and when it is open.
+  const business = card.place ? { ...placeFacts({ address: card.address, geo: card.place.geo }, facts.schedule) } : {};
+  const employerType = card.place ? 'LocalBusiness' : 'Organization';
   const employer =
     card.profileSlug !== null && card.profileKind === 'organization'
       ? {
           '@id': nodeIds.owner(c, card.profileSlug),
-          '@type': 'Organization',
+          '@type': employerType,
           ...(card.organization ? { name: card.organization, ...organizationNames } : {}),
+          ...business,
         }
       : card.organization
-        ? { '@type': 'Organization', name: card.organization, ...organizationNames }
+        ? { '@type': employerType, name: card.organization, ...organizationNames, ...business }
         : undefined;
   const contactPoints = [
     ...card.phones.map((p) => ({ '@type': 'ContactPoint', telephone: p.number, contactType: p.type })),

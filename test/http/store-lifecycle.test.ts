@@ -107,6 +107,37 @@ describe('npm run db', () => {
     expect(sha(path)).toBe(before);
   });
 
+  it('refuses a place whose hours, time zone or coordinates are not ones, naming each, and writes nothing (issue 49)', async () => {
+    const path = await createDatabase();
+    const before = sha(path);
+    const r = importJson(path, {
+      profiles: [
+        { slug: 'bad-hours', name: 'A', lang: 'en', place: { openingHours: 'Mo-Zz 9 to 5', timeZone: 'Asia/Riyadh' } },
+        {
+          slug: 'bad-zone',
+          name: 'A',
+          lang: 'en',
+          place: { openingHours: 'Mo-Fr 08:00-17:00', timeZone: 'Mars/Olympus' },
+        },
+        { slug: 'no-zone', name: 'A', lang: 'en', place: { openingHours: 'Mo-Fr 08:00-17:00' } },
+        { slug: 'bad-geo', name: 'A', lang: 'en', place: { geo: { lat: 91, lon: 0 } } },
+        { slug: 'empty-place', name: 'A', lang: 'en', place: {} },
+      ],
+      cards: [{ cardId: 'card-place', mode: 'page', name: 'A', place: { address: 'x' } }],
+    });
+    expect(r.status, r.out).toBe(1);
+    for (const line of [
+      'profiles[0] (slug "bad-hours").place.openingHours "Mo-Zz 9 to 5": is not opening hours in OpenStreetMap\'s syntax',
+      'profiles[1] (slug "bad-zone").place.timeZone "Mars/Olympus": is not a time zone: give an IANA name',
+      'profiles[2] (slug "no-zone").place.timeZone: is needed with openingHours',
+      'profiles[3] (slug "bad-geo").place.geo.lat 91:',
+      'profiles[4] (slug "empty-place").place: says nothing',
+      'cards[0] (cardId "card-place").place',
+    ])
+      expect(r.out).toContain(line);
+    expect(sha(path)).toBe(before);
+  });
+
   it('refuses a record that gives a key twice, naming the record and the key, and writes nothing', async () => {
     const path = await createDatabase();
     const before = sha(path);

@@ -33,6 +33,7 @@ const card: Card = {
   profileKind: 'person',
   updatedAt: '2026-11-01T00:00:00Z',
   translations: {},
+  place: null,
 };
 
 describe('the static site in memory', () => {

@@ -1,0 +1,123 @@
+// A business's place and hours (issue 49): an address with map links that load nothing, the hours read in the
+// place's time zone at the moment of the answer ("open now, closes at …", the coming week), LocalBusiness in the
+// structured data, and no cache keeping the page past its next opening or closing. The hours are made relative to
+// the moment the test runs, in a time zone where it is about noon, so that nothing depends on the hour of the run.
+import { createDocument } from '@mixmark-io/domino';
+import matter from 'gray-matter';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, demoData } from '../helpers/database.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+/** A fixed-offset zone where it is now between 10:00 and 12:59 (Etc/GMT-3 is three hours ahead of UTC). */
+function zoneAtNoon(): { zone: string; hour: number } {
+  const utc = new Date().getUTCHours();
+  for (let ahead = -12; ahead <= 14; ahead++) {
+    const hour = (utc + ahead + 24) % 24;
+    if (hour >= 10 && hour <= 12)
+      return { zone: ahead === 0 ? 'UTC' : `Etc/GMT${ahead > 0 ? '-' : '+'}${Math.abs(ahead)}`, hour };
+  }
+  throw new Error('no zone at noon');
+}
+const { zone, hour } = zoneAtNoon();
+const two = (n: number) => String(n).padStart(2, '0');
+
+const databasePath = await createDatabase({
+  ...demoData,
+  profiles: [
+    ...(demoData.profiles as object[]),
+    {
+      slug: 'open-now',
+      name: 'Open Now Bakery',
+      lang: 'en',
+      kind: 'organization',
+      place: {
+        address: '1 High Street, Anytown',
+        geo: { lat: 51.5, lon: -0.12 },
+        openingHours: `Mo-Su 08:00-${two(hour + 3)}:00`,
+        timeZone: zone,
+      },
+    },
+    {
+      slug: 'closed-now',
+      name: 'مخبز مغلق',
+      lang: 'ar',
+      kind: 'organization',
+      place: { address: 'شارع الملك فهد', openingHours: `Mo-Su ${two(hour + 2)}:00-23:00`, timeZone: zone },
+    },
+  ],
+});
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ databasePath });
+});
+afterAll(() => server.close());
+
+const get = (path: string) => fetch(server.url + path, { redirect: 'manual' });
+const doc = async (path: string) => createDocument(await (await get(path)).text(), true);
+
+describe('a place with its hours', () => {
+  it('says it is open now and when it closes, in its own time zone, and lists the coming week', async () => {
+    const d = await doc('/p/open-now');
+    expect(d.querySelector('.open-now')?.textContent?.trim()).toBe(`Open now · closes at ${two(hour + 3)}:00`);
+    const rows = [...d.querySelectorAll('.hours tbody tr')];
+    expect(rows).toHaveLength(7);
+    for (const row of rows) expect(row.querySelector('td')?.textContent?.trim()).toBe(`08:00–${two(hour + 3)}:00`);
+    expect(d.querySelector('.address')?.textContent?.trim()).toBe('1 High Street, Anytown');
+  });
+
+  it('says it is closed and when it opens, in Arabic, with the numerals the site writes', async () => {
+    const d = await doc('/p/closed-now');
+    expect(d.querySelector('.open-now')?.textContent?.trim()).toBe(`مغلق الآن · يفتح الساعة ${two(hour + 2)}:00`);
+    expect(d.querySelector('.place h2')?.textContent?.trim()).toBe('أين تجدنا');
+  });
+
+  it('links to the place on maps the page never loads, and names no other host in what it loads', async () => {
+    const d = await doc('/p/open-now');
+    const links = [...d.querySelectorAll('.map-links a')].map((a) => a.getAttribute('href') ?? '');
+    expect(links[0]).toBe('geo:51.5,-0.12');
+    expect(links.slice(1).map((href) => new URL(href).host)).toEqual([
+      'www.openstreetmap.org',
+      'maps.apple.com',
+      'www.google.com',
+    ]);
+    // No frame, image or script of another host: the maps are links only.
+    for (const el of d.querySelectorAll('img, iframe, script[src], link[rel="preconnect"]'))
+      expect(el.getAttribute('src') ?? el.getAttribute('href') ?? '').not.toMatch(/^https?:/);
+    // Without coordinates, the links search the address.
+    const closed = await doc('/p/closed-now');
+    expect(closed.querySelector('.map-links a[lang="en"]')?.getAttribute('href')).toContain(
+      'openstreetmap.org/search?query=',
+    );
+  });
+
+  it('is a LocalBusiness with its coordinates and a specification a day of the coming week', async () => {
+    const d = await doc('/p/open-now');
+    const graph = (
+      JSON.parse(d.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as {
+        '@graph': Record<string, unknown>[];
+      }
+    )['@graph'];
+    const business = graph.find((n) => n['@type'] === 'LocalBusiness')!;
+    expect(business).toMatchObject({
+      address: '1 High Street, Anytown',
+      geo: { '@type': 'GeoCoordinates', latitude: 51.5, longitude: -0.12 },
+    });
+    const specs = business.openingHoursSpecification as { dayOfWeek: string; opens: string; closes: string }[];
+    expect(specs).toHaveLength(7);
+    expect(new Set(specs.map((s) => s.dayOfWeek)).size).toBe(7);
+    expect(specs[0]).toMatchObject({ opens: '08:00', closes: `${two(hour + 3)}:00` });
+  });
+
+  it('is kept by no cache past its next closing, and its Markdown twin carries the hours as a table', async () => {
+    const res = await get('/p/open-now');
+    const maxAge = Number(/max-age=(\d+)/.exec(res.headers.get('cdn-cache-control') ?? '')?.[1]);
+    // It closes in at most three hours (it is between 10:00 and 12:59 there now).
+    expect(maxAge).toBeGreaterThan(0);
+    expect(maxAge).toBeLessThanOrEqual(3 * 3600);
+    const twin = matter(await (await get('/p/open-now.md')).text()).content;
+    expect(twin).toContain('| Day | Hours |');
+    expect(twin).toContain(`Open now · closes at ${two(hour + 3)}:00`);
+    expect(twin).not.toContain('geo:');
+  });
+});
