@@ -50,8 +50,8 @@ function wallClock(instant: number, zone: string): Date {
     })
       .formatToParts(new Date(instant))
       .map((p) => [p.type, Number(p.value)]),
-  ) as Record<string, number>;
-  return new Date(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  ) as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
+  return new Date(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
 }
 
 /** The instant at which the wall clock in `zone` shows `wall`'s local fields (the inverse of wallClock). */

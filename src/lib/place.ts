@@ -67,7 +67,15 @@ export function weekdayName(instant: number, zone: string, locale: string): stri
 
 /** `HH:MM` in Latin digits, 24 hours, for machines (schema.org); the end of a day is 23:59. */
 export function isoClock(instant: number, zone: string, endOfSpan = false): string {
-  const time = clockTime(instant, zone, 'en-GB');
+  const parts = new Intl.DateTimeFormat(undefined, {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    numberingSystem: 'latn',
+  }).formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  const time = `${part('hour')}:${part('minute')}`;
   return endOfSpan && time === '00:00' ? '23:59' : time;
 }
 
