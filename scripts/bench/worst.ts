@@ -33,6 +33,13 @@ const OTHER_LANG = LANGS.find((lang) => lang !== DEFAULT_LANG) ?? DEFAULT_LANG;
 /** The largest profile's avatar, as the import names it. */
 const LARGEST_AVATAR = imageIdOf(readFileSync(join(projectRoot, 'scripts/demo-images/sam-rivera.jpg')));
 
+/**
+ * Opening hours that cost the most to read of those tried: months, weeks, nth weekdays,
+ * Easter, a date range, sun times; 227 characters of the 255 an import allows.
+ */
+const LONGEST_HOURS =
+  'Jan-Mar Mo-Fr 08:00-12:00,13:00-17:30; Apr-Oct Mo-Sa 07:00-13:00,14:00-22:00; Nov-Dec We-Su 10:00-18:00; week 1-53/2 Fr 09:00-11:00; Mo[1] 10:00-12:00; easter off; 2026 Dec 24-2027 Jan 02 off; sunrise-sunset; Sa[-1] 06:00-07:00';
+
 /** The largest profile and card an import allows (OWNER_LISTS, the text bounds), beside the bulk ones. */
 export const LARGEST = {
   profiles: [
@@ -52,6 +59,13 @@ export const LARGEST = {
         network: 'instagram',
         url: `https://instagram.com/${'s'.repeat(1900)}${i}`,
       })),
+      // A place with the longest address and a long rule of many kinds of selector (issue 49): read at every render.
+      place: {
+        address: 'ع'.repeat(300),
+        geo: { lat: 24.7, lon: 46.7 },
+        openingHours: LONGEST_HOURS,
+        timeZone: 'Asia/Riyadh',
+      },
       // Translated whole, each text the longest, each link's title under its URL (issue 48).
       translations: {
         [DEFAULT_LANG]: {
@@ -81,6 +95,7 @@ export const LARGEST = {
       address: 'ع'.repeat(300),
       photoUrl: 'demo-images/layla.jpg',
       profile: 'largest',
+      place: { geo: { lat: 24.7, lon: 46.7 }, openingHours: LONGEST_HOURS, timeZone: 'Asia/Riyadh' },
       translations: {
         [DEFAULT_LANG]: {
           name: 'K'.repeat(80),
