@@ -143,7 +143,9 @@ describe('a profile in two languages', () => {
   it('relates the versions in its structured data and names the owner in both languages', async () => {
     const [ar, en] = [graphOf(await doc('/p/qahwat-alnakheel/ar')), graphOf(await doc('/p/qahwat-alnakheel/en'))];
     const pageOf = (graph: Record<string, unknown>[]) => graph.find((n) => n['@type'] === 'ProfilePage')!;
-    const ownerOf = (graph: Record<string, unknown>[]) => graph.find((n) => n['@type'] === 'Organization')!;
+    // The owner is the page's main entity (a café with a place is a LocalBusiness).
+    const ownerOf = (graph: Record<string, unknown>[]) =>
+      graph.find((n) => n['@id'] === (pageOf(graph).mainEntity as { '@id': string })['@id'])!;
     expect(pageOf(ar)).toMatchObject({ inLanguage: 'ar', url: CAFE.ar });
     expect(pageOf(ar).workTranslation).toEqual([
       { '@id': `${CAFE.en}#page`, '@type': 'ProfilePage', url: CAFE.en, inLanguage: 'en' },
@@ -154,7 +156,11 @@ describe('a profile in two languages', () => {
     });
     // One owner, whichever version describes them.
     expect(ownerOf(en)['@id']).toBe(ownerOf(ar)['@id']);
-    expect(ownerOf(en)).toMatchObject({ name: 'Al Nakheel Café', alternateName: ['مقهى النخيل'] });
+    expect(ownerOf(en)).toMatchObject({
+      '@type': 'LocalBusiness',
+      name: 'Al Nakheel Café',
+      alternateName: ['مقهى النخيل'],
+    });
     expect(ownerOf(ar)).toMatchObject({ name: 'مقهى النخيل', alternateName: ['Al Nakheel Café'] });
   });
 

@@ -96,9 +96,9 @@ describe('npm run db', () => {
     for (const line of [
       'profiles[0] (slug "own-language").translations.ar: is this record\'s own language (lang "ar"): a translation is into another language',
       'profiles[1] (slug "unserved").translations.fr: is not a language this site serves: a translation is into "ar" (Arabic) or "en" (English)',
-      'profiles[2] (slug "not-translatable").translations.en.slug "a-en": is not translatable: a profile\'s translations hold name, bio, links',
+      'profiles[2] (slug "not-translatable").translations.en.slug "a-en": is not translatable: a profile\'s translations hold name, bio, address, links',
       'profiles[3] (slug "other-link").translations.en.links["https://x.example/"] "X": names no link of this profile',
-      'profiles[4] (slug "empty").translations.en: translates nothing: give at least one of name, bio, links',
+      'profiles[4] (slug "empty").translations.en: translates nothing: give at least one of name, bio, address, links',
       'profiles[5] (slug "hostile").translations.en.name "Ev\\u202eil": contains the invisible character U+202E',
       'cards[0] (cardId "card-phones").translations.ar.phones: is not translatable: a card\'s translations hold name, title, organization, address',
     ])
