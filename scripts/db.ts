@@ -30,10 +30,13 @@ async function importJson(json: unknown, label: string, images: IntakeOptions) {
   try {
     const outcome = await writer.importData(json, images);
     if (!outcome.ok) fail(problems(label, outcome.errors));
-    const { counts } = outcome;
+    const { counts, notices } = outcome;
     console.log(
       `Imported ${label} into ${writer.target}: ${counts.profiles} profiles, ${counts.cards} cards, ${counts.aliases} aliases.`,
     );
+    // Written as given; drawn otherwise where a colour would not read (theme.ts).
+    if (notices.length > 0)
+      console.log(`Colours drawn otherwise, so that every page reads:\n  - ${notices.join('\n  - ')}`);
   } finally {
     await writer.close();
   }

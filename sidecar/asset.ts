@@ -31,6 +31,8 @@ export interface Asset {
   stream?(): Readable;
   /** The bytes it holds now: the bodies kept, compressed forms made so far included (none is made to count it). */
   held(): number;
+  /** Inline styles of its own (an owner's theme) that its Content-Security-Policy must allow: `'sha256-…'` sources. */
+  styleHashes?: readonly string[];
 }
 
 /** A page: its HTML and its Markdown twin, both served at the page's URL. */

@@ -3,8 +3,19 @@
 // profile under wrk, recorded in docs/benchmarks/overview.md). Our headers are the same for every response, so they are
 // computed once here by running that same middleware against a response that only records them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
 import helmet from 'helmet';
 import type { PublicConfig } from '../src/lib/site-config.ts';
+
+/**
+ * The reply's Content-Security-Policy widened to allow `sources` as styles too (a live page's own stylesheet, an owner's
+ * theme, by its hash): the policy is the one set on every reply, and nothing else of it changes.
+ */
+export function allowStyles(reply: FastifyReply, sources: readonly string[]): void {
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy !== 'string') return;
+  reply.header('content-security-policy', policy.replace(/(^|;)style-src /, `$1style-src ${sources.join(' ')} `));
+}
 
 /** `styleHashes`: the build's inline styles (dist/build-manifest.json), allowed by hash and nothing else inline. */
 export function securityHeaders(

@@ -7,6 +7,7 @@ import { preferredEncoding } from './negotiation.ts';
 import type { Asset, Encoded } from './asset.ts';
 import { FairSlots } from './fair-slots.ts';
 import { Overloaded } from './render/render-pool.ts';
+import { allowStyles } from './security-headers.ts';
 
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, status = 200) {
   let encoded: Encoded | undefined;
@@ -20,6 +21,7 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
   }
   const etag = encoded?.etag ?? asset.etag;
   reply.header('content-type', asset.type).header('etag', etag);
+  if (asset.styleHashes) allowStyles(reply, asset.styleHashes);
   if (status === 200) {
     reply.header('cache-control', asset.cacheControl);
     // §13.2.2: If-Match first; a condition that is false is answered 412, on a GET too.

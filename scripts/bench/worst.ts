@@ -40,6 +40,13 @@ const LARGEST_AVATAR = imageIdOf(readFileSync(join(projectRoot, 'scripts/demo-im
 const LONGEST_HOURS =
   'Jan-Mar Mo-Fr 08:00-12:00,13:00-17:30; Apr-Oct Mo-Sa 07:00-13:00,14:00-22:00; Nov-Dec We-Su 10:00-18:00; week 1-53/2 Fr 09:00-11:00; Mo[1] 10:00-12:00; easter off; 2026 Dec 24-2027 Jan 02 off; sunrise-sunset; Sa[-1] 06:00-07:00';
 
+/** A theme whose accent reads on neither scheme's ground as given, over a gradient: every judgement of theme.ts runs. */
+const LARGEST_THEME = {
+  accent: '#ffcc00',
+  background: { gradient: ['#fde2f3', '#e0c3fc'] },
+  buttons: { fill: 'soft', shape: 'pill' },
+};
+
 /** The largest profile and card an import allows (OWNER_LISTS, the text bounds), beside the bulk ones. */
 export const LARGEST = {
   profiles: [
@@ -66,6 +73,8 @@ export const LARGEST = {
         openingHours: LONGEST_HOURS,
         timeZone: 'Asia/Riyadh',
       },
+      // The costliest theme to judge (issue 49): a gradient whose ends and accent all need moving in both schemes.
+      theme: LARGEST_THEME,
       // Translated whole, each text the longest, each link's title under its URL (issue 48).
       translations: {
         [DEFAULT_LANG]: {
@@ -96,6 +105,7 @@ export const LARGEST = {
       photoUrl: 'demo-images/layla.jpg',
       profile: 'largest',
       place: { geo: { lat: 24.7, lon: 46.7 }, openingHours: LONGEST_HOURS, timeZone: 'Asia/Riyadh' },
+      theme: LARGEST_THEME,
       translations: {
         [DEFAULT_LANG]: {
           name: 'K'.repeat(80),

@@ -23,12 +23,13 @@ export function qrVersion(text: string): number {
   return version === -1 ? Infinity : version;
 }
 
-export async function qrSvg(text: string): Promise<string> {
+/** `dark`: the modules' colour (an owner's, theme.ts qrInk: at least 7:1 on the white ground), black by default. */
+export async function qrSvg(text: string, dark = '#000000'): Promise<string> {
   const svg = await QRCode.toString(segments(text), {
     type: 'svg',
     errorCorrectionLevel: LEVEL,
     margin: 4,
-    color: { dark: '#000000', light: '#ffffff' },
+    color: { dark: /^#[0-9a-f]{6}$/.test(dark) ? dark : '#000000', light: '#ffffff' },
   });
   // An accessible name for the image when it is opened on its own; pages give it alt text of their own.
   return svg.replace('<svg ', '<svg role="img" aria-label="QR code" ');

@@ -34,6 +34,8 @@ export interface Rendered {
   forms: Partial<Record<Encoding, Buffer>>;
   /** A page's: when what it shows next changes by itself, ms (render-worker.ts). */
   freshUntil?: number | undefined;
+  /** A themed page's: the CSP sources of the owner's stylesheet in it (render-worker.ts). */
+  styleHashes?: string[] | undefined;
 }
 
 export interface RenderPoolOptions {
@@ -106,9 +108,9 @@ export class RenderPool {
     return this.#run({ kind: 'og', card, picture, type });
   }
 
-  /** A QR code of `text`, as SVG. */
-  qr(text: string, type: string): Promise<Rendered> {
-    return this.#run({ kind: 'qr', text, type });
+  /** A QR code of `text`, as SVG; its modules `dark` (`#rrggbb`, dark enough to scan on white) or black. */
+  qr(text: string, type: string, dark?: string): Promise<Rendered> {
+    return this.#run({ kind: 'qr', text, dark, type });
   }
 
   /** A document's text (its UTF-8 bytes, or those gzipped) as a JSON string literal in UTF-8: an MCP answer's large text. */
@@ -142,7 +144,7 @@ export class RenderPool {
     const forms: Rendered['forms'] = {};
     for (const [encoding, bytes] of Object.entries(done.forms) as [Encoding, Uint8Array][])
       forms[encoding] = bufferOf(bytes);
-    return { body: bufferOf(done.body), forms, freshUntil: done.freshUntil };
+    return { body: bufferOf(done.body), forms, freshUntil: done.freshUntil, styleHashes: done.styleHashes };
   }
 }
 

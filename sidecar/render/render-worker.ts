@@ -1,5 +1,6 @@
 // A worker thread of the render pool (render-pool.ts): the CPU work of a live answer, off the event loop that answers
 // /health and every cached page. Each task returns the bytes and their compressed forms, ready to be kept.
+import { createHash } from 'node:crypto';
 import { workerData } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import Piscina from 'piscina';
@@ -10,12 +11,13 @@ import { loadAstroRenderer, type AstroRenderer } from './astro-renderer.ts';
 import { qrSvg } from './qr.ts';
 import type { OgCard } from '../../src/lib/og.ts';
 import { scheduleOf } from '../../src/lib/opening-hours.ts';
+import { paletteOf, themeCss } from '../../src/lib/theme.ts';
 import type { Schedule } from '../../src/lib/place.ts';
 
 export type RenderTask =
   | { kind: 'page'; path: string; locals: LiveLocals; type: string }
   | { kind: 'markdown'; html: Uint8Array; type: string }
-  | { kind: 'qr'; text: string; type: string }
+  | { kind: 'qr'; text: string; dark?: string | undefined; type: string }
   | { kind: 'og'; card: OgCard; picture?: Uint8Array | undefined; type: string }
   | { kind: 'json-string'; text: Uint8Array; gzipped: boolean; type: string }
   | { kind: 'warm'; type: string };
@@ -26,6 +28,8 @@ export interface RenderedBytes {
   forms: Partial<Record<Encoding, Uint8Array>>;
   /** A page's: when what it shows next changes by itself (a place opening or closing), ms; absent: never. */
   freshUntil?: number;
+  /** A themed page's: the CSP source (`'sha256-…'`) of the owner's stylesheet in it, which its answer must allow. */
+  styleHashes?: string[];
 }
 
 const { serverEntry } = workerData as { serverEntry: string };
@@ -37,12 +41,18 @@ export default async function run(task: RenderTask): Promise<RenderedBytes> {
   // A place's hours are read here, at the moment of the answer, off the event loop (a long rule takes milliseconds to
   // parse): the page shows them, and the answer is kept no longer than their next change.
   const schedule = task.kind === 'page' ? withSchedule(task.locals) : undefined;
+  const style = task.kind === 'page' ? withTheme(task.locals) : undefined;
   const body = await bodyOf(task);
   const forms: RenderedBytes['forms'] = {};
   // Brotli here, which browsers and the edge take: making gzip too, for every render, was a third of a render's cost;
   // the few clients that take only gzip get it made once on first use (asset.ts).
   if (isCompressible(task.type, body.length)) forms.br = own(compress(body, 'br'));
-  const result: RenderedBytes = { body: own(body), forms, ...(schedule ? { freshUntil: schedule.freshUntil } : {}) };
+  const result: RenderedBytes = {
+    body: own(body),
+    forms,
+    ...(schedule ? { freshUntil: schedule.freshUntil } : {}),
+    ...(style ? { styleHashes: [style] } : {}),
+  };
   // The bytes move to the main thread instead of being copied.
   const buffers = [result.body, ...Object.values(forms)].map((bytes) => bytes.buffer);
   return Piscina.move({
@@ -60,6 +70,17 @@ function withSchedule(locals: LiveLocals): Schedule | undefined {
   return schedule;
 }
 
+/**
+ * The owner's stylesheet for the locals' theme (theme.ts: its colours judged for contrast in both schemes), set in
+ * them for the page; the CSP source of its hash, or undefined for a page in the platform's look.
+ */
+function withTheme(locals: LiveLocals): string | undefined {
+  const theme = locals.profile?.theme ?? locals.card?.theme;
+  if (!theme) return undefined;
+  locals.themeCss = themeCss(paletteOf(theme).palette);
+  return `'sha256-${createHash('sha256').update(locals.themeCss).digest('base64')}'`;
+}
+
 async function bodyOf(task: RenderTask): Promise<Buffer> {
   switch (task.kind) {
     case 'page':
@@ -70,7 +91,7 @@ async function bodyOf(task: RenderTask): Promise<Buffer> {
         pageToMarkdown(Buffer.from(task.html.buffer, task.html.byteOffset, task.html.byteLength).toString('utf8')),
       );
     case 'qr':
-      return Buffer.from(await qrSvg(task.text));
+      return Buffer.from(await qrSvg(task.text, task.dark));
     // The drawing code (CanvasKit, sharp and the fonts) loads on the first picture this thread draws: a thread that
     // draws none never carries it.
     case 'og':

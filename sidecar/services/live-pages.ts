@@ -28,6 +28,7 @@ import type { Freshness, FreshnessEvent } from './freshness.ts';
 import { cardToVcard, cardUrlsOf, contactCode } from '../vcard.ts';
 import { cardLocals, profileLocals } from './live-locals.ts';
 import { makeAsset, type Asset } from '../asset.ts';
+import { qrInk, type Theme } from '../../src/lib/theme.ts';
 
 export interface LiveDeps {
   baseUrl: string;
@@ -238,27 +239,29 @@ export class LivePages {
 
   /** The QR code of a published profile's page (for print, or for showing on a screen). */
   profileQr(slug: string, now = Date.now()): Promise<Asset | undefined> {
-    return this.lookup<Asset>(`pq:${slug}`, { kind: 'profile', key: slug }, now, async () =>
-      (await this.profile(slug, now))
-        ? [await this.qr(absoluteUrl(this.deps.baseUrl, pathOf('getProfilePage', { page: slug })))]
-        : undefined,
-    );
+    return this.lookup<Asset>(`pq:${slug}`, { kind: 'profile', key: slug }, now, async () => {
+      const found = await this.profile(slug, now);
+      return found
+        ? [await this.qr(absoluteUrl(this.deps.baseUrl, pathOf('getProfilePage', { page: slug })), found.profile.theme)]
+        : undefined;
+    });
   }
 
   /** The QR code of an active card's page: our /c/{cardId}, also for a redirect-mode card (which redirects from there). */
   cardQr(cardId: string, now = Date.now()): Promise<Asset | undefined> {
-    return this.lookup<Asset>(`cq:${cardId}`, { kind: 'card', key: cardId }, now, async () =>
-      (await this.card(cardId, now))
-        ? [await this.qr(absoluteUrl(this.deps.baseUrl, pathOf('getDigitalCard', { cardId })))]
-        : undefined,
-    );
+    return this.lookup<Asset>(`cq:${cardId}`, { kind: 'card', key: cardId }, now, async () => {
+      const found = await this.card(cardId, now);
+      return found
+        ? [await this.qr(absoluteUrl(this.deps.baseUrl, pathOf('getDigitalCard', { cardId })), found.card.theme)]
+        : undefined;
+    });
   }
 
   /** The offline contact code of a page-mode card: a vCard itself, so a phone saves it with no network. */
   contactQr(cardId: string, now = Date.now()): Promise<Asset | undefined> {
     return this.lookup<Asset>(`vq:${cardId}`, { kind: 'card', key: cardId }, now, async () => {
       const found = await this.card(cardId, now);
-      return found?.contact ? [await this.qr(found.contact)] : undefined;
+      return found?.contact ? [await this.qr(found.contact, found.card.theme)] : undefined;
     });
   }
 
@@ -305,8 +308,9 @@ export class LivePages {
     return lookup;
   }
 
-  private async qr(text: string): Promise<Asset> {
-    return assetOf(await this.deps.pool.qr(text, SVG), SVG);
+  /** A QR code of `text`, in the owner's accent when `theme` has one (darkened until it scans: theme.ts qrInk). */
+  private async qr(text: string, theme: Theme | null): Promise<Asset> {
+    return assetOf(await this.deps.pool.qr(text, SVG, theme ? qrInk(theme) : undefined), SVG);
   }
 
   /**
@@ -318,6 +322,7 @@ export class LivePages {
     const { pool } = this.deps;
     const made = await pool.page(path, locals, HTML);
     const html = assetOf(made, HTML);
+    if (made.styleHashes) html.styleHashes = made.styleHashes;
     let markdown: Promise<Asset> | undefined;
     return {
       html,

@@ -13,6 +13,16 @@ import { describeLangs, isLang, LANGS, type Lang } from '../../src/lib/locales.t
 import { openingHoursProblem } from '../../src/lib/opening-hours.ts';
 import { isTimeZone, PLACE_TEXT } from '../../src/lib/place.ts';
 import {
+  BUTTON_FILLS,
+  BUTTON_SHAPES,
+  colourOf,
+  DEFAULT_BUTTONS,
+  groundProblem,
+  paletteOf,
+  substituteText,
+  type Theme,
+} from '../../src/lib/theme.ts';
+import {
   cardRedirectProblem,
   LINK_SCHEMES,
   normalizeUrl,
@@ -195,6 +205,50 @@ function placeOf(withAddress: boolean) {
     });
 }
 
+/** A colour in any CSS syntax, opaque, kept as `#rrggbb`. */
+const colour = z.string().transform((value, ctx) => {
+  const judged = colourOf(value);
+  if (!judged.ok) {
+    ctx.addIssue({ code: 'custom', message: judged.problem });
+    return z.NEVER;
+  }
+  return judged.hex;
+});
+
+/**
+ * An owner's theme (issue 49, theme.ts): an accent, a background (a colour or a gradient of two) and the buttons'
+ * fill and shape. A background no text colour reads on is refused; an accent that does not read on it is drawn in
+ * another colour, which the import says (themeNotices).
+ */
+const themeOf = z
+  .object({
+    accent: colour.optional(),
+    background: z
+      .union([colour.transform((color) => ({ color })), z.object({ gradient: z.tuple([colour, colour]) }).strict()])
+      .optional(),
+    buttons: z
+      .object({ fill: z.enum(BUTTON_FILLS).optional(), shape: z.enum(BUTTON_SHAPES).optional() })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .superRefine((theme, ctx) => {
+    if (theme.accent === undefined && theme.background === undefined && theme.buttons === undefined)
+      ctx.addIssue({ code: 'custom', message: 'says nothing: give an accent, a background or buttons' });
+    const ground =
+      theme.background && ('color' in theme.background ? [theme.background.color] : theme.background.gradient);
+    const problem = ground && groundProblem(ground);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['background'], message: problem });
+  })
+  .transform((theme): Theme => ({
+    accent: theme.accent ?? null,
+    background: theme.background ?? null,
+    buttons: {
+      fill: theme.buttons?.fill ?? DEFAULT_BUTTONS.fill,
+      shape: theme.buttons?.shape ?? DEFAULT_BUTTONS.shape,
+    },
+  }));
+
 const profile = z
   .object({
     slug,
@@ -224,6 +278,7 @@ const profile = z
       .default([]),
     translations: translationsOf(profileTranslation, 'profile').optional(),
     place: placeOf(true).optional(),
+    theme: themeOf.optional(),
   })
   .strict()
   .superRefine((record, ctx) => {
@@ -310,6 +365,7 @@ const pageCard = z
     active: z.boolean().default(true),
     translations: translationsOf(cardTranslation, 'card').optional(),
     place: placeOf(false).optional(),
+    theme: themeOf.optional(),
   })
   .strict()
   .superRefine(ownLanguageRefused)
@@ -360,7 +416,7 @@ export interface ImportRules {
 }
 
 /** An import's data, or every problem with it. */
-export type Validated = Result<{ data: ImportData }, { errors: string[] }>;
+export type Validated = Result<{ data: ImportData; notices: string[] }, { errors: string[] }>;
 
 /** Validates an import against the format, itself and what the database already holds; returns every problem. */
 export function validateImport(
@@ -410,7 +466,19 @@ export function validateImport(
         errors.push(`cards[${i}] (cardId "${c.cardId}").redirectUrl ${JSON.stringify(c.redirectUrl)}: ${problem}`);
     });
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, data };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, data, notices: themeNotices(data) };
+}
+
+/** Each colour of an owner's theme a page will draw in another (it would not read): the record, the field, why, what. */
+function themeNotices(data: ImportData): string[] {
+  const notices: string[] = [];
+  const judge = (theme: Theme | undefined, at: string) => {
+    if (theme)
+      for (const s of paletteOf(theme).substitutes) notices.push(`${at}.theme.${s.field} ${substituteText(s)}`);
+  };
+  data.profiles.forEach((p, i) => judge(p.theme, `profiles[${i}] (slug "${p.slug}")`));
+  data.cards.forEach((c, i) => judge('theme' in c ? c.theme : undefined, `cards[${i}] (cardId "${c.cardId}")`));
+  return notices;
 }
 
 /** How deep an import file may nest: a record's lists are three levels down; a thousand is a file that is not one. */

@@ -28,10 +28,12 @@ export interface ImportPlan {
   aliases: { alias: string; slug: string }[];
   /** Image files to write (image-files.ts): the images taken for this file's avatars and photos. */
   images: { name: string; bytes: Uint8Array }[];
+  /** What the import says beside writing: each theme colour a page will draw in another (import-format.ts). */
+  notices: string[];
 }
 
 /** The rows a valid file makes, stamped `now`: what planImport hands the writers. */
-function rowsOf(data: ImportData, now = new Date()): ImportPlan {
+function rowsOf(data: ImportData, notices: string[], now = new Date()): ImportPlan {
   const stamp = now.toISOString();
   return {
     profiles: data.profiles.map((p) => storedRow('profiles', p, { updated_at: stamp, avatar_image: null })),
@@ -47,6 +49,7 @@ function rowsOf(data: ImportData, now = new Date()): ImportPlan {
     })),
     aliases: data.aliases.map((a) => ({ alias: a.alias, slug: a.page })),
     images: [],
+    notices,
   };
 }
 
@@ -156,7 +159,7 @@ export function referencedSlugs(json: unknown): string[] {
   return [...new Set(slugs.filter((s): s is string => typeof s === 'string'))];
 }
 
-export type ImportOutcome = Result<{ counts: ImportCounts }, { errors: string[] }>;
+export type ImportOutcome = Result<{ counts: ImportCounts; notices: string[] }, { errors: string[] }>;
 
 /** Rows of the change log a writer keeps (an import prunes older ones): a sidecar further behind drops its whole cache. */
 export const CHANGE_LOG_KEEP = 100_000;
@@ -166,5 +169,5 @@ export type PlanOutcome = Result<{ plan: ImportPlan }, { errors: string[] }>;
 
 export function planImport(json: unknown, known: ReadonlySet<string>, rules: ImportRules = {}): PlanOutcome {
   const validated = validateImport(json, (slug) => known.has(slug), rules);
-  return validated.ok ? { ok: true, plan: rowsOf(validated.data) } : validated;
+  return validated.ok ? { ok: true, plan: rowsOf(validated.data, validated.notices) } : validated;
 }

@@ -42,7 +42,7 @@ async function importWith(backend: Backend, json: unknown, images: IntakeOptions
   const taken = await withImages(planned.plan, images);
   if (!taken.ok) return taken;
   await backend.write(taken.plan);
-  return { ok: true, counts: countsOf(taken.plan) };
+  return { ok: true, counts: countsOf(taken.plan), notices: taken.plan.notices };
 }
 
 /** Where to write, and (`baseUrl`, the site the data will be served on) what an import is judged against. */

@@ -149,6 +149,8 @@ export interface LiveLocals {
   now?: string;
   /** The place's hours at that instant, read where the page is rendered (render-worker.ts). */
   schedule?: Schedule;
+  /** The owner's stylesheet, from their theme (theme.ts), made where the page is rendered (render-worker.ts). */
+  themeCss?: string;
 }
 
 export function isVisible(link: ProfileLink, now: number): boolean {

@@ -9,6 +9,7 @@ import { IMAGE_ID_PATTERN } from './image-files.ts';
 import { DEFAULT_LANG, LANGS, type Lang } from './locales.ts';
 import { servedText, storedInstant } from './owner-input.ts';
 import { PLACE_TEXT, type Place } from './place.ts';
+import { storedTheme, type Theme } from './theme.ts';
 
 /** A row holds what its column does not allow (another writer's mistake): logged and answered 500, never a 503. */
 export class CorruptRowError extends Error {
@@ -484,6 +485,32 @@ function place(options: Options = {}): ShownColumn<string | null, Place | null, 
   };
 }
 
+/**
+ * An owner's theme (theme.ts), kept as JSON text: colours as `#rrggbb`, the button style one of its words; anything
+ * else is corrupt. Its colours are judged for contrast where a page is drawn (theme.ts paletteOf), not trusted.
+ */
+function theme(options: Options = {}): ShownColumn<string | null, Theme | null, unknown> {
+  return {
+    type: TEXT,
+    nullable: true,
+    since: options.since ?? 1,
+    show: (stored, of, column) => {
+      if (stored === null) return null;
+      let value: unknown;
+      try {
+        value = JSON.parse(stored);
+      } catch (err) {
+        throw new CorruptRowError(`${column} of ${of} is not JSON`, { cause: err });
+      }
+      const shown = storedTheme(value);
+      if (!shown) throw new CorruptRowError(`${column} of ${of} is not a theme (colours as #rrggbb, buttons by name)`);
+      return shown;
+    },
+    store: (imported) => (imported === undefined ? null : JSON.stringify(imported)),
+    ...options,
+  };
+}
+
 /** Plain text that is not an owner's (a change log's key, a store's identity). */
 const plain = (options: { nullable?: boolean; since?: number } = {}): Column<string, never> => ({
   type: TEXT,
@@ -584,6 +611,7 @@ export const TABLES = {
     updated_at: instant({ from: false }),
     translations: translations(PROFILE_TRANSLATED, true, { since: 4 }),
     place: place({ since: 5 }),
+    theme: theme({ since: 6 }),
   },
   links: {
     id: key(),
@@ -623,6 +651,7 @@ export const TABLES = {
     updated_at: instant({ from: false }),
     translations: translations(CARD_TRANSLATED, false, { since: 4 }),
     place: place({ since: 5 }),
+    theme: theme({ since: 6 }),
   },
   aliases: {
     alias: { type: { sqlite: 'TEXT PRIMARY KEY', postgres: 'TEXT PRIMARY KEY' }, nullable: false, since: 1 } as Column<

@@ -54,6 +54,25 @@ function load(): Promise<Kit> {
   return kit;
 }
 
+type Rgb = [number, number, number];
+const PLATFORM_COLOURS = {
+  ground: [10, 107, 93],
+  band: [6, 78, 68],
+  soft: [200, 240, 230],
+  ink: [255, 255, 255],
+} satisfies Record<string, Rgb>;
+
+const rgbOf = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb;
+const toward = (a: Rgb, b: Rgb, t: number): Rgb => a.map((v, i) => Math.round(v + (b[i]! - v) * t)) as Rgb;
+
+/** An owner's ground and text (`#rrggbb`, the text ≥ 4.5:1 on the ground, theme.ts): every line in that text, the band a step away from it. */
+function ownColours(colours: { ground: string; ink: string }): typeof PLATFORM_COLOURS {
+  const ground = rgbOf(colours.ground);
+  const ink = rgbOf(colours.ink);
+  const away: Rgb = ink[0] + ink[1] + ink[2] > 382 ? [0, 0, 0] : [255, 255, 255];
+  return { ground, band: toward(ground, away, 0.25), soft: ink, ink };
+}
+
 /** The side of the owner's picture on a card, in pixels, drawn as a circle at the end of the line. */
 const PICTURE = 280;
 
@@ -67,9 +86,12 @@ export async function drawOgImage(card: OgCard, picture?: Uint8Array): Promise<B
   const rtl = dirOf(card.lang) === 'rtl';
   const families = rtl ? [ARABIC, LATIN, EMOJI] : [LATIN, ARABIC, EMOJI];
   const canvas = surface.getCanvas();
-  canvas.clear(ck.Color(10, 107, 93, 1));
+  // The platform's teal, or the owner's accent with the text colour that reads on it (theme.ts ogColours); the band at
+  // the foot a step further from the text colour, so that the host on it reads better still.
+  const { ground, band: bandColour, soft, ink } = card.colours ? ownColours(card.colours) : PLATFORM_COLOURS;
+  canvas.clear(ck.Color(ground[0], ground[1], ground[2], 1));
   const band = new ck.Paint();
-  band.setColor(ck.Color(6, 78, 68, 1));
+  band.setColor(ck.Color(bandColour[0], bandColour[1], bandColour[2], 1));
   canvas.drawRect(ck.LTRBRect(0, OG_HEIGHT - 96, OG_WIDTH, OG_HEIGHT), band);
   band.delete();
 
@@ -92,7 +114,7 @@ export async function drawOgImage(card: OgCard, picture?: Uint8Array): Promise<B
     const left = rtl ? margin : OG_WIDTH - margin - PICTURE;
     const top = (OG_HEIGHT - 96 - PICTURE) / 2;
     const ring = new ck.Paint();
-    ring.setColor(ck.Color(200, 240, 230, 1));
+    ring.setColor(ck.Color(soft[0], soft[1], soft[2], 1));
     ring.setAntiAlias(true);
     canvas.drawCircle(left + PICTURE / 2, top + PICTURE / 2, PICTURE / 2 + 6, ring);
     ring.delete();
@@ -137,17 +159,17 @@ export async function drawOgImage(card: OgCard, picture?: Uint8Array): Promise<B
     return p;
   };
 
-  const kicker = paragraph(card.kicker, 34, 700, [200, 240, 230], 1);
+  const kicker = paragraph(card.kicker, 34, 700, soft, 1);
   canvas.drawParagraph(kicker, x, 72);
   // The largest size at which the whole title fits in four lines.
-  let title = paragraph(isolated(card.title), 76, 700, [255, 255, 255], 4);
+  let title = paragraph(isolated(card.title), 76, 700, ink, 4);
   for (const size of [68, 60, 52]) {
     if (!title.didExceedMaxLines() && title.getHeight() <= 360) break;
     title.delete();
-    title = paragraph(isolated(card.title), size, 700, [255, 255, 255], 4);
+    title = paragraph(isolated(card.title), size, 700, ink, 4);
   }
   canvas.drawParagraph(title, x, 150);
-  const host = paragraph(leftToRight(card.host), 30, 400, [220, 245, 238], 1, OG_WIDTH - 2 * margin);
+  const host = paragraph(leftToRight(card.host), 30, 400, soft, 1, OG_WIDTH - 2 * margin);
   canvas.drawParagraph(host, margin, OG_HEIGHT - 96 + (96 - host.getHeight()) / 2);
   for (const p of [kicker, title, host]) p.delete();
 

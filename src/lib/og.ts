@@ -8,6 +8,7 @@ import type { Version } from './live-content.ts';
 import type { Lang } from './locales.ts';
 import { pathOf } from './surface.ts';
 import type { PublicConfig } from './site-config.ts';
+import { ogColours, type Theme } from './theme.ts';
 
 export const OG_WIDTH = 1200;
 export const OG_HEIGHT = 630;
@@ -28,6 +29,8 @@ export interface OgCard {
   host: string;
   /** The owner's avatar or photo (an image identifier, image-files.ts), drawn beside the title; none on articles. */
   picture?: string | null | undefined;
+  /** The owner's colours (theme.ts ogColours: `#rrggbb`), when they chose a theme; else the platform's. */
+  colours?: { ground: string; ink: string } | undefined;
 }
 
 function missingDrawing(): never {
@@ -53,7 +56,7 @@ export function blogCard(config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, 
  */
 export function profileCard(
   config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>,
-  profile: { slug: string; name: string; lang: Lang; avatar: string | null; version?: Version },
+  profile: { slug: string; name: string; lang: Lang; avatar: string | null; theme?: Theme | null; version?: Version },
 ): OgCard {
   return {
     // A name left untranslated is shaped in the profile's own language.
@@ -62,6 +65,7 @@ export function profileCard(
     kicker: config.serviceName,
     host: `${new URL(config.baseUrl).host}${pathOf('getProfilePage', { page: profile.slug })}`,
     picture: profile.avatar,
+    ...(profile.theme ? { colours: ogColours(profile.theme) } : {}),
   };
 }
 
@@ -75,6 +79,7 @@ export function businessCard(
     organization: string | null;
     lang: Lang;
     photo: string | null;
+    theme?: Theme | null;
     version?: Version;
   },
 ): OgCard {
@@ -89,6 +94,7 @@ export function businessCard(
     kicker: role || config.serviceName,
     host: `${new URL(config.baseUrl).host}${pathOf('getDigitalCard', { cardId: card.cardId })}`,
     picture: card.photo,
+    ...(card.theme ? { colours: ogColours(card.theme) } : {}),
   };
 }
 
@@ -111,6 +117,7 @@ function hashOf(card: OgCard, before: string[], length: number): string {
         card.kicker,
         card.host,
         ...(card.picture ? [card.picture] : []),
+        ...(card.colours ? [card.colours.ground, card.colours.ink] : []),
       ]),
     )
     .digest('base64url')

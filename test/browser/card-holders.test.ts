@@ -35,7 +35,11 @@ const pages: [string, string][] = [
   ['bilingual profile, English version', '/p/qahwat-alnakheel/en'],
   ['bilingual card, Arabic version', '/c/nakheel1/ar'],
   ['bilingual card, English version', '/c/nakheel1/en'],
+  // Themes (issue 49): the café's and its card's light ground, Sam's gradient, Northwind's dark ground in both schemes.
+  ["a profile on its owner's dark ground", '/p/northwind-studio'],
 ];
+/** Pages whose owner chose a dark ground: light text in either scheme. */
+const DARK_GROUNDS = new Set(['/p/northwind-studio', '/c/n0rth1']);
 
 describe.each(['light', 'dark'] as const)('%s scheme, at 412 px', (colorScheme) => {
   let context: BrowserContext;
@@ -51,11 +55,11 @@ describe.each(['light', 'dark'] as const)('%s scheme, at 412 px', (colorScheme) 
       expect(response?.status()).toBe(200);
       await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
       expect(await axeViolations(page), name).toEqual([]);
-      // The scheme really applied: the page background follows it.
-      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-      expect(background === 'rgba(0, 0, 0, 0)' || background === 'rgb(255, 255, 255)', background).toBe(
-        colorScheme === 'light',
-      );
+      // The scheme really applied: dark text in the light scheme, light in the dark one, unless the owner's ground
+      // is dark (then light in both).
+      const ink = await page.evaluate(() => getComputedStyle(document.body).color);
+      const [r, g, b] = (ink.match(/\d+/g) ?? []).map(Number);
+      expect(r! + g! + b! < 384, ink).toBe(colorScheme === 'light' && !DARK_GROUNDS.has(path));
       // Nothing wider than the phone.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       if (path.startsWith('/c/'))
@@ -66,6 +70,24 @@ describe.each(['light', 'dark'] as const)('%s scheme, at 412 px', (colorScheme) 
       expect(problems).toEqual([]);
     },
   );
+});
+
+describe("an owner's theme (issue 49)", () => {
+  it("draws the owner's colours: the café's accent as given in the light scheme, one that reads in the dark", async () => {
+    const drawn: Record<string, { button: string; ground: string }> = {};
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ colorScheme, viewport: PHONE });
+      const { page } = await visit(context, server.url + '/p/qahwat-alnakheel/en');
+      drawn[colorScheme] = await page.evaluate(() => ({
+        button: getComputedStyle(document.querySelector('.profile-links a')!).backgroundColor,
+        ground: getComputedStyle(document.documentElement).backgroundColor,
+      }));
+      await context.close();
+    }
+    expect(drawn.light).toEqual({ button: 'rgb(139, 69, 19)', ground: 'rgb(253, 246, 236)' });
+    expect(drawn.dark!.button).not.toBe(drawn.light!.button);
+    expect(drawn.dark!.ground).not.toBe(drawn.light!.ground);
+  });
 });
 
 describe('codes and sharing', () => {

@@ -138,6 +138,52 @@ describe('npm run db', () => {
     expect(sha(path)).toBe(before);
   });
 
+  it('refuses a theme that is no colour, no style or a ground nothing reads on, naming the record, the field, the colours and the ratio, and writes nothing (issue 49)', async () => {
+    const path = await createDatabase();
+    const before = sha(path);
+    const r = importJson(path, {
+      profiles: [
+        { slug: 'not-a-colour', name: 'A', lang: 'en', theme: { accent: 'brownish' } },
+        { slug: 'see-through', name: 'A', lang: 'en', theme: { accent: 'rgb(139 69 19 / 50%)' } },
+        { slug: 'no-such-fill', name: 'A', lang: 'en', theme: { buttons: { fill: 'glass' } } },
+        {
+          slug: 'unreadable',
+          name: 'A',
+          lang: 'en',
+          theme: { background: { gradient: ['#000000', '#ffffff'] } },
+        },
+        { slug: 'empty-theme', name: 'A', lang: 'en', theme: {} },
+        { slug: 'css-in-a-colour', name: 'A', lang: 'en', theme: { accent: 'red;}body{display:none' } },
+      ],
+      cards: [{ cardId: 'card-theme', mode: 'page', name: 'A', theme: { background: 'url(https://x.example/a.png)' } }],
+    });
+    expect(r.status, r.out).toBe(1);
+    for (const line of [
+      'profiles[0] (slug "not-a-colour").theme.accent "brownish": is not a CSS colour',
+      'profiles[1] (slug "see-through").theme.accent "rgb(139 69 19 / 50%)": is not opaque',
+      'profiles[2] (slug "no-such-fill").theme.buttons.fill "glass":',
+      'profiles[3] (slug "unreadable").theme.background: has no text colour that reads on all of it: the best, "#000000", is 1:1 on "#000000" where 4.5:1 is needed',
+      'profiles[4] (slug "empty-theme").theme: says nothing',
+      'profiles[5] (slug "css-in-a-colour").theme.accent "red;}body{display:none": is not a CSS colour',
+      'cards[0] (cardId "card-theme").theme.background',
+    ])
+      expect(r.out).toContain(line);
+    expect(sha(path)).toBe(before);
+  });
+
+  it('writes a theme whose accent would not read, and says which colour each scheme draws instead (issue 49)', async () => {
+    const path = await createDatabase();
+    const r = importJson(path, {
+      profiles: [{ slug: 'yellow', name: 'A', lang: 'en', theme: { accent: '#ffcc00' } }],
+    });
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).toMatch(
+      /profiles\[0\] \(slug "yellow"\)\.theme\.accent "#ffcc00" is 1\.5:1 on "#ffffff" where 4\.5:1 is needed: the light scheme will use "#[0-9a-f]{6}"/,
+    );
+    // Dark enough on the dark ground: nothing said of the dark scheme.
+    expect(r.out).not.toContain('the dark scheme');
+  });
+
   it('refuses a record that gives a key twice, naming the record and the key, and writes nothing', async () => {
     const path = await createDatabase();
     const before = sha(path);

@@ -1,11 +1,13 @@
-// The import's new inputs drawn at random (issues 48 and 49): translations and places of every shape, valid and
-// hostile. Whatever a file holds, the judgement never throws, names each refusal by its record and field, and what it
-// accepts is served without error: a translation's version of every language, a place's hours at any moment.
+// The import's new inputs drawn at random (issues 48 and 49): translations, places and themes of every shape, valid
+// and hostile. Whatever a file holds, the judgement never throws, names each refusal by its record and field, and what
+// it accepts is served without error: a translation's version of every language, a place's hours at any moment, a
+// theme's stylesheet (as stored, read back).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateImport } from '../../sidecar/store/import-format.ts';
 import { profileIn, cardIn, languagesOf, type Card, type Profile } from '../../src/lib/live-content.ts';
 import { scheduleOf } from '../../src/lib/opening-hours.ts';
+import { paletteOf, storedTheme, themeCss } from '../../src/lib/theme.ts';
 
 const text = fc.oneof(
   fc.string({ maxLength: 20 }),
@@ -44,6 +46,29 @@ const place = fc.record(
   },
   { requiredKeys: [] },
 );
+const colour = mostly(
+  fc.oneof(
+    fc.constantFrom('#8b4513', 'SaddleBrown', 'rgb(139 69 19)', 'oklch(0.7 0.3 30)', '#fff', 'hsl(330 100% 60%)'),
+    fc
+      .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }))
+      .map(([r, g, b]) => `rgb(${r} ${g} ${b})`),
+  ),
+  fc.oneof(fc.constantFrom('red;}body{display:none', 'url(x)', 'transparent', 'rgb(0 0 0 / 50%)', ''), text),
+);
+const theme = fc.record(
+  {
+    accent: colour,
+    background: fc.oneof(colour, fc.record({ gradient: fc.tuple(colour, colour) }), text),
+    buttons: fc.record(
+      {
+        fill: mostly(fc.constantFrom('filled', 'outlined', 'soft'), text),
+        shape: mostly(fc.constantFrom('square', 'rounded', 'pill'), text),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { requiredKeys: [] },
+);
 const translation = mostly(
   fc.record(
     { name, bio: text, address: text, links: fc.dictionary(fc.constantFrom('https://EXAMPLE.com/a'), name) },
@@ -61,6 +86,7 @@ const profile = fc.record({
   links: fc.constant([{ title: 'A', url: 'https://example.com/a' }]),
   translations: fc.option(fc.dictionary(lang, translation), { nil: undefined }),
   place: fc.option(place, { nil: undefined }),
+  theme: fc.option(theme, { nil: undefined }),
 });
 const card = fc.record({
   cardId: fc.constantFrom('fuzz-card'),
@@ -69,12 +95,21 @@ const card = fc.record({
   lang,
   translations: fc.option(fc.dictionary(lang, translation), { nil: undefined }),
   place: fc.option(place, { nil: undefined }),
+  theme: fc.option(theme, { nil: undefined }),
 });
 
 describe('the import, drawn at random', () => {
-  it('judges any translations and place without throwing, naming every refusal by its record', () => {
-    // The draw reaches accepted records with hours and translations, not only refusals.
-    const reached = { hours: 0, translated: 0 };
+  it('judges any translations, place and theme without throwing, naming every refusal by its record', () => {
+    // The draw reaches accepted records with hours, translations and themes, not only refusals.
+    const reached = { hours: 0, translated: 0, themed: 0 };
+    /** An accepted theme as the database keeps it (JSON text), read back and drawn. */
+    const drawn = (given: unknown) => {
+      if (given === undefined) return;
+      reached.themed++;
+      const stored = storedTheme(JSON.parse(JSON.stringify(given)));
+      expect(stored).toEqual(given);
+      expect(themeCss(paletteOf(stored!).palette)).toMatch(/^html:root\{/);
+    };
     fc.assert(
       fc.property(
         fc.oneof(
@@ -104,6 +139,7 @@ describe('the import, drawn at random', () => {
                 expect(() => scheduleOf(read, Date.now())).not.toThrow();
               }
               if (p.translations && Object.keys(p.translations).length > 0) reached.translated++;
+              drawn(p.theme);
             }
             for (const c of result.data.cards) {
               if (c.mode !== 'page') continue;
@@ -115,6 +151,7 @@ describe('the import, drawn at random', () => {
                 address: null,
               } as unknown as Card;
               for (const l of languagesOf(shown)) expect(cardIn(shown, l)?.lang).toBe(l);
+              drawn(c.theme);
             }
           }
         },
@@ -123,5 +160,6 @@ describe('the import, drawn at random', () => {
     );
     expect(reached.hours).toBeGreaterThan(0);
     expect(reached.translated).toBeGreaterThan(0);
+    expect(reached.themed).toBeGreaterThan(0);
   });
 });

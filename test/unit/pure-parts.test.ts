@@ -34,6 +34,7 @@ const card: Card = {
   updatedAt: '2026-11-01T00:00:00Z',
   translations: {},
   place: null,
+  theme: null,
 };
 
 describe('the static site in memory', () => {
