@@ -11,6 +11,7 @@ import precompress from './src/integrations/precompress.ts';
 import contentChecks from './src/integrations/content-checks.ts';
 import searchIndex from './src/integrations/search-index.ts';
 import ogImages, { ogDrawingHash } from './src/integrations/og-images.ts';
+import shippedFonts, { fontFiles } from './src/integrations/fonts.ts';
 import publishManifest from './src/integrations/publish-manifest.ts';
 import reusePages from './src/integrations/reuse-pages.ts';
 
@@ -69,6 +70,8 @@ export default defineConfig({
     define: {
       __SITE_CONFIG__: JSON.stringify(config),
       __OG_DRAWING__: JSON.stringify(ogDrawingHash(fileURLToPath(new URL('.', import.meta.url)))),
+      // The shipped typefaces' fingerprinted files (src/lib/fonts.ts), which the fonts step writes.
+      __FONT_FILES__: JSON.stringify(fontFiles(fileURLToPath(new URL('.', import.meta.url)))),
     },
   },
   // In this order: the pages reused from the last build are in place before anything reads them; the twins step
@@ -83,6 +86,7 @@ export default defineConfig({
     writeBuildManifest(config, pages),
     searchIndex(),
     ogImages(config),
+    shippedFonts(),
     precompress(),
     publishManifest(),
     previewLivePages(),

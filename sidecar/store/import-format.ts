@@ -12,6 +12,7 @@ import {
 import { describeLangs, isLang, LANGS, type Lang } from '../../src/lib/locales.ts';
 import { openingHoursProblem } from '../../src/lib/opening-hours.ts';
 import { isTimeZone, PLACE_TEXT } from '../../src/lib/place.ts';
+import { FONT_KEYS } from '../../src/lib/fonts.ts';
 import {
   BUTTON_FILLS,
   BUTTON_SHAPES,
@@ -230,11 +231,12 @@ const themeOf = z
       .object({ fill: z.enum(BUTTON_FILLS).optional(), shape: z.enum(BUTTON_SHAPES).optional() })
       .strict()
       .optional(),
+    font: z.enum(FONT_KEYS).optional(),
   })
   .strict()
   .superRefine((theme, ctx) => {
-    if (theme.accent === undefined && theme.background === undefined && theme.buttons === undefined)
-      ctx.addIssue({ code: 'custom', message: 'says nothing: give an accent, a background or buttons' });
+    if (Object.keys(theme).length === 0)
+      ctx.addIssue({ code: 'custom', message: 'says nothing: give an accent, a background, buttons or a font' });
     const ground =
       theme.background && ('color' in theme.background ? [theme.background.color] : theme.background.gradient);
     const problem = ground && groundProblem(ground);
@@ -247,6 +249,7 @@ const themeOf = z
       fill: theme.buttons?.fill ?? DEFAULT_BUTTONS.fill,
       shape: theme.buttons?.shape ?? DEFAULT_BUTTONS.shape,
     },
+    font: theme.font ?? null,
   }));
 
 const profile = z

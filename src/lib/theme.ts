@@ -8,6 +8,7 @@
 // row written by hand is as readable as one imported. culori does the colour science (parsing every CSS colour
 // syntax, OKLCH, the gamut, WCAG's luminance).
 import { clampChroma, converter, formatHex, interpolate, parse, wcagContrast } from 'culori';
+import { FONT_KEYS, fontStacks, type FontKey } from './fonts.ts';
 import type { Result } from './result.ts';
 
 export const BUTTON_FILLS = ['filled', 'outlined', 'soft'] as const;
@@ -23,6 +24,8 @@ export interface Theme {
   accent: string | null;
   background: Background | null;
   buttons: { fill: ButtonFill; shape: ButtonShape };
+  /** A shipped typeface (fonts.ts), for both scripts; null: the site's. */
+  font: FontKey | null;
 }
 
 export const DEFAULT_BUTTONS: Theme['buttons'] = { fill: 'outlined', shape: 'rounded' };
@@ -33,8 +36,9 @@ const isHex = (v: unknown): v is string => typeof v === 'string' && HEX.test(v);
 /** A stored theme as pages see it, or undefined when it is not one (a corrupt row). */
 export function storedTheme(value: unknown): Theme | undefined {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const { accent = null, background = null, buttons = {} } = value as Record<string, unknown>;
+  const { accent = null, background = null, buttons = {}, font = null } = value as Record<string, unknown>;
   if (accent !== null && !isHex(accent)) return undefined;
+  if (font !== null && !(FONT_KEYS as unknown[]).includes(font)) return undefined;
   let ground: Background | null = null;
   if (background !== null) {
     const b = background as Record<string, unknown>;
@@ -46,7 +50,12 @@ export function storedTheme(value: unknown): Theme | undefined {
   const { fill = DEFAULT_BUTTONS.fill, shape = DEFAULT_BUTTONS.shape } = (buttons ?? {}) as Record<string, unknown>;
   if (!(BUTTON_FILLS as readonly unknown[]).includes(fill) || !(BUTTON_SHAPES as readonly unknown[]).includes(shape))
     return undefined;
-  return { accent, background: ground, buttons: { fill: fill as ButtonFill, shape: shape as ButtonShape } };
+  return {
+    accent,
+    background: ground,
+    buttons: { fill: fill as ButtonFill, shape: shape as ButtonShape },
+    font: font as FontKey | null,
+  };
 }
 
 /** WCAG 2.2 AA (1.4.3, 1.4.11): text, and the parts of a control that identify it. */
@@ -86,6 +95,7 @@ export interface Palette {
   light: Colours;
   dark: Colours;
   buttons: Theme['buttons'];
+  font: FontKey | null;
 }
 
 /** The platform's own colours (global.css), which an owner's theme replaces only where it says something. */
@@ -213,6 +223,7 @@ export function paletteOf(theme: Theme): { palette: Palette; substitutes: Substi
       light: coloursOn(lightGround, 'light', theme.accent, substitutes),
       dark: coloursOn(darkGround, 'dark', theme.accent, substitutes),
       buttons: theme.buttons,
+      font: theme.font,
     },
     substitutes,
   };
@@ -259,8 +270,10 @@ export function themeCss(palette: Palette): string {
       : fill === 'soft'
         ? `${link}{background:var(--surface);color:var(--ink);border-color:var(--surface)}${link}:hover{text-decoration:underline}`
         : `${link}{border:2px solid var(--accent)}`;
+  const fonts = palette.font && fontStacks(palette.font);
   return (
     variables(palette.light) +
+    (fonts ? `html:root{--font-latin:${fonts.latin};--font-arabic:${fonts.arabic}}` : '') +
     `html body{background:transparent}html .button{color:var(--on-accent)}html .button-secondary{color:var(--accent)}` +
     `${link},html .button{border-radius:${RADIUS[shape]}}${buttons}` +
     `@media (prefers-color-scheme:dark){${variables(palette.dark)}}`

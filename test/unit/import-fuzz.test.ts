@@ -66,6 +66,7 @@ const theme = fc.record(
       },
       { requiredKeys: [] },
     ),
+    font: mostly(fc.constantFrom('plex', 'naskh', 'kufi'), text),
   },
   { requiredKeys: [] },
 );

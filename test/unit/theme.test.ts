@@ -15,6 +15,7 @@ import {
   type Colours,
   type Theme,
 } from '../../src/lib/theme.ts';
+import { FONT_KEYS, fontStacks } from '../../src/lib/fonts.ts';
 
 function luminance(hex: string): number {
   const [r, g, b] = [1, 3, 5].map((i) => {
@@ -41,6 +42,7 @@ const theme: fc.Arbitrary<Theme> = fc.record({
     { nil: null },
   ),
   buttons: fc.record({ fill: fc.constantFrom(...BUTTON_FILLS), shape: fc.constantFrom(...BUTTON_SHAPES) }),
+  font: fc.option(fc.constantFrom(...FONT_KEYS), { nil: null }),
 });
 
 /** Every pairing a page draws: text on the ground and on the surface, a filled button's label, its edge. */
@@ -83,6 +85,7 @@ describe('a theme', () => {
       accent: '#8b4513',
       background: { color: '#fdf6ec' },
       buttons: { fill: 'filled', shape: 'pill' },
+      font: null,
     });
     expect(palette.light).toMatchObject({ ground: ['#fdf6ec'], accent: '#8b4513' });
     // The brown does not read on the night ground: the dark scheme draws it lighter, and says so.
@@ -106,7 +109,10 @@ describe('a theme', () => {
     fc.assert(
       fc.property(theme, (t) => {
         const css = themeCss(paletteOf(t).palette);
-        expect(css.replace(/#[0-9a-f]{6}/g, '')).toMatch(/^[a-z0-9:;{}(),.\-% @]*$/);
+        // The font stacks are the table's (fonts.ts), named in quotes; everything else is lowercase words and colours.
+        const stacks = t.font ? Object.values(fontStacks(t.font)) : [];
+        const rest = stacks.reduce((left, stack) => left.replaceAll(stack, ''), css);
+        expect(rest.replace(/#[0-9a-f]{6}/g, '')).toMatch(/^[a-z0-9:;{}(),.\-% @]*$/);
       }),
       { numRuns: 200 },
     );
@@ -125,6 +131,7 @@ describe('a theme', () => {
       accent: '#8b4513',
       background: null,
       buttons: { fill: 'outlined', shape: 'rounded' },
+      font: null,
     });
     for (const bad of [
       { accent: 'red' },
@@ -132,6 +139,7 @@ describe('a theme', () => {
       { background: { color: 'url(x)' } },
       { background: { gradient: ['#000000'] } },
       { buttons: { fill: 'glass' } },
+      { font: 'Comic Sans' },
       [],
       'theme',
     ])
