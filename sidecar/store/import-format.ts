@@ -252,6 +252,21 @@ const themeOf = z
     font: theme.font ?? null,
   }));
 
+/** Links to the owner's social networks (a profile's, and a card's: issue 49), each network named by its id. */
+const socials = z
+  .array(
+    z
+      .object({
+        network: z
+          .string()
+          .regex(NETWORK_ID_PATTERN, 'must be a lowercase network id of letters and digits, such as x or instagram'),
+        url: webUrl,
+      })
+      .strict(),
+  )
+  .max(OWNER_LISTS.socials)
+  .default([]);
+
 const profile = z
   .object({
     slug,
@@ -263,22 +278,7 @@ const profile = z
     plan: z.enum(['free', 'paid']).default('free'),
     published: z.boolean().default(true),
     links: z.array(link).max(OWNER_LISTS.links).default([]),
-    socials: z
-      .array(
-        z
-          .object({
-            network: z
-              .string()
-              .regex(
-                NETWORK_ID_PATTERN,
-                'must be a lowercase network id of letters and digits, such as x or instagram',
-              ),
-            url: webUrl,
-          })
-          .strict(),
-      )
-      .max(OWNER_LISTS.socials)
-      .default([]),
+    socials,
     translations: translationsOf(profileTranslation, 'profile').optional(),
     place: placeOf(true).optional(),
     theme: themeOf.optional(),
@@ -369,6 +369,7 @@ const pageCard = z
     translations: translationsOf(cardTranslation, 'card').optional(),
     place: placeOf(false).optional(),
     theme: themeOf.optional(),
+    socials,
   })
   .strict()
   .superRefine(ownLanguageRefused)

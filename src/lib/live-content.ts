@@ -173,3 +173,11 @@ export function nextLinkChange(links: ProfileLink[], now: number): number {
 export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^+\d]/g, '')}`;
 }
+
+/**
+ * WhatsApp's click-to-chat link of a mobile number written with its country code (+966 50 000 0001 →
+ * https://wa.me/966500000001); undefined for a number without one, which the link cannot place.
+ */
+export function whatsappHref(phone: string): string | undefined {
+  return phone.trim().startsWith('+') ? `https://wa.me/${phone.replace(/\D/g, '')}` : undefined;
+}

@@ -557,6 +557,11 @@ export interface CardEmail {
   address: string;
   type: (typeof EMAIL_TYPES)[number];
 }
+/** One of a card's links to the holder's social networks (a profile's are a table of their own). */
+export interface CardSocial {
+  network: string;
+  url: string;
+}
 
 /**
  * A card's phone, `{ number, type }` (or a plain string, as written before types existed: a mobile line), its number
@@ -568,6 +573,17 @@ function phoneEntry(value: unknown, of: string, column: string): CardPhone {
   if (entry && typeof entry.number === 'string' && (PHONE_TYPES as readonly unknown[]).includes(entry.type))
     return { number: servedText(entry.number, 'line', OWNER_TEXT.phone), type: entry.type as CardPhone['type'] };
   throw new CorruptRowError(`${column} of ${of} holds an entry that is neither a string nor { number, type }`);
+}
+
+/** A card's social link, `{ network, url }` (issue 49), cleaned; anything else is corrupt. Its URL is judged where shown. */
+function socialEntry(value: unknown, of: string, column: string): CardSocial {
+  const entry = value as Partial<Record<string, unknown>> | null;
+  if (entry && typeof entry.network === 'string' && typeof entry.url === 'string')
+    return {
+      network: servedText(entry.network, 'line', OWNER_TEXT.network),
+      url: servedText(entry.url, 'line', 2048),
+    };
+  throw new CorruptRowError(`${column} of ${of} holds an entry that is not { network, url }`);
 }
 
 /** A card's e-mail, `{ address, type }` (or a plain string: a work address), cleaned; anything else is corrupt. */
@@ -652,6 +668,7 @@ export const TABLES = {
     translations: translations(CARD_TRANSLATED, false, { since: 4 }),
     place: place({ since: 5 }),
     theme: theme({ since: 6 }),
+    socials: jsonList(OWNER_LISTS.socials, socialEntry, { since: 7 }),
   },
   aliases: {
     alias: { type: { sqlite: 'TEXT PRIMARY KEY', postgres: 'TEXT PRIMARY KEY' }, nullable: false, since: 1 } as Column<

@@ -175,9 +175,17 @@ export function profileGraph(
 export function cardGraph(
   c: Base,
   card: CardVersion,
-  facts: { name: string; website: string | undefined; photo: string | undefined; schedule?: Schedule | undefined },
+  facts: {
+    name: string;
+    website: string | undefined;
+    photo: string | undefined;
+    schedule?: Schedule | undefined;
+    /** The holder's social links (their hrefs, as the page links them). */
+    sameAs?: string[];
+  },
 ): Node {
   const { langs, original } = card.version;
+  const sameAs = [...(facts.website ? [facts.website] : []), ...(facts.sameAs ?? [])];
   const urlOf = (lang: Lang) => absoluteUrl(c.baseUrl, paths.card(card.cardId, lang, langs));
   const url = urlOf(card.lang);
   const organizationNames = card.organization
@@ -224,7 +232,7 @@ export function cardGraph(
       ...(contactPoints.length > 0 ? { contactPoint: contactPoints } : {}),
       ...(card.address ? { address: card.address } : {}),
       ...(facts.photo ? { image: facts.photo } : {}),
-      ...(facts.website ? { sameAs: [facts.website] } : {}),
+      ...(sameAs.length > 0 ? { sameAs } : {}),
       ...(samePerson ? { url: absoluteUrl(c.baseUrl, pathOf('getProfilePage', { page: card.profileSlug! })) } : {}),
     },
   );

@@ -182,6 +182,29 @@ describe('/c/{cardId}', () => {
     ]);
   });
 
+  it('offers a WhatsApp chat for each mobile written with its country code, and no other (issue 49)', async () => {
+    const north = await page('/c/n0rth1');
+    expect(Array.from(north.querySelectorAll('a[href^="https://wa.me/"]')).map((a) => a.getAttribute('href'))).toEqual([
+      'https://wa.me/97140000000',
+      'https://wa.me/442000000000',
+    ]);
+    // The café manager's number is a work line: no chat offered for it.
+    expect((await page('/c/nakheel1')).querySelectorAll('a[href^="https://wa.me/"]')).toHaveLength(0);
+  });
+
+  it("shows the holder's social links, named and iconed, and names them in the structured data (issue 49)", async () => {
+    const doc = await page('/c/n0rth1');
+    const link = doc.querySelector('.socials a[rel="me noopener"]');
+    expect(link?.getAttribute('href')).toBe('https://www.linkedin.com/in/dana-ortiz-example');
+    expect(link?.textContent?.trim()).toBe('LinkedIn');
+    const graph = JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as {
+      '@graph': { '@type': string; sameAs?: string[] }[];
+    };
+    expect(graph['@graph'].find((n) => n['@type'] === 'Person')?.sameAs).toContain(
+      'https://www.linkedin.com/in/dana-ortiz-example',
+    );
+  });
+
   it('redirects a redirect-mode card with 302 to its absolute URL, cached briefly', async () => {
     for (const accept of ['text/html', 'text/markdown']) {
       const res = await get('/c/r8x1', { accept });
@@ -349,12 +372,14 @@ describe("owners' images, from this site", () => {
         .toBuffer({ resolveWithObject: true });
       return [...data.subarray(0, 3)];
     };
-    const background = [10, 107, 93];
+    // The picture's ground: the site's teal, or the owner's accent when their theme has one (Sam's).
+    const ground = (path: string) => pixel(path, 4, 4);
+    expect(await ground('/p/xss-test/og.png')).toEqual([10, 107, 93]);
     // The picture's circle: 280 pixels, 80 from the edge, centred above the foot's band.
-    expect(await pixel('/p/sam-rivera/og.png', 1200 - 80 - 140, 267)).not.toEqual(background);
-    expect(await pixel('/p/sam-rivera/og.png', 80 + 140, 267)).toEqual(background);
-    expect(await pixel('/p/layla/og.png', 80 + 140, 267)).not.toEqual(background);
-    expect(await pixel('/p/xss-test/og.png', 1200 - 80 - 140, 267)).toEqual(background);
+    expect(await pixel('/p/sam-rivera/og.png', 1200 - 80 - 140, 267)).not.toEqual(await ground('/p/sam-rivera/og.png'));
+    expect(await pixel('/p/sam-rivera/og.png', 80 + 140, 267)).toEqual(await ground('/p/sam-rivera/og.png'));
+    expect(await pixel('/p/layla/og.png', 80 + 140, 267)).not.toEqual(await ground('/p/layla/og.png'));
+    expect(await pixel('/p/xss-test/og.png', 1200 - 80 - 140, 267)).toEqual(await ground('/p/xss-test/og.png'));
   });
 });
 

@@ -35,6 +35,7 @@ const card: Card = {
   translations: {},
   place: null,
   theme: null,
+  socials: [],
 };
 
 describe('the static site in memory', () => {
