@@ -17,6 +17,7 @@ const SERVED_SUITES = [
   'test/http/live.test.ts',
   'test/http/languages.test.ts',
   'test/http/themes.test.ts',
+  'test/http/sections.test.ts',
   'test/http/bad-input.test.ts',
   'test/http/hostile-content.test.ts',
   'test/http/surface.test.ts',

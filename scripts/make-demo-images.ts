@@ -1,8 +1,8 @@
 // Draws the demo data's avatars and card photo (scripts/demo-images/), so that `npm start` and the tests show pages
 // with images and no image is downloaded: portraits and logos drawn as SVG, rasterised by sharp into the files an
 // owner would upload (JPEG and PNG of a phone's or a designer's size, one with the EXIF a phone writes, its place
-// included, which the import must leave behind). Run once when the demo changes: `node scripts/make-demo-images.ts`;
-// the files are committed.
+// included, which the import must leave behind), and the café's links' thumbnails. Run once when the demo changes:
+// `node scripts/make-demo-images.ts [FILE…]` (only the files named, when some are); the files are committed.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
@@ -70,10 +70,30 @@ const images: { file: string; svg: string; encode: (s: Sharp) => Sharp }[] = [
     ),
     encode: (s) => s.png(),
   },
+  // The café's links' thumbnails (issue 49): a cup for the menu, a pin for the map.
+  {
+    file: 'nakheel-menu.png',
+    svg: logo(
+      300,
+      '#f5ecd9',
+      `<path d="M28 40 H68 V62 C68 74 58 80 48 80 C38 80 28 74 28 62 Z" fill="#8b4513"/><path d="M68 46 C80 46 80 62 68 62" stroke="#8b4513" stroke-width="5" fill="none"/><path d="M40 20 C36 26 44 28 40 34 M52 20 C48 26 56 28 52 34" stroke="#5b3a1e" stroke-width="3" fill="none" stroke-linecap="round"/>`,
+    ),
+    encode: (s) => s.png(),
+  },
+  {
+    file: 'nakheel-map.png',
+    svg: logo(
+      300,
+      '#e6efe3',
+      `<path d="M0 70 L100 40 M30 0 L55 100" stroke="#ffffff" stroke-width="8"/><path d="M50 18 C36 18 28 28 28 40 C28 56 50 80 50 80 C50 80 72 56 72 40 C72 28 64 18 50 18 Z" fill="#8b4513"/><circle cx="50" cy="40" r="8" fill="#f5ecd9"/>`,
+    ),
+    encode: (s) => s.png(),
+  },
 ];
+const only = process.argv.slice(2);
 
 mkdirSync(folder, { recursive: true });
-for (const image of images) {
+for (const image of images.filter((i) => only.length === 0 || only.includes(i.file))) {
   await image.encode(sharp(Buffer.from(image.svg))).toFile(join(folder, image.file));
   console.log(`wrote scripts/demo-images/${image.file}`);
 }

@@ -58,9 +58,12 @@ export const LARGEST = {
       plan: 'paid',
       // Named relative to the demo data's file, as the bench imports it: a picture to draw on its link preview.
       avatarUrl: 'demo-images/sam-rivera.jpg',
+      // Each link in a section of its own (the most sections a profile can have) with a thumbnail (issue 49).
       links: Array.from({ length: 100 }, (_, i) => ({
         title: `${'ت'.repeat(90)} ${i}`,
         url: `https://example.com/${'p'.repeat(1900)}/${i}`,
+        section: `${'ق'.repeat(55)} ${i}`,
+        thumbnailUrl: 'demo-images/nakheel-menu.png',
       })),
       socials: Array.from({ length: 20 }, (_, i) => ({
         network: 'instagram',
@@ -85,6 +88,9 @@ export const LARGEST = {
               `https://example.com/${'p'.repeat(1900)}/${i}`,
               `${'T'.repeat(90)} ${i}`,
             ]),
+          ),
+          sections: Object.fromEntries(
+            Array.from({ length: 100 }, (_, i) => [`${'ق'.repeat(55)} ${i}`, `${'S'.repeat(55)} ${i}`]),
           ),
         },
       },

@@ -286,12 +286,17 @@ export async function withImages(
   plan: ImportPlan,
   options: IntakeOptions = {},
 ): Promise<Result<{ plan: ImportPlan }, { errors: string[] }>> {
+  const profileIndex = new Map(plan.profiles.map((p, i) => [p.slug, i]));
   const fields = [
     ...plan.profiles.map((p, i) => ({
       ref: p.avatar_url ?? null,
       field: `profiles[${i}] (slug "${p.slug}").avatarUrl`,
     })),
     ...plan.cards.map((c, i) => ({ ref: c.photo_url ?? null, field: `cards[${i}] (cardId "${c.card_id}").photoUrl` })),
+    ...plan.links.map((l) => ({
+      ref: l.thumbnail_url ?? null,
+      field: `profiles[${profileIndex.get(l.slug)}] (slug "${l.slug}").links[${l.position}].thumbnailUrl`,
+    })),
   ].filter((f): f is { ref: string; field: string } => f.ref !== null);
   const taken = await takeImages(
     fields.map((f) => f.ref),
@@ -313,6 +318,7 @@ export async function withImages(
       ...plan,
       profiles: plan.profiles.map((p) => ({ ...p, avatar_image: idOf(p.avatar_url) })),
       cards: plan.cards.map((c) => ({ ...c, photo_image: idOf(c.photo_url) })),
+      links: plan.links.map((l) => ({ ...l, thumbnail_image: idOf(l.thumbnail_url) })),
       images: [...files.values()],
     },
   };

@@ -104,6 +104,10 @@ const link = z
     pinned: z.boolean().default(false),
     startsAt: dateTime.optional(),
     endsAt: dateTime.optional(),
+    /** The section it is grouped under, by its title (issue 49). */
+    section: line(OWNER_TEXT.sectionTitle).min(1).optional(),
+    /** A small picture beside its title, taken in as avatars are (issue 49). */
+    thumbnailUrl: imageRef.optional(),
   })
   .strict()
   .refine((l) => !l.startsAt || !l.endsAt || Date.parse(l.endsAt) > Date.parse(l.startsAt), {
@@ -167,6 +171,8 @@ const profileTranslation = {
   address: text(PROFILE_TRANSLATED.address.max).optional(),
   /** Each link's title, keyed by the link's URL as the profile gives it: the pairing survives reordering the links. */
   links: z.record(z.string().max(2048), line(OWNER_TEXT.linkTitle).min(1)).optional(),
+  /** Each section's title, keyed by its title in the profile's own language. */
+  sections: z.record(z.string().max(OWNER_TEXT.sectionTitle), line(OWNER_TEXT.sectionTitle).min(1)).optional(),
 };
 
 /**
@@ -298,6 +304,16 @@ const profile = z
             message: "names no link of this profile: a link's title is translated under the link's url",
           });
       }
+    // A section's title is translated under its title in the profile's own language: one it does not have is refused.
+    const sections = new Set(record.links.flatMap((l) => (l.section === undefined ? [] : [l.section])));
+    for (const [lang, translation] of Object.entries(record.translations ?? {}))
+      for (const key of Object.keys(translation?.sections ?? {}))
+        if (!sections.has(key))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['translations', lang, 'sections', key],
+            message: "names no section of this profile: a section's title is translated under its title",
+          });
   })
   .transform(({ translations, ...record }) => ({
     ...record,

@@ -38,7 +38,10 @@ function rowsOf(data: ImportData, notices: string[], now = new Date()): ImportPl
   return {
     profiles: data.profiles.map((p) => storedRow('profiles', p, { updated_at: stamp, avatar_image: null })),
     links: data.profiles.flatMap((p) =>
-      p.links.map((link, position) => ({ ...storedRow('links', link, { position }), slug: p.slug })),
+      p.links.map((link, position) => ({
+        ...storedRow('links', link, { position, thumbnail_image: null }),
+        slug: p.slug,
+      })),
     ),
     socials: data.profiles.flatMap((p) =>
       p.socials.map((social, position) => ({ ...storedRow('socials', social, { position }), slug: p.slug })),

@@ -34,6 +34,12 @@ export function imageSources(id: string): {
   };
 }
 
+/** A link's thumbnail (issue 49): its smallest file in each format, shown at `THUMBNAIL_DISPLAY` CSS pixels. */
+export const THUMBNAIL_DISPLAY = 40;
+export function thumbnailSources(id: string): { src: string; webp: string } {
+  return { src: imagePath(id, 96, 'jpg'), webp: imagePath(id, 96, 'webp') };
+}
+
 /** The address of an image for documents read elsewhere (structured data): its largest JPEG, absolute. */
 export function imageUrl(baseUrl: string, id: string): string {
   return absoluteUrl(baseUrl, imagePath(id, OG_PHOTO_WIDTH, 'jpg'));

@@ -59,7 +59,7 @@ export interface Version {
 /** A profile in one of its languages (`lang`), as its page in that language shows it; `original`, as written. */
 export type ProfileVersion = Profile & {
   version: Version & { original: Profile };
-  links: (ProfileLink & { titleFallback?: boolean })[];
+  links: (ProfileLink & { titleFallback?: boolean; sectionFallback?: boolean })[];
 };
 /** A card in one of its languages; `original`, as written. */
 export type CardVersion = Card & { version: Version & { original: Card } };
@@ -104,7 +104,12 @@ export function profileIn(profile: Profile, lang: Lang): ProfileVersion | undefi
     links: profile.links.map((link) => {
       if (!translation) return link;
       const title = titles && Object.hasOwn(titles, link.url) ? titles[link.url] : undefined;
-      return title === undefined ? { ...link, titleFallback: true } : { ...link, title };
+      const translated = title === undefined ? { ...link, titleFallback: true } : { ...link, title };
+      if (link.section === null) return translated;
+      // A section's title, translated under its title in the profile's own language.
+      const sections = translation.sections;
+      const section = sections && Object.hasOwn(sections, link.section) ? sections[link.section] : undefined;
+      return section === undefined ? { ...translated, sectionFallback: true } : { ...translated, section };
     }),
     version: { primary: profile.lang, langs, fallback, original: profile },
   };

@@ -372,12 +372,15 @@ function jsonList<E>(
 /**
  * An entry's owner text in another language (a translation of a profile or a card): each of `fields` cleaned and cut
  * as its column is (`line` or `text`, at most `max`), missing where it is not translated. `links`: a profile's link
- * titles, keyed by the link's URL (as the import normalised it), at most OWNER_LISTS.links of them.
+ * titles, keyed by the link's URL (as the import normalised it), at most OWNER_LISTS.links of them; `sections`: its
+ * sections' titles, keyed by the title in the profile's own language.
  */
 type TranslatedFields = Readonly<Record<string, { kind: 'line' | 'text'; max: number }>>;
 export type Translation<F extends TranslatedFields, Links extends boolean> = {
   [K in keyof F]?: string;
-} & (Links extends true ? { links?: Readonly<Record<string, string>> } : unknown);
+} & (Links extends true
+  ? { links?: Readonly<Record<string, string>>; sections?: Readonly<Record<string, string>> }
+  : unknown);
 
 /**
  * Translations of a record's owner text (JSON text: `{ "en": { "name": … } }`), by language: each entry's fields
@@ -422,12 +425,17 @@ function translations<const F extends TranslatedFields, const Links extends bool
         for (const [field, { kind, max }] of Object.entries(fields))
           if (Object.hasOwn(entry, field) && entry[field] !== undefined)
             translation[field] = textOf(entry[field], of, column, `${lang}.${field}`, kind, max);
-        if (links && Object.hasOwn(entry, 'links')) {
+        // A profile's link titles by URL, and its section titles by their title in its own language.
+        for (const [keyed, max] of [
+          ['links', OWNER_TEXT.linkTitle],
+          ['sections', OWNER_TEXT.sectionTitle],
+        ] as const) {
+          if (!links || !Object.hasOwn(entry, keyed)) continue;
           const titles: Record<string, string> = {};
-          const given = Object.entries(objectOf(entry.links, of, column, `${lang}.links`));
-          for (const [url, title] of given.slice(0, OWNER_LISTS.links))
-            titles[url] = textOf(title, of, column, `${lang}.links`, 'line', OWNER_TEXT.linkTitle);
-          translation.links = titles;
+          const given = Object.entries(objectOf(entry[keyed], of, column, `${lang}.${keyed}`));
+          for (const [key, title] of given.slice(0, OWNER_LISTS.links))
+            titles[key] = textOf(title, of, column, `${lang}.${keyed}`, 'line', max);
+          translation[keyed] = titles;
         }
         shown[lang] = translation as Translation<F, Links>;
       }
@@ -537,6 +545,8 @@ export const OWNER_TEXT = {
   profileName: 80,
   bio: 500,
   linkTitle: 100,
+  /** A section's title, over the links it groups (issue 49). */
+  sectionTitle: 60,
   network: 40,
   cardName: 80,
   jobTitle: 100,
@@ -639,6 +649,9 @@ export const TABLES = {
     pinned: flag({ default: 0 }),
     starts_at: optionalInstant(),
     ends_at: optionalInstant(),
+    section: optionalOwnerText('line', OWNER_TEXT.sectionTitle, { since: 8 }),
+    thumbnail_url: imageSource({ since: 8 }),
+    thumbnail_image: shownAs(image({ since: 8 }), 'thumbnail'),
   },
   socials: {
     id: key(),

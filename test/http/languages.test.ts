@@ -27,8 +27,8 @@ const databasePath = await createDatabase({
       bio: 'نبذة لم تترجم',
       lang: 'ar',
       links: [
-        { title: 'الأول', url: 'https://example.com/one' },
-        { title: 'الثاني', url: 'https://example.com/two' },
+        { title: 'الأول', url: 'https://example.com/one', section: 'قسم' },
+        { title: 'الثاني', url: 'https://example.com/two', section: 'قسم' },
       ],
       translations: { en: { name: 'Half translated', links: { 'https://example.com/two': 'The second' } } },
     },
@@ -124,6 +124,10 @@ describe('a profile in two languages', () => {
       ['الأول', 'ar'],
       ['The second', null],
     ]);
+    // Its section's title too (issue 49).
+    expect(d.querySelector('h2.link-section bdi')?.textContent).toBe('قسم');
+    expect(attr(d, 'h2.link-section bdi', 'lang')).toBe('ar');
+    expect(attr(d, 'h2.link-section bdi', 'dir')).toBe('rtl');
   });
 
   it('has a Markdown twin per language, whose front matter names that version', async () => {

@@ -96,9 +96,9 @@ describe('npm run db', () => {
     for (const line of [
       'profiles[0] (slug "own-language").translations.ar: is this record\'s own language (lang "ar"): a translation is into another language',
       'profiles[1] (slug "unserved").translations.fr: is not a language this site serves: a translation is into "ar" (Arabic) or "en" (English)',
-      'profiles[2] (slug "not-translatable").translations.en.slug "a-en": is not translatable: a profile\'s translations hold name, bio, address, links',
+      'profiles[2] (slug "not-translatable").translations.en.slug "a-en": is not translatable: a profile\'s translations hold name, bio, address, links, sections',
       'profiles[3] (slug "other-link").translations.en.links["https://x.example/"] "X": names no link of this profile',
-      'profiles[4] (slug "empty").translations.en: translates nothing: give at least one of name, bio, address, links',
+      'profiles[4] (slug "empty").translations.en: translates nothing: give at least one of name, bio, address, links, sections',
       'profiles[5] (slug "hostile").translations.en.name "Ev\\u202eil": contains the invisible character U+202E',
       'cards[0] (cardId "card-phones").translations.ar.phones: is not translatable: a card\'s translations hold name, title, organization, address',
     ])
@@ -182,6 +182,51 @@ describe('npm run db', () => {
     );
     // Dark enough on the dark ground: nothing said of the dark scheme.
     expect(r.out).not.toContain('the dark scheme');
+  });
+
+  it('refuses a section translated that the profile does not have, a title too long, and a thumbnail that is no image, naming each, and writes nothing (issue 49)', async () => {
+    const path = await createDatabase();
+    const before = sha(path);
+    const notAnImage = join(dirname(path), 'not-an-image.png');
+    writeFileSync(notAnImage, 'plain text, not a picture');
+    const r = importJson(path, {
+      profiles: [
+        {
+          slug: 'sectioned',
+          name: 'A',
+          lang: 'en',
+          links: [{ title: 'A', url: 'https://a.example/', section: 'Drinks' }],
+          translations: { ar: { sections: { Food: 'طعام' } } },
+        },
+        {
+          slug: 'long-section',
+          name: 'A',
+          lang: 'en',
+          links: [{ title: 'B', url: 'https://b.example/', section: 'x'.repeat(61) }],
+        },
+      ],
+    });
+    expect(r.status, r.out).toBe(1);
+    for (const line of [
+      'profiles[0] (slug "sectioned").translations.ar.sections.Food "طعام": names no section of this profile',
+      'profiles[1] (slug "long-section").links[0].section',
+    ])
+      expect(r.out).toContain(line);
+    expect(sha(path)).toBe(before);
+    // The image is judged by its bytes, and refused by its record, link and field.
+    const again = importJson(path, {
+      profiles: [
+        {
+          slug: 'sectioned',
+          name: 'A',
+          lang: 'en',
+          links: [{ title: 'C', url: 'https://c.example/', thumbnailUrl: 'not-an-image.png' }],
+        },
+      ],
+    });
+    expect(again.status, again.out).toBe(1);
+    expect(again.out).toContain('profiles[0] (slug "sectioned").links[0].thumbnailUrl "not-an-image.png":');
+    expect(sha(path)).toBe(before);
   });
 
   it('refuses a record that gives a key twice, naming the record and the key, and writes nothing', async () => {

@@ -69,18 +69,27 @@ async function postgresColumns(database: string): Promise<Columns> {
 }
 
 type DemoData = {
-  profiles: { slug: string; translations?: unknown; place?: unknown; theme?: unknown }[];
+  profiles: {
+    slug: string;
+    translations?: unknown;
+    place?: unknown;
+    theme?: unknown;
+    links?: { section?: unknown; thumbnailUrl?: unknown }[] | undefined;
+  }[];
   cards: { cardId: string; translations?: unknown; place?: unknown; theme?: unknown; socials?: unknown }[];
   aliases: { alias: string }[];
 };
 
 /**
  * The demo data as the landed code's fixtures hold it: today's without what came after (issue 48's translations and
- * the café's card, issue 49's places, themes and cards' socials, which a database made by that code cannot hold).
+ * the café's card, issue 49's places, themes, cards' socials and links' sections and thumbnails, which a database made by that code cannot hold).
  */
 const LANDED_CARDS = ['k7f2q9', 'n0rth1', 'r8x1'];
 const landedDemo: DemoData = (({ profiles, cards, aliases }: DemoData) => ({
-  profiles: profiles.map(({ translations: _, place: __, theme: ___, ...p }) => p),
+  profiles: profiles.map(({ translations: _, place: __, theme: ___, links, ...p }) => ({
+    ...p,
+    links: links?.map(({ section: _s, thumbnailUrl: _t, ...link }) => link),
+  })),
   cards: cards
     .filter((c) => LANDED_CARDS.includes(c.cardId))
     .map(({ translations: _, place: __, theme: ___, socials: ____, ...c }) => c),

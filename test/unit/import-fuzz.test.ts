@@ -72,7 +72,13 @@ const theme = fc.record(
 );
 const translation = mostly(
   fc.record(
-    { name, bio: text, address: text, links: fc.dictionary(fc.constantFrom('https://EXAMPLE.com/a'), name) },
+    {
+      name,
+      bio: text,
+      address: text,
+      links: fc.dictionary(fc.constantFrom('https://EXAMPLE.com/a'), name),
+      sections: fc.dictionary(fc.constantFrom('Drinks', 'Food'), name),
+    },
     { requiredKeys: [] },
   ),
   fc.record(
@@ -84,7 +90,10 @@ const profile = fc.record({
   slug: fc.constantFrom('fuzz-a', 'fuzz-b'),
   name,
   lang,
-  links: fc.constant([{ title: 'A', url: 'https://example.com/a' }]),
+  links: fc.constantFrom(
+    [{ title: 'A', url: 'https://example.com/a' }],
+    [{ title: 'A', url: 'https://example.com/a', section: 'Drinks' }],
+  ),
   translations: fc.option(fc.dictionary(lang, translation), { nil: undefined }),
   place: fc.option(place, { nil: undefined }),
   theme: fc.option(theme, { nil: undefined }),
