@@ -44,8 +44,11 @@ describe("an owner's theme", () => {
       const styles = stylesOf(await res.text());
       const theme = styles.filter((css) => css.startsWith('html:root{'));
       expect(theme).toHaveLength(1);
-      // Nothing but the palette's colours and fixed words: no owner string reaches a stylesheet.
-      expect(theme[0]).not.toMatch(/url\(|@import|expression|[<>"'\\]/);
+      // Nothing but the palette's colours and fixed words (font stacks: family names from the site's table): no owner
+      // string reaches a stylesheet.
+      const stacks = [...theme[0]!.matchAll(/--font-(?:latin|arabic):([^;}]*)/g)].map((m) => m[1]!);
+      for (const stack of stacks) expect(stack).toMatch(/^[A-Za-z0-9 ',-]+$/);
+      expect(theme[0]!.replace(/--font-(?:latin|arabic):[^;}]*/g, '')).not.toMatch(/url\(|@import|expression|[<>"'\\]/);
       for (const css of styles) expect(styleSrc(res)).toContain(sourceOf(css));
     },
   );
