@@ -293,6 +293,7 @@ export async function withImages(
       field: `profiles[${i}] (slug "${p.slug}").avatarUrl`,
     })),
     ...plan.cards.map((c, i) => ({ ref: c.photo_url ?? null, field: `cards[${i}] (cardId "${c.card_id}").photoUrl` })),
+    ...plan.cards.map((c, i) => ({ ref: c.logo_url ?? null, field: `cards[${i}] (cardId "${c.card_id}").logoUrl` })),
     ...plan.links.map((l) => ({
       ref: l.thumbnail_url ?? null,
       field: `profiles[${profileIndex.get(l.slug)}] (slug "${l.slug}").links[${l.position}].thumbnailUrl`,
@@ -317,7 +318,7 @@ export async function withImages(
     plan: {
       ...plan,
       profiles: plan.profiles.map((p) => ({ ...p, avatar_image: idOf(p.avatar_url) })),
-      cards: plan.cards.map((c) => ({ ...c, photo_image: idOf(c.photo_url) })),
+      cards: plan.cards.map((c) => ({ ...c, photo_image: idOf(c.photo_url), logo_image: idOf(c.logo_url) })),
       links: plan.links.map((l) => ({ ...l, thumbnail_image: idOf(l.thumbnail_url) })),
       images: [...files.values()],
     },

@@ -380,6 +380,8 @@ const pageCard = z
     website: webUrl.optional(),
     address: text(OWNER_TEXT.address).optional(),
     photoUrl: imageRef.optional(),
+    /** The organisation's logo (issue 49), taken in as the photo is. */
+    logoUrl: imageRef.optional(),
     profile: slug.optional(),
     active: z.boolean().default(true),
     translations: translationsOf(cardTranslation, 'card').optional(),

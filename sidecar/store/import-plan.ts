@@ -47,7 +47,7 @@ function rowsOf(data: ImportData, notices: string[], now = new Date()): ImportPl
       p.socials.map((social, position) => ({ ...storedRow('socials', social, { position }), slug: p.slug })),
     ),
     cards: data.cards.map((c) => ({
-      ...storedRow('cards', c, { updated_at: stamp, photo_image: null }),
+      ...storedRow('cards', c, { updated_at: stamp, photo_image: null, logo_image: null }),
       profile: c.mode === 'page' ? (c.profile ?? null) : null,
     })),
     aliases: data.aliases.map((a) => ({ alias: a.alias, slug: a.page })),

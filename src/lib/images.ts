@@ -40,6 +40,10 @@ export function thumbnailSources(id: string): { src: string; webp: string } {
   return { src: imagePath(id, 96, 'jpg'), webp: imagePath(id, 96, 'webp') };
 }
 
+/** A card's logo (issue 49): shown at `LOGO_DISPLAY` CSS pixels, from the files twice that. */
+export const LOGO_DISPLAY = 48;
+export const logoSources = thumbnailSources;
+
 /** The address of an image for documents read elsewhere (structured data): its largest JPEG, absolute. */
 export function imageUrl(baseUrl: string, id: string): string {
   return absoluteUrl(baseUrl, imagePath(id, OG_PHOTO_WIDTH, 'jpg'));

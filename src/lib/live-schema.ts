@@ -682,6 +682,8 @@ export const TABLES = {
     place: place({ since: 5 }),
     theme: theme({ since: 6 }),
     socials: jsonList(OWNER_LISTS.socials, socialEntry, { since: 7 }),
+    logo_url: imageSource({ since: 9 }),
+    logo_image: shownAs(image({ since: 9 }), 'logo'),
   },
   aliases: {
     alias: { type: { sqlite: 'TEXT PRIMARY KEY', postgres: 'TEXT PRIMARY KEY' }, nullable: false, since: 1 } as Column<

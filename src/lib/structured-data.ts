@@ -182,6 +182,8 @@ export function cardGraph(
     schedule?: Schedule | undefined;
     /** The holder's social links (their hrefs, as the page links them). */
     sameAs?: string[];
+    /** The organisation's logo, absolute. */
+    logo?: string | undefined;
   },
 ): Node {
   const { langs, original } = card.version;
@@ -196,6 +198,7 @@ export function cardGraph(
   // The card's place is its organisation's: a local business, where it is and when it is open.
   const business = card.place ? { ...placeFacts({ address: card.address, geo: card.place.geo }, facts.schedule) } : {};
   const employerType = card.place ? 'LocalBusiness' : 'Organization';
+  const logo = facts.logo ? { logo: facts.logo } : {};
   const employer =
     card.profileSlug !== null && card.profileKind === 'organization'
       ? {
@@ -203,9 +206,10 @@ export function cardGraph(
           '@type': employerType,
           ...(card.organization ? { name: card.organization, ...organizationNames } : {}),
           ...business,
+          ...logo,
         }
       : card.organization
-        ? { '@type': employerType, name: card.organization, ...organizationNames, ...business }
+        ? { '@type': employerType, name: card.organization, ...organizationNames, ...business, ...logo }
         : undefined;
   const contactPoints = [
     ...card.phones.map((p) => ({ '@type': 'ContactPoint', telephone: p.number, contactType: p.type })),

@@ -192,6 +192,24 @@ describe('/c/{cardId}', () => {
     expect((await page('/c/nakheel1')).querySelectorAll('a[href^="https://wa.me/"]')).toHaveLength(0);
   });
 
+  it("shows the organisation's logo from this site, and names it in the structured data (issue 49)", async () => {
+    const doc = await page('/c/n0rth1');
+    const src = doc.querySelector('img.card-logo')?.getAttribute('src') ?? '';
+    expect(src).toMatch(/^\/images\/[0-9a-f]{32}-96\.jpg$/);
+    const res = await get(src);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    await res.arrayBuffer();
+    const graph = JSON.parse(doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as {
+      '@graph': { '@type': string; worksFor?: { logo?: string } }[];
+    };
+    expect(graph['@graph'].find((n) => n['@type'] === 'Person')?.worksFor?.logo).toMatch(
+      /^http:\/\/localhost:8080\/images\/[0-9a-f]{32}-384\.jpg$/,
+    );
+    // A card without one shows none.
+    expect((await page('/c/k7f2q9')).querySelectorAll('img.card-logo')).toHaveLength(0);
+  });
+
   it("shows the holder's social links, named and iconed, and names them in the structured data (issue 49)", async () => {
     const doc = await page('/c/n0rth1');
     const link = doc.querySelector('.socials a[rel="me noopener"]');
@@ -304,7 +322,7 @@ describe("owners' images, from this site", () => {
         return { url: url!, width: Number(width?.slice(0, -1)) };
       });
     return {
-      webp: candidates(doc.querySelector('picture source[type="image/webp"]')?.getAttribute('srcset')),
+      webp: candidates(img?.parentElement?.querySelector('source[type="image/webp"]')?.getAttribute('srcset')),
       jpeg: candidates(img?.getAttribute('srcset')),
       img: Object.fromEntries(['src', 'width', 'height', 'sizes', 'alt'].map((a) => [a, img?.getAttribute(a)])),
       jsonLd: doc.querySelector('script[type="application/ld+json"]')?.textContent ?? '',

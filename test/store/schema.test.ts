@@ -76,13 +76,20 @@ type DemoData = {
     theme?: unknown;
     links?: { section?: unknown; thumbnailUrl?: unknown }[] | undefined;
   }[];
-  cards: { cardId: string; translations?: unknown; place?: unknown; theme?: unknown; socials?: unknown }[];
+  cards: {
+    cardId: string;
+    translations?: unknown;
+    place?: unknown;
+    theme?: unknown;
+    socials?: unknown;
+    logoUrl?: unknown;
+  }[];
   aliases: { alias: string }[];
 };
 
 /**
  * The demo data as the landed code's fixtures hold it: today's without what came after (issue 48's translations and
- * the café's card, issue 49's places, themes, cards' socials and links' sections and thumbnails, which a database made by that code cannot hold).
+ * the café's card, issue 49's places, themes, cards' socials and logos and links' sections and thumbnails, which a database made by that code cannot hold).
  */
 const LANDED_CARDS = ['k7f2q9', 'n0rth1', 'r8x1'];
 const landedDemo: DemoData = (({ profiles, cards, aliases }: DemoData) => ({
@@ -92,7 +99,7 @@ const landedDemo: DemoData = (({ profiles, cards, aliases }: DemoData) => ({
   })),
   cards: cards
     .filter((c) => LANDED_CARDS.includes(c.cardId))
-    .map(({ translations: _, place: __, theme: ___, socials: ____, ...c }) => c),
+    .map(({ translations: _, place: __, theme: ___, socials: ____, logoUrl: _____, ...c }) => c),
   aliases,
 }))(demoData as DemoData);
 

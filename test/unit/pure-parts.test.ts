@@ -36,6 +36,7 @@ const card: Card = {
   place: null,
   theme: null,
   socials: [],
+  logo: null,
 };
 
 describe('the static site in memory', () => {
