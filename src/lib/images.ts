@@ -34,15 +34,15 @@ export function imageSources(id: string): {
   };
 }
 
-/** A link's thumbnail (issue 49): its smallest file in each format, shown at `THUMBNAIL_DISPLAY` CSS pixels. */
+/**
+ * A small picture's files (issue 49: a link's thumbnail, shown at `THUMBNAIL_DISPLAY` CSS pixels, a card's logo at
+ * `LOGO_DISPLAY`): its smallest file in each format, at least twice the size shown.
+ */
 export const THUMBNAIL_DISPLAY = 40;
-export function thumbnailSources(id: string): { src: string; webp: string } {
+export const LOGO_DISPLAY = 48;
+export function smallImageSources(id: string): { src: string; webp: string } {
   return { src: imagePath(id, 96, 'jpg'), webp: imagePath(id, 96, 'webp') };
 }
-
-/** A card's logo (issue 49): shown at `LOGO_DISPLAY` CSS pixels, from the files twice that. */
-export const LOGO_DISPLAY = 48;
-export const logoSources = thumbnailSources;
 
 /** The address of an image for documents read elsewhere (structured data): its largest JPEG, absolute. */
 export function imageUrl(baseUrl: string, id: string): string {
