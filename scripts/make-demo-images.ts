@@ -70,6 +70,21 @@ const images: { file: string; svg: string; encode: (s: Sharp) => Sharp }[] = [
     ),
     encode: (s) => s.png(),
   },
+  // The background of Layla's card (issue 49): an eight-pointed star pattern, as a designer's backdrop would be.
+  {
+    file: 'layla-backdrop.jpg',
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1000" viewBox="0 0 160 100">
+  <defs>
+    <linearGradient id="b" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0a6b5d"/><stop offset="1" stop-color="#c98b6b"/></linearGradient>
+    <pattern id="s" width="20" height="20" patternUnits="userSpaceOnUse">
+      <path d="M10 2 L12.5 7.5 L18 10 L12.5 12.5 L10 18 L7.5 12.5 L2 10 L7.5 7.5 Z" fill="#f3d9c4" opacity="0.35"/>
+      <rect x="6" y="6" width="8" height="8" transform="rotate(45 10 10)" fill="none" stroke="#f3d9c4" stroke-width="0.6" opacity="0.5"/>
+    </pattern>
+  </defs>
+  <rect width="160" height="100" fill="url(#b)"/><rect width="160" height="100" fill="url(#s)"/>
+</svg>`,
+    encode: (s) => s.jpeg({ quality: 80 }),
+  },
   // The café's links' thumbnails (issue 49): a cup for the menu, a pin for the map.
   {
     file: 'nakheel-menu.png',

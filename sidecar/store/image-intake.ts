@@ -16,7 +16,15 @@ import { dirname, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { useAgent } from 'request-filtering-agent';
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { IMAGE_FORMATS, IMAGE_WIDTHS, imageFile, type ImageFormat } from '../../src/lib/image-files.ts';
+import { paletteOf, storedTheme, substituteText } from '../../src/lib/theme.ts';
+import {
+  BACKDROP_WIDTHS,
+  backdropFile,
+  IMAGE_FORMATS,
+  IMAGE_WIDTHS,
+  imageFile,
+  type ImageFormat,
+} from '../../src/lib/image-files.ts';
 import type { Result } from '../../src/lib/result.ts';
 import type { ImportPlan } from './import-plan.ts';
 
@@ -83,7 +91,12 @@ export interface IntakeOptions {
 interface TakenImage {
   id: string;
   files: { name: string; bytes: Uint8Array }[];
+  /** A background image's: its dark and light tones (theme.ts judges text over them). */
+  tones?: [string, string];
 }
+
+/** How an image is cut: square (avatars, photos, thumbnails, logos) or its shape kept (a theme's background). */
+type Cut = 'square' | 'backdrop';
 
 class ImageRefused extends Error {}
 
@@ -93,6 +106,7 @@ const isAbsolute = (ref: string) => /^[a-z][a-z\d+.-]*:/i.test(ref);
 async function takeImages(
   refs: readonly string[],
   options: IntakeOptions = {},
+  cut: Cut = 'square',
 ): Promise<Map<string, Result<{ image: TakenImage }, { reason: string }>>> {
   const limits = { ...IMAGE_LIMITS, ...options.limits };
   const queue = [...new Set(refs)];
@@ -100,7 +114,7 @@ async function takeImages(
   const worker = async () => {
     for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
       try {
-        taken.set(ref, { ok: true, image: await takeImage(ref, options, limits) });
+        taken.set(ref, { ok: true, image: await takeImage(ref, options, limits, cut) });
       } catch (err) {
         taken.set(ref, { ok: false, reason: reasonOf(err) });
       }
@@ -124,9 +138,9 @@ function reasonOf(err: unknown): string {
   return `it is not an image that can be read: ${String(error.message ?? err).split('\n')[0]}`;
 }
 
-async function takeImage(ref: string, options: IntakeOptions, limits: ImageLimits): Promise<TakenImage> {
+async function takeImage(ref: string, options: IntakeOptions, limits: ImageLimits, cut: Cut): Promise<TakenImage> {
   const bytes = isAbsolute(ref) ? await fetchImage(ref, options, limits) : await readRelative(ref, options, limits);
-  return makeFiles(bytes, limits);
+  return cut === 'square' ? makeFiles(bytes, limits) : makeBackdrop(bytes, limits);
 }
 
 /** The bytes at an http(s) address, following at most `limits.redirects` redirects, in at most `limits.timeoutMs`. */
@@ -234,9 +248,8 @@ export function imageIdOf(bytes: Uint8Array): string {
   return createHash('sha256').update(INTAKE_VERSION).update('\0').update(bytes).digest('hex').slice(0, 32);
 }
 
-/** The image's files: judged by its bytes, then every width cut square from it in every format, metadata left out. */
-async function makeFiles(bytes: Uint8Array, limits: ImageLimits): Promise<TakenImage> {
-  const input = { limitInputPixels: limits.pixels, failOn: 'error', animated: false } as const;
+/** What an image's bytes are, judged before a pixel is decoded: refused unless a format taken, within the pixel bound. */
+async function judged(bytes: Uint8Array, limits: ImageLimits): Promise<void> {
   let meta: Metadata;
   try {
     // The header only: what the bytes are and the size they claim, judged before a pixel is decoded.
@@ -252,6 +265,17 @@ async function makeFiles(bytes: Uint8Array, limits: ImageLimits): Promise<TakenI
     throw new ImageRefused(
       `it is ${meta.width}×${meta.height} pixels, more than the ${limits.pixels} an image may be decoded to`,
     );
+}
+
+const ENCODE: Record<ImageFormat, (s: Sharp) => Sharp> = {
+  webp: (s) => s.webp({ quality: 80 }),
+  jpg: (s) => s.jpeg({ quality: 82, mozjpeg: true }),
+};
+
+/** The image's files: judged by its bytes, then every width cut square from it in every format, metadata left out. */
+async function makeFiles(bytes: Uint8Array, limits: ImageLimits): Promise<TakenImage> {
+  const input = { limitInputPixels: limits.pixels, failOn: 'error', animated: false } as const;
+  await judged(bytes, limits);
   const id = imageIdOf(bytes);
   // Decoded once at the largest size; the smaller ones are cut from that (a 48-megapixel photo is not decoded six times).
   const largest = Math.max(...IMAGE_WIDTHS);
@@ -263,19 +287,66 @@ async function makeFiles(bytes: Uint8Array, limits: ImageLimits): Promise<TakenI
     .raw()
     .toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: square.info.width, height: square.info.height, channels: square.info.channels } };
-  const encode: Record<ImageFormat, (s: Sharp) => Sharp> = {
-    webp: (s) => s.webp({ quality: 80 }),
-    jpg: (s) => s.jpeg({ quality: 82, mozjpeg: true }),
-  };
   const files = await Promise.all(
     IMAGE_WIDTHS.flatMap((width) =>
       (Object.keys(IMAGE_FORMATS) as ImageFormat[]).map(async (format) => ({
         name: imageFile(id, width, format),
-        bytes: await encode[format](sharp(square.data, raw).resize(width, width)).toBuffer(),
+        bytes: await ENCODE[format](sharp(square.data, raw).resize(width, width)).toBuffer(),
       })),
     ),
   );
   return { id, files };
+}
+
+/**
+ * A theme's background image (issue 49): judged as every image is, cut to each backdrop width with its shape kept
+ * (never enlarged), metadata left out; and its tones, the darkest and the lightest of its colours (the 5th and 95th
+ * percentile of luminance over a 24 × 24 reduction), which theme.ts judges text against.
+ */
+async function makeBackdrop(bytes: Uint8Array, limits: ImageLimits): Promise<TakenImage> {
+  const input = { limitInputPixels: limits.pixels, failOn: 'error', animated: false } as const;
+  await judged(bytes, limits);
+  // Its own identifier space: the same bytes as an avatar are other files.
+  const id = imageIdOf(Buffer.concat([Buffer.from('backdrop\0'), bytes]));
+  const largest = Math.max(...BACKDROP_WIDTHS);
+  const whole = await sharp(bytes, input)
+    .rotate()
+    .resize(largest, largest, { fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .toColourspace('srgb')
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: whole.info.width, height: whole.info.height, channels: whole.info.channels } };
+  const files = await Promise.all(
+    BACKDROP_WIDTHS.flatMap((width) =>
+      (Object.keys(IMAGE_FORMATS) as ImageFormat[]).map(async (format) => ({
+        name: backdropFile(id, width, format),
+        bytes: await ENCODE[format](
+          sharp(whole.data, raw).resize(width, width, { fit: 'inside', withoutEnlargement: true }),
+        ).toBuffer(),
+      })),
+    ),
+  );
+  const small = await sharp(whole.data, raw).resize(24, 24, { fit: 'fill' }).raw().toBuffer();
+  const pixels: { hex: string; y: number }[] = [];
+  for (let i = 0; i + 2 < small.length; i += 3) {
+    const [r, g, b] = [small[i]!, small[i + 1]!, small[i + 2]!];
+    pixels.push({
+      hex: `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`,
+      y: 0.2126 * r + 0.7152 * g + 0.0722 * b,
+    });
+  }
+  pixels.sort((a, b) => a.y - b.y);
+  const at = (q: number) => pixels[Math.min(pixels.length - 1, Math.floor(q * pixels.length))]!.hex;
+  return { id, files, tones: [at(0.05), at(0.95)] };
+}
+
+/** The reference of a theme's background image (its JSON as the plan holds it), if it has one. */
+function backdropRef(theme: string | null | undefined): string | null {
+  if (!theme) return null;
+  const image = (JSON.parse(theme) as { background?: { image?: unknown } | null }).background?.image;
+  return typeof image === 'string' ? image : null;
 }
 
 /**
@@ -299,26 +370,69 @@ export async function withImages(
       field: `profiles[${profileIndex.get(l.slug)}] (slug "${l.slug}").links[${l.position}].thumbnailUrl`,
     })),
   ].filter((f): f is { ref: string; field: string } => f.ref !== null);
-  const taken = await takeImages(
-    fields.map((f) => f.ref),
-    options,
+  // A theme's background image, cut with its shape kept (issue 49).
+  const records = [
+    ...plan.profiles.map((p, i) => ({ theme: p.theme, at: `profiles[${i}] (slug "${p.slug}")` })),
+    ...plan.cards.map((c, i) => ({ theme: c.theme, at: `cards[${i}] (cardId "${c.card_id}")` })),
+  ];
+  const backdrops = records
+    .map((r) => ({ ref: backdropRef(r.theme), field: `${r.at}.theme.background.image`, at: r.at }))
+    .filter((f): f is { ref: string; field: string; at: string } => f.ref !== null);
+  const [taken, takenBackdrops] = await Promise.all([
+    takeImages(
+      fields.map((f) => f.ref),
+      options,
+    ),
+    takeImages(
+      backdrops.map((f) => f.ref),
+      options,
+      'backdrop',
+    ),
+  ]);
+  const errors = [
+    ...fields.map((f) => ({ ...f, outcome: taken.get(f.ref) })),
+    ...backdrops.map((f) => ({ ...f, outcome: takenBackdrops.get(f.ref) })),
+  ].flatMap(({ ref, field, outcome }) =>
+    outcome && !outcome.ok ? [`${field} ${JSON.stringify(ref)}: ${outcome.reason}`] : [],
   );
-  const errors = fields.flatMap(({ ref, field }) => {
-    const outcome = taken.get(ref);
-    return outcome && !outcome.ok ? [`${field} ${JSON.stringify(ref)}: ${outcome.reason}`] : [];
-  });
   if (errors.length > 0) return { ok: false, errors };
+  /** A theme with its background image named by what was taken from it, and its tones. */
+  const withBackdrop = (theme: string | null | undefined, at: string): string | null => {
+    const ref = backdropRef(theme);
+    const outcome = ref === null ? undefined : takenBackdrops.get(ref);
+    if (!outcome?.ok || !outcome.image.tones) return theme ?? null;
+    const parsed = JSON.parse(theme!) as Record<string, unknown>;
+    const stored = { ...parsed, background: { image: outcome.image.id, tones: outcome.image.tones } };
+    // Judged now that its tones are known: what a page will draw otherwise is said, as for a colour.
+    const shown = storedTheme(stored);
+    if (shown)
+      for (const s of paletteOf(shown).substitutes) notices.push(`${at}.theme.${s.field} ${substituteText(s)}`);
+    return JSON.stringify(stored);
+  };
+  const notices = [...plan.notices];
   const idOf = (ref: string | null | undefined) => {
     const outcome = ref === null || ref === undefined ? undefined : taken.get(ref);
     return outcome?.ok ? outcome.image.id : null;
   };
-  const files = new Map([...taken.values()].flatMap((t) => (t.ok ? t.image.files : [])).map((f) => [f.name, f]));
+  const files = new Map(
+    [...taken.values(), ...takenBackdrops.values()].flatMap((t) => (t.ok ? t.image.files : [])).map((f) => [f.name, f]),
+  );
   return {
     ok: true,
     plan: {
       ...plan,
-      profiles: plan.profiles.map((p) => ({ ...p, avatar_image: idOf(p.avatar_url) })),
-      cards: plan.cards.map((c) => ({ ...c, photo_image: idOf(c.photo_url), logo_image: idOf(c.logo_url) })),
+      profiles: plan.profiles.map((p, i) => ({
+        ...p,
+        avatar_image: idOf(p.avatar_url),
+        theme: withBackdrop(p.theme, records[i]!.at),
+      })),
+      cards: plan.cards.map((c, i) => ({
+        ...c,
+        photo_image: idOf(c.photo_url),
+        logo_image: idOf(c.logo_url),
+        theme: withBackdrop(c.theme, records[plan.profiles.length + i]!.at),
+      })),
+      notices,
       links: plan.links.map((l) => ({ ...l, thumbnail_image: idOf(l.thumbnail_url) })),
       images: [...files.values()],
     },

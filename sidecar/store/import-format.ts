@@ -212,6 +212,9 @@ function placeOf(withAddress: boolean) {
     });
 }
 
+/** A theme as the import file gives it: a background image by its reference, until the intake takes it. */
+type ImportedTheme = Omit<Theme, 'background'> & { background: Theme['background'] | { image: string } };
+
 /** A colour in any CSS syntax, opaque, kept as `#rrggbb`. */
 const colour = z.string().transform((value, ctx) => {
   const judged = colourOf(value);
@@ -231,7 +234,12 @@ const themeOf = z
   .object({
     accent: colour.optional(),
     background: z
-      .union([colour.transform((color) => ({ color })), z.object({ gradient: z.tuple([colour, colour]) }).strict()])
+      .union([
+        colour.transform((color) => ({ color })),
+        z.object({ gradient: z.tuple([colour, colour]) }).strict(),
+        // An image, taken in as an avatar is (its shape kept) and judged by its tones once taken (image-intake.ts).
+        z.object({ image: imageRef }).strict(),
+      ])
       .optional(),
     buttons: z
       .object({ fill: z.enum(BUTTON_FILLS).optional(), shape: z.enum(BUTTON_SHAPES).optional() })
@@ -243,12 +251,14 @@ const themeOf = z
   .superRefine((theme, ctx) => {
     if (Object.keys(theme).length === 0)
       ctx.addIssue({ code: 'custom', message: 'says nothing: give an accent, a background, buttons or a font' });
+    const background = theme.background;
     const ground =
-      theme.background && ('color' in theme.background ? [theme.background.color] : theme.background.gradient);
+      background &&
+      ('color' in background ? [background.color] : 'gradient' in background ? background.gradient : null);
     const problem = ground && groundProblem(ground);
     if (problem) ctx.addIssue({ code: 'custom', path: ['background'], message: problem });
   })
-  .transform((theme): Theme => ({
+  .transform((theme): ImportedTheme => ({
     accent: theme.accent ?? null,
     background: theme.background ?? null,
     buttons: {
@@ -494,9 +504,11 @@ export function validateImport(
 /** Each colour of an owner's theme a page will draw in another (it would not read): the record, the field, why, what. */
 function themeNotices(data: ImportData): string[] {
   const notices: string[] = [];
-  const judge = (theme: Theme | undefined, at: string) => {
-    if (theme)
-      for (const s of paletteOf(theme).substitutes) notices.push(`${at}.theme.${s.field} ${substituteText(s)}`);
+  // A theme over an image is judged once the image's tones are known (image-intake.ts).
+  const judge = (theme: ImportedTheme | undefined, at: string) => {
+    if (theme && !(theme.background && 'image' in theme.background))
+      for (const s of paletteOf(theme as Theme).substitutes)
+        notices.push(`${at}.theme.${s.field} ${substituteText(s)}`);
   };
   data.profiles.forEach((p, i) => judge(p.theme, `profiles[${i}] (slug "${p.slug}")`));
   data.cards.forEach((c, i) => judge('theme' in c ? c.theme : undefined, `cards[${i}] (cardId "${c.cardId}")`));

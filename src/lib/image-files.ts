@@ -22,6 +22,18 @@ export const VCARD_PHOTO_WIDTH: ImageWidth = 192;
 /** The size a link-preview picture draws the avatar from. */
 export const OG_PHOTO_WIDTH: ImageWidth = 384;
 
+/**
+ * The widths a theme's background image (issue 49) is cut to, its shape kept: a phone's screen at 2×, a wide one. Served
+ * in WebP (the stylesheet names it; every browser that applies the theme reads it) and JPEG.
+ */
+export const BACKDROP_WIDTHS = [800, 1600] as const;
+export type BackdropWidth = (typeof BACKDROP_WIDTHS)[number];
+
+/** A file of a background image: `0123…cdef-w1600.webp`. */
+export function backdropFile(id: string, width: BackdropWidth, format: ImageFormat): string {
+  return `${id}-w${width}.${format}`;
+}
+
 /** A file of an image: `0123…cdef-192.webp`, what the image route serves. */
 export function imageFile(id: string, width: ImageWidth, format: ImageFormat): string {
   return `${id}-${width}.${format}`;
@@ -29,7 +41,7 @@ export function imageFile(id: string, width: ImageWidth, format: ImageFormat): s
 
 /** The route's pattern of a file's name (a route parameter): an identifier, a width, a format. */
 export const IMAGE_FILE_PATTERN = new RegExp(
-  `^[0-9a-f]{32}-(?:${IMAGE_WIDTHS.join('|')})\\.(?:${Object.keys(IMAGE_FORMATS).join('|')})$`,
+  `^[0-9a-f]{32}-(?:${[...IMAGE_WIDTHS, ...BACKDROP_WIDTHS.map((w) => `w${w}`)].join('|')})\\.(?:${Object.keys(IMAGE_FORMATS).join('|')})$`,
 );
 
 /** The media type of an image file's name, or undefined when it names no image file. */

@@ -9,6 +9,8 @@
 // syntax, OKLCH, the gamut, WCAG's luminance).
 import { clampChroma, converter, formatHex, interpolate, parse, wcagContrast } from 'culori';
 import { FONT_KEYS, fontStacks, type FontKey } from './fonts.ts';
+import { backdropFile, IMAGE_ID_PATTERN, type BackdropWidth } from './image-files.ts';
+import { pathOf } from './surface.ts';
 import type { Result } from './result.ts';
 
 export const BUTTON_FILLS = ['filled', 'outlined', 'soft'] as const;
@@ -16,8 +18,11 @@ export const BUTTON_SHAPES = ['square', 'rounded', 'pill'] as const;
 type ButtonFill = (typeof BUTTON_FILLS)[number];
 type ButtonShape = (typeof BUTTON_SHAPES)[number];
 
-/** A background: one colour, or a gradient from the top of the page to its foot. Colours are `#rrggbb`. */
-type Background = { color: string } | { gradient: [string, string] };
+/**
+ * A background: one colour, a gradient from the top of the page to its foot, or an image taken in (its identifier,
+ * image-files.ts) with its darkest and lightest tones. Colours are `#rrggbb`.
+ */
+type Background = { color: string } | { gradient: [string, string] } | { image: string; tones: [string, string] };
 
 /** A theme as stored and shown: the owner's colours as given (normalised to `#rrggbb`), each part optional. */
 export interface Theme {
@@ -45,6 +50,14 @@ export function storedTheme(value: unknown): Theme | undefined {
     if (isHex(b.color)) ground = { color: b.color };
     else if (Array.isArray(b.gradient) && b.gradient.length === 2 && b.gradient.every(isHex))
       ground = { gradient: [b.gradient[0] as string, b.gradient[1] as string] };
+    else if (
+      typeof b.image === 'string' &&
+      IMAGE_ID_PATTERN.test(b.image) &&
+      Array.isArray(b.tones) &&
+      b.tones.length === 2 &&
+      b.tones.every(isHex)
+    )
+      ground = { image: b.image, tones: [b.tones[0] as string, b.tones[1] as string] };
     else return undefined;
   }
   const { fill = DEFAULT_BUTTONS.fill, shape = DEFAULT_BUTTONS.shape } = (buttons ?? {}) as Record<string, unknown>;
@@ -78,6 +91,8 @@ export interface Colours {
   surface: string;
   /** Rules and the borders of boxes (decorative). */
   line: string;
+  /** A background image (its identifier) under a scrim of `scrim` at `alpha`: `ground` is its tones seen through it. */
+  backdrop?: { image: string; scrim: string; alpha: number };
 }
 
 /** A colour the owner chose that a scheme draws in another, and why. */
@@ -165,9 +180,47 @@ function furthest(from: string, to: string, max: number, keep: (c: string) => bo
   return mix(from, to, lo);
 }
 
-/** The gradient's ends, or the colour twice over. */
+/** The gradient's ends, the colour, or an image's darkest and lightest tones. */
 const stopsOf = (background: Background): string[] =>
-  'color' in background ? [background.color] : [...background.gradient];
+  'color' in background
+    ? [background.color]
+    : 'gradient' in background
+      ? [...background.gradient]
+      : [...background.tones];
+
+/** The least a scrim covers an image, however quiet: the text sits on a calm ground. */
+const SCRIM_MIN = 0.15;
+/** The most a scrim covers an image to let the owner's accent read as given (past it, the accent is moved instead). */
+const SCRIM_FOR_ACCENT = 0.85;
+/**
+ * The scrim over an image's `tones` (white under dark text, black under light): the least alpha at which text reads
+ * on both tones seen through it (and the owner's `accent` too, when a scrim of at most SCRIM_FOR_ACCENT lets it), and
+ * those tones. Always found: at the top of the range the tones are nearly the scrim itself.
+ */
+function scrimmed(
+  tones: readonly string[],
+  scrim: '#ffffff' | '#000000',
+  accent: string | null,
+): { alpha: number; ground: string[]; accentKept: boolean } {
+  const through = (alpha: number) => tones.map((t) => mix(t, scrim, alpha));
+  const textReads = (alpha: number) => {
+    const ground = through(alpha);
+    return isDark(ground) === (scrim === '#000000') && !groundProblem(ground);
+  };
+  const accentReads = (alpha: number) =>
+    textReads(alpha) && (accent === null || worst(accent, through(alpha)) >= CONTRAST.text);
+  const reads = accentReads(SCRIM_FOR_ACCENT) ? accentReads : textReads;
+  let [lo, hi] = [SCRIM_MIN, reads === accentReads ? SCRIM_FOR_ACCENT : 0.95];
+  if (reads(lo)) hi = lo;
+  else
+    for (let i = 0; i < 14; i++) {
+      const mid = (lo + hi) / 2;
+      if (reads(mid)) hi = mid;
+      else lo = mid;
+    }
+  const alpha = Math.ceil(hi * 100) / 100;
+  return { alpha, ground: through(alpha), accentKept: accent !== null && reads === accentReads };
+}
 
 /** A light ground for the dark scheme, darkened: its hue kept, its lightness and chroma those of a night page. */
 const darkened = (hex: string) => {
@@ -213,6 +266,30 @@ function coloursOn(ground: string[], scheme: Scheme, accent: string | null, subs
  */
 export function paletteOf(theme: Theme): { palette: Palette; substitutes: Substitute[] } {
   const substitutes: Substitute[] = [];
+  const background = theme.background;
+  if (background && 'image' in background) {
+    // Over an image: the light scheme under whichever scrim covers it least, the dark one under a black one.
+    const [white, black] = [
+      scrimmed(background.tones, '#ffffff', theme.accent),
+      scrimmed(background.tones, '#000000', theme.accent),
+    ];
+    // The scrim that keeps the owner's accent as given, else the one that covers the image least.
+    const whiteFirst = white.accentKept === black.accentKept ? white.alpha <= black.alpha : white.accentKept;
+    const light = whiteFirst ? { ...white, scrim: '#ffffff' } : { ...black, scrim: '#000000' };
+    const over = (s: { alpha: number; ground: string[]; scrim: string }, scheme: Scheme): Colours => ({
+      ...coloursOn(s.ground, scheme, theme.accent, substitutes),
+      backdrop: { image: background.image, scrim: s.scrim, alpha: s.alpha },
+    });
+    return {
+      palette: {
+        light: over(light, 'light'),
+        dark: over({ ...black, scrim: '#000000' }, 'dark'),
+        buttons: theme.buttons,
+        font: theme.font,
+      },
+      substitutes,
+    };
+  }
   // A ground no text reads on (refused at import; a row written by hand) is not drawn: the platform's is.
   const given = theme.background ? stopsOf(theme.background) : null;
   const owned = given && !groundProblem(given) ? given : null;
@@ -248,12 +325,21 @@ export function substituteText(s: Substitute): string {
 
 const RADIUS: Record<ButtonShape, string> = { square: '0', rounded: '12px', pill: '999px' };
 
-function variables(c: Colours): string {
+/** A scheme's custom properties and ground; `wide`: the rule for a wide screen, when its ground is an image. */
+function variables(c: Colours): { root: string; wide: string } {
+  const properties = `--ink:${c.ink};--muted:${c.muted};--line:${c.line};--accent:${c.accent};--on-accent:${c.onAccent};--surface:${c.surface}`;
+  if (c.backdrop) {
+    const { image, scrim, alpha } = c.backdrop;
+    const veil = `rgba(${scrim === '#ffffff' ? '255,255,255' : '0,0,0'},${alpha})`;
+    const layers = (width: BackdropWidth) =>
+      `linear-gradient(${veil},${veil}),url(${pathOf('getImage', { image: backdropFile(image, width, 'webp') })})`;
+    return {
+      root: `html:root{${properties};background:${c.ground[0]};background-image:${layers(800)};background-size:cover;background-position:center;background-attachment:fixed}`,
+      wide: `html:root{background-image:${layers(1600)}}`,
+    };
+  }
   const ground = c.ground.length > 1 ? `linear-gradient(${c.ground.join(',')})` : c.ground[0]!;
-  return (
-    `html:root{--ink:${c.ink};--muted:${c.muted};--line:${c.line};--accent:${c.accent};--on-accent:${c.onAccent};` +
-    `--surface:${c.surface};background:${ground};background-attachment:fixed}`
-  );
+  return { root: `html:root{${properties};background:${ground};background-attachment:fixed}`, wide: '' };
 }
 
 /**
@@ -271,11 +357,14 @@ export function themeCss(palette: Palette): string {
         ? `${link}{background:var(--surface);color:var(--ink);border-color:var(--surface)}${link}:hover{text-decoration:underline}`
         : `${link}{border:2px solid var(--accent)}`;
   const fonts = palette.font && fontStacks(palette.font);
+  const [light, dark] = [variables(palette.light), variables(palette.dark)];
   return (
-    variables(palette.light) +
+    light.root +
+    (light.wide && `@media (min-width:800px){${light.wide}}`) +
     (fonts ? `html:root{--font-latin:${fonts.latin};--font-arabic:${fonts.arabic}}` : '') +
     `html body{background:transparent}html .button{color:var(--on-accent)}html .button-secondary{color:var(--accent)}` +
     `${link},html .button{border-radius:${RADIUS[shape]}}${buttons}` +
-    `@media (prefers-color-scheme:dark){${variables(palette.dark)}}`
+    `@media (prefers-color-scheme:dark){${dark.root}}` +
+    (dark.wide && `@media (prefers-color-scheme:dark) and (min-width:800px){${dark.wide}}`)
   );
 }

@@ -155,7 +155,10 @@ describe('npm run db', () => {
         { slug: 'empty-theme', name: 'A', lang: 'en', theme: {} },
         { slug: 'css-in-a-colour', name: 'A', lang: 'en', theme: { accent: 'red;}body{display:none' } },
       ],
-      cards: [{ cardId: 'card-theme', mode: 'page', name: 'A', theme: { background: 'url(https://x.example/a.png)' } }],
+      cards: [
+        { cardId: 'card-theme', mode: 'page', name: 'A', theme: { background: 'url(https://x.example/a.png)' } },
+        { cardId: 'card-backdrop', mode: 'page', name: 'A', theme: { background: { image: '/etc/passwd' } } },
+      ],
     });
     expect(r.status, r.out).toBe(1);
     for (const line of [
@@ -166,6 +169,7 @@ describe('npm run db', () => {
       'profiles[4] (slug "empty-theme").theme: says nothing',
       'profiles[5] (slug "css-in-a-colour").theme.accent "red;}body{display:none": is not a CSS colour',
       'cards[0] (cardId "card-theme").theme.background',
+      'cards[1] (cardId "card-backdrop").theme.background',
     ])
       expect(r.out).toContain(line);
     expect(sha(path)).toBe(before);
@@ -182,6 +186,47 @@ describe('npm run db', () => {
     );
     // Dark enough on the dark ground: nothing said of the dark scheme.
     expect(r.out).not.toContain('the dark scheme');
+  });
+
+  it('takes a background image as avatars are taken, judges the accent over its tones, and refuses bytes that are no image (issue 49)', async () => {
+    const path = await createDatabase();
+    const folder = dirname(path);
+    copyFileSync(join(projectRoot, 'scripts/demo-images/layla-backdrop.jpg'), join(folder, 'backdrop.jpg'));
+    writeFileSync(join(folder, 'not-an-image.jpg'), 'plain text, not a picture');
+    const before = sha(path);
+    const refused = importJson(path, {
+      cards: [
+        { cardId: 'card-backdrop', mode: 'page', name: 'A', theme: { background: { image: 'not-an-image.jpg' } } },
+      ],
+    });
+    expect(refused.status, refused.out).toBe(1);
+    expect(refused.out).toContain('cards[0] (cardId "card-backdrop").theme.background.image "not-an-image.jpg":');
+    expect(sha(path)).toBe(before);
+    // Over the teal and sand of the picture, a teal accent would not read in the dark scheme: said, and written.
+    const taken = importJson(path, {
+      cards: [
+        {
+          cardId: 'card-backdrop',
+          mode: 'page',
+          name: 'A',
+          theme: { accent: '#0a6b5d', background: { image: 'backdrop.jpg' } },
+        },
+      ],
+    });
+    expect(taken.status, taken.out).toBe(0);
+    expect(taken.out).toMatch(
+      /cards\[0\] \(cardId "card-backdrop"\)\.theme\.accent "#0a6b5d" is [\d.]+:1 on "#[0-9a-f]{6}" where 4\.5:1 is needed: the dark scheme will use/,
+    );
+    const db = new Database(path, { readonly: true });
+    const theme = JSON.parse(
+      (db.prepare("SELECT theme FROM cards WHERE card_id = 'card-backdrop'").get() as { theme: string }).theme,
+    ) as { background: { image: string; tones: string[] } };
+    const files = db.prepare('SELECT name FROM images WHERE name LIKE ?').all(`${theme.background.image}-w%`);
+    db.close();
+    expect(theme.background.tones).toHaveLength(2);
+    expect(files.map((f) => (f as { name: string }).name).sort()).toEqual(
+      ['w1600.jpg', 'w1600.webp', 'w800.jpg', 'w800.webp'].map((f) => `${theme.background.image}-${f}`),
+    );
   });
 
   it('refuses a section translated that the profile does not have, a title too long, and a thumbnail that is no image, naming each, and writes nothing (issue 49)', async () => {

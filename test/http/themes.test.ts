@@ -36,7 +36,7 @@ function contrast(a: string, b: string): number {
 }
 
 describe("an owner's theme", () => {
-  it.each(['/p/sam-rivera', '/p/qahwat-alnakheel/en', '/c/nakheel1/ar', '/p/northwind-studio'])(
+  it.each(['/p/sam-rivera', '/p/qahwat-alnakheel/en', '/c/nakheel1/ar', '/p/northwind-studio', '/c/k7f2q9'])(
     '%s carries its stylesheet, and its policy allows every inline style it has by hash',
     async (path) => {
       const res = await get(path);
@@ -48,7 +48,12 @@ describe("an owner's theme", () => {
       // string reaches a stylesheet.
       const stacks = [...theme[0]!.matchAll(/--font-(?:latin|arabic):([^;}]*)/g)].map((m) => m[1]!);
       for (const stack of stacks) expect(stack).toMatch(/^[A-Z0-9 ',-]+$/i);
-      expect(theme[0]!.replace(/--font-(?:latin|arabic):[^;}]*/g, '')).not.toMatch(/url\(|@import|expression|[<>"'\\]/);
+      // Its one address: the owner's background image, from this site.
+      const images = [...theme[0]!.matchAll(/url\(([^)]*)\)/g)].map((m) => m[1]!);
+      for (const image of images) expect(image).toMatch(/^\/images\/[0-9a-f]{32}-w(?:800|1600)\.webp$/);
+      expect(
+        theme[0]!.replace(/--font-(?:latin|arabic):[^;}]*/g, '').replace(/url\(\/images\/[\w.-]+\)/g, ''),
+      ).not.toMatch(/url\(|@import|expression|[<>"'\\]/);
       for (const css of styles) expect(styleSrc(res)).toContain(sourceOf(css));
     },
   );
@@ -58,6 +63,22 @@ describe("an owner's theme", () => {
     expect(stylesOf(await layla.text()).filter((css) => css.startsWith('html:root{'))).toEqual([]);
     await blog.arrayBuffer();
     expect(layla.headers.get('content-security-policy')).toBe(blog.headers.get('content-security-policy'));
+  });
+
+  it('draws a background image from this site, under a scrim, at the width of the screen', async () => {
+    const css = stylesOf(await (await get('/c/k7f2q9')).text()).find((c) => c.startsWith('html:root{'))!;
+    const images = [...css.matchAll(/url\(([^)]*)\)/g)].map((m) => m[1]!);
+    // A phone's file and a wide screen's, in each scheme.
+    expect(new Set(images.map((i) => /-w(\d+)\./.exec(i)?.[1]))).toEqual(new Set(['800', '1600']));
+    expect(css).toMatch(/linear-gradient\(rgba\(255,255,255,0\.\d+\),rgba\(255,255,255,0\.\d+\)\),url\(/);
+    for (const image of new Set(images)) {
+      const res = await get(image);
+      expect(res.status, image).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/webp');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const { width } = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect(width, image).toBe(Number(/-w(\d+)\./.exec(image)?.[1]));
+    }
   });
 
   it('draws the QR codes in the accent, dark enough to scan on white; in black without a theme', async () => {
