@@ -359,6 +359,15 @@ if (import.meta.main) {
     );
     process.exit(2);
   }
+  // The folders the configuration names for nginx's own files (its pid, error log and temporary bodies): nginx makes
+  // none of them, and `nginx -t` fails without them (#50).
+  try {
+    mkdirSync(join(values.prefix, 'tmp'), { recursive: true });
+  } catch (err) {
+    console.error(
+      `Could not make ${join(values.prefix, 'tmp')} (${(err as Error).message}): make it before nginx starts.`,
+    );
+  }
   process.stdout.write(
     frontConfig({
       config: loadConfig(),
