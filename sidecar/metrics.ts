@@ -3,6 +3,7 @@
 // so the request path pays only for the request counter, and only when metrics are on.
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { SERVICE_VERSION } from './version.ts';
 import { CACHE } from '../src/lib/surface.ts';
 import type { Services } from './app.ts';
 import { hostPort } from './config.ts';
@@ -60,6 +61,13 @@ export function sidecarMetrics(
     labelNames: ['route', 'status'],
     registers: [registry],
   });
+  // The version running, as the convention for it is: a gauge of 1 labelled with it.
+  new Gauge({
+    name: 'bio_build_info',
+    help: 'The version of the service this process runs (package.json), as a label; always 1.',
+    labelNames: ['version'],
+    registers: [registry],
+  }).set({ version: SERVICE_VERSION }, 1);
   const { live, freshness, store, sitemap } = services;
   counterOf(registry, 'bio_live_cache_hits_total', 'Live lookups answered from the live cache.', () => live.hits);
   counterOf(registry, 'bio_live_cache_misses_total', 'Live lookups the live cache did not answer.', () => live.misses);

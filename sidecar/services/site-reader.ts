@@ -3,6 +3,7 @@
 // a browser gets without re-entering the router. The live routes it dispatches are those declared in surface.ts,
 // one handler each (the compiler refuses a declared live route without one). Throws StoreUnavailableError when the
 // database cannot be read; each caller maps that in one place.
+import { SERVICE_VERSION } from '../version.ts';
 import { create as contentDisposition } from 'content-disposition';
 import { CONTENT_USAGE } from '../../src/lib/ai-preferences.ts';
 import { alternateLink, homepageLinks, siteLinks } from '../../src/lib/discovery.ts';
@@ -242,6 +243,14 @@ export class SiteReader {
         return part ? { kind: 'asset', asset: part, headers: {} } : { kind: 'not-found' };
       },
       getHealth: async () => this.health(),
+      // Liveness (#50): the process answers; nothing asked of the database or the render threads.
+      getLiveness: async () => ({
+        kind: 'document',
+        status: 200,
+        type: 'application/json; charset=utf-8',
+        body: JSON.stringify({ status: 'alive', version: SERVICE_VERSION }),
+        headers: { 'cache-control': CACHE.none },
+      }),
       getProfileAlias: async ({ alias }) => {
         const target = await live.alias(alias);
         return target

@@ -119,6 +119,27 @@ const RESPONSES: Partial<Record<RouteId, { responses?: Record<number, Json>; sch
   getHealth: {
     responses: { 200: { $ref: '#/components/responses/Health' }, 503: { $ref: '#/components/responses/Health' } },
   },
+  getLiveness: {
+    responses: {
+      200: {
+        description: 'The process answers: always 200 while it runs. Its version, as package.json says.',
+        headers: { 'Cache-Control': { description: `\`${CACHE.none}\`.`, schema: { type: 'string' } } },
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['status', 'version'],
+              properties: {
+                status: { type: 'string', enum: ['alive'] },
+                version: { type: 'string', description: 'The version of the service this process runs.' },
+              },
+              additionalProperties: false,
+            },
+          },
+        },
+      },
+    },
+  },
   getProfileAlias: {
     responses: { 302: redirect("the owner's /p/{page}") },
   },
@@ -264,7 +285,7 @@ export function openApiDocument(config: PublicConfig): Json {
       { name: 'pages', description: 'Profiles, cards and blog pages (HTML or Markdown).' },
       { name: 'discovery', description: 'Machine-readable documents that describe the service.' },
       { name: 'agents', description: 'The Model Context Protocol endpoint.' },
-      { name: 'operations', description: 'Health of the service.' },
+      { name: 'operations', description: 'Health of the service, and whether a process answers at all.' },
     ],
     paths: Object.fromEntries(
       (Object.entries(ROUTES) as [RouteId, RouteDeclaration][]).map(([id, route]) => [

@@ -814,6 +814,18 @@ export const ROUTES = {
     cache: 'none',
     statuses: [200, 503],
   },
+  getLiveness: {
+    method: 'GET',
+    path: '/livez',
+    served: 'operations',
+    tag: 'operations',
+    summary: 'Whether the process answers at all; asks nothing of the database',
+    description:
+      "Whether this process's event loop answers, and which version it runs. Asks nothing of the database, so a liveness probe on it restarts a process that is stuck, never one whose database is briefly away (that is /health's to say, for readiness). Never cached.",
+    media: ['application/json'],
+    cache: 'none',
+    statuses: [200],
+  },
   getProfileAlias: {
     method: 'GET',
     path: '/{alias}',

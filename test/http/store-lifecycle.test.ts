@@ -621,6 +621,14 @@ describe('health and the database going away', () => {
     renameSync(`${path}.tmp`, path);
     expect((await get('/health')).status).toBe(503);
     expect((await get('/p/layla')).status).toBe(503);
+    // Liveness asks nothing of the database (#50): a probe on it never restarts a process for its database's sake.
+    const live = await get('/livez');
+    expect(live.status).toBe(200);
+    expect(live.headers.get('cache-control')).toBe('no-store');
+    expect(await live.json()).toEqual({
+      status: 'alive',
+      version: (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version,
+    });
     renameSync(`${path}.good`, path);
     expect((await get('/health')).status).toBe(200);
     expect((await get('/p/layla')).status).toBe(200);
