@@ -14,6 +14,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'release/**',
       '.astro/**',
       '.cache/**',
       'node_modules/**',
