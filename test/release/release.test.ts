@@ -1,0 +1,60 @@
+// The release (#50), as an operator gets it: `npm run release` makes a folder that starts on a machine with no Node and
+// no npm (here: an environment whose PATH names no folder at all, so that only what the folder carries can run). Its
+// CLI seeds a database, its server answers a profile, a card's picture and the twin, says its version at /livez, and
+// /health is ok. The tier runs alone too: `npx vitest run --project release`.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeRelease } from '../../scripts/release.ts';
+import { projectRoot } from '../helpers/env.ts';
+
+const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+/** No Node, no npm, no coreutils: what a bare machine offers a process, less. */
+const BARE = { PATH: '/nonexistent', HOME: tmpdir() };
+
+let server: ChildProcess | undefined;
+afterAll(() => {
+  server?.kill('SIGKILL');
+});
+
+describe('the release folder', () => {
+  it('starts with one command and no Node or npm of the machine, serving the site and the demo data', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'release-'));
+    // The tests' build (for their BASE_URL, http://localhost:8080), as `npm run release` would make it.
+    const { folder, bytes } = makeRelease({ build: false, out: join(work, `bio-cards-${version}`) });
+    expect(bytes).toBeGreaterThan(0);
+    const databasePath = join(work, 'bio.db');
+    const seeded = spawnSync(join(folder, 'bin/db'), ['seed-demo'], {
+      env: { ...BARE, DATABASE_PATH: databasePath },
+      encoding: 'utf8',
+    });
+    expect(seeded.status, seeded.stderr).toBe(0);
+    expect(seeded.stdout).toContain('Imported the demo data');
+    // Port 8080: the build's BASE_URL, which the server checks its configuration against.
+    const base = 'http://127.0.0.1:8080';
+    server = spawn(join(folder, 'bin/serve'), [], {
+      env: { ...BARE, DATABASE_PATH: databasePath, PORT: '8080', HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    server.stdout?.on('data', (d) => (output += d));
+    server.stderr?.on('data', (d) => (output += d));
+    let live: Response | undefined;
+    for (let i = 0; i < 150 && !live; i++) {
+      live = await fetch(`${base}/livez`).catch(() => undefined);
+      if (!live) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(live?.status, output).toBe(200);
+    expect(await live!.json()).toEqual({ status: 'alive', version });
+    expect(await (await fetch(`${base}/health`)).json()).toMatchObject({ status: 'ok' });
+    const page = await fetch(`${base}/p/layla`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('ليلى الأحمد');
+    const picture = await fetch(`${base}/c/k7f2q9/og.png`);
+    expect(picture.headers.get('content-type')).toBe('image/png');
+    await picture.arrayBuffer();
+    expect(await (await fetch(`${base}/p/sam-rivera.md`)).text()).toContain('# Sam Rivera');
+  });
+});
