@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { loadConfigOrExit } from '../sidecar/config.ts';
 import { parseImportBytes } from '../sidecar/store/import-format.ts';
 import { openWriter } from '../sidecar/store/writer.ts';
+import { backup, restore } from './backup.ts';
 import type { IntakeOptions } from '../sidecar/store/image-intake.ts';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,8 @@ const USAGE = `Usage:
                                    validate FILE, take the images it names, and write it (all or nothing);
                                    --allow-private-hosts fetches images from loopback and private addresses too
   npm run db -- seed-demo          load the demo profiles, cards and aliases
+  npm run db -- backup FILE        an online, consistent copy of the database, its images included
+  npm run db -- restore FILE       put a backup in place of the database (SQLite: atomically; PostgreSQL: pg_restore)
 The database is DATABASE_URL (postgres://…, the primary) when it is set, else the SQLite file DATABASE_PATH
 (default data/bio.db).`;
 
@@ -76,6 +79,17 @@ switch (command) {
     if (!arg) fail(USAGE);
     await importJson(readJson(arg), arg, { from: resolve(arg), allowPrivateHosts });
     break;
+  case 'backup':
+  case 'restore': {
+    if (!arg) fail(USAGE);
+    try {
+      console.log(command === 'backup' ? await backup(config, arg) : restore(config, arg));
+    } catch (err) {
+      const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
+      fail(`Could not ${command} ${arg}: ${stderr || (err as Error).message}`);
+    }
+    break;
+  }
   case 'seed-demo': {
     const file = fileURLToPath(new URL('./demo-data.json', import.meta.url));
     await importJson(readJson(file), 'the demo data', { from: file });

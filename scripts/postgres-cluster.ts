@@ -2,10 +2,11 @@
 // initdb into a temporary folder (owned by the postgres user when run as root: PostgreSQL refuses to run as
 // root), pg_basebackup -R for the standby, free ports, fsync off. The same shape as production, on one machine.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './sidecar-process.ts';
+import { postgresBin } from './postgres-bin.ts';
 
 export interface Node {
   port: number;
@@ -20,16 +21,6 @@ export interface Cluster {
   primary: Node;
   standby: Node;
   stop(): void;
-}
-
-/** The newest PostgreSQL binaries Debian installed, or undefined. */
-export function postgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root)
-    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions[0] ? join(root, versions[0], 'bin') : undefined;
 }
 
 function runAsOwner(bin: string, args: string[]): void {

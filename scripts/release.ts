@@ -22,6 +22,8 @@ const PARTS = [
   'sidecar',
   'src/lib',
   'scripts/db.ts',
+  'scripts/backup.ts',
+  'scripts/postgres-bin.ts',
   'scripts/purger.ts',
   'scripts/demo-data.json',
   'scripts/demo-images',

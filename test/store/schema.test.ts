@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { postgresBin } from '../../scripts/postgres-cluster.ts';
+import { postgresBin } from '../../scripts/postgres-bin.ts';
 import { TABLES } from '../../src/lib/live-schema.ts';
 import { openStore } from '../../sidecar/store/open-store.ts';
 import type { Store } from '../../sidecar/store/store.ts';
