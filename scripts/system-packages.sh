@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The system programs the tests drive: Chromium (browser tests), xmllint (sitemap XSD), Java (the Nu HTML Checker),
 # wrk (benchmarks), nginx with its njs and brotli modules (the front, and the benchmarks' baseline), Varnish with
-# varnish-modules (the edge) and PostgreSQL's server binaries (the data tier).
+# varnish-modules (the edge), PostgreSQL's server binaries (the data tier) and systemd-analyze (the units in deploy/).
 #   npm run setup                 installs what is missing with apt-get (as root on Debian), else says what to install
 #   bash scripts/system-packages.sh --check     installs nothing: names what is missing and fails (npm test's first step)
 #   bash scripts/system-packages.sh --content   installs only what `npm run check:build` needs (xmllint, Java): the
@@ -28,6 +28,8 @@ command -v varnishd >/dev/null 2>&1 || [ -x /usr/sbin/varnishd ] || missing+=(va
 compgen -G '/usr/lib/*/varnish/vmods/libvmod_xkey.so' >/dev/null || missing+=(varnish-modules)
 # A PostgreSQL primary and standby for the data-tier suites (the tests start their own; no server is left running).
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql-15)
+# systemd-analyze verifies the units in deploy/ (test/unit/systemd.test.ts).
+command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
