@@ -46,7 +46,7 @@ describe('typefaces', () => {
   });
 
   it('leaves an English page’s Latin to the system: no Latin face fetched, nothing preloaded', async () => {
-    const { page } = await visit(browser(), server().url + '/blog');
+    const { page } = await visit(browser(), server().url + '/en/blog');
     expect(await page.$('link[rel=preload][as=font]')).toBeNull();
     // Its one Arabic word (the language switch, العربية) fetches the Arabic face alone.
     const fetched = await fontsFetched(page);

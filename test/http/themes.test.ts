@@ -59,7 +59,7 @@ describe("an owner's theme", () => {
   );
 
   it('leaves a page without a theme in the site’s look, its policy the site’s own', async () => {
-    const [layla, blog] = await Promise.all([get('/p/layla'), get('/blog')]);
+    const [layla, blog] = await Promise.all([get('/p/layla'), get('/en/blog')]);
     expect(stylesOf(await layla.text()).filter((css) => css.startsWith('html:root{'))).toEqual([]);
     await blog.arrayBuffer();
     expect(layla.headers.get('content-security-policy')).toBe(blog.headers.get('content-security-policy'));
