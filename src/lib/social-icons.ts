@@ -9,10 +9,12 @@ import {
   siFacebook,
   siGithub,
   siGitlab,
+  siGooglemaps,
   siInstagram,
   siKick,
   siMastodon,
   siMedium,
+  siOpenstreetmap,
   siPatreon,
   siPinterest,
   siReddit,
@@ -23,10 +25,12 @@ import {
   siTelegram,
   siThreads,
   siTiktok,
+  siTripadvisor,
   siTwitch,
   siVimeo,
   siWhatsapp,
   siX,
+  siYelp,
   siYoutube,
 } from 'simple-icons';
 import type { SOCIAL_NETWORKS } from './social-networks.ts';
@@ -63,6 +67,10 @@ const ICONS: Partial<Record<keyof typeof SOCIAL_NETWORKS, { path: string }>> = {
   vimeo: siVimeo,
   kick: siKick,
   patreon: siPatreon,
+  googlemaps: siGooglemaps,
+  openstreetmap: siOpenstreetmap,
+  tripadvisor: siTripadvisor,
+  yelp: siYelp,
 };
 
 /** The SVG path (24×24 view box) of a network's icon, or the generic link icon. */

@@ -30,6 +30,11 @@ export const SOCIAL_NETWORKS = {
   vimeo: 'Vimeo',
   kick: 'Kick',
   patreon: 'Patreon',
+  // A business's place and reviews (issue 49: a `googlemaps` social showed its id and a generic icon).
+  googlemaps: 'Google Maps',
+  openstreetmap: 'OpenStreetMap',
+  tripadvisor: 'Tripadvisor',
+  yelp: 'Yelp',
 } as const satisfies Record<string, string>;
 
 /** An import's network id: lowercase letters and digits, as short as X's. */

@@ -9,6 +9,8 @@ import { StaticSite } from '../../sidecar/services/static-site.ts';
 import { CACHE } from '../../src/lib/surface.ts';
 import { LiveCache } from '../../sidecar/live-cache.ts';
 import { entityTag, purgeTags } from '../../sidecar/services/entities.ts';
+import { networkIconPath } from '../../src/lib/social-icons.ts';
+import { networkName } from '../../src/lib/social-networks.ts';
 import { checkedPath } from '../../sidecar/request-path.ts';
 import { cardToVcard, escapeText, foldLine, vcardFileName } from '../../sidecar/vcard.ts';
 import type { Card } from '../../src/lib/live-content.ts';
@@ -237,5 +239,17 @@ describe('request paths', () => {
     '/a/.%2fb',
   ])('%s names no page', (raw) => {
     expect(checkedPath(raw)).toBeUndefined();
+  });
+});
+
+describe("a business's map and review pages as socials (issue 49)", () => {
+  it.each([
+    ['googlemaps', 'Google Maps'],
+    ['openstreetmap', 'OpenStreetMap'],
+    ['tripadvisor', 'Tripadvisor'],
+    ['yelp', 'Yelp'],
+  ])('%s is named %s, with its own icon', (id, name) => {
+    expect(networkName(id)).toBe(name);
+    expect(networkIconPath(id)).not.toBe(networkIconPath('no-such-network'));
   });
 });
