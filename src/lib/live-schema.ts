@@ -447,10 +447,13 @@ function translations<const F extends TranslatedFields, const Links extends bool
 }
 
 /**
- * A business's place (place.ts), kept as JSON text: its address cleaned and cut as owner text is, its coordinates
- * checked, its hours and time zone as given (they are judged where they are read); anything else is corrupt.
+ * An optional value kept as JSON text (a place, a theme): null stays null, text that is not JSON is corrupt, and what
+ * it parses to is judged by `judge` (which throws CorruptRowError for anything it does not take).
  */
-function place(options: Options = {}): ShownColumn<string | null, Place | null, unknown> {
+function optionalJson<Shown>(
+  judge: (value: unknown, of: string, column: string) => Shown,
+  options: Options = {},
+): ShownColumn<string | null, Shown | null, unknown> {
   return {
     type: TEXT,
     nullable: true,
@@ -463,30 +466,7 @@ function place(options: Options = {}): ShownColumn<string | null, Place | null, 
       } catch (err) {
         throw new CorruptRowError(`${column} of ${of} is not JSON`, { cause: err });
       }
-      const given = value as Partial<Record<string, unknown>> | null;
-      if (!given || typeof given !== 'object' || Array.isArray(given))
-        throw new CorruptRowError(`${column} of ${of} is not a JSON object`);
-      const text = (field: string, kind: 'line' | 'text', max: number): string | null => {
-        const v = given[field];
-        if (v === undefined || v === null) return null;
-        if (typeof v !== 'string')
-          throw new CorruptRowError(`${column} of ${of} holds a ${field} that is not a string`);
-        return servedText(v, kind, max);
-      };
-      const geo = given.geo as Partial<Record<string, unknown>> | null | undefined;
-      const lat = geo?.lat;
-      const lon = geo?.lon;
-      if (
-        geo != null &&
-        !(typeof lat === 'number' && typeof lon === 'number' && Math.abs(lat) <= 90 && Math.abs(lon) <= 180)
-      )
-        throw new CorruptRowError(`${column} of ${of} holds a geo that is not a latitude and a longitude`);
-      return {
-        address: text('address', 'text', PLACE_TEXT.address),
-        geo: geo == null ? null : { lat: lat as number, lon: lon as number },
-        openingHours: text('openingHours', 'line', PLACE_TEXT.openingHours),
-        timeZone: text('timeZone', 'line', 64),
-      };
+      return judge(value, of, column);
     },
     store: (imported) => (imported === undefined ? null : JSON.stringify(imported)),
     ...options,
@@ -494,29 +474,43 @@ function place(options: Options = {}): ShownColumn<string | null, Place | null, 
 }
 
 /**
- * An owner's theme (theme.ts), kept as JSON text: colours as `#rrggbb`, the button style one of its words; anything
- * else is corrupt. Its colours are judged for contrast where a page is drawn (theme.ts paletteOf), not trusted.
+ * A business's place (place.ts): its address cleaned and cut as owner text is, its coordinates checked, its hours and
+ * time zone as given (they are judged where they are read); anything else is corrupt.
  */
-function theme(options: Options = {}): ShownColumn<string | null, Theme | null, unknown> {
-  return {
-    type: TEXT,
-    nullable: true,
-    since: options.since ?? 1,
-    show: (stored, of, column) => {
-      if (stored === null) return null;
-      let value: unknown;
-      try {
-        value = JSON.parse(stored);
-      } catch (err) {
-        throw new CorruptRowError(`${column} of ${of} is not JSON`, { cause: err });
-      }
-      const shown = storedTheme(value);
-      if (!shown) throw new CorruptRowError(`${column} of ${of} is not a theme (colours as #rrggbb, buttons by name)`);
-      return shown;
-    },
-    store: (imported) => (imported === undefined ? null : JSON.stringify(imported)),
-    ...options,
+function placeOf(value: unknown, of: string, column: string): Place {
+  const given = value as Partial<Record<string, unknown>> | null;
+  if (!given || typeof given !== 'object' || Array.isArray(given))
+    throw new CorruptRowError(`${column} of ${of} is not a JSON object`);
+  const text = (field: string, kind: 'line' | 'text', max: number): string | null => {
+    const v = given[field];
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'string') throw new CorruptRowError(`${column} of ${of} holds a ${field} that is not a string`);
+    return servedText(v, kind, max);
   };
+  const geo = given.geo as Partial<Record<string, unknown>> | null | undefined;
+  const lat = geo?.lat;
+  const lon = geo?.lon;
+  if (
+    geo != null &&
+    !(typeof lat === 'number' && typeof lon === 'number' && Math.abs(lat) <= 90 && Math.abs(lon) <= 180)
+  )
+    throw new CorruptRowError(`${column} of ${of} holds a geo that is not a latitude and a longitude`);
+  return {
+    address: text('address', 'text', PLACE_TEXT.address),
+    geo: geo == null ? null : { lat: lat as number, lon: lon as number },
+    openingHours: text('openingHours', 'line', PLACE_TEXT.openingHours),
+    timeZone: text('timeZone', 'line', 64),
+  };
+}
+
+/**
+ * An owner's theme (theme.ts): colours as `#rrggbb`, the button style one of its words; anything else is corrupt. Its
+ * colours are judged for contrast where a page is drawn (theme.ts paletteOf), not trusted.
+ */
+function themeOf(value: unknown, of: string, column: string): Theme {
+  const shown = storedTheme(value);
+  if (!shown) throw new CorruptRowError(`${column} of ${of} is not a theme (colours as #rrggbb, buttons by name)`);
+  return shown;
 }
 
 /** Plain text that is not an owner's (a change log's key, a store's identity). */
@@ -636,8 +630,8 @@ export const TABLES = {
     published: hiddenFlag({ default: 1 }),
     updated_at: instant({ from: false }),
     translations: translations(PROFILE_TRANSLATED, true, { since: 4 }),
-    place: place({ since: 5 }),
-    theme: theme({ since: 6 }),
+    place: optionalJson(placeOf, { since: 5 }),
+    theme: optionalJson(themeOf, { since: 6 }),
   },
   links: {
     id: key(),
@@ -679,8 +673,8 @@ export const TABLES = {
     active: hiddenFlag({ default: 1 }),
     updated_at: instant({ from: false }),
     translations: translations(CARD_TRANSLATED, false, { since: 4 }),
-    place: place({ since: 5 }),
-    theme: theme({ since: 6 }),
+    place: optionalJson(placeOf, { since: 5 }),
+    theme: optionalJson(themeOf, { since: 6 }),
     socials: jsonList(OWNER_LISTS.socials, socialEntry, { since: 7 }),
     logo_url: imageSource({ since: 9 }),
     logo_image: shownAs(image({ since: 9 }), 'logo'),
