@@ -148,12 +148,13 @@ if (import.meta.main) {
       dist: { type: 'string' },
     },
   });
-  const dist = values.dist ?? join(projectRoot, 'dist', 'client');
+  const config = loadConfig();
+  const dist = values.dist ?? join(config.distDir ?? join(projectRoot, 'dist'), 'client');
   const options = {
     backend: values.backend,
     purgers: values.purger,
     dist,
-    headers: securityHeaders(loadConfig(), buildStyleHashes(join(dist, '..'))),
+    headers: securityHeaders(config, buildStyleHashes(join(dist, '..'))),
   };
   if (positionals[0] === 'config') {
     process.stdout.write(edgeConfig(options));

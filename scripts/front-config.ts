@@ -77,7 +77,7 @@ const indent = (lines: string[], spaces: number) => lines.map((l) => ' '.repeat(
 export function frontConfig(options: FrontOptions): string {
   const { config } = options;
   const limits = options.clientLimits ?? FRONT_LIMITS;
-  const dist = options.dist ?? join(projectRoot, 'dist', 'client');
+  const dist = options.dist ?? join(config.distDir ?? join(projectRoot, 'dist'), 'client');
   const security = Object.entries(securityHeaders(config, buildStyleHashes(join(dist, '..')))).map(
     ([name, value]) => `add_header ${name} ${quote(value)} always;`,
   );

@@ -6,7 +6,8 @@ import { loadConfigOrExit } from '../sidecar/config.ts';
 const config = loadConfigOrExit();
 
 try {
-  ensureBuild(config);
+  // An operator's DIST_DIR is served as it is (the server refuses one built for another BASE_URL).
+  if (!config.distDir) ensureBuild(config);
 } catch (err) {
   console.error(`${(err as Error).message} Nothing is served.`);
   process.exit(1);

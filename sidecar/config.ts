@@ -63,6 +63,8 @@ const serverSchema = z.object({
   PORT: whole(DEFAULT_PORT, 0, 65535),
   HOST: text('127.0.0.1'),
   DATABASE_PATH: text('data/bio.db').transform((path) => resolve(path)),
+  // Empty: the project's own dist/. A path (or a link, followed once at start: see docs/operations.md) otherwise.
+  DIST_DIR: text('').transform((path) => (path ? resolve(path) : undefined)),
   DATABASE_URL: z
     .string()
     .trim()
@@ -149,6 +151,11 @@ export interface ServerConfig extends PublicConfig {
   host: string;
   /** SQLite file of profiles, cards and aliases (the embedded default); the server only reads it. */
   databasePath: string;
+  /**
+   * The build served (dist/ of a build made for baseUrl): undefined for the project's own. A `current` link is
+   * resolved when the process starts, so a process serves one build whole and a switch is a restart.
+   */
+  distDir: string | undefined;
   /** postgres://… : PostgreSQL instead of the SQLite file (for the server, a standby; for the CLI, the primary). */
   databaseUrl: string | undefined;
   /** PostgreSQL: connections per sidecar, the longest a statement may run, and the replay lag that degrades. */
@@ -232,6 +239,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     host: settings.HOST,
     databasePath: settings.DATABASE_PATH,
     databaseUrl: settings.DATABASE_URL,
+    distDir: settings.DIST_DIR,
     pgPoolSize: settings.PG_POOL_SIZE,
     pgStatementTimeoutMs: settings.PG_STATEMENT_TIMEOUT_MS,
     maxReplicaLagMs: settings.MAX_REPLICA_LAG_MS,

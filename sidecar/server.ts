@@ -1,7 +1,8 @@
 // Starts the sidecar: validates the configuration and the build, listens, and shuts down gracefully.
 import { fileURLToPath } from 'node:url';
 import { Server } from 'node:net';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 import { loadConfigOrExit } from './config.ts';
 import { pathOf } from '../src/lib/surface.ts';
 import { manifestMismatch, readManifest } from '../src/lib/build-manifest.ts';
@@ -22,6 +23,26 @@ async function startMetrics(app: FastifyInstance, services: Services, listen: st
 }
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** The build this process serves: DIST_DIR (its link resolved) or the project's dist/. */
+export function servedBuild(config: { distDir: string | undefined }): string {
+  const dir = config.distDir ?? join(projectRoot, 'dist');
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/**
+ * Why a build cannot run here, if it cannot: its server code imports the installation's packages, which Node finds
+ * only from a folder inside the installation (this checkout, or the release folder).
+ */
+export function buildOutsideInstallation(build: string): string | undefined {
+  const inside = relative(projectRoot, build);
+  if (inside && !inside.startsWith('..') && !isAbsolute(inside)) return undefined;
+  return `the build ${build} is outside ${projectRoot}, where its server code cannot find the packages it imports: put builds under it (e.g. ${join(projectRoot, 'builds', 'NAME')})`;
+}
 
 function openConnections(server: Server): Promise<number> {
   return new Promise((resolve) => server.getConnections((err, count) => resolve(err ? 0 : count)));
@@ -56,8 +77,10 @@ async function warmMcp(app: FastifyInstance): Promise<void> {
 export async function startServer(): Promise<void> {
   const config = loadConfigOrExit();
 
-  const distDir = join(projectRoot, 'dist');
-  const problem = manifestMismatch(readManifest(distDir), config);
+  // A `current` link is followed here, once: this process serves that build whole (its pages, its render threads'
+  // code, its styles' hashes) until it is restarted, however the link moves meanwhile (docs/operations.md).
+  const distDir = servedBuild(config);
+  const problem = buildOutsideInstallation(distDir) ?? manifestMismatch(readManifest(distDir), config);
   if (problem) {
     console.error(
       `Cannot serve: ${problem}.\nBuild for this configuration first: BASE_URL=${config.baseUrl} npm run build (or use npm start, which builds when needed).`,

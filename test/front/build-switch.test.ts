@@ -1,0 +1,202 @@
+// Switching the served build (#50): the services serve from a link (DIST_DIR=…/current); `npm run switch-build` moves
+// it to another build in one step, the sidecars are restarted one at a time and the front reloaded, as
+// docs/operations.md says, while readers keep asking: none of their requests fails, and afterwards the new build's
+// article (served by nginx) and its sitemap entries (served by the sidecars) are there, and a file only the previous
+// build had is still served to the pages it made.
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { frontConfig, nginxBinary, runFront, UNLIMITED_CLIENT } from '../../scripts/front-config.ts';
+import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { switchBuild, SwitchError } from '../../scripts/switch-build.ts';
+import { createDatabase } from '../helpers/database.ts';
+import { cleanEnv, distDir, projectRoot, testConfig } from '../helpers/env.ts';
+import { stopNginx } from '../helpers/front.ts';
+import { spawnTestSidecar } from '../helpers/sidecar.ts';
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
+
+/** The front's `fail_timeout` (scripts/front-config.ts). */
+const FRONT_FAIL_TIMEOUT_MS = 5000;
+const NEW_ARTICLE = '/en/blog/switched-in';
+const ONLY_IN_A = '/_astro/only-in-a.0123abcd.css';
+
+/** A copy of the tests' build; `b` adds an article (with its twin and its sitemap entry) that the first lacks. */
+function makeBuilds(work: string) {
+  const a = join(work, 'builds', 'a');
+  const b = join(work, 'builds', 'b');
+  cpSync(distDir, a, { recursive: true });
+  writeFileSync(join(a, 'client', ONLY_IN_A), 'body { color: black }\n');
+  cpSync(distDir, b, { recursive: true });
+  const blog = join(b, 'client', 'en', 'blog');
+  cpSync(join(blog, 'link-in-bio-that-works.html'), join(blog, 'switched-in.html'));
+  cpSync(join(blog, 'link-in-bio-that-works.md'), join(blog, 'switched-in.md'));
+  appendFileSync(join(blog, 'switched-in.html'), '<!-- build b -->\n');
+  const sitemap = join(b, 'sitemap-static.json');
+  const entries = JSON.parse(readFileSync(sitemap, 'utf8')) as { url: string }[];
+  writeFileSync(sitemap, JSON.stringify([...entries, { url: `${testConfig.baseUrl}${NEW_ARTICLE}` }]));
+  return { a, b };
+}
+
+describe('switching the build under load, through the front', () => {
+  let work: string;
+  let builds: { a: string; b: string };
+  let link: string;
+  let databasePath: string;
+  let sidecars: SidecarProcess[];
+  let front: { url: string; nginx: ChildProcess };
+  let prefix: string;
+  let frontPort: number;
+  const sidecarAt = (port: number) =>
+    spawnTestSidecar({
+      DATABASE_PATH: databasePath,
+      DIST_DIR: link,
+      STATIC_FILES: 'front',
+      TRUST_PROXY: '127.0.0.1',
+      PORT: String(port),
+    });
+  const frontOptions = () => ({
+    config: testConfig,
+    sidecars: sidecars.map((s) => s.address),
+    prefix,
+    dist: join(link, 'client'),
+    clientLimits: UNLIMITED_CLIENT,
+  });
+
+  beforeAll(async () => {
+    // Inside the installation, as builds must be (their server code imports its packages): under node_modules/.cache,
+    // which no linter reads and git ignores.
+    mkdirSync(join(projectRoot, 'node_modules', '.cache'), { recursive: true });
+    work = mkdtempSync(join(projectRoot, 'node_modules', '.cache', 'bio-switch-'));
+    builds = makeBuilds(work);
+    link = join(work, 'current');
+    switchBuild(testConfig, builds.a, link);
+    databasePath = await createDatabase();
+    sidecars = [await sidecarAt(0), await sidecarAt(0)];
+    prefix = mkdtempSync(join(tmpdir(), 'bio-front-'));
+    frontPort = await freePort();
+    front = await runFront({ ...frontOptions(), port: frontPort });
+  });
+  afterAll(async () => {
+    await stopNginx(front.nginx);
+    for (const s of sidecars) s.child.kill('SIGKILL');
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('refuses a build outside the installation, or made for another address, changing nothing', () => {
+    const outside = join(mkdtempSync(join(tmpdir(), 'bio-build-')), 'dist');
+    cpSync(distDir, outside, { recursive: true });
+    expect(() => switchBuild(testConfig, outside, link)).toThrow(/outside .*cannot find the packages/);
+    const other = join(work, 'builds', 'other');
+    cpSync(distDir, other, { recursive: true });
+    const manifestFile = join(other, 'build-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, baseUrl: 'https://elsewhere.example' }));
+    expect(() => switchBuild(testConfig, other, link)).toThrow(SwitchError);
+    expect(() => switchBuild(testConfig, other, link)).toThrow(/elsewhere\.example/);
+    expect(readlinkSync(link)).toBe(builds.a);
+    // The command as the docs give it says so, and fails.
+    const run = spawnSync(process.execPath, [join(projectRoot, 'scripts/switch-build.ts'), other], {
+      env: cleanEnv({ DIST_DIR: link }),
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('Nothing changed');
+    expect(readlinkSync(link)).toBe(builds.a);
+  });
+
+  it('moves every service to the new build with no failed request', async () => {
+    let retried = 0;
+    // As a browser asks: a request sent on a kept-alive connection at the moment the server closes it (nginx's old
+    // workers close their idle connections on reload) is sent again, once, on a new one (RFC 9112 §9.3.1; Chromium
+    // and Firefox do so). Nothing else is retried.
+    const get = async (path: string): Promise<Response> => {
+      try {
+        return await fetch(front.url + path, { redirect: 'manual' });
+      } catch (err) {
+        if (String((err as Error).cause) !== 'SocketError: other side closed') throw err;
+        retried++;
+        return fetch(front.url + path, { redirect: 'manual' });
+      }
+    };
+    expect((await get(NEW_ARTICLE)).status).toBe(404);
+    expect(await (await get('/sitemap.xml')).text()).not.toContain(NEW_ARTICLE);
+
+    const paths = ['/en/blog', '/p/layla', '/c/k7f2q9', '/sitemap.xml', ONLY_IN_A, '/health', '/p/sam-rivera.md'];
+    const failures: string[] = [];
+    let answered = 0;
+    let stop = false;
+    const reader = async (n: number) => {
+      for (let i = n; !stop; i++) {
+        const path = paths[i % paths.length]!;
+        try {
+          const res = await get(path);
+          await res.arrayBuffer();
+          answered++;
+          if (res.status !== 200) failures.push(`${path}: ${res.status}`);
+        } catch (err) {
+          failures.push(`${path}: ${(err as Error).message} (${String((err as Error).cause)})`);
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 8 }, (_, n) => reader(n)));
+    await new Promise((r) => setTimeout(r, 500));
+    const before = answered;
+
+    // The switch, as docs/operations.md gives it: the link, then each sidecar in turn, then the front.
+    const run = spawnSync(process.execPath, [join(projectRoot, 'scripts/switch-build.ts'), builds.b], {
+      env: cleanEnv({ DIST_DIR: link }),
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('1 of its fingerprinted files kept');
+    expect(readlinkSync(link)).toBe(builds.b);
+    for (const [i, old] of sidecars.entries()) {
+      old.child.kill('SIGTERM');
+      await exited(old.child);
+      sidecars[i] = await sidecarAt(old.port);
+      // The front tries a sidecar it marked failed again after fail_timeout (5 s): only then may the next one stop.
+      expect((await fetch(`${sidecars[i].url}/health`)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, FRONT_FAIL_TIMEOUT_MS + 500));
+    }
+    writeFileSync(
+      join(prefix, 'nginx.conf'),
+      frontConfig({ ...frontOptions(), listen: `127.0.0.1:${frontPort}`, workers: 1, accessLog: 'off' }),
+    );
+    expect(
+      spawnSync(nginxBinary()!, ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-t'], { encoding: 'utf8' }).status,
+    ).toBe(0);
+    front.nginx.kill('SIGHUP');
+    await new Promise((r) => setTimeout(r, 500));
+    stop = true;
+    await load;
+
+    expect(failures).toEqual([]);
+    expect(retried).toBeLessThan(16);
+    expect(before).toBeGreaterThan(20);
+    expect(answered - before).toBeGreaterThan(50);
+    // nginx serves the new article at once (it follows the link at each request), the sidecars list it in the sitemap.
+    const article = await get(NEW_ARTICLE);
+    expect(article.status).toBe(200);
+    expect(await article.text()).toContain('<!-- build b -->');
+    expect(await (await get('/sitemap.xml')).text()).toContain(`${testConfig.baseUrl}${NEW_ARTICLE}`);
+    for (const s of sidecars)
+      expect(await (await fetch(`${s.url}/sitemap.xml`)).text()).toContain(`${testConfig.baseUrl}${NEW_ARTICLE}`);
+    // The previous build's own file, carried over for the pages it made.
+    expect((await get(ONLY_IN_A)).status).toBe(200);
+  });
+});
