@@ -7,6 +7,7 @@
 //   release/bio-cards-<version>/bin/serve      the sidecar (`npm run serve`: its heap cap), PORT, DATABASE_PATH, …
 //   release/bio-cards-<version>/bin/db         the import CLI (`npm run db`): migrate, import FILE, seed-demo
 //   release/bio-cards-<version>/bin/purger     the edge's purger (`npm run purger`)
+//   release/bio-cards-<version>/bin/probe PATH asks the local server for PATH: 0 when it answers 2xx (a health check)
 import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -25,6 +26,7 @@ const PARTS = [
   'scripts/backup.ts',
   'scripts/postgres-bin.ts',
   'scripts/purger.ts',
+  'scripts/probe.ts',
   'scripts/demo-data.json',
   'scripts/demo-images',
 ];
@@ -34,6 +36,7 @@ const LAUNCHERS: Record<string, string> = {
   serve: '--max-old-space-size=160 --max-semi-space-size=8 "$here/sidecar/server.ts"',
   db: '"$here/scripts/db.ts"',
   purger: '"$here/scripts/purger.ts"',
+  probe: '"$here/scripts/probe.ts"',
 };
 
 /** The production dependencies as installed here: each top-level package folder (its own node_modules with it). */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The system programs the tests drive: Chromium (browser tests), xmllint (sitemap XSD), Java (the Nu HTML Checker),
 # wrk (benchmarks), nginx with its njs and brotli modules (the front, and the benchmarks' baseline), Varnish with
-# varnish-modules (the edge), PostgreSQL's server binaries (the data tier) and systemd-analyze (the units in deploy/).
+# varnish-modules (the edge), PostgreSQL's server binaries (the data tier), systemd-analyze (the units in deploy/), and
+# podman, runc and mmdebstrap (the container image and the Kubernetes manifests).
 #   npm run setup                 installs what is missing with apt-get (as root on Debian), else says what to install
 #   bash scripts/system-packages.sh --check     installs nothing: names what is missing and fails (npm test's first step)
 #   bash scripts/system-packages.sh --content   installs only what `npm run check:build` needs (xmllint, Java): the
@@ -30,6 +31,11 @@ compgen -G '/usr/lib/*/varnish/vmods/libvmod_xkey.so' >/dev/null || missing+=(va
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql-15)
 # systemd-analyze verifies the units in deploy/ (test/unit/systemd.test.ts).
 command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
+# The release tier (#50): podman builds and runs the image (with runc: deploy/image/containers.conf) and plays the
+# Kubernetes manifests; mmdebstrap makes the image's Debian base, since no image registry is reachable.
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+command -v runc >/dev/null 2>&1 || missing+=(runc)
+command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { frontConfig, nginxBinary, runFront, UNLIMITED_CLIENT } from '../../scripts/front-config.ts';
 import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
 import { switchBuild, SwitchError } from '../../scripts/switch-build.ts';
@@ -98,8 +98,10 @@ describe('switching the build under load, through the front', () => {
   });
 
   it('refuses a build outside the installation, or made for another address, changing nothing', () => {
-    const outside = join(mkdtempSync(join(tmpdir(), 'bio-build-')), 'dist');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'bio-build-'));
+    const outside = join(elsewhere, 'dist');
     cpSync(distDir, outside, { recursive: true });
+    onTestFinished(() => rmSync(elsewhere, { recursive: true, force: true }));
     expect(() => switchBuild(testConfig, outside, link)).toThrow(/outside .*cannot find the packages/);
     const other = join(work, 'builds', 'other');
     cpSync(distDir, other, { recursive: true });

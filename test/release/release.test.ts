@@ -3,7 +3,7 @@
 // CLI seeds a database, its server answers a profile, a card's picture and the twin, says its version at /livez, and
 // /health is ok. The tier runs alone too: `npx vitest run --project release`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,13 +15,15 @@ const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), '
 const BARE = { PATH: '/nonexistent', HOME: tmpdir() };
 
 let server: ChildProcess | undefined;
+/** A release folder is some 450 MiB: not left behind. */
+const work = mkdtempSync(join(tmpdir(), 'release-'));
 afterAll(() => {
   server?.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
 });
 
 describe('the release folder', () => {
   it('starts with one command and no Node or npm of the machine, serving the site and the demo data', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'release-'));
     // The tests' build (for their BASE_URL, http://localhost:8080), as `npm run release` would make it.
     const { folder, bytes } = makeRelease({ build: false, out: join(work, `bio-cards-${version}`) });
     expect(bytes).toBeGreaterThan(0);
