@@ -24,23 +24,21 @@ import xkey;
 import std;
 import vsthrottle;
 import accept;
+import directors;
 
-backend origin {
-  .host = "{{BACKEND_HOST}}";
-  .port = "{{BACKEND_PORT}}";
-  .connect_timeout = 2s;
-  .first_byte_timeout = 30s;
-  # Sick after 4 of 5 probes fail (a loaded origin may answer one slowly): then nothing waits on it, and what is kept
-  # is served until it comes back. Healthy from the start: the first requests need not wait for a probe.
-  .probe = {
-    .url = "{{PROBE_PATH}}";
-    .interval = 1s;
-    .timeout = 2s;
-    .window = 5;
-    .threshold = 2;
-    .initial = 2;
-  }
+# The origin: one backend, or several sidecars taken in turn (round robin). Each is sick after 4 of 5 probes fail (a
+# loaded origin may answer one slowly): then nothing waits on it, and what is kept is served until one comes back.
+# Healthy from the start: the first requests need not wait for a probe.
+probe origin_health {
+  .url = "{{PROBE_PATH}}";
+  .interval = 1s;
+  .timeout = 2s;
+  .window = 5;
+  .threshold = 2;
+  .initial = 2;
 }
+
+{{BACKENDS}}
 
 acl purgers {
 {{PURGERS}}
@@ -48,11 +46,14 @@ acl purgers {
 
 # The site's languages (src/lib/locales.ts), in its order: what Accept-Language is reduced to.
 sub vcl_init {
+  new origins = directors.round_robin();
+{{ADD_BACKENDS}}
   new site_languages = accept.rule("");
 {{SITE_LANGUAGES}}
 }
 
 sub vcl_recv {
+  set req.backend_hint = origins.backend();
   if (req.method == "PURGE") {
     if (client.ip !~ purgers) {
       return (synth(403, "Forbidden"));
@@ -162,6 +163,11 @@ sub vcl_backend_response {
 }
 
 sub vcl_backend_error {
+  # Another sidecar, when there are others, for a request that can be sent again: this one could not be reached, or
+  # failed before it answered (killed, restarting).
+  if (bereq.retries < {{OTHER_BACKENDS}} && (bereq.method == "GET" || bereq.method == "HEAD")) {
+    return (retry);
+  }
   # The origin cannot be reached and nothing is kept for this URL: the site's own 503 page.
   set beresp.http.Content-Type = "text/html; charset=utf-8";
   set beresp.http.Cache-Control = "no-cache";

@@ -18,12 +18,18 @@ import { projectRoot } from './ensure-build.ts';
 import { FRONT_LIMITS } from './front-config.ts';
 
 export interface EdgeOptions {
-  /** host:port of the origin: a sidecar, or the nginx front. */
-  backend: string;
+  /**
+   * host:port of the origin (a sidecar, the nginx front, a Kubernetes Service), or of each of several sidecars: then
+   * taken in turn, each probed, and a request that could not reach one (refused, reset, timed out before an answer)
+   * sent to the next.
+   */
+  backend: string | string[];
   /** Addresses (or CIDRs) allowed to PURGE, besides loopback. */
   purgers?: string[];
   /** dist/client of the build whose 503 page the edge answers when the origin is down and nothing is kept. */
   dist?: string;
+  /** Where the edge reads that page, when not in `dist` (a container's mounted file). */
+  unavailablePage?: string;
   /** The origin's security headers (sidecar/security-headers.ts), for that page. */
   headers: Record<string, string>;
   /** What the edge asks the origin to tell it is up: /health (an origin of another kind: its own). */
@@ -46,7 +52,7 @@ export function varnishBinary(): string | undefined {
 
 /** deploy/edge.vcl, filled. */
 export function edgeConfig(options: EdgeOptions): string {
-  const { host, port } = hostPort(options.backend);
+  const backends = [options.backend].flat().map(hostPort);
   const share = options.originShare ?? EDGE_ORIGIN_SHARE;
   const acl = [
     '"127.0.0.1"',
@@ -55,11 +61,24 @@ export function edgeConfig(options: EdgeOptions): string {
   ];
   const dist = options.dist ?? join(projectRoot, 'dist', 'client');
   const values: Record<string, string> = {
-    BACKEND_HOST: host,
-    BACKEND_PORT: String(port),
+    BACKENDS: backends
+      .map(({ host, port }, n) =>
+        [
+          `backend origin_${n} {`,
+          `  .host = "${host}";`,
+          `  .port = "${port}";`,
+          '  .connect_timeout = 2s;',
+          '  .first_byte_timeout = 30s;',
+          '  .probe = origin_health;',
+          '}',
+        ].join('\n'),
+      )
+      .join('\n'),
+    ADD_BACKENDS: backends.map((_, n) => `  origins.add_backend(origin_${n});`).join('\n'),
+    OTHER_BACKENDS: String(backends.length - 1),
     PROBE_PATH: options.probePath ?? pathOf('getHealth'),
     PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),
-    UNAVAILABLE_PAGE: join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
+    UNAVAILABLE_PAGE: options.unavailablePage ?? join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
     MAX_BODY_BYTES: String(MCP_BODY_LIMIT),
     MCP_PATH: pathOf('mcp'),
     SITE_LANGUAGES: LANGS.map((lang) => `  site_languages.add("${lang}");`).join('\n'),
@@ -142,7 +161,7 @@ if (import.meta.main) {
     allowPositionals: true,
     options: {
       listen: { type: 'string', default: '127.0.0.1:6081' },
-      backend: { type: 'string', default: '127.0.0.1:8080' },
+      backend: { type: 'string', multiple: true, default: ['127.0.0.1:8080'] },
       purger: { type: 'string', multiple: true, default: [] },
       prefix: { type: 'string' },
       dist: { type: 'string' },
@@ -160,7 +179,7 @@ if (import.meta.main) {
     process.stdout.write(edgeConfig(options));
   } else if (positionals.length > 0) {
     console.error(
-      'Usage: npm run edge -- [config] [--listen HOST:PORT] [--backend HOST:PORT] [--purger ADDR ...] [--dist DIR] [--prefix DIR]',
+      'Usage: npm run edge -- [config] [--listen HOST:PORT] [--backend HOST:PORT ...] [--purger ADDR ...] [--dist DIR] [--prefix DIR]',
     );
     process.exit(2);
   } else {
@@ -169,7 +188,7 @@ if (import.meta.main) {
       listen: values.listen,
       ...(values.prefix ? { prefix: values.prefix } : {}),
     });
-    console.log(`Edge (Varnish) on ${url} in front of ${values.backend}; Ctrl-C stops it.`);
+    console.log(`Edge (Varnish) on ${url} in front of ${values.backend.join(', ')}; Ctrl-C stops it.`);
     const stop = () => varnish.kill('SIGTERM');
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

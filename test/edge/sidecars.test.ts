@@ -1,0 +1,65 @@
+// The edge over several sidecars (#50: how the Kubernetes manifests and `npm run edge -- --backend A --backend B` run
+// it): Varnish takes them in turn, and when one is killed under load a request that could not reach it goes to the
+// next, so readers see no failure; then the probe leaves the dead one out.
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runEdge } from '../../scripts/edge.ts';
+import { UNLIMITED_CLIENT } from '../../scripts/front-config.ts';
+import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { securityHeaders } from '../../sidecar/security-headers.ts';
+import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
+import { createDatabase } from '../helpers/database.ts';
+import { clientDir, distDir, testConfig } from '../helpers/env.ts';
+import { spawnTestSidecar } from '../helpers/sidecar.ts';
+
+describe('an edge over two sidecars', () => {
+  let sidecars: SidecarProcess[];
+  let edge: { url: string; varnish: ChildProcess };
+  beforeAll(async () => {
+    const databasePath = await createDatabase();
+    const sidecar = () => spawnTestSidecar({ DATABASE_PATH: databasePath, TRUST_PROXY: '127.0.0.1' });
+    sidecars = [await sidecar(), await sidecar()];
+    edge = await runEdge({
+      listen: `127.0.0.1:${await freePort()}`,
+      backend: sidecars.map((s) => s.address),
+      dist: clientDir,
+      headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
+      originShare: { burst: UNLIMITED_CLIENT.burst, ratePerSecond: UNLIMITED_CLIENT.ratePerSecond },
+    });
+  });
+  afterAll(() => {
+    edge?.varnish.kill('SIGKILL');
+    for (const s of sidecars ?? []) s.child.kill('SIGKILL');
+  });
+
+  it('loses no request when one is killed under load', async () => {
+    // /health is never kept: every one of them reaches a sidecar, so half of them would meet the dead one.
+    const paths = ['/health', '/p/layla', '/health', '/c/k7f2q9', '/health', '/en/blog'];
+    const failures: string[] = [];
+    let answered = 0;
+    let stop = false;
+    const reader = async (n: number) => {
+      for (let i = n; !stop; i++) {
+        const path = paths[i % paths.length]!;
+        try {
+          const res = await fetch(edge.url + path);
+          await res.arrayBuffer();
+          answered++;
+          if (res.status !== 200) failures.push(`${path}: ${res.status}`);
+        } catch (err) {
+          failures.push(`${path}: ${(err as Error).message}`);
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 8 }, (_, n) => reader(n)));
+    await new Promise((r) => setTimeout(r, 700));
+    const killedAt = answered;
+    sidecars[0]!.child.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 2500));
+    stop = true;
+    await load;
+    expect(failures).toEqual([]);
+    expect(killedAt).toBeGreaterThan(50);
+    expect(answered - killedAt).toBeGreaterThan(50);
+  });
+});
