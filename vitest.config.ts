@@ -44,8 +44,16 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       // The build itself and copies of the project built with faults.
       { extends: true, test: { name: 'build', include: ['test/build/**/*.test.ts'], globalSetup: [BUILD] } },
-      // The release folder (#50), started with nothing of the machine's: `npx vitest run --project release`.
-      { extends: true, test: { name: 'release', include: ['test/release/**/*.test.ts'], globalSetup: [BUILD] } },
+      // The release (#50): its folder started with nothing of the machine's, its image run by podman, the Kubernetes
+      // manifests played by podman (`npx vitest run --project release`).
+      {
+        extends: true,
+        test: {
+          name: 'release',
+          include: ['test/release/**/*.test.ts'],
+          globalSetup: [BUILD, 'test/setup/release.ts'],
+        },
+      },
       // Chromium (Debian's, through playwright-core) on the served site.
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: [BUILD] } },
       // A real sidecar on 127.0.0.1 over a SQLite file (and, where a suite says so, a PostgreSQL standby): HTTP, MCP,

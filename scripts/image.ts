@@ -49,6 +49,59 @@ export function ensureBase(name = DEFAULT_BASE): void {
   }
 }
 
+/** The edge's image: Varnish and varnish-modules from Debian (the VCL comes from the manifests' ConfigMap). */
+export const EDGE_IMAGE = 'localhost/bio-cards-edge:bookworm';
+/** The varnish user Debian's package makes in it, which the manifests run Varnish as. */
+const EDGE_USER = { uid: 100, gid: 101 };
+
+/**
+ * The edge's image, made from Debian's packages when this machine has none yet (some 20 s, 390 MB: Varnish compiles
+ * its VCL with gcc, which comes with it). Varnish runs unjailed as the varnish user (`-j none`; its work folder a
+ * volume), so the root file system may be read-only.
+ */
+export function ensureEdgeImage(): string {
+  if (imageExists(EDGE_IMAGE)) return EDGE_IMAGE;
+  const work = mkdtempSync(join(tmpdir(), 'bio-edge-image-'));
+  try {
+    const tarball = join(work, 'rootfs.tar');
+    execFileSync(
+      'mmdebstrap',
+      [
+        '--quiet',
+        '--variant=minbase',
+        '--include=varnish,varnish-modules',
+        // Varnish's work folder, a volume in the manifests, is the varnish user's (podman gives a new volume the
+        // owner of the folder it covers; Kubernetes makes an emptyDir writable by all).
+        `--customize-hook=chroot "$1" chown ${EDGE_USER.uid}:${EDGE_USER.gid} /var/lib/varnish`,
+        'bookworm',
+        tarball,
+      ],
+      { stdio: 'inherit' },
+    );
+    const passwd = execFileSync('tar', ['-xOf', tarball, './etc/passwd'], { encoding: 'utf8' });
+    if (!passwd.includes(`\nvarnish:x:${EDGE_USER.uid}:${EDGE_USER.gid}:`))
+      throw new Error(
+        `the varnish user is not ${EDGE_USER.uid}:${EDGE_USER.gid} in Debian's package any more: change deploy/kubernetes.yaml and EDGE_USER`,
+      );
+    podman([
+      'import',
+      '--change',
+      'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      '--change',
+      `USER ${EDGE_USER.uid}:${EDGE_USER.gid}`,
+      '--change',
+      'EXPOSE 6081',
+      '--change',
+      'ENTRYPOINT ["/usr/sbin/varnishd"]',
+      tarball,
+      EDGE_IMAGE,
+    ]);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return EDGE_IMAGE;
+}
+
 export function makeImage(options: { release?: string; base?: string; build: boolean }): {
   image: string;
   bytes: number;

@@ -38,8 +38,11 @@ export interface Topology {
   stop(): void;
 }
 
-/** A primary on `host` (default 127.0.0.1): initdb into a temporary folder, started. */
-export async function startPrimary(options: { host?: string } = {}): Promise<Topology> {
+/**
+ * A primary on `host` (default 127.0.0.1): initdb into a temporary folder, started. `trust`: networks (CIDRs) whose
+ * connections it and its standbys take without a password, besides loopback (containers on a bridge of this machine).
+ */
+export async function startPrimary(options: { host?: string; trust?: string[] } = {}): Promise<Topology> {
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL is not installed (Debian: apt-get install postgresql-15)');
   const root = mkdtempSync(join(tmpdir(), 'bio-pg-'));
@@ -107,6 +110,11 @@ export async function startPrimary(options: { host?: string } = {}): Promise<Top
     '--locale=C',
     '--no-sync',
   ]);
+  for (const network of options.trust ?? [])
+    appendFileSync(
+      join(primary.dir, 'pg_hba.conf'),
+      `host all all ${network} trust\nhost replication all ${network} trust\n`,
+    );
   primary.start();
   const standbys: Node[] = [];
   return {

@@ -5,15 +5,14 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { IMAGE, makeImage, podman } from '../../scripts/image.ts';
-import { makeRelease } from '../../scripts/release.ts';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { IMAGE, podman } from '../../scripts/image.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
 import { projectRoot } from '../helpers/env.ts';
 
 const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
 const container = `bio-image-test-${process.pid}`;
-/** The release folder (some 450 MiB) and the database volume: not left behind. */
+/** The database volume: not left behind. */
 const work = mkdtempSync(join(tmpdir(), 'bio-image-'));
 
 afterAll(() => {
@@ -23,11 +22,10 @@ afterAll(() => {
 
 describe('the container image', () => {
   it('runs read-only as an unprivileged user and serves the site from a database volume', async () => {
-    // The tests' build (for their BASE_URL, http://localhost:8080), as `npm run image` would pack it.
-    const { folder } = makeRelease({ build: false, out: join(work, `bio-cards-${version}`) });
-    const { image, bytes } = makeImage({ release: folder, build: false });
+    // The tier's image (test/setup/release.ts): `npm run image`'s function on the tier's release folder.
+    const { image, imageBytes } = inject('release');
     expect(image).toBe(IMAGE);
-    expect(bytes).toBeGreaterThan(0);
+    expect(imageBytes).toBeGreaterThan(0);
     const [inspected] = JSON.parse(podman(['image', 'inspect', image])) as {
       Config: { User: string };
       Healthcheck?: { Test: string[] };

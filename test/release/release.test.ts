@@ -6,8 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { makeRelease } from '../../scripts/release.ts';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../helpers/env.ts';
 
 const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
@@ -15,7 +14,6 @@ const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), '
 const BARE = { PATH: '/nonexistent', HOME: tmpdir() };
 
 let server: ChildProcess | undefined;
-/** A release folder is some 450 MiB: not left behind. */
 const work = mkdtempSync(join(tmpdir(), 'release-'));
 afterAll(() => {
   server?.kill('SIGKILL');
@@ -24,8 +22,8 @@ afterAll(() => {
 
 describe('the release folder', () => {
   it('starts with one command and no Node or npm of the machine, serving the site and the demo data', async () => {
-    // The tests' build (for their BASE_URL, http://localhost:8080), as `npm run release` would make it.
-    const { folder, bytes } = makeRelease({ build: false, out: join(work, `bio-cards-${version}`) });
+    // The tier's release folder (test/setup/release.ts): the tests' build, as `npm run release` would pack it.
+    const { folder, bytes } = inject('release');
     expect(bytes).toBeGreaterThan(0);
     const databasePath = join(work, 'bio.db');
     const seeded = spawnSync(join(folder, 'bin/db'), ['seed-demo'], {
