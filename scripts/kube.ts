@@ -14,13 +14,13 @@ import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { DEFAULT_LANG } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
 import { edgeConfig } from './edge.ts';
+import { EDGE_IMAGE, IMAGE } from './image.ts';
 import { projectRoot } from './ensure-build.ts';
 
-const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
-
 export const KUBE_DEFAULTS = {
-  image: `localhost/bio-cards:${version}`,
-  edgeImage: 'localhost/bio-cards-edge:bookworm',
+  /** `npm run image`'s: push them to your registry and name them there. */
+  image: IMAGE,
+  edgeImage: EDGE_IMAGE,
   replicas: 2,
   edgeReplicas: 2,
   /** The sidecars' Service, as the edge reaches it. */
@@ -67,8 +67,11 @@ export function kubeManifests(options: KubeOptions): string {
   const page = readFileSync(join(dist, 'client', `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`), 'utf8');
   const publish = o.publish ? hostPort(o.publish) : undefined;
   const values: Record<string, string> = {
-    BASE_URL: options.config.baseUrl,
-    TRUST_PROXY: o.trustProxy,
+    // Strings as JSON writes them: YAML's double-quoted scalars.
+    BASE_URL: JSON.stringify(options.config.baseUrl),
+    SERVICE_NAME: JSON.stringify(options.config.serviceName),
+    CONTACT_EMAIL: JSON.stringify(options.config.contactEmail),
+    TRUST_PROXY: JSON.stringify(o.trustProxy),
     REPLICAS: String(o.replicas),
     EDGE_REPLICAS: String(o.edgeReplicas),
     IMAGE: o.image,

@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_BASE, podman } from '../../scripts/image.ts';
-import { kubeManifests } from '../../scripts/kube.ts';
 import { startPrimary, type Node, type Topology } from '../../scripts/postgres-cluster.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
-import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
+import { cleanEnv, projectRoot } from '../helpers/env.ts';
 
 const id = process.pid % 200;
 const network = `bio-kube-${process.pid}`;
@@ -88,18 +87,30 @@ describe('the Kubernetes manifests, played by podman', () => {
     const port = await freePort();
     edge = `http://127.0.0.1:${port}`;
     manifests = join(work, 'bio.yaml');
-    writeFileSync(
-      manifests,
-      kubeManifests({
-        config: testConfig,
-        image,
-        edgeImage,
-        edgeReplicas: 1,
-        backends: SIDECAR_PODS.map((pod) => `${pod}:8080`),
-        trustProxy: subnet,
-        publish: `127.0.0.1:${port}`,
-      }),
+    // The command docs/operations.md gives, with what podman needs: the pods named as the edge's backends, the bridge
+    // as the pod network, the edge's port on 127.0.0.1.
+    const printed = spawnSync(
+      'npm',
+      [
+        'run',
+        '--silent',
+        'kube',
+        '--',
+        'config',
+        '--edge-replicas',
+        '1',
+        ...SIDECAR_PODS.flatMap((pod) => ['--backend', `${pod}:8080`]),
+        '--trust-proxy',
+        subnet,
+        '--publish',
+        `127.0.0.1:${port}`,
+      ],
+      { cwd: projectRoot, env: cleanEnv(), encoding: 'utf8' },
     );
+    expect(printed.status, printed.stderr).toBe(0);
+    expect(printed.stdout).toContain(`image: ${image}`);
+    expect(printed.stdout).toContain(`image: ${edgeImage}`);
+    writeFileSync(manifests, printed.stdout);
     // podman keeps a pod's volumes by name (a ConfigMap's files, an emptyDir) after `kube down`: none from before.
     for (const volume of VOLUMES) quietly(['volume', 'rm', '--force', volume]);
     podman(['kube', 'play', '--network', network, manifests]);
