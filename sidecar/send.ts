@@ -42,6 +42,10 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
   // stream, since Fastify answers a HEAD without a body as `content-length: 0`, and the length is the GET's.
   if (!asset.stream) return reply.code(status).send(asset.body);
   if (request.method === 'HEAD') return reply.code(status).header('content-length', asset.size).send(Readable.from([]));
+  // A small one (a sitemap of a few hundred entries, an index) is decompressed at once, a fraction of a millisecond:
+  // only documents of megabytes take a slot, so that one client's many small uncompressed requests never wait on (or
+  // are refused for) its share of them.
+  if (asset.size <= SMALL_DOCUMENT) return reply.code(status).send(asset.body);
   const stream = asset.stream;
   return decompressing(request).then((release) => {
     const body = stream();
@@ -63,6 +67,8 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
  */
 const DECOMPRESSING = new FairSlots({ capacity: 16, perClient: 4, maxWaiting: 64, maxWaitMs: 5000 });
 const DECOMPRESS_STALL_MS = 2000;
+/** The largest document kept compressed that is decompressed whole rather than streamed through a slot. */
+const SMALL_DOCUMENT = 64 * 1024;
 
 /** On a streamed body: the longest its client may go without reading before its connection is closed (app.ts). */
 export const STALL_MS = Symbol('stall bound');

@@ -10,6 +10,8 @@ export interface WrkResult {
   non2xx3xx: number;
   socketErrors: number;
   requests: number;
+  /** What a script made with `reportFailures` saw of each answer that was not 2xx/3xx: status, type, body's start. */
+  failures: string[];
 }
 
 export interface WrkOptions {
@@ -68,6 +70,7 @@ export function wrk(url: string, options: WrkOptions, scratch: string): Promise<
         non2xx3xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0),
         socketErrors: socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
         requests: Number(/\b(\d+) requests in/.exec(stdout)?.[1] ?? 0),
+        failures: [...stdout.matchAll(/^failure: (.*)$/gm)].map((m) => m[1] ?? ''),
       });
     });
   });
@@ -76,6 +79,7 @@ export function wrk(url: string, options: WrkOptions, scratch: string): Promise<
 /** A wrk Lua script that cycles through requests (method, path, headers, body). */
 export function cycleScript(
   requests: { method?: string; path: string; headers?: Record<string, string>; body?: string }[],
+  options: { reportFailures?: boolean } = {},
 ): string {
   const lua = (s: string) => JSON.stringify(s);
   const entries = requests
@@ -87,5 +91,19 @@ export function cycleScript(
       return `  wrk.format(${lua(r.method ?? 'GET')}, ${lua(r.path)}, { ${headers} }${r.body ? `, ${lua(r.body)}` : ''})`;
     })
     .join(',\n');
-  return `local requests = {\n${entries}\n}\nlocal i = 0\nrequest = function()\n  i = i % #requests + 1\n  return requests[i]\nend\n`;
+  const cycle = `local requests = {\n${entries}\n}\nlocal i = 0\nrequest = function()\n  i = i % #requests + 1\n  return requests[i]\nend\n`;
+  if (!options.reportFailures) return cycle;
+  // Each answer that is not 2xx/3xx is written out as it comes (the first 20 of each thread): its status and headers,
+  // which tell what refused it. (A script that also keeps state for done() made wrk send a different load: four times
+  // the requests a second.)
+  return `${cycle}local reported = 0
+response = function(status, headers, body)
+  if status >= 400 and reported < 20 then
+    reported = reported + 1
+    local said = ""
+    for name, value in pairs(headers) do said = said .. name .. "=" .. value .. "; " end
+    io.write("failure: " .. status .. " " .. said .. "\\n")
+  end
+end
+`;
 }
