@@ -31,11 +31,15 @@ export interface Shape {
 /** The address the front and the edge reach the sidecars from. */
 const PROXY = '127.0.0.1';
 
-const stopped = (child: ChildProcess) =>
+/**
+ * Stopped at once. nginx and Varnish with SIGTERM, their fast shutdown, which ends their workers and children with
+ * them: killed with SIGKILL, nginx's master left its worker running, orphaned, holding its port after every run.
+ */
+const stopped = (child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL') =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
-    child.kill('SIGKILL');
+    child.kill(signal);
   });
 
 /** `name` over the database `env` names (DATABASE_PATH or DATABASE_URL), with `extra` for every sidecar. */
@@ -68,7 +72,7 @@ export async function startShape(
       ),
     alive: () => sidecars.every((s) => s.child.exitCode === null && s.child.signalCode === null),
     stop: async () => {
-      await Promise.all([...sidecars.map((s) => stopped(s.child)), ...(proxy ? [stopped(proxy)] : [])]);
+      await Promise.all([...sidecars.map((s) => stopped(s.child)), ...(proxy ? [stopped(proxy, 'SIGTERM')] : [])]);
       rmSync(prefix, { recursive: true, force: true });
     },
   });
