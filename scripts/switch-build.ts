@@ -18,7 +18,7 @@ import { filesUnder } from '../src/lib/files.ts';
 import type { PublicConfig } from '../src/lib/site-config.ts';
 import { isFingerprinted } from '../src/lib/surface.ts';
 import { loadConfigOrExit } from '../sidecar/config.ts';
-import { buildOutsideInstallation } from '../sidecar/server.ts';
+import { buildOutsideInstallation } from '../sidecar/served-build.ts';
 
 /** The list, in a build's folder, of the files a switch carried into it from the build before. */
 const CARRIED = 'carried.json';

@@ -1,9 +1,8 @@
 // Starts the sidecar: validates the configuration and the build, listens, and shuts down gracefully.
 import { fileURLToPath } from 'node:url';
 import { Server } from 'node:net';
-import { realpathSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
 import { loadConfigOrExit } from './config.ts';
+import { buildOutsideInstallation, servedBuild } from './served-build.ts';
 import { pathOf } from '../src/lib/surface.ts';
 import { manifestMismatch, readManifest } from '../src/lib/build-manifest.ts';
 import { buildApp, openServices, type Services } from './app.ts';
@@ -20,28 +19,6 @@ async function startMetrics(app: FastifyInstance, services: Services, listen: st
     done();
   });
   return serveMetrics(metrics.registry, listen);
-}
-
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-
-/** The build this process serves: DIST_DIR (its link resolved) or the project's dist/. */
-export function servedBuild(config: { distDir: string | undefined }): string {
-  const dir = config.distDir ?? join(projectRoot, 'dist');
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
-  }
-}
-
-/**
- * Why a build cannot run here, if it cannot: its server code imports the installation's packages, which Node finds
- * only from a folder inside the installation (this checkout, or the release folder).
- */
-export function buildOutsideInstallation(build: string): string | undefined {
-  const inside = relative(projectRoot, build);
-  if (inside && !inside.startsWith('..') && !isAbsolute(inside)) return undefined;
-  return `the build ${build} is outside ${projectRoot}, where its server code cannot find the packages it imports: put builds under it (e.g. ${join(projectRoot, 'builds', 'NAME')})`;
 }
 
 function openConnections(server: Server): Promise<number> {
