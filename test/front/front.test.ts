@@ -100,12 +100,14 @@ describe('nginx over two sidecar processes', () => {
       }
     };
     const load = Promise.all(Array.from({ length: 16 }, (_, n) => client(n)));
-    await new Promise((r) => setTimeout(r, 700));
+    // Under way before the kill, and after it: counted, not timed (a slower machine answers fewer in a while).
+    for (let i = 0; i < 400 && statuses.length < 60; i++) await new Promise((r) => setTimeout(r, 50));
     const victim = sidecars[0]!;
     victim.child.kill('SIGKILL');
     await exited(victim.child);
     const killedAt = statuses.length;
     await new Promise((r) => setTimeout(r, 1500));
+    for (let i = 0; i < 400 && statuses.length - killedAt < 60; i++) await new Promise((r) => setTimeout(r, 50));
     stop = true;
     await load;
     expect(failures).toEqual([]);
