@@ -10,6 +10,7 @@ import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { clientDir, distDir, testConfig } from '../helpers/env.ts';
+import { startReaders } from '../helpers/readers.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
 
 describe('an edge over two sidecars', () => {
@@ -34,34 +35,19 @@ describe('an edge over two sidecars', () => {
 
   it('loses no request when one is killed under load', async () => {
     // /health is never kept: every one of them reaches a sidecar, so half of them would meet the dead one.
-    const paths = ['/health', '/p/layla', '/health', '/c/k7f2q9', '/health', '/en/blog'];
-    const failures: string[] = [];
-    let answered = 0;
-    let stop = false;
-    const reader = async (n: number) => {
-      for (let i = n; !stop; i++) {
-        const path = paths[i % paths.length]!;
-        try {
-          const res = await fetch(edge.url + path);
-          await res.arrayBuffer();
-          answered++;
-          if (res.status !== 200) failures.push(`${path}: ${res.status}`);
-        } catch (err) {
-          failures.push(`${path}: ${(err as Error).message}`);
-        }
-      }
-    };
-    const load = Promise.all(Array.from({ length: 8 }, (_, n) => reader(n)));
-    // Under way before the kill, and long after it: counted, not timed (a slower machine answers fewer in a while).
-    for (let i = 0; i < 400 && answered < 60; i++) await new Promise((r) => setTimeout(r, 50));
-    const killedAt = answered;
+    const readers = startReaders({
+      count: 8,
+      paths: ['/health', '/p/layla', '/health', '/c/k7f2q9', '/health', '/en/blog'],
+      get: (path) => fetch(edge.url + path),
+    });
+    await readers.until(60);
+    const killedAt = readers.answered();
     sidecars[0]!.child.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 2500));
-    for (let i = 0; i < 400 && answered - killedAt < 60; i++) await new Promise((r) => setTimeout(r, 50));
-    stop = true;
-    await load;
-    expect(failures).toEqual([]);
+    await readers.until(60, killedAt);
+    await readers.stop();
+    expect(readers.failures).toEqual([]);
     expect(killedAt).toBeGreaterThanOrEqual(60);
-    expect(answered - killedAt).toBeGreaterThan(50);
+    expect(readers.answered() - killedAt).toBeGreaterThan(50);
   });
 });

@@ -23,6 +23,7 @@ import { switchBuild, SwitchError } from '../../scripts/switch-build.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, distDir, projectRoot, testConfig } from '../helpers/env.ts';
 import { stopNginx } from '../helpers/front.ts';
+import { startReaders } from '../helpers/readers.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
 
 const exited = (child: ChildProcess) =>
@@ -139,27 +140,13 @@ describe('switching the build under load, through the front', () => {
     expect((await get(NEW_ARTICLE)).status).toBe(404);
     expect(await (await get('/sitemap.xml')).text()).not.toContain(NEW_ARTICLE);
 
-    const paths = ['/en/blog', '/p/layla', '/c/k7f2q9', '/sitemap.xml', ONLY_IN_A, '/health', '/p/sam-rivera.md'];
-    const failures: string[] = [];
-    let answered = 0;
-    let stop = false;
-    const reader = async (n: number) => {
-      for (let i = n; !stop; i++) {
-        const path = paths[i % paths.length]!;
-        try {
-          const res = await get(path);
-          await res.arrayBuffer();
-          answered++;
-          if (res.status !== 200) failures.push(`${path}: ${res.status}`);
-        } catch (err) {
-          failures.push(`${path}: ${(err as Error).message} (${String((err as Error).cause)})`);
-        }
-      }
-    };
-    const load = Promise.all(Array.from({ length: 8 }, (_, n) => reader(n)));
-    // Under way before the switch: counted, not timed (a machine half as fast answers half as many in a while).
-    for (let i = 0; i < 400 && answered < 30; i++) await new Promise((r) => setTimeout(r, 50));
-    const before = answered;
+    const readers = startReaders({
+      count: 8,
+      paths: ['/en/blog', '/p/layla', '/c/k7f2q9', '/sitemap.xml', ONLY_IN_A, '/health', '/p/sam-rivera.md'],
+      get,
+    });
+    await readers.until(30);
+    const before = readers.answered();
 
     // The switch, as docs/operations.md gives it: the link, then each sidecar in turn, then the front.
     const run = spawnSync(process.execPath, [join(projectRoot, 'scripts/switch-build.ts'), builds.b], {
@@ -186,14 +173,13 @@ describe('switching the build under load, through the front', () => {
     ).toBe(0);
     front.nginx.kill('SIGHUP');
     await new Promise((r) => setTimeout(r, 500));
-    for (let i = 0; i < 400 && answered - before < 60; i++) await new Promise((r) => setTimeout(r, 50));
-    stop = true;
-    await load;
+    await readers.until(60, before);
+    await readers.stop();
 
-    expect(failures).toEqual([]);
+    expect(readers.failures).toEqual([]);
     expect(retried).toBeLessThan(16);
     expect(before).toBeGreaterThanOrEqual(30);
-    expect(answered - before).toBeGreaterThan(50);
+    expect(readers.answered() - before).toBeGreaterThan(50);
     // nginx serves the new article at once (it follows the link at each request), the sidecars list it in the sitemap.
     const article = await get(NEW_ARTICLE);
     expect(article.status).toBe(200);

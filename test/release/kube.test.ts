@@ -14,6 +14,7 @@ import { DEFAULT_BASE, podman } from '../../scripts/image.ts';
 import { startPrimary, type Node, type Topology } from '../../scripts/postgres-cluster.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
+import { startReaders } from '../helpers/readers.ts';
 
 const id = process.pid % 200;
 const network = `bio-kube-${process.pid}`;
@@ -183,28 +184,14 @@ describe('the Kubernetes manifests, played by podman', () => {
     // /health is never kept by the edge: each reaches a sidecar, so half of them meet the killed one's address. The
     // readers ask at about 80 requests a second, the edge's origin share for one address (50 a second) well above
     // their /health: they are readers, not the attacker the share is for.
-    const paths = ['/health', '/p/layla', '/c/k7f2q9', '/health', '/p/sam-rivera.md', '/en/blog', '/p/layla'];
-    const failures: string[] = [];
-    let answered = 0;
-    let stop = false;
-    const reader = async (n: number) => {
-      for (let i = n; !stop; i++) {
-        const path = paths[i % paths.length]!;
-        try {
-          const res = await fetch(edge + path);
-          await res.arrayBuffer();
-          answered++;
-          if (res.status !== 200) failures.push(`${path}: ${res.status}`);
-        } catch (err) {
-          failures.push(`${path}: ${(err as Error).message}`);
-        }
-        await pause(50);
-      }
-    };
-    const load = Promise.all(Array.from({ length: 4 }, (_, n) => reader(n)));
-    // Under way before the kill: counted, not timed (a slower machine answers fewer in a while).
-    for (let i = 0; i < 400 && answered < 30; i++) await pause(50);
-    const killedAt = answered;
+    const readers = startReaders({
+      count: 4,
+      paths: ['/health', '/p/layla', '/c/k7f2q9', '/health', '/p/sam-rivera.md', '/en/blog', '/p/layla'],
+      get: (path) => fetch(edge + path),
+      pauseMs: 50,
+    });
+    await readers.until(30);
+    const killedAt = readers.answered();
     // A crash: the node process itself killed, not a stop podman was asked for.
     const pid = Number(podman(['inspect', '--format', '{{.State.Pid}}', victim]).trim());
     process.kill(pid, 'SIGKILL');
@@ -220,12 +207,11 @@ describe('the Kubernetes manifests, played by podman', () => {
     }
     // And the edge sends to it again: a second and a half more of load, and at least sixty answers since the kill.
     await pause(1500);
-    for (let i = 0; i < 400 && answered - killedAt < 60; i++) await pause(50);
-    stop = true;
-    await load;
+    await readers.until(60, killedAt);
+    await readers.stop();
     expect(replaced, 'the killed sidecar was not started again').toBe(true);
-    expect(failures).toEqual([]);
+    expect(readers.failures).toEqual([]);
     expect(killedAt).toBeGreaterThanOrEqual(30);
-    expect(answered - killedAt).toBeGreaterThan(50);
+    expect(readers.answered() - killedAt).toBeGreaterThan(50);
   });
 });
