@@ -1,8 +1,9 @@
 // Load shedding: when the event loop lags or the heap nears its limit, costly work (a render, a sitemap build, an
 // /mcp request) is refused at once with 503 and Retry-After, while /health, static files and cached pages keep
-// answering. The client that causes the load is refused first: while the loop lags, only clients with more than one
-// request in progress are refused costly work (a person's browser or a crawler asking one page at a time goes on); the
-// whole process sheds, and /health says so, only when the loop lags four times the bound or the heap nears its cap.
+// answering. The client that causes the load is refused first: while the loop lags, only clients with more requests in
+// progress than a browser opens connections to one host (six) are refused costly work (a person's browser, an agent
+// beside it, a crawler asking one page at a time go on); the whole process sheds, and /health says so, only when the
+// loop lags four times the bound or the heap nears its cap.
 // The measuring is @fastify/under-pressure's (the event loop's delay, the heap, on a timer); which request is costly
 // is decided here and by the services, which ask `refusal()` before costly work.
 import { getHeapStatistics } from 'node:v8';
@@ -23,6 +24,12 @@ export interface PressureLimits {
 export const SAMPLE_MS = 250;
 /** A lag this many times the bound sheds every client's costly work, not only the heaviest's. */
 const SEVERE = 4;
+/**
+ * Requests in progress that a client may have and still be served under a lag below SEVERE: the connections a browser
+ * opens to one host (six in every major browser) carry a page, its pictures and its twin at once. At one, a reader
+ * whose live page waited for a render thread had its MCP call refused as "a second request" (issue 46).
+ */
+export const LIGHT_REQUESTS = 6;
 
 /**
  * V8's heap limit includes the young generation (three semi-spaces: 24 of the 184 MB `npm run serve` gives), so the
@@ -51,7 +58,7 @@ export class Pressure {
 
   /** Why the current request's client (clients.ts) is refused costly work now; undefined when it may have it. */
   refusal(): string | undefined {
-    const light = (this.#requests?.of(currentClient()) ?? 0) <= 1;
+    const light = (this.#requests?.of(currentClient()) ?? 0) <= LIGHT_REQUESTS;
     return this.#judge(light ? SEVERE : 1);
   }
 

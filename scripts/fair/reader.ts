@@ -19,6 +19,8 @@ export interface ReadStats {
   statuses: Record<string, number>;
   p50: number;
   p99: number;
+  /** Why answers were not 200: each other status with the first words of its body (the sidecar says why it shed). */
+  why?: Record<string, string>;
 }
 
 const [url, seconds, profilesArg, localAddress] = process.argv.slice(2);
@@ -35,7 +37,13 @@ const MCP_CALL = JSON.stringify({
   params: { name: 'get_profile', arguments: { page: 'layla' } },
 });
 
-function ask(agent: Agent, path: string): Promise<string> {
+/** An answer's status, and for one other than 200 the first words of its body. */
+interface Answer {
+  status: string;
+  why?: string;
+}
+
+function ask(agent: Agent, path: string): Promise<Answer> {
   const mcp = path === pathOf('mcp');
   return new Promise((resolve) => {
     const req = request(
@@ -53,17 +61,26 @@ function ask(agent: Agent, path: string): Promise<string> {
           : {},
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(String(res.statusCode)));
-        res.on('error', () => resolve('error'));
+        let head = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (res.statusCode !== 200 && head.length < 300) head += chunk;
+        });
+        res.on('end', () =>
+          resolve({
+            status: String(res.statusCode),
+            ...(res.statusCode === 200 ? {} : { why: head.replace(/\s+/g, ' ').slice(0, 200) }),
+          }),
+        );
+        res.on('error', () => resolve({ status: 'error' }));
       },
     );
     const patience = setTimeout(() => {
-      resolve('timeout');
+      resolve({ status: 'timeout' });
       req.destroy();
     }, PATIENCE_MS);
     req.on('close', () => clearTimeout(patience));
-    req.on('error', () => resolve('error'));
+    req.on('error', (error) => resolve({ status: 'error', why: error.message }));
     req.end(mcp ? MCP_CALL : undefined);
   });
 }
@@ -90,18 +107,26 @@ const PAUSE_MS: Record<ReadKind, number> = {
 
 async function loop(kind: ReadKind, agent: Agent, end: number): Promise<ReadStats> {
   const statuses: Record<string, number> = {};
+  const why: Record<string, string> = {};
   const times: number[] = [];
   while (Date.now() < end) {
     const started = performance.now();
     // A new visitor's connection is new each time; the others keep theirs.
     const through = kind === 'visitor' ? new Agent({ keepAlive: false }) : agent;
-    const status = await ask(through, paths[kind]());
+    const answer = await ask(through, paths[kind]());
     times.push(performance.now() - started);
-    statuses[status] = (statuses[status] ?? 0) + 1;
+    statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+    if (answer.why !== undefined) why[answer.status] ??= answer.why;
     await new Promise((resolve) => setTimeout(resolve, PAUSE_MS[kind]));
   }
   agent.destroy();
-  return { n: times.length, statuses, p50: percentile(times, 50), p99: percentile(times, 99) };
+  return {
+    n: times.length,
+    statuses,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    ...(Object.keys(why).length > 0 ? { why } : {}),
+  };
 }
 
 const kinds: ReadKind[] = ['cached', 'uncached', 'static', 'health', 'mcp', 'visitor'];

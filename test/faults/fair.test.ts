@@ -16,10 +16,17 @@ const SECONDS = 3;
  * all 200; live pages nobody asked before 99%.
  */
 function expectServed(reading: Reading) {
+  // What the reader was told instead of 200 (the sidecar says why it shed) is in the message.
   for (const kind of ['cached', 'static', 'health', 'mcp', 'visitor'] as const)
-    expect({ kind, statuses: reading[kind].statuses }).toEqual({ kind, statuses: { 200: reading[kind].n } });
+    expect({ kind, statuses: reading[kind].statuses }, JSON.stringify(reading[kind].why)).toEqual({
+      kind,
+      statuses: { 200: reading[kind].n },
+    });
   expect(reading.uncached.n).toBeGreaterThan(0);
-  expect({ uncached: reading.uncached.statuses, ok: okShare(reading.uncached) >= 0.99 }).toMatchObject({ ok: true });
+  expect(
+    { uncached: reading.uncached.statuses, ok: okShare(reading.uncached) >= 0.99 },
+    JSON.stringify(reading.uncached.why),
+  ).toMatchObject({ ok: true });
 }
 
 const SHAPES: { shape: ShapeName; backend: 'sqlite' | 'postgres'; attacks: [string, number][] }[] = [

@@ -53,12 +53,16 @@ describe('a hold of the event loop longer than a sample', () => {
     for (const reason of seen) expect(reason).toMatch(/^the event loop lags (at least )?\d+ ms \(over 80 ms\)$/);
   });
 
-  it('refuses first the client with more than one request in progress, not the one asking one thing (issue 46)', async () => {
+  it("refuses first the client with more requests in progress than a browser's connections, not a person's browser (issue 46)", async () => {
     // A hold of 300 ms under a bound of 100: over the bound, not over four times it.
     const heavy = (await reasonsAfterHolds(100, { inProgress: 12 })).filter((reason) => reason !== undefined);
     expect(heavy.length).toBeGreaterThan(0);
     for (const reason of heavy) expect(reason).toMatch(/^the event loop lags (at least )?\d+ ms \(over 100 ms\)$/);
     expect(await reasonsAfterHolds(100, { inProgress: 1 })).toEqual([undefined, undefined, undefined]);
+    // A browser asks a page, its pictures and its twin on up to six connections at once (an agent beside it, an MCP
+    // call): one of them slow to render made the others "a second request in progress", and the reader's MCP call
+    // was refused under a render crawl by others (CI, fair.test.ts).
+    expect(await reasonsAfterHolds(100, { inProgress: 6 })).toEqual([undefined, undefined, undefined]);
     expect(await reasonsAfterHolds(100)).toEqual([undefined, undefined, undefined]);
   });
 });
