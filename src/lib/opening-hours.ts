@@ -9,29 +9,53 @@ import { DEFAULT_TIME_ZONE, isTimeZone, type Place, type Schedule, type Schedule
 const nominatimOf = (geo: Place['geo']) =>
   geo ? { lat: geo.lat, lon: geo.lon, address: { country_code: '', state: '' } } : null;
 
+/**
+ * The library's rules for `hours`. What it cannot evaluate it throws, having first written the message to
+ * console.error itself ("An error occurred … submit a pull request"): an owner's rule would write that to the import's
+ * output, or to the sidecar's log at every render of a stored one, so it is kept quiet here and the throw speaks.
+ */
+function parse(hours: string, nominatim: ReturnType<typeof nominatimOf>): OpeningHours {
+  const error = console.error;
+  console.error = () => undefined;
+  try {
+    return new OpeningHours(hours, nominatim);
+  } finally {
+    console.error = error;
+  }
+}
+
 /** Parsed rules, by rule and coordinates: parsing a long one costs milliseconds; a thread keeps a thousand. */
 const parsed = new Map<string, OpeningHours>();
 function rulesOf(hours: string, geo: Place['geo']): OpeningHours {
   const key = `${geo ? `${geo.lat},${geo.lon}` : ''}|${hours}`;
   let rules = parsed.get(key);
   if (!rules) {
-    rules = new OpeningHours(hours, nominatimOf(geo));
+    rules = parse(hours, nominatimOf(geo));
     if (parsed.size >= 1000) parsed.clear();
     parsed.set(key, rules);
   }
   return rules;
 }
 
-/** Why `hours` (with the place's coordinates) is not opening hours the library reads, or undefined. */
+const HOLIDAYS = { PH: 'public holidays', SH: 'school holidays' } as const;
+
+/**
+ * Why `hours` (with the place's coordinates) is not opening hours the library reads, or undefined. Holidays (PH,
+ * SH) are a country's calendar, which a place here does not name: with coordinates the library refuses them, without
+ * it reads them as never; both are refused alike, saying what to write instead.
+ */
 export function openingHoursProblem(hours: string, geo: Place['geo']): string | undefined {
   try {
     rulesOf(hours, geo);
+    // Coordinates make the library look for the holidays; any will do to learn whether the rule names them.
+    if (!geo) parse(hours, nominatimOf({ lat: 0, lon: 0 }));
     return undefined;
   } catch (err) {
-    const reason = String(err instanceof Error ? err.message : err)
-      .replace(/\s+/g, ' ')
-      .slice(0, 200);
-    return `is not opening hours in OpenStreetMap's syntax (such as "Mo-Fr 08:00-17:00; Sa 10:00-14:00"): ${reason}`;
+    const reason = String(err instanceof Error ? err.message : err).replace(/\s+/g, ' ');
+    const holidays = /no holidays \((PH|SH)\)/.exec(reason)?.[1] as keyof typeof HOLIDAYS | undefined;
+    if (holidays)
+      return `names ${HOLIDAYS[holidays]} (${holidays}), whose dates are not known here: write the days out (such as "Dec 25 off") or leave them out`;
+    return `is not opening hours in OpenStreetMap's syntax (such as "Mo-Fr 08:00-17:00; Sa 10:00-14:00"): ${reason.slice(0, 200)}`;
   }
 }
 
