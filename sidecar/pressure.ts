@@ -29,7 +29,7 @@ const SEVERE = 4;
  * opens to one host (six in every major browser) carry a page, its pictures and its twin at once. At one, a reader
  * whose live page waited for a render thread had its MCP call refused as "a second request" (issue 46).
  */
-export const LIGHT_REQUESTS = 6;
+const LIGHT_REQUESTS = 6;
 
 /**
  * V8's heap limit includes the young generation (three semi-spaces: 24 of the 184 MB `npm run serve` gives), so the
