@@ -1,6 +1,6 @@
 // Sending a prepared asset: the content coding the client takes, content type, ETag, Cache-Control, and the
 // conditional requests of RFC 9110 §13: 412 for an If-Match no tag satisfies, 304 for a matching If-None-Match.
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CACHE } from '../src/lib/surface.ts';
 import { preferredEncoding } from './negotiation.ts';
@@ -48,7 +48,7 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
   if (asset.size <= SMALL_DOCUMENT) return reply.code(status).send(asset.body);
   const stream = asset.stream;
   return decompressing(request).then((release) => {
-    const body = stream();
+    const body = paced(stream(), IDENTITY_BYTES_PER_SECOND);
     body.once('close', release);
     return reply
       .code(status)
@@ -61,14 +61,44 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
  * Clients reading a document kept only compressed (a sitemap part of 5 MB) without compression at once, at most: each
  * costs a decompressor and the buffers between it and a client that may read slowly (a thousand of them held 300 MB
  * that the allocator kept after they went). Crawlers and edges take gzip. The slots are taken in turn between clients
- * (fair-slots.ts), four a client at most; a client waits five seconds at most for one, then is asked to retry; and one
+ * (fair-slots.ts), four a client at most; a client waits ten seconds at most for one (about as long as one part takes
+ * at the paced rate below, and longer than a client that reads nothing holds one), then is asked to retry; and one
  * that stops reading for two seconds loses its connection and gives its slot back (sixteen clients that never read
- * held every slot for the whole SEND_TIMEOUT_MS).
+ * held every slot for the whole SEND_TIMEOUT_MS). "Stops reading" is seen once the kernel's buffers between us are
+ * full: about 4 MB on loopback, four seconds at the paced rate, so a client that never reads holds a slot about six.
  */
-const DECOMPRESSING = new FairSlots({ capacity: 16, perClient: 4, maxWaiting: 64, maxWaitMs: 5000 });
+const DECOMPRESSING = new FairSlots({ capacity: 16, perClient: 4, maxWaiting: 64, maxWaitMs: 10_000 });
 const DECOMPRESS_STALL_MS = 2000;
 /** The largest document kept compressed that is decompressed whole rather than streamed through a slot. */
 const SMALL_DOCUMENT = 64 * 1024;
+/**
+ * How fast an uncompressed copy of a large document is sent on one connection, as nginx's `limit_rate` bounds a
+ * download: a 5 MB sitemap part in five seconds. Unpaced, a client reading as fast as loopback allows spent the
+ * cores on decompressing and copying for it: five such addresses, four slots each, left another reader's cached page
+ * p99 at five times its baseline; paced, the sixteen slots cost at most 16 MiB/s of both (issue 46).
+ */
+const IDENTITY_BYTES_PER_SECOND = 1024 * 1024;
+
+/** `body` passed on no faster than `bytesPerSecond`: each chunk leaves when the bytes before it are due. */
+function paced(body: Readable, bytesPerSecond: number): Readable {
+  const started = performance.now();
+  let passed = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const pace = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const due = started + (passed / bytesPerSecond) * 1000 - performance.now();
+      passed += chunk.length;
+      if (due <= 0) return done(null, chunk);
+      timer = setTimeout(() => done(null, chunk), due);
+    },
+    destroy(error, done) {
+      clearTimeout(timer);
+      done(error);
+    },
+  });
+  // An error or an early end of either (the client gone) ends both.
+  return pipeline(body, pace, () => undefined);
+}
 
 /** On a streamed body: the longest its client may go without reading before its connection is closed (app.ts). */
 export const STALL_MS = Symbol('stall bound');
