@@ -14,6 +14,7 @@ import { pathOf, CACHE, MCP_BODY_LIMIT, RETRY_AFTER } from '../src/lib/surface.t
 import type { ServerConfig } from './config.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { clientOf, RequestsInProgress, runAs } from './clients.ts';
+import { LoopTurns } from './loop-turns.ts';
 import { limitConnectionsPerClient } from './connection-limits.ts';
 import { CODES, errorResponse } from './mcp/jsonrpc.ts';
 import { ErrorPages } from './error-pages.ts';
@@ -154,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('sitePath', '');
   app.decorateRequest('surfaceRoute', undefined);
   app.decorateRequest('client', '');
+  const turns = new LoopTurns(requests);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
     // Whose request this is, counted while it is in progress: one client's share of requests, and its identity for
@@ -187,7 +189,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return;
     }
     request.sitePath = path;
-    runAs(client, done);
+    turns.start(client, () => runAs(client, done));
   });
   // A body is read only by the route that takes one (/mcp reads its own, bounded: request-body.ts). Anywhere else it
   // is not parsed: the answer (405, 404) is sent at once and the rest of the body lingers out, dropped.

@@ -21,6 +21,13 @@ export function clientOf(address: string): string {
   return `${groups.slice(0, 4).join(':')}::/64`;
 }
 
+/**
+ * Requests in progress that a client may have and still count as light: the connections a browser opens to one host
+ * (six in every major browser) carry a page, its pictures and its twin at once. A heavier client is refused costly
+ * work first under a lag (pressure.ts) and started in turns (loop-turns.ts).
+ */
+export const LIGHT_REQUESTS = 6;
+
 /** The server's own work (warming up, a render asked for outside any request): one client of its own. */
 const SERVER_CLIENT = 'server';
 

@@ -9,7 +9,7 @@
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { currentClient, type RequestsInProgress } from './clients.ts';
+import { currentClient, LIGHT_REQUESTS, type RequestsInProgress } from './clients.ts';
 
 export interface PressureLimits {
   /** The event loop's mean delay over a sample past which costly work is refused (ms). */
@@ -24,12 +24,6 @@ export interface PressureLimits {
 export const SAMPLE_MS = 250;
 /** A lag this many times the bound sheds every client's costly work, not only the heaviest's. */
 const SEVERE = 4;
-/**
- * Requests in progress that a client may have and still be served under a lag below SEVERE: the connections a browser
- * opens to one host (six in every major browser) carry a page, its pictures and its twin at once. At one, a reader
- * whose live page waited for a render thread had its MCP call refused as "a second request" (issue 46).
- */
-const LIGHT_REQUESTS = 6;
 
 /**
  * V8's heap limit includes the young generation (three semi-spaces: 24 of the 184 MB `npm run serve` gives), so the
@@ -58,6 +52,7 @@ export class Pressure {
 
   /** Why the current request's client (clients.ts) is refused costly work now; undefined when it may have it. */
   refusal(): string | undefined {
+    // At "one request", a reader whose live page waited for a render thread had its MCP call refused as a second.
     const light = (this.#requests?.of(currentClient()) ?? 0) <= LIGHT_REQUESTS;
     return this.#judge(light ? SEVERE : 1);
   }

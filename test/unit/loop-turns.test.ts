@@ -1,0 +1,59 @@
+// The event loop's turns shared between clients (sidecar/loop-turns.ts, issue 46), with the real count of requests in
+// progress and the real loop: what a reader on another address gains is measured by `npm run bench -- --fair` (a burst
+// of 320 live pages from five addresses held the loop up to 105 ms, and the reader's cached page waited behind it).
+import { describe, expect, it } from 'vitest';
+import { LIGHT_REQUESTS, RequestsInProgress } from '../../sidecar/clients.ts';
+import { LoopTurns } from '../../sidecar/loop-turns.ts';
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe("the event loop's turns", () => {
+  it("start a browser's requests at once", () => {
+    const requests = new RequestsInProgress(1000);
+    const turns = new LoopTurns(requests);
+    const started: number[] = [];
+    for (let i = 0; i < LIGHT_REQUESTS; i++) {
+      requests.enter('browser');
+      turns.start('browser', () => started.push(i));
+    }
+    expect(started).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it("start a heavy client's burst a few a turn, so that a request arriving meanwhile waits for a few, not for all", async () => {
+    const requests = new RequestsInProgress(1000);
+    const turns = new LoopTurns(requests);
+    const started: string[] = [];
+    // Sixty-four requests of one client read in one turn of the loop.
+    for (let i = 0; i < 64; i++) {
+      requests.enter('127.0.2.1');
+      turns.start('127.0.2.1', () => started.push(`heavy ${i}`));
+    }
+    expect(started.length).toBeLessThanOrEqual(LIGHT_REQUESTS);
+    // A reader's request, read in the loop's next turn, is started then: after a few of the burst, not after all.
+    await nextTurn();
+    requests.enter('127.0.3.1');
+    turns.start('127.0.3.1', () => started.push('reader'));
+    expect(started.indexOf('reader')).toBeGreaterThan(-1);
+    expect(started.indexOf('reader')).toBeLessThan(24);
+    // The burst is started whole in the turns after, in its order.
+    for (let turn = 0; turn < 100 && started.length < 65; turn++) await nextTurn();
+    expect(started.filter((s) => s !== 'reader')).toEqual(Array.from({ length: 64 }, (_, i) => `heavy ${i}`));
+  });
+
+  it('take heavy clients in turn: one burst does not wait behind another', async () => {
+    const requests = new RequestsInProgress(1000);
+    const turns = new LoopTurns(requests);
+    const started: string[] = [];
+    for (const client of ['127.0.2.1', '127.0.2.2'])
+      for (let i = 0; i < 32; i++) {
+        requests.enter(client);
+        turns.start(client, () => started.push(client));
+      }
+    for (let turn = 0; turn < 100 && started.length < 64; turn++) await nextTurn();
+    expect(started.length).toBe(64);
+    // Past each client's first (light) requests, the two alternate.
+    const heavy = started.slice(2 * LIGHT_REQUESTS);
+    const firstHalf = heavy.slice(0, heavy.length / 2);
+    expect(firstHalf.filter((c) => c === '127.0.2.2').length).toBeGreaterThanOrEqual(firstHalf.length / 2 - 1);
+  });
+});
