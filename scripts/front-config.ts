@@ -29,7 +29,7 @@ import {
   type RouteDeclaration,
 } from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
-import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
+import { bodyTooLarge, CODES, errorResponse } from '../sidecar/mcp/jsonrpc.ts';
 import { projectRoot } from './ensure-build.ts';
 
 export interface FrontOptions {
@@ -56,6 +56,8 @@ export interface FrontOptions {
 
 export interface ClientLimits {
   inProgress: number;
+  /** Of which to /mcp: an agent's calls, each holding one of a sidecar's few MCP slots (MCP_MAX_CONCURRENT, 4). */
+  mcpInProgress: number;
   ratePerSecond: number;
   burst: number;
 }
@@ -66,10 +68,19 @@ export interface ClientLimits {
  * browser asks a page and its images, a crawler a few pages a second: far below both. The sidecars judge the same
  * client again (X-Forwarded-For), with their own shares.
  */
-export const FRONT_LIMITS: Readonly<ClientLimits> = { inProgress: 64, ratePerSecond: 50, burst: 200 };
+export const FRONT_LIMITS: Readonly<ClientLimits> = { inProgress: 64, mcpInProgress: 8, ratePerSecond: 50, burst: 200 };
+
+/** What the front says itself when a client is past its share, or no sidecar can answer (in JSON-RPC on /mcp). */
+const TOO_MANY = `Too many requests: this client has sent more than its share; retry in ${RETRY_AFTER.busy} s`;
+const UNAVAILABLE = `Service unavailable: no server can answer now; retry in ${RETRY_AFTER.unavailable} s`;
 
 /** A share no load test from one address reaches: for measuring what the front does, not what it refuses. */
-export const UNLIMITED_CLIENT: Readonly<ClientLimits> = { inProgress: 65_000, ratePerSecond: 100_000, burst: 100_000 };
+export const UNLIMITED_CLIENT: Readonly<ClientLimits> = {
+  inProgress: 65_000,
+  mcpInProgress: 65_000,
+  ratePerSecond: 100_000,
+  burst: 100_000,
+};
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
 const indent = (lines: string[], spaces: number) => lines.map((l) => ' '.repeat(spaces) + l).join('\n');
@@ -192,22 +203,40 @@ export function frontConfig(options: FrontOptions): string {
       r.served === 'agents'
         ? location(`= ${r.path}`, [
             proxy('error timeout non_idempotent', 'sidecars_by_client'),
+            // Fewer at once to /mcp: the front reads each body before it goes on, and sixty-four connections an
+            // address from five addresses dripping bodies a byte a segment kept nginx's workers so busy that another
+            // reader's cached page waited (p50 38 ms, baseline 3.4); at eight, 9.5 (issue 46).
+            `      limit_conn per_client_mcp ${limits.mcpInProgress};`,
             "      # The sidecar's own limit: nginx refuses a larger body itself (reading the rest, lingering), as JSON-RPC.",
             `      client_max_body_size ${MCP_BODY_LIMIT};`,
+            // What the front answers itself here is JSON-RPC, as the sidecar's answers are. A location with an
+            // error_page of its own inherits none of the server's: the front's 429 went out as nginx's HTML page,
+            // without Retry-After, and so would a 502 with every sidecar down.
             '      error_page 413 @mcp_body_too_large;',
+            '      error_page 429 @mcp_too_many;',
+            '      error_page 502 503 504 =503 @mcp_unavailable;',
           ]) +
           '\n' +
-          location('@mcp_body_too_large', [
-            indent(
-              [
-                ...security,
-                `add_header Cache-Control ${quote(CACHE[r.cache])} always;`,
-                'default_type application/json;',
-                `return 413 '${JSON.stringify(bodyTooLarge(MCP_BODY_LIMIT))}';`,
-              ],
-              6,
-            ),
-          ])
+          [
+            ['@mcp_body_too_large', 413, bodyTooLarge(MCP_BODY_LIMIT), undefined],
+            ['@mcp_too_many', 429, errorResponse(null, CODES.serverError, TOO_MANY), RETRY_AFTER.busy],
+            ['@mcp_unavailable', 503, errorResponse(null, CODES.serverError, UNAVAILABLE), RETRY_AFTER.unavailable],
+          ]
+            .map(([name, status, body, retryAfter]) =>
+              location(String(name), [
+                indent(
+                  [
+                    ...security,
+                    `add_header Cache-Control ${quote(CACHE[r.cache])} always;`,
+                    ...(retryAfter === undefined ? [] : [`add_header Retry-After ${String(retryAfter)} always;`]),
+                    'default_type application/json;',
+                    `return ${String(status)} '${JSON.stringify(body)}';`,
+                  ],
+                  6,
+                ),
+              ]),
+            )
+            .join('\n')
         : location(`= ${r.path}`, [proxy('error timeout')]),
     ),
   ];
@@ -349,13 +378,14 @@ if (import.meta.main) {
       dist: { type: 'string' },
       'trust-proxy': { type: 'string', multiple: true, default: [] },
       'client-requests': { type: 'string', default: String(FRONT_LIMITS.inProgress) },
+      'client-mcp-requests': { type: 'string', default: String(FRONT_LIMITS.mcpInProgress) },
       'client-rate': { type: 'string', default: String(FRONT_LIMITS.ratePerSecond) },
       'client-burst': { type: 'string', default: String(FRONT_LIMITS.burst) },
     },
   });
   if (positionals[0] !== 'config') {
     console.error(
-      'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-rate N] [--client-burst N]',
+      'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N]',
     );
     process.exit(2);
   }
@@ -379,6 +409,7 @@ if (import.meta.main) {
       trustProxy: values['trust-proxy'],
       clientLimits: {
         inProgress: Number(values['client-requests']),
+        mcpInProgress: Number(values['client-mcp-requests']),
         ratePerSecond: Number(values['client-rate']),
         burst: Number(values['client-burst']),
       },
