@@ -15,7 +15,7 @@ import type { ServerConfig } from './config.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { clientOf, RequestsInProgress, runAs } from './clients.ts';
 import { LoopTurns } from './loop-turns.ts';
-import { limitConnectionsPerClient } from './connection-limits.ts';
+import { limitConnectionsPerClient, proxyCheck } from './connection-limits.ts';
 import { CODES, errorResponse } from './mcp/jsonrpc.ts';
 import { ErrorPages } from './error-pages.ts';
 import { LiveCache } from './live-cache.ts';
@@ -195,9 +195,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // is not parsed: the answer (405, 404) is sent at once and the rest of the body lingers out, dropped.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  // A body from a proxy TRUST_PROXY names is read to its end: the proxy bounded it and sends it whole (nginx buffers
+  // it first), and a connection reset under it is a failed sidecar to the proxy: nginx took healthy sidecars out of
+  // service for it, and every reader got 503 (issue 46).
+  const fromProxy = proxyCheck(config.trustProxy);
   app.addHook('onSend', (request, reply, payload, done) => {
     if (hasBody(request.raw) && !request.raw.readableEnded)
-      lingerOnUnreadBody(request, reply, request.sitePath === pathOf('mcp') ? Infinity : UNREAD_BODY_LINGER_BYTES);
+      lingerOnUnreadBody(
+        request,
+        reply,
+        request.sitePath === pathOf('mcp') || fromProxy(request.raw.socket.remoteAddress)
+          ? Infinity
+          : UNREAD_BODY_LINGER_BYTES,
+      );
     done(null, payload);
   });
 

@@ -39,8 +39,18 @@ const RECHECK_MS = 250;
  * Refuses a connection past `perClient` open from one client, or past `perClient` opened in a second (with a burst of
  * as many); `trusted` (TRUST_PROXY) is not counted.
  */
-export function limitConnectionsPerClient(server: Server, perClient: number, trusted: string): void {
+/** Whether a connection's peer `address` is one of the proxies `trusted` (TRUST_PROXY) names. */
+export function proxyCheck(trusted: string): (address: string | undefined) => boolean {
   const fronts = trustedList(trusted);
+  return (address) => {
+    if (!address) return false;
+    const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+    return fronts.check(plain, isIPv6(plain) ? 'ipv6' : 'ipv4');
+  };
+}
+
+export function limitConnectionsPerClient(server: Server, perClient: number, trusted: string): void {
+  const isFront = proxyCheck(trusted);
   const clients = new Map<string, ClientConnections>();
   const blocked = new Set<string>();
   const refill = (known: ClientConnections, now = performance.now()) => {
@@ -74,9 +84,7 @@ export function limitConnectionsPerClient(server: Server, perClient: number, tru
   };
   server.on('connection', (socket) => {
     const address = socket.remoteAddress;
-    if (!address) return;
-    const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
-    if (fronts.check(plain, isIPv6(plain) ? 'ipv6' : 'ipv4')) return;
+    if (!address || isFront(address)) return;
     const client = clientOf(address);
     const known = clients.get(client) ?? { open: 0, tokens: perClient, at: performance.now() };
     clients.set(client, known);

@@ -46,6 +46,7 @@ const SHAPES: { shape: ShapeName; backend: 'sqlite' | 'postgres'; attacks: [stri
     shape: 'front',
     backend: 'sqlite',
     attacks: [
+      ['unread bodies', 1],
       ['identity sitemap', 1],
       ['render crawl', 1],
       ['connections', 1],
