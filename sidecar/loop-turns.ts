@@ -22,8 +22,11 @@ export class LoopTurns {
 
   /** Starts `start` now, or, for a client with many requests in progress, in its turn. */
   start(client: string, start: () => void): void {
-    if (this.#requests.of(client) <= LIGHT_REQUESTS) return start();
     const line = this.#lines.get(client);
+    // Behind its own requests still waiting, whatever it holds now: pipelined on one connection, a later request
+    // started first answered first and waited behind the earlier one, holding what it held (/mcp's four slots, all
+    // held so for a flood's ten-second send timeout while another reader's call waited 9.2 s).
+    if (!line && this.#requests.of(client) <= LIGHT_REQUESTS) return start();
     if (line) line.push(start);
     else this.#lines.set(client, [start]);
     if (!this.#scheduled) {

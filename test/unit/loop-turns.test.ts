@@ -40,6 +40,25 @@ describe("the event loop's turns", () => {
     expect(started.filter((s) => s !== 'reader')).toEqual(Array.from({ length: 64 }, (_, i) => `heavy ${i}`));
   });
 
+  it("start one client's requests in the order they came, though it is light again by the time the next comes", async () => {
+    // Pipelined on one connection, a later request started first answers first, and its answer waits behind the earlier
+    // one's: with /mcp's four slots held so by a flood's later requests, whose earlier ones waited for a slot, the
+    // slots were stuck until the send timeout, and another reader's MCP call waited 9.2 s (the fairness bench).
+    const requests = new RequestsInProgress(1000);
+    const turns = new LoopTurns(requests);
+    const started: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      requests.enter('127.0.2.1');
+      turns.start('127.0.2.1', () => started.push(i));
+    }
+    // Three of its requests are answered: it has five in progress again, two of them still waiting for a turn.
+    for (let i = 0; i < 3; i++) requests.leave('127.0.2.1');
+    requests.enter('127.0.2.1');
+    turns.start('127.0.2.1', () => started.push(8));
+    for (let turn = 0; turn < 10 && started.length < 9; turn++) await nextTurn();
+    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('take heavy clients in turn: one burst does not wait behind another', async () => {
     const requests = new RequestsInProgress(1000);
     const turns = new LoopTurns(requests);
