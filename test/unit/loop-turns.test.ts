@@ -7,36 +7,46 @@ import { LoopTurns } from '../../sidecar/loop-turns.ts';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * The turns over a real count of requests in progress: `arrive` counts a request of `client` in and hands it to the
+ * turns, which record `label` when they start it; `turnsUntil` lets the loop turn until `n` have started (100 at most).
+ */
+function turnsOfTheLoop<T>() {
+  const requests = new RequestsInProgress(1000);
+  const turns = new LoopTurns(requests);
+  const started: T[] = [];
+  return {
+    requests,
+    started,
+    arrive(client: string, label: T) {
+      requests.enter(client);
+      turns.start(client, () => started.push(label));
+    },
+    async turnsUntil(n: number) {
+      for (let turn = 0; turn < 100 && started.length < n; turn++) await nextTurn();
+    },
+  };
+}
+
 describe("the event loop's turns", () => {
   it("start a browser's requests at once", () => {
-    const requests = new RequestsInProgress(1000);
-    const turns = new LoopTurns(requests);
-    const started: number[] = [];
-    for (let i = 0; i < LIGHT_REQUESTS; i++) {
-      requests.enter('browser');
-      turns.start('browser', () => started.push(i));
-    }
+    const { arrive, started } = turnsOfTheLoop<number>();
+    for (let i = 0; i < LIGHT_REQUESTS; i++) arrive('browser', i);
     expect(started).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it("start a heavy client's burst a few a turn, so that a request arriving meanwhile waits for a few, not for all", async () => {
-    const requests = new RequestsInProgress(1000);
-    const turns = new LoopTurns(requests);
-    const started: string[] = [];
+    const { arrive, started, turnsUntil } = turnsOfTheLoop<string>();
     // Sixty-four requests of one client read in one turn of the loop.
-    for (let i = 0; i < 64; i++) {
-      requests.enter('127.0.2.1');
-      turns.start('127.0.2.1', () => started.push(`heavy ${i}`));
-    }
+    for (let i = 0; i < 64; i++) arrive('127.0.2.1', `heavy ${i}`);
     expect(started.length).toBeLessThanOrEqual(LIGHT_REQUESTS);
     // A reader's request, read in the loop's next turn, is started then: after a few of the burst, not after all.
     await nextTurn();
-    requests.enter('127.0.3.1');
-    turns.start('127.0.3.1', () => started.push('reader'));
+    arrive('127.0.3.1', 'reader');
     expect(started.indexOf('reader')).toBeGreaterThan(-1);
     expect(started.indexOf('reader')).toBeLessThan(24);
     // The burst is started whole in the turns after, in its order.
-    for (let turn = 0; turn < 100 && started.length < 65; turn++) await nextTurn();
+    await turnsUntil(65);
     expect(started.filter((s) => s !== 'reader')).toEqual(Array.from({ length: 64 }, (_, i) => `heavy ${i}`));
   });
 
@@ -44,31 +54,19 @@ describe("the event loop's turns", () => {
     // Pipelined on one connection, a later request started first answers first, and its answer waits behind the earlier
     // one's: with /mcp's four slots held so by a flood's later requests, whose earlier ones waited for a slot, the
     // slots were stuck until the send timeout, and another reader's MCP call waited 9.2 s (the fairness bench).
-    const requests = new RequestsInProgress(1000);
-    const turns = new LoopTurns(requests);
-    const started: number[] = [];
-    for (let i = 0; i < 8; i++) {
-      requests.enter('127.0.2.1');
-      turns.start('127.0.2.1', () => started.push(i));
-    }
+    const { arrive, requests, started, turnsUntil } = turnsOfTheLoop<number>();
+    for (let i = 0; i < 8; i++) arrive('127.0.2.1', i);
     // Three of its requests are answered: it has five in progress again, two of them still waiting for a turn.
     for (let i = 0; i < 3; i++) requests.leave('127.0.2.1');
-    requests.enter('127.0.2.1');
-    turns.start('127.0.2.1', () => started.push(8));
-    for (let turn = 0; turn < 10 && started.length < 9; turn++) await nextTurn();
+    arrive('127.0.2.1', 8);
+    await turnsUntil(9);
     expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   it('take heavy clients in turn: one burst does not wait behind another', async () => {
-    const requests = new RequestsInProgress(1000);
-    const turns = new LoopTurns(requests);
-    const started: string[] = [];
-    for (const client of ['127.0.2.1', '127.0.2.2'])
-      for (let i = 0; i < 32; i++) {
-        requests.enter(client);
-        turns.start(client, () => started.push(client));
-      }
-    for (let turn = 0; turn < 100 && started.length < 64; turn++) await nextTurn();
+    const { arrive, started, turnsUntil } = turnsOfTheLoop<string>();
+    for (const client of ['127.0.2.1', '127.0.2.2']) for (let i = 0; i < 32; i++) arrive(client, client);
+    await turnsUntil(64);
     expect(started.length).toBe(64);
     // Past each client's first (light) requests, the two alternate.
     const heavy = started.slice(2 * LIGHT_REQUESTS);
