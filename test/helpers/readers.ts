@@ -4,8 +4,12 @@
 // in answers, not timed, so that a machine half as fast passes the same test.
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Who answered and why, in one line: an HTML page's title (a proxy's error page), or the body's first words. */
+const why = (body: string) =>
+  (/<title>([^<]*)<\/title>/i.exec(body)?.[1] ?? body).replace(/\s+/g, ' ').trim().slice(0, 100);
+
 export interface Readers {
-  /** What went wrong: `path: status`, or `path: message (cause)`. */
+  /** What went wrong: `path: status why` (see `why`), or `path: message (cause)`. */
   failures: string[];
   /** Answers received so far. */
   answered: () => number;
@@ -31,9 +35,11 @@ export function startReaders(options: {
       const path = options.paths[i % options.paths.length]!;
       try {
         const res = await options.get(path);
-        await res.arrayBuffer();
+        const body = await res.text();
         answered++;
-        if (res.status !== 200) failures.push(`${path}: ${res.status}`);
+        // The status names the failure; the body's first words say who answered it and why (a proxy's error page or
+        // the sidecar's reason), which is what a flaky failure needs to be diagnosed from one CI log.
+        if (res.status !== 200) failures.push(`${path}: ${res.status} ${why(body)}`.trimEnd());
       } catch (err) {
         failures.push(`${path}: ${(err as Error).message} (${String((err as Error).cause)})`);
       }
