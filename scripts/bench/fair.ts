@@ -2,7 +2,7 @@
 // five) does their worst (issue 46), in every deployment shape: one sidecar alone on SQLite and on a PostgreSQL
 // standby, nginx over two sidecars, Varnish over one. For each shape the reader reads alone first (the baseline, in
 // the same run), then beside each attack of scripts/fair/attacks.ts from one address and from five. Recorded: what
-// the reader got of a cached live page, a live page nobody asked before, a static page, /health and an MCP call
+// the readers got of a cached live page, a live page nobody asked before, a static page, /health and an MCP call
 // (answers by status, p50 and p99), the cached and static p99 as a multiple of the baseline's, and whether every
 // sidecar lived. The goal: cached and static pages 100% 200 within 2× the baseline's p99, live pages at least 99% 200,
 // no crash.
@@ -16,10 +16,16 @@ import { scratch } from './harness.ts';
 import { ATTACKS } from '../fair/attacks.ts';
 import type { ReadKind, ReadStats } from '../fair/reader.ts';
 import { startShape, type ShapeName } from '../fair/shapes.ts';
-import { attackerAddresses, okShare, read, underAttack, type Reading } from '../fair/under-attack.ts';
+import { attackerAddresses, okShare, read, readerAddresses, underAttack, type Reading } from '../fair/under-attack.ts';
 
 const PROFILES = 50_000;
 const KINDS: ReadKind[] = ['cached', 'uncached', 'static', 'health', 'mcp', 'visitor'];
+/**
+ * Five readers, each a person on an address of their own: their cached and static pages give about five hundred
+ * answers in ten seconds, a p99 that is the fifth-worst (one reader's would be its second-worst, one slow answer in a
+ * hundred deciding the verdict).
+ */
+const READERS = readerAddresses(5);
 
 interface Row {
   shape: string;
@@ -68,7 +74,7 @@ export async function fairBench(seconds: number): Promise<boolean> {
       const shape = await startShape(name, env);
       try {
         for (let i = 0; i < 3; i++) await (await fetch(`${shape.url}/p/layla`)).arrayBuffer();
-        const baseline = await read(shape.url, seconds, PROFILES);
+        const baseline = await read(shape.url, seconds, PROFILES, READERS);
         baselines.set(label, baseline);
         console.log(`${label}: baseline ${KINDS.map((k) => `${k} ${cell(baseline[k])}`).join('; ')}`);
         for (const attack of ATTACKS) {
@@ -79,6 +85,7 @@ export async function fairBench(seconds: number): Promise<boolean> {
               seconds,
               profiles: PROFILES,
               attackers: attackerAddresses(addresses),
+              readers: READERS,
             });
             const row = { shape: label, attack: attack.name, addresses, reading: reader, alive: shape.alive() };
             rows.push(row);
@@ -108,10 +115,13 @@ export async function fairBench(seconds: number): Promise<boolean> {
     `\`npm run bench -- --fair --duration ${seconds}\`, ${new Date().toISOString().slice(0, 10)}, on this machine kind ` +
       `(two cores: the attacker's process, at a lower priority, shares them with the server, as the reader does). ` +
       `${PROFILES.toLocaleString('en')} generated profiles. Each attack (scripts/fair/attacks.ts) runs ${seconds} s ` +
-      'from one address (127.0.2.1) and from five; the reader (scripts/fair/reader.ts) asks from 127.0.3.1, ' +
-      'each kind in a loop of its own on a connection kept open, one request at a time, ten a second (an MCP call ' +
-      'every half second), and a new visitor once a second on a connection of their own (the cached page); a reader ' +
-      'gives up on an answer after ten seconds. The baseline is the same reader with no attacker, in the same run.',
+      `from one address (127.0.2.1) and from five; ${READERS.length} readers (scripts/fair/reader.ts), each on an ` +
+      `address of their own (${READERS[0]}-${READERS.at(-1)!.split('.').at(-1)}), ask each kind in a loop of its own ` +
+      'on a connection kept open, one request at a time, ten a second (an MCP call every half second), and a new ' +
+      'visitor once a second on a connection of their own (the cached page); a reader gives up on an answer after ' +
+      "ten seconds. Each cell is all readers' answers together. The baseline is the same readers with no attacker, " +
+      'in the same run (their own load in it: about forty-five live pages a second drawn for them, on the cores ' +
+      'the server has).',
     '',
     'The goal (issue 46): cached and static pages and /health 100% `200` with p99 within 2× the baseline; live pages ' +
       'nobody asked before at least 99% `200`; no sidecar dies.',

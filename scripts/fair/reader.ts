@@ -1,12 +1,13 @@
-// An innocent reader on an address of its own, beside an attack (issue 46): `node scripts/fair/reader.ts URL SECONDS
-// PROFILES ADDRESS` asks, for SECONDS, four kinds of request, each in a loop of its own, one request at a time, as a
-// person's browser and a load balancer would: a cached live page (/p/layla, asked once before), a live page nobody
-// asked before (a profile of the lower half of the generated ones, a new one each time), a static page, /health, and an
-// MCP call (one every half second: an agent reading within the rate limit), each on a connection of its own kept open
-// (opened before the measuring starts); and a new visitor, once a second, who opens a connection of their own for
-// the cached page (what a connection flood costs shows there). A person gives up on an answer after ten seconds:
-// counted as `timeout`. It prints, for each, the count of answers by status and the latencies' p50 and p99 in ms, as
-// JSON.
+// Innocent readers, each on an address of its own, beside an attack (issue 46): `node scripts/fair/reader.ts URL
+// SECONDS PROFILES ADDRESS...` has each ADDRESS ask, for SECONDS, kinds of request, each in a loop of its own, one
+// request at a time, as a person's browser and a load balancer would: a cached live page (/p/layla, asked once
+// before), a live page nobody asked before (a profile of the lower half of the generated ones, a new one each time), a
+// static page, /health, and an MCP call (one every half second: an agent reading within the rate limit), each on a
+// connection of its own kept open (opened before the measuring starts); and a new visitor, once a second, who opens a
+// connection of their own for the cached page (what a connection flood costs shows there). A person gives up on an
+// answer after ten seconds: counted as `timeout`. It prints, for each kind, all addresses' answers together: their
+// count by status and the latencies' p50 and p99 in ms, as JSON. Several readers give a p99 on several hundred
+// answers (one reader's ten a second give about a hundred in ten seconds, of which the p99 is the second-worst).
 import { Agent, request } from 'node:http';
 import { DEFAULT_LANG } from '../../src/lib/locales.ts';
 import { pathOf } from '../../src/lib/surface.ts';
@@ -23,7 +24,7 @@ export interface ReadStats {
   why?: Record<string, string>;
 }
 
-const [url, seconds, profilesArg, localAddress] = process.argv.slice(2);
+const [url, seconds, profilesArg, ...addresses] = process.argv.slice(2);
 const origin = new URL(url!);
 const profiles = Number(profilesArg);
 
@@ -43,7 +44,7 @@ interface Answer {
   why?: string;
 }
 
-function ask(agent: Agent, path: string): Promise<Answer> {
+function ask(agent: Agent, localAddress: string, path: string): Promise<Answer> {
   const mcp = path === pathOf('mcp');
   return new Promise((resolve) => {
     const req = request(
@@ -105,21 +106,35 @@ const PAUSE_MS: Record<ReadKind, number> = {
   visitor: 1000,
 };
 
-async function loop(kind: ReadKind, agent: Agent, end: number): Promise<ReadStats> {
-  const statuses: Record<string, number> = {};
-  const why: Record<string, string> = {};
-  const times: number[] = [];
+/** One reader's answers of one kind: how long each took, and its status. */
+interface Asked {
+  times: number[];
+  statuses: string[];
+  why: Record<string, string>;
+}
+
+async function loop(kind: ReadKind, agent: Agent, address: string, end: number): Promise<Asked> {
+  const asked: Asked = { times: [], statuses: [], why: {} };
   while (Date.now() < end) {
     const started = performance.now();
     // A new visitor's connection is new each time; the others keep theirs.
     const through = kind === 'visitor' ? new Agent({ keepAlive: false }) : agent;
-    const answer = await ask(through, paths[kind]());
-    times.push(performance.now() - started);
-    statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-    if (answer.why !== undefined) why[answer.status] ??= answer.why;
+    const answer = await ask(through, address, paths[kind]());
+    asked.times.push(performance.now() - started);
+    asked.statuses.push(answer.status);
+    if (answer.why !== undefined) asked.why[answer.status] ??= answer.why;
     await new Promise((resolve) => setTimeout(resolve, PAUSE_MS[kind]));
   }
   agent.destroy();
+  return asked;
+}
+
+/** Every reader's answers of one kind, together. */
+function stats(all: Asked[]): ReadStats {
+  const times = all.flatMap((asked) => asked.times);
+  const statuses: Record<string, number> = {};
+  for (const status of all.flatMap((asked) => asked.statuses)) statuses[status] = (statuses[status] ?? 0) + 1;
+  const why = Object.assign({}, ...all.map((asked) => asked.why)) as Record<string, string>;
   return {
     n: times.length,
     statuses,
@@ -130,10 +145,17 @@ async function loop(kind: ReadKind, agent: Agent, end: number): Promise<ReadStat
 }
 
 const kinds: ReadKind[] = ['cached', 'uncached', 'static', 'health', 'mcp', 'visitor'];
+const loops = addresses.flatMap((address) => kinds.map((kind) => ({ kind, address })));
 // Each kind's connection opened (and its first answer read) before the measuring starts.
-const agents = kinds.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
-await Promise.all(kinds.map((kind, i) => (kind === 'visitor' ? undefined : ask(agents[i]!, paths.health()))));
+const agents = loops.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
+await Promise.all(
+  loops.map(({ kind, address }, i) => (kind === 'visitor' ? undefined : ask(agents[i]!, address, paths.health()))),
+);
 const end = Date.now() + Number(seconds) * 1000;
-const results = await Promise.all(kinds.map((kind, i) => loop(kind, agents[i]!, end)));
-console.log(JSON.stringify(Object.fromEntries(kinds.map((kind, i) => [kind, results[i]]))));
+const results = await Promise.all(loops.map(({ kind, address }, i) => loop(kind, agents[i]!, address, end)));
+console.log(
+  JSON.stringify(
+    Object.fromEntries(kinds.map((kind) => [kind, stats(results.filter((_, i) => loops[i]!.kind === kind))])),
+  ),
+);
 process.exit(0);

@@ -8,8 +8,8 @@ import type { ReadKind, ReadStats } from './reader.ts';
 
 export type Reading = Record<ReadKind, ReadStats>;
 
-/** The reader's address: no attack sends from it. */
-export const READER_ADDRESS = '127.0.3.1';
+/** The readers' addresses: `n` loopback hosts no attack sends from. */
+export const readerAddresses = (n: number) => Array.from({ length: n }, (_, i) => `127.0.3.${i + 1}`);
 /** The attacks' addresses: `n` loopback hosts of their own. */
 export const attackerAddresses = (n: number) => Array.from({ length: n }, (_, i) => `127.0.2.${i + 1}`);
 
@@ -24,15 +24,15 @@ function run(args: string[], nice: number): Promise<string> {
   );
 }
 
-/** What `address` reads from `url` for `seconds` with no attack. */
-export async function read(url: string, seconds: number, profiles: number, address = READER_ADDRESS) {
+/** What readers on `addresses` (one unless told) read from `url` for `seconds` with no attack. */
+export async function read(url: string, seconds: number, profiles: number, addresses = readerAddresses(1)) {
   return JSON.parse(
-    await run([join(projectRoot, 'scripts/fair/reader.ts'), url, String(seconds), String(profiles), address], 0),
+    await run([join(projectRoot, 'scripts/fair/reader.ts'), url, String(seconds), String(profiles), ...addresses], 0),
   ) as Reading;
 }
 
 /**
- * `attack` from `attackers` addresses against `url` for `seconds`, and the reader beside it for the same time, from
+ * `attack` from `attackers` addresses against `url` for `seconds`, and the readers beside it for the same time, from
  * its first second on (the attack is under way by then). The attacker runs at a lower priority: on the machine it
  * shares with the server it stands for clients elsewhere, whose CPU is not the server's.
  */
@@ -42,14 +42,16 @@ export async function underAttack(options: {
   seconds: number;
   profiles: number;
   attackers: string[];
+  /** The readers' addresses: one unless told. */
+  readers?: string[];
 }): Promise<{ reader: Reading; attack: AttackCounts }> {
-  const { url, attack, seconds, profiles, attackers } = options;
+  const { url, attack, seconds, profiles, attackers, readers } = options;
   const attacking = run(
     [join(projectRoot, 'scripts/fair/attacker.ts'), attack, url, String(seconds + 1), String(profiles), ...attackers],
     10,
   );
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const [reader, counts] = await Promise.all([read(url, seconds, profiles), attacking]);
+  const [reader, counts] = await Promise.all([read(url, seconds, profiles, readers), attacking]);
   return { reader, attack: JSON.parse(counts) as AttackCounts };
 }
 
