@@ -9,5 +9,6 @@ declare const negotiate: {
   lang(r: NjsRequest): string;
   siteLang(r: NjsRequest): string;
   errorVary(r: NjsRequest): string;
+  declaredTooLarge(r: NjsRequest): '1' | '';
 };
 export default negotiate;

@@ -179,4 +179,10 @@ function pageLink(r) {
   return links + ', ' + alternate;
 }
 
-export default { twin, errorTwin, lang, siteLang, errorVary, pageLink };
+// '1' when the request declares a body longer than $max_body (the front's map): nginx checks client_max_body_size
+// only where it finds a location, not in the named location an error_page leads a request to (issue 46).
+function declaredTooLarge(r) {
+  return Number(r.headersIn['Content-Length'] || 0) > Number(r.variables.max_body) ? '1' : '';
+}
+
+export default { twin, errorTwin, lang, siteLang, errorVary, pageLink, declaredTooLarge };

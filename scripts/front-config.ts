@@ -30,6 +30,7 @@ import {
 } from '../src/lib/surface.ts';
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../sidecar/mcp/jsonrpc.ts';
+import { tooLargeMessage } from '../sidecar/request-body.ts';
 import { projectRoot } from './ensure-build.ts';
 
 export interface FrontOptions {
@@ -284,6 +285,7 @@ export function frontConfig(options: FrontOptions): string {
     HOME_LINKS: homepageLinks(config),
     CONTENT_USAGE,
     MAX_BODY: String(MCP_BODY_LIMIT),
+    TOO_LARGE: `${tooLargeMessage(MCP_BODY_LIMIT)}.`,
     RETRY_AFTER: String(RETRY_AFTER.unavailable),
     SECURITY_HEADERS_INDENTED: indent(security, 6),
     CACHE_IMMUTABLE: CACHE.immutable,

@@ -160,8 +160,11 @@ export function readBody(raw: IncomingMessage, options: ReadBodyOptions): Promis
   });
 }
 
+/** What a client is told whose body is over `limit` bytes (the front and the edge say it in the same words). */
+export const tooLargeMessage = (limit: number) => `Payload too large: a request body may hold ${limit} bytes at most`;
+
 function tooLarge(limit: number): BodyRefused {
-  return new BodyRefused(413, `Payload too large: a request body may hold ${limit} bytes at most`);
+  return new BodyRefused(413, tooLargeMessage(limit));
 }
 
 /**
