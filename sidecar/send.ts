@@ -69,8 +69,11 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
  */
 const DECOMPRESSING = new FairSlots({ capacity: 16, perClient: 4, maxWaiting: 64, maxWaitMs: 10_000 });
 const DECOMPRESS_STALL_MS = 2000;
-/** The largest document kept compressed that is decompressed whole rather than streamed through a slot. */
-const SMALL_DOCUMENT = 64 * 1024;
+/**
+ * The largest document kept compressed that is decompressed whole rather than streamed through a slot (and the
+ * largest uncompressed copy the edge keeps: deploy/edge.vcl).
+ */
+export const SMALL_DOCUMENT = 64 * 1024;
 /**
  * How fast an uncompressed copy of a large document is sent on one connection, as nginx's `limit_rate` bounds a
  * download: a 5 MB sitemap part in five seconds. Unpaced, a client reading as fast as loopback allows spent the
