@@ -37,7 +37,7 @@ describe('a large document through the edge, to a client that takes no compressi
 
   /** What a client that takes no compression reads of the part in its first second, and the whole part's headers. */
   const firstSecond = () =>
-    new Promise<{ status: number; bytes: number; encoding?: string }>((resolve, reject) => {
+    new Promise<{ status: number; bytes: number; encoding: string | undefined }>((resolve, reject) => {
       const url = new URL(edge.url);
       const req = request({ host: url.hostname, port: url.port, path: PART, agent: false }, (res) => {
         let bytes = 0;
