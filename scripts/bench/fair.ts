@@ -1,7 +1,7 @@
 // `npm run bench -- --fair [--duration S]`: what an innocent reader on another address gets while one stranger (or
 // five) does their worst (issue 46), in every deployment shape: one sidecar alone on SQLite and on a PostgreSQL
-// standby, nginx over two sidecars, Varnish over one. For each shape the reader reads alone first (the baseline, in
-// the same run), then beside each attack of scripts/fair/attacks.ts from one address and from five. Recorded: what
+// standby, nginx over two sidecars, Varnish over one. For each shape the readers read alone first (the baseline, in
+// the same run), then beside each attack of scripts/fair/attacks.ts from one address and from five, then alone again. Recorded: what
 // the readers got of a cached live page, a live page nobody asked before, a static page, /health and an MCP call
 // (answers by status, p50 and p99), the cached and static p99 as a multiple of the baseline's, and whether every
 // sidecar lived. The goal: cached and static pages 100% 200 within 2× the baseline's p99, live pages at least 99% 200,
@@ -42,6 +42,18 @@ const cell = (stats: ReadStats) =>
     .map(([status, n]) => ` (${n}×${status})`)
     .join('')}, ${fmt(stats.p50, 1)} / ${fmt(stats.p99, 1)}`;
 
+/**
+ * The bar a shape's attacks are judged against: of its two baselines (before its attacks and after), each kind's with
+ * the lower p99. One baseline alone was at the machine's mercy: a moment of noise on a shared host made one shape's
+ * cached p99 24 ms where it is 7-10, and every attack on that shape then passed.
+ */
+function bar({ before, after }: { before: Reading; after?: Reading }): Reading {
+  if (!after) return before;
+  return Object.fromEntries(
+    KINDS.map((kind) => [kind, after[kind].p99 < before[kind].p99 ? after[kind] : before[kind]]),
+  ) as Reading;
+}
+
 /** Whether a reading meets the goal against its baseline. */
 function verdict(reading: Reading, baseline: Reading, alive: boolean): string {
   const problems: string[] = [];
@@ -69,14 +81,16 @@ export async function fairBench(seconds: number): Promise<boolean> {
     { label: 'Varnish over one sidecar, SQLite', name: 'edge', env: { DATABASE_PATH: sqlite } },
   ];
   const rows: Row[] = [];
-  const baselines = new Map<string, Reading>();
+  /** Each shape's baselines, before its attacks and after them, and the bar they make together (`bar`). */
+  const baselines = new Map<string, { before: Reading; after?: Reading }>();
   try {
     for (const { label, name, env } of shapes) {
       const shape = await startShape(name, env);
       try {
         for (let i = 0; i < 3; i++) await (await fetch(`${shape.url}/p/layla`)).arrayBuffer();
         const baseline = await read(shape.url, seconds, PROFILES, READERS);
-        baselines.set(label, baseline);
+        const measured: { before: Reading; after?: Reading } = { before: baseline };
+        baselines.set(label, measured);
         console.log(`${label}: baseline ${KINDS.map((k) => `${k} ${cell(baseline[k])}`).join('; ')}`);
         for (const attack of ATTACKS) {
           for (const addresses of [1, 5]) {
@@ -100,6 +114,10 @@ export async function fairBench(seconds: number): Promise<boolean> {
           }
           if (!shape.alive()) break;
         }
+        if (shape.alive()) {
+          measured.after = await read(shape.url, seconds, PROFILES, READERS);
+          console.log(`${label}: baseline after ${KINDS.map((k) => `${k} ${cell(measured.after![k])}`).join('; ')}`);
+        }
       } finally {
         await shape.stop();
       }
@@ -109,7 +127,7 @@ export async function fairBench(seconds: number): Promise<boolean> {
     await postgres.stop();
   }
 
-  const met = rows.filter((row) => verdict(row.reading, baselines.get(row.shape)!, row.alive) === 'met').length;
+  const met = rows.filter((row) => verdict(row.reading, bar(baselines.get(row.shape)!), row.alive) === 'met').length;
   const lines = [
     '# Fair to every client: what an innocent reader gets while a stranger does their worst',
     '',
@@ -121,7 +139,9 @@ export async function fairBench(seconds: number): Promise<boolean> {
       'on a connection kept open, one request at a time, ten a second, and a new visitor once a second on a ' +
       'connection of their own (the cached page); the costly kinds (a new live page, and an MCP call every half ' +
       "second) the first reader alone. A reader gives up on an answer after ten seconds. Each cell is all readers' " +
-      'answers together. The baseline is the same readers with no attacker, in the same run.',
+      'answers together. The baseline is the same readers with no attacker, in the same run: before the attacks on ' +
+      'a shape and after them, each kind judged against the one with the lower p99 (the stricter bar; one baseline ' +
+      'alone was at the mercy of a moment of noise on the machine).',
     '',
     'The goal (issue 46): cached and static pages and /health 100% `200` with p99 within 2× the baseline; live pages ' +
       'nobody asked before at least 99% `200`; no sidecar dies.',
@@ -134,13 +154,17 @@ export async function fairBench(seconds: number): Promise<boolean> {
     '',
   ];
   for (const { label } of shapes) {
-    const baseline = baselines.get(label);
-    if (!baseline) continue;
+    const measured = baselines.get(label);
+    if (!measured) continue;
+    const baseline = bar(measured);
+    const none = (when: string, reading: Reading) =>
+      `| none (${when}) | 0 | ${KINDS.map((k) => cell(reading[k])).join(' | ')} | ${fmt(reading.cached.p99 / Math.max(baseline.cached.p99, 1), 1)}, ${fmt(reading.static.p99 / Math.max(baseline.static.p99, 1), 1)} | |`;
     lines.push(`## ${label}`, '');
     lines.push(
       '| Attack | Addresses | Cached page | Live page, new | Static page | /health | MCP call | New visitor | Cached p99 ×, static p99 × | Verdict |',
       '|---|---:|---|---|---|---|---|---|---|---|',
-      `| none (baseline) | 0 | ${KINDS.map((k) => cell(baseline[k])).join(' | ')} | 1.0, 1.0 | |`,
+      none('baseline, before', measured.before),
+      ...(measured.after ? [none('baseline, after', measured.after)] : []),
     );
     for (const row of rows.filter((r) => r.shape === label)) {
       const ratio = (kind: 'cached' | 'static') => fmt(row.reading[kind].p99 / Math.max(baseline[kind].p99, 1), 1);
