@@ -211,7 +211,7 @@ sub vcl_synth {
       synthetic("Precondition failed: no entity tag in If-Match is this representation's." + {"
 "});
     } elsif (resp.status == 413) {
-      synthetic("Payload too large: a request body may hold {{MAX_BODY_BYTES}} bytes at most." + {"
+      synthetic("{{TOO_LARGE}}" + {"
 "});
     } else {
       synthetic("URI too long: a request line of 8,000 characters or more names nothing here." + {"

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { hostPort, loadConfig } from '../sidecar/config.ts';
 import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
+import { tooLargeMessage } from '../sidecar/request-body.ts';
 import { SMALL_DOCUMENT } from '../sidecar/send.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { DEFAULT_LANG, LANGS } from '../src/lib/locales.ts';
@@ -81,6 +82,7 @@ export function edgeConfig(options: EdgeOptions): string {
     PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),
     UNAVAILABLE_PAGE: options.unavailablePage ?? join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
     MAX_BODY_BYTES: String(MCP_BODY_LIMIT),
+    TOO_LARGE: `${tooLargeMessage(MCP_BODY_LIMIT)}.`,
     LARGE_DOCUMENT: String(SMALL_DOCUMENT),
     MCP_PATH: pathOf('mcp'),
     SITE_LANGUAGES: LANGS.map((lang) => `  site_languages.add("${lang}");`).join('\n'),

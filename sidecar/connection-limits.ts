@@ -35,10 +35,6 @@ interface ClientConnections {
 /** How soon a blocked client is judged again: its budget refills meanwhile. */
 const RECHECK_MS = 250;
 
-/**
- * Refuses a connection past `perClient` open from one client, or past `perClient` opened in a second (with a burst of
- * as many); `trusted` (TRUST_PROXY) is not counted.
- */
 /** Whether a connection's peer `address` is one of the proxies `trusted` (TRUST_PROXY) names. */
 export function proxyCheck(trusted: string): (address: string | undefined) => boolean {
   const fronts = trustedList(trusted);
@@ -49,6 +45,10 @@ export function proxyCheck(trusted: string): (address: string | undefined) => bo
   };
 }
 
+/**
+ * Refuses a connection past `perClient` open from one client, or past `perClient` opened in a second (with a burst of
+ * as many); `trusted` (TRUST_PROXY) is not counted.
+ */
 export function limitConnectionsPerClient(server: Server, perClient: number, trusted: string): void {
   const isFront = proxyCheck(trusted);
   const clients = new Map<string, ClientConnections>();

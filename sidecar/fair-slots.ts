@@ -92,8 +92,8 @@ export class FairSlots {
   /** Refuses the last request of the longest line, when it is longer than `than`; whether a place was freed. */
   #pushOut(than: number): boolean {
     let longest: [string, Waiter[]] | undefined;
-    for (const entry of [...this.#fresh, ...this.#lines])
-      if (!longest || entry[1].length > longest[1].length) longest = entry;
+    for (const lines of [this.#fresh, this.#lines])
+      for (const entry of lines) if (!longest || entry[1].length > longest[1].length) longest = entry;
     if (!longest || longest[1].length <= than + 1) return false;
     const [client, line] = longest;
     const waiter = line.pop()!;
