@@ -3,7 +3,7 @@
 // runs nginx. `npm run edge -- config …` prints the filled VCL instead. The tests and the bench start it through
 // runEdge. Needs Debian's varnish and varnish-modules (xkey).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -115,12 +115,15 @@ export function edgeConfig(options: EdgeOptions): string {
 /**
  * Varnish on `listen` in front of `backend`, in the foreground (a child process), its files under `prefix`; resolves
  * once it answers. Run as root it skips the jail (`-j none`): its workers then reach a build in a mode-700 folder.
+ * Without `prefix`, in a temporary folder of its own, removed when Varnish exits (its shared-memory log is 81 MB: the
+ * suites and benches start dozens, and left behind they filled a machine's disk in a day).
  */
 export async function runEdge(
   options: EdgeOptions & { listen: string; prefix?: string },
-): Promise<{ url: string; varnish: ChildProcess }> {
+): Promise<{ url: string; varnish: ChildProcess; prefix: string }> {
   const binary = varnishBinary();
   if (!binary) throw new Error('Varnish is not installed (Debian: apt-get install varnish varnish-modules)');
+  const temporary = options.prefix === undefined;
   const prefix = options.prefix ?? mkdtempSync(join(tmpdir(), 'bio-edge-'));
   mkdirSync(prefix, { recursive: true });
   const file = join(prefix, 'edge.vcl');
@@ -142,6 +145,7 @@ export async function runEdge(
   ];
   if (process.getuid?.() === 0) args.unshift('-j', 'none');
   const varnish = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (temporary) varnish.once('exit', () => rmSync(prefix, { recursive: true, force: true }));
   let output = '';
   varnish.stdout?.on('data', (d) => (output += d));
   varnish.stderr?.on('data', (d) => (output += d));
@@ -151,7 +155,7 @@ export async function runEdge(
     if (varnish.exitCode !== null) throw new Error(`varnishd exited: ${output}`);
     try {
       await fetch(url + pathOf('getRobots'), { method: 'HEAD' });
-      return { url, varnish };
+      return { url, varnish, prefix };
     } catch {
       await new Promise((r) => setTimeout(r, 50));
     }

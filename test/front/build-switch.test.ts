@@ -93,7 +93,7 @@ describe('switching the build under load, through the front', () => {
     front = await runFront({ ...frontOptions(), port: frontPort });
   });
   afterAll(async () => {
-    await stopNginx(front.nginx);
+    await stopNginx(front.nginx, prefix);
     for (const s of sidecars) s.child.kill('SIGKILL');
     rmSync(work, { recursive: true, force: true });
   });

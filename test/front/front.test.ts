@@ -37,7 +37,7 @@ describe('nginx over two sidecar processes', () => {
     );
   });
   afterAll(async () => {
-    await stopNginx(front.nginx);
+    await stopNginx(front.nginx, front.prefix);
     for (const s of sidecars) s.child.kill('SIGKILL');
   });
   const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual' });
@@ -182,15 +182,16 @@ describe("the operations guide's front (#50)", () => {
 describe("the front's share for one client, as shipped (#46)", () => {
   let sidecar: SidecarProcess;
   let front: { url: string; nginx: ChildProcess };
+  let prefix: string;
   const held: Socket[] = [];
   beforeAll(async () => {
     sidecar = await sidecarProcess(await createDatabase());
-    const prefix = mkdtempSync(join(tmpdir(), 'bio-front-'));
+    prefix = mkdtempSync(join(tmpdir(), 'bio-front-'));
     front = await runFront({ config: testConfig, sidecars: [sidecar.address], prefix, port: await freePort() });
   });
   afterAll(async () => {
     for (const socket of held) socket.destroy();
-    await stopNginx(front.nginx);
+    await stopNginx(front.nginx, prefix);
     sidecar.child.kill('SIGKILL');
   });
 

@@ -1,7 +1,7 @@
 // The production shape on loopback: nginx (Debian's, its own prefix in a temp folder, no root paths) filled from
 // deploy/nginx.conf, over two sidecars in front mode (STATIC_FILES=front) reading the same database file.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -48,12 +48,14 @@ export async function startNginxBefore(
   return { url, nginx, prefix };
 }
 
-export function stopNginx(nginx: ChildProcess): Promise<void> {
-  if (nginx.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    nginx.once('exit', () => resolve());
-    nginx.kill('SIGQUIT');
-  });
+/** Stops nginx, then removes its `prefix` folder (its configuration, logs and temporary files), when given. */
+export async function stopNginx(nginx: ChildProcess, prefix?: string): Promise<void> {
+  if (nginx.exitCode === null)
+    await new Promise<void>((resolve) => {
+      nginx.once('exit', () => resolve());
+      nginx.kill('SIGQUIT');
+    });
+  if (prefix) rmSync(prefix, { recursive: true, force: true });
 }
 
 export async function startFront(config: ServerConfig): Promise<Front> {
@@ -68,7 +70,7 @@ export async function startFront(config: ServerConfig): Promise<Front> {
     nginx,
     prefix,
     close: async () => {
-      await stopNginx(nginx);
+      await stopNginx(nginx, prefix);
       await Promise.all(sidecars.map((s) => s.app.close()));
     },
   };
