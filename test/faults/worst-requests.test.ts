@@ -1,10 +1,9 @@
 // The costliest requests an anonymous client can send (issue 27), against a sidecar process as production runs it
 // (`npm run serve`'s heap cap) over 60,000 profiles, so that /sitemap.xml is an index of three parts: on a SQLite
 // file and on a PostgreSQL standby. Nothing here may end the process; every answer is one a client can act on.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkSqlite } from '../../scripts/bench/bulk-data.ts';
@@ -12,6 +11,7 @@ import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts'
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
 import { parseMetrics, valueOf } from '../helpers/metrics.ts';
 import { largeDatabase } from '../helpers/large-database.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 const BOTH = 'application/json, text/event-stream';
 
@@ -118,7 +118,7 @@ describe.each(['sqlite', 'postgres'] as const)('the worst requests on %s', (back
 describe('a refused body (issue 27)', () => {
   let sidecar: SidecarProcess;
   beforeAll(async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'bio-worst-')), 'bio.db');
+    const path = join(temporaryFolder('bio-worst-'), 'bio.db');
     bulkSqlite(path, 10);
     sidecar = await spawnTestSidecar({ DATABASE_PATH: path });
   });
@@ -154,7 +154,7 @@ describe('a refused body (issue 27)', () => {
 describe('a body dripped a byte a segment (issue 46)', () => {
   let sidecar: SidecarProcess;
   beforeAll(async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'bio-drip-')), 'bio.db');
+    const path = join(temporaryFolder('bio-drip-'), 'bio.db');
     bulkSqlite(path, 10);
     sidecar = await spawnTestSidecar({ DATABASE_PATH: path });
   });

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeDatabase } from '../../sidecar/store/writer.ts';
 import { projectRoot } from './env.ts';
+import { temporaryFolder } from './temporary.ts';
 
 /** The demo data's file: its images are named relative to it. */
 export const demoDataFile = join(projectRoot, 'scripts/demo-data.json');
@@ -77,7 +78,7 @@ function demoDatabase(): Promise<string> {
 
 /** A new database file in a temporary folder, holding `data` (the demo data by default). */
 export async function createDatabase(data: unknown = demoData): Promise<string> {
-  const path = join(mkdtempSync(join(tmpdir(), 'bio-db-')), 'bio.db');
+  const path = join(temporaryFolder('bio-db-'), 'bio.db');
   if (data === demoData) {
     copyFileSync(await demoDatabase(), path);
     return path;

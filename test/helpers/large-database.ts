@@ -6,13 +6,13 @@
 // per machine for the inputs that make it (as the demo database is); a PostgreSQL database once per run, on the run's
 // primary, as a template every later database is created from.
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bulkPostgres, bulkSqlite } from '../../scripts/bench/bulk-data.ts';
 import { openWriter } from '../../sidecar/store/writer.ts';
 import { demoData, demoDataFile, demoInputsHash, madeOnce } from './database.ts';
 import { projectRoot } from './env.ts';
+import { temporaryFolder } from './temporary.ts';
 import { grantReader, ports, replayed, url, withClient } from './postgres.ts';
 
 const LARGE_PROFILES = 60_000;
@@ -26,7 +26,7 @@ export async function largeDatabase(
 ): Promise<Record<string, string>> {
   const made = `large_${profiles}_${demoInputsHash(join(projectRoot, 'scripts/bench/bulk-data.ts'))}`;
   if (backend === 'sqlite') {
-    const path = join(mkdtempSync(join(tmpdir(), 'bio-large-')), 'bio.db');
+    const path = join(temporaryFolder('bio-large-'), 'bio.db');
     const template = await madeOnce(`${made}.db`, async (making) => {
       bulkSqlite(making, profiles);
       await fill({ databasePath: making });
