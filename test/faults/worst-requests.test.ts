@@ -115,12 +115,17 @@ describe.each(['sqlite', 'postgres'] as const)('the worst requests on %s', (back
   });
 });
 
+/** A sidecar process over a SQLite file of ten generated profiles. */
+async function smallSidecar(): Promise<SidecarProcess> {
+  const path = join(temporaryFolder('bio-small-'), 'bio.db');
+  bulkSqlite(path, 10);
+  return spawnTestSidecar({ DATABASE_PATH: path });
+}
+
 describe('a refused body (issue 27)', () => {
   let sidecar: SidecarProcess;
   beforeAll(async () => {
-    const path = join(temporaryFolder('bio-worst-'), 'bio.db');
-    bulkSqlite(path, 10);
-    sidecar = await spawnTestSidecar({ DATABASE_PATH: path });
+    sidecar = await smallSidecar();
   });
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
 
@@ -154,9 +159,7 @@ describe('a refused body (issue 27)', () => {
 describe('a body dripped a byte a segment (issue 46)', () => {
   let sidecar: SidecarProcess;
   beforeAll(async () => {
-    const path = join(temporaryFolder('bio-drip-'), 'bio.db');
-    bulkSqlite(path, 10);
-    sidecar = await spawnTestSidecar({ DATABASE_PATH: path });
+    sidecar = await smallSidecar();
   });
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
 

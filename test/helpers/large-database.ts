@@ -12,8 +12,8 @@ import { bulkPostgres, bulkSqlite } from '../../scripts/bench/bulk-data.ts';
 import { openWriter } from '../../sidecar/store/writer.ts';
 import { demoData, demoDataFile, demoInputsHash, madeOnce } from './database.ts';
 import { projectRoot } from './env.ts';
-import { temporaryFolder } from './temporary.ts';
 import { grantReader, ports, replayed, url, withClient } from './postgres.ts';
+import { temporaryFolder } from './temporary.ts';
 
 const LARGE_PROFILES = 60_000;
 /** The advisory lock under which the first file of a run makes the PostgreSQL template and the others wait for it. */
