@@ -1,14 +1,14 @@
 // A few slots shared by every client, taken in turn between clients: each client waits in a line of its own, and a
 // freed slot goes to the next client in rotation, not to whoever queued most. A client whose line was empty when it
 // asked goes first, once (FQ-CoDel's new flows, RFC 8290): a reader asking one thing waits for one slot to free, not
-// for a turn of every client with a line (a live page behind five crawlers' lines waited 167 ms). A client that keeps
-// a line waiting gains nothing by it. A client with a hundred requests waiting delays another's one request by at most
-// one turn. The lines together are bounded, so that waiting costs nothing
-// unbounded either; when they are full, a newcomer whose line is shorter than the longest takes the place of that
-// line's last request (which is refused), and any other newcomer is refused at once: one client may use every place
-// while it is alone, and never keeps another out. A wait is bounded in time too (a request still waiting then is
-// refused), and a client may hold at most its share of the slots at once. A refused request is answered 503 with
-// Retry-After by the caller. Used for /mcp's slots, the render queue and the decompression of large documents.
+// for a turn of every client with a line (a live page behind five crawlers' lines waited 167 ms). A client that keeps a
+// line waiting gains nothing by it. A client with a hundred requests waiting delays another's one request by at most
+// one turn. The lines together are bounded, so that waiting costs nothing unbounded either; when they are full, a
+// newcomer whose line is shorter than the longest takes the place of that line's last request (which is refused), and
+// any other newcomer is refused at once: one client may use every place while it is alone, and never keeps another out.
+// A wait is bounded in time too (a request still waiting then is refused), and a client may hold at most its share of
+// the slots at once. A refused request is answered 503 with Retry-After by the caller. Used for /mcp's slots, the
+// render queue and the decompression of large documents.
 
 /** Gives the slot back; calling it again does nothing. */
 export type Release = () => void;
