@@ -138,10 +138,11 @@ export async function fairBench(seconds: number): Promise<boolean> {
       `address of their own (${READERS[0]}-${READERS.at(-1)!.split('.').at(-1)}), ask each kind in a loop of its own ` +
       'on a connection kept open, one request at a time, ten a second, and a new visitor once a second on a ' +
       'connection of their own (the cached page); the costly kinds (a new live page, and an MCP call every half ' +
-      "second) the first reader alone. A reader gives up on an answer after ten seconds. Each cell is all readers' " +
-      'answers together. The baseline is the same readers with no attacker, in the same run: before the attacks on ' +
-      'a shape and after them, each kind judged against the one with the lower p99 (the stricter bar; one baseline ' +
-      'alone was at the mercy of a moment of noise on the machine).',
+      'second) the first reader alone. Each loop starts at a moment of its own and pauses between half and one and ' +
+      'a half of its period, so that readers do not ask in step. A reader gives up on an answer after ten seconds. ' +
+      "Each cell is all readers' answers together. The baseline is the same readers with no attacker, in the same " +
+      'run: before the attacks on a shape and after them, each kind judged against the one with the lower p99 (the ' +
+      'stricter bar; one baseline alone was at the mercy of a moment of noise on the machine).',
     '',
     'The goal (issue 46): cached and static pages and /health 100% `200` with p99 within 2× the baseline; live pages ' +
       'nobody asked before at least 99% `200`; no sidecar dies.',

@@ -98,7 +98,10 @@ const paths: Record<ReadKind, () => string> = {
   mcp: () => pathOf('mcp'),
   visitor: () => pathOf('getProfilePage', { page: 'layla' }),
 };
-/** Between two requests of a kind: ten a second each (a busy person), an MCP call every half second (within the default rate limit of 120 a minute). */
+/**
+ * Between two requests of a kind, on average: ten a second each (a busy person), an MCP call every half second (within
+ * the default rate limit of 120 a minute).
+ */
 const PAUSE_MS: Record<ReadKind, number> = {
   cached: 100,
   uncached: 100,
@@ -115,8 +118,17 @@ interface Asked {
   why: Record<string, string>;
 }
 
+/**
+ * A pause of `ms` on average, anywhere from half to one and a half of it. People do not ask in step: with a fixed
+ * pause every reader's loops asked at the same instant, queued behind one another, and one stall of the machine was
+ * five of the few hundred answers, the p99.
+ */
+const about = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms * (0.5 + Math.random())));
+
 async function loop(kind: ReadKind, agent: Agent, address: string, end: number): Promise<Asked> {
   const asked: Asked = { times: [], statuses: [], why: {} };
+  // Each loop starts at a moment of its own within its first pause.
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * PAUSE_MS[kind]));
   while (Date.now() < end) {
     const started = performance.now();
     // A new visitor's connection is new each time; the others keep theirs.
@@ -125,7 +137,7 @@ async function loop(kind: ReadKind, agent: Agent, address: string, end: number):
     asked.times.push(performance.now() - started);
     asked.statuses.push(answer.status);
     if (answer.why !== undefined) asked.why[answer.status] ??= answer.why;
-    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS[kind]));
+    await about(PAUSE_MS[kind]);
   }
   agent.destroy();
   return asked;
