@@ -7,9 +7,6 @@
 // differ in text and direction, which pages.test.ts and card-holders.test.ts check with axe in the other. Chromium
 // (Debian's) with WebMCP exposed, against a real sidecar seen at the site's own origin; a run without a trace is run
 // again.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LaunchedChrome } from 'chrome-launcher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,6 +18,7 @@ import {
 } from '../../scripts/bench/lighthouse-run.ts';
 import { testConfig } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 /** The first items an audit's table lists (a console error, a URL, an element), for the failure's message. */
 function whatItFound(details: unknown): string {
@@ -35,7 +33,7 @@ let server: TestServer;
 let chrome: LaunchedChrome;
 beforeAll(async () => {
   server = await startTestServer();
-  chrome = await launchChromium(mkdtempSync(join(tmpdir(), 'bio-agentic-')), {
+  chrome = await launchChromium(temporaryFolder('bio-agentic-'), {
     origin: testConfig.baseUrl,
     address: new URL(server.url).host,
   });

@@ -1,15 +1,15 @@
 // The content checks on a folder of articles with every kind of mistake: all reported at once, each with its file,
 // its line and what is expected (src/lib/blog/content-checks.ts, run by `npm run check:content` and by the build).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkContent, contentReport } from '../../src/lib/blog/content-checks.ts';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 function contentRoot(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'content-checks-'));
+  const root = temporaryFolder('content-checks-');
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, 'content/blog', path, '..'), { recursive: true });
     writeFileSync(join(root, 'content/blog', path), text);
@@ -93,7 +93,7 @@ describe('npm run check:content', () => {
   // Issue 46: gray-matter keeps its JavaScript engine whatever it is given, and ran an article's `---js` front matter
   // in this check and in the build, which CI runs with the publishing credentials.
   it('refuses front matter in another language than YAML, naming the file, and never runs it', () => {
-    const marker = join(mkdtempSync(join(tmpdir(), 'content-js-')), 'ran');
+    const marker = join(temporaryFolder('content-js-'), 'ran');
     const code = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran'); ({ title: 'x' })`;
     const root = contentRoot({
       'en/script.md': `---js\n${code}\n---\nBody.\n`,

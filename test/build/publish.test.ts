@@ -29,6 +29,7 @@ import {
 } from '../../src/lib/publishing/plan.ts';
 import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
 import { stopNginx } from '../helpers/front.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 describe('the plan', () => {
   const manifest = (files: Record<string, string>, retired?: Record<string, string>): PublishManifest => ({
@@ -379,7 +380,7 @@ describe('two builds published in turn to an S3-compatible server, through the A
           {
             env: {
               PATH: process.env.PATH!,
-              HOME: mkdtempSync(join(tmpdir(), 'home-')),
+              HOME: temporaryFolder('home-'),
               AWS_EC2_METADATA_DISABLED: 'true',
               ...env,
             },

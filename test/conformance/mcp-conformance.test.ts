@@ -1,12 +1,12 @@
 // The official MCP conformance suite against the real server on 127.0.0.1.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { projectRoot } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 /** The scenarios the active suite must pass (with at least one check each), never listed as expected failures. */
 const REQUIRED = [
@@ -26,7 +26,7 @@ afterAll(() => server.close());
 
 /** Runs the suite as its own process; asynchronously, since the server under test shares this event loop. */
 function conformance(...args: string[]): Promise<{ status: number; out: string }> {
-  const argv = ['server', '--url', `${server.url}/mcp`, '-o', mkdtempSync(join(tmpdir(), 'conformance-')), ...args];
+  const argv = ['server', '--url', `${server.url}/mcp`, '-o', temporaryFolder('conformance-'), ...args];
   return new Promise((resolve) => {
     // The 0.1 suite (the 2025-11-25 revision) by its own path: the 0.2 suite's package has a bin of the same name.
     execFile(
@@ -42,7 +42,7 @@ function conformance(...args: string[]): Promise<{ status: number; out: string }
 
 /** The 0.2 suite (the 2026-07-28 revision), installed as @modelcontextprotocol/conformance-next. */
 function conformanceNext(...args: string[]): Promise<{ status: number; out: string; results: string }> {
-  const results = mkdtempSync(join(tmpdir(), 'conformance-next-'));
+  const results = temporaryFolder('conformance-next-');
   const argv = ['server', '--url', `${server.url}/mcp`, '-o', results, ...args];
   return new Promise((resolve) => {
     execFile(

@@ -1,6 +1,5 @@
 // Faults with real files and real processes: the database missing or broken, and SIGTERM under load.
-import { chmodSync, copyFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -9,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createDatabase, demoData, writeDatabaseFile } from '../helpers/database.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 const status = async (server: TestServer, path: string) =>
   (await fetch(server.url + path, { redirect: 'manual' })).status;
@@ -43,7 +43,7 @@ async function expectRecovered(server: TestServer) {
 
 describe('database faults', () => {
   it('missing at start: the server starts degraded, and recovers when the file appears', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'bio-missing-')), 'bio.db');
+    const path = join(temporaryFolder('bio-missing-'), 'bio.db');
     const server = await startTestServer({ databasePath: path });
     try {
       await expectDegraded(server);

@@ -14,6 +14,7 @@ import { freePort } from '../../scripts/sidecar-process.ts';
 import { MCP_BODY_LIMIT } from '../../src/lib/surface.ts';
 import { type SidecarProcess } from '../../scripts/sidecar-process.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 /** A sidecar as production runs it behind the front: front mode, trusting the front's X-Forwarded-For. */
 const sidecarProcess = (databasePath: string) =>
@@ -155,7 +156,7 @@ describe("the operations guide's front (#50)", () => {
     // The guide's lines from the front's configuration to nginx's test of it, as an operator would paste them.
     const block = /^(BASE_URL=\S+ npm run [^\n]*front -- config[\s\S]*?)\nnginx -t -c (\S+)/m.exec(guide);
     expect(block, 'docs/operations.md names the front command').not.toBeNull();
-    const work = mkdtempSync(join(tmpdir(), 'front-guide-'));
+    const work = temporaryFolder('front-guide-');
     const paths: [string, string][] = [
       ['/etc/nginx/bio.conf', join(work, 'bio.conf')],
       ['/var/lib/bio-front', join(work, 'prefix')],

@@ -3,8 +3,7 @@
 // or by plain SQL, shows on every sidecar; one owner's edit costs no other owner's page; the standby going away,
 // or falling behind, degrades health and live routes, and they recover by themselves.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { cleanEnv } from '../../scripts/sidecar-process.ts';
 import { demoData } from '../helpers/database.ts';
 import { distDir, projectRoot, testConfig } from '../helpers/env.ts';
 import { POSTGRES_CHANGE_POLL_MS, withClient } from '../helpers/postgres.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 let cluster: Cluster;
 const DB = 'bio';
@@ -97,7 +97,7 @@ describe('reading a standby', () => {
   });
 
   it('an import by the CLI on the primary shows on both sidecars', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'bio-pg-import-')), 'import.json');
+    const file = join(temporaryFolder('bio-pg-import-'), 'import.json');
     writeFileSync(
       file,
       JSON.stringify({

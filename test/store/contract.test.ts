@@ -2,8 +2,6 @@
 // own writer (the CLI's path) and read by its own reader (the server's), so a query or a column added to one and not
 // the other fails here. SQLite: a file. PostgreSQL: a database on the primary, read from the streaming standby with
 // the read-only role.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../sidecar/store/open-store.ts';
@@ -13,6 +11,7 @@ import { demoData, demoDataFile } from '../helpers/database.ts';
 import { IMAGE_WIDTHS, imageFile } from '../../src/lib/image-files.ts';
 import { testConfig } from '../helpers/env.ts';
 import { grantReader, ports, replayed, url, withClient } from '../helpers/postgres.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 interface Backend {
   name: string;
@@ -24,7 +23,7 @@ const backends: Backend[] = [
   {
     name: 'SQLite',
     async create() {
-      const databasePath = join(mkdtempSync(join(tmpdir(), 'contract-')), 'bio.db');
+      const databasePath = join(temporaryFolder('contract-'), 'bio.db');
       const writer = await openWriter({ databasePath });
       return {
         writer,

@@ -3,10 +3,9 @@
 // hugely, in redirects, with bytes that are not the image they claim. Each refusal names the record, the field and the
 // reason, and writes nothing.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -16,6 +15,7 @@ import { openWriter } from '../../sidecar/store/writer.ts';
 import { IMAGE_LIMITS, type IntakeOptions } from '../../sidecar/store/image-intake.ts';
 import { IMAGE_WIDTHS } from '../../src/lib/image-files.ts';
 import { projectRoot } from '../helpers/env.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 const photo = readFileSync(join(projectRoot, 'scripts/demo-images/sam-rivera.jpg'));
 
@@ -90,7 +90,7 @@ afterAll(() => {
 
 /** An import file in a folder of its own, with the demo's images beside it. */
 function importFolder(): { folder: string; file: string } {
-  const folder = mkdtempSync(join(tmpdir(), 'image-intake-'));
+  const folder = temporaryFolder('image-intake-');
   mkdirSync(join(folder, 'images'));
   writeFileSync(join(folder, 'images', 'sam.jpg'), photo);
   writeFileSync(
@@ -257,7 +257,7 @@ describe('images an import takes in', () => {
   });
 
   it('refuses a relative reference in data that came from no file, and references that are no file name', async () => {
-    const databasePath = join(mkdtempSync(join(tmpdir(), 'image-intake-')), 'bio.db');
+    const databasePath = join(temporaryFolder('image-intake-'), 'bio.db');
     const outcome = await importInto(databasePath, { profiles: [profile('a', 'images/a.jpg')] }, {});
     expect(outcome).toMatchObject({ ok: false, errors: [expect.stringContaining('this import has no file')] });
     for (const ref of [

@@ -4,8 +4,7 @@
 // (c32064a, the demo data: test/fixtures/) are migrated in place by the writer, then serve every profile, card, alias
 // and image as a database made now from the same data does, and their change log's triggers still record an edit.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import { openWriter } from '../../sidecar/store/writer.ts';
 import { createDatabase, demoData } from '../helpers/database.ts';
 import { projectRoot } from '../helpers/env.ts';
 import { grantReader, ports, replayed, url, withClient } from '../helpers/postgres.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 const FIXTURES = join(projectRoot, 'test/fixtures');
 const config = { pgPoolSize: 2, pgStatementTimeoutMs: 2000, maxReplicaLagMs: 30_000 };
@@ -148,7 +148,7 @@ describe('the declared schema', () => {
 
 describe('databases made before the declaration (c32064a)', () => {
   it('a SQLite file is migrated in place and serves everything as one made now, its triggers still at work', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'landed-')), 'bio.db');
+    const path = join(temporaryFolder('landed-'), 'bio.db');
     copyFileSync(join(FIXTURES, 'c32064a-demo.db'), path);
     const writer = await openWriter({ databasePath: path });
     await writer.migrate();

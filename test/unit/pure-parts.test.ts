@@ -1,7 +1,6 @@
 // The pure parts the HTTP suites reach only through sockets: vCard folding and escaping, the live cache, and the
 // judgement of request paths.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeAsset } from '../../sidecar/asset.ts';
@@ -14,6 +13,7 @@ import { networkName } from '../../src/lib/social-networks.ts';
 import { checkedPath } from '../../sidecar/request-path.ts';
 import { cardToVcard, escapeText, foldLine, vcardFileName } from '../../sidecar/vcard.ts';
 import type { Card } from '../../src/lib/live-content.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 const card: Card = {
   cardId: 'k7f2q9',
@@ -43,7 +43,7 @@ const card: Card = {
 
 describe('the static site in memory', () => {
   it('keeps fingerprinted assets for a year, pages five minutes, and a page with its twin', () => {
-    const root = mkdtempSync(join(tmpdir(), 'static-site-'));
+    const root = temporaryFolder('static-site-');
     mkdirSync(join(root, '_astro'));
     mkdirSync(join(root, 'en'));
     writeFileSync(join(root, '_astro', 'picture.Ab12Cd34.webp'), Buffer.from([0x52, 0x49, 0x46, 0x46]));
