@@ -3,18 +3,28 @@
 // from five addresses (320 live pages, each read from the database in that turn) held the loop 50 to 110 ms at a
 // time, and a reader on another address, asking one cached page, waited behind all of them (its p99 ten times its
 // baseline). A client with more requests in progress than a browser opens connections to one host is started in
-// turns instead: a few requests a turn, one client's after another's, the network looked at between turns. A person's
-// browser, an agent, a crawler asking one page at a time are started at once, as before.
+// turns instead: a few requests a turn, one client's after another's, the network looked at between turns. A light
+// client (a person's browser, an agent, a crawler asking one page at a time) has two of the requests read in one turn
+// started at once, and the rest later in that same turn, after every other client's: requests of many connections
+// from one address, each light, arrive together after any stall, and started together they held the loop as a
+// burst does.
 import { LIGHT_REQUESTS, type RequestsInProgress } from './clients.ts';
 
 /** Requests of heavy clients started in one turn of the loop: a few milliseconds of work at most. */
 const PER_TURN = 8;
+/**
+ * A light client's requests started at once in one turn; the rest of those read in that turn wait in its line, for
+ * after every other client's read then.
+ */
+const LIGHT_PER_TURN = 2;
 
 export class LoopTurns {
   readonly #requests: Pick<RequestsInProgress, 'of'>;
   /** The requests waiting, by client; a Map keeps insertion order, and a client served goes to the end. */
   readonly #lines = new Map<string, (() => void)[]>();
   #scheduled = false;
+  /** Requests started at once in this turn of the loop, by client (forgotten at the turn's end). */
+  readonly #startedNow = new Map<string, number>();
 
   constructor(requests: Pick<RequestsInProgress, 'of'>) {
     this.#requests = requests;
@@ -26,7 +36,12 @@ export class LoopTurns {
     // Behind its own requests still waiting, whatever it holds now: pipelined on one connection, a later request
     // started first answered first and waited behind the earlier one, holding what it held (/mcp's four slots, all
     // held so for a flood's ten-second send timeout while another reader's call waited 9.2 s).
-    if (!line && this.#requests.of(client) <= LIGHT_REQUESTS) return start();
+    const now = this.#startedNow.get(client) ?? 0;
+    if (!line && this.#requests.of(client) <= LIGHT_REQUESTS && now < LIGHT_PER_TURN) {
+      if (this.#startedNow.size === 0) setImmediate(() => this.#startedNow.clear());
+      this.#startedNow.set(client, now + 1);
+      return start();
+    }
     if (line) line.push(start);
     else this.#lines.set(client, [start]);
     if (!this.#scheduled) {
