@@ -26,7 +26,7 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { edgeTags, pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
 import { STALL_MS } from './send.ts';
-import { hasBody, lingerOnUnreadBody, UNREAD_BODY_LINGER_BYTES } from './request-body.ts';
+import { hasBody, holdBody, lingerOnUnreadBody, UNREAD_BODY_LINGER_BYTES } from './request-body.ts';
 import { originForm, checkedPathOfRequest, hasValidHost } from './request-path.ts';
 import { Freshness } from './services/freshness.ts';
 import { LivePages } from './services/live-pages.ts';
@@ -158,6 +158,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const turns = new LoopTurns(requests);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    // A body waits in the kernel until the route that reads it, or the answer that drops it, comes (request-body.ts).
+    if (hasBody(request.raw)) holdBody(request.raw);
     // Whose request this is, counted while it is in progress: one client's share of requests, and its identity for
     // every shared queue below (clients.ts).
     const client = clientOf(request.ip);

@@ -173,6 +173,30 @@ function readingHandle(socket: Socket): ReadingHandle | undefined {
     : undefined;
 }
 
+/** Connections whose body is held (holdBody), with the stream that was stopped. */
+const heldBodies = new WeakMap<Socket, ReadingHandle>();
+
+/**
+ * Reads no more of a request's body until its reader comes (readBody, or lingerOnUnreadBody after the answer, which
+ * every request with a body reaches): what arrives meanwhile waits in the kernel. Node's HTTP parser otherwise read
+ * every segment of it as it came while the request waited for its turn or a route was prepared, a read call a byte
+ * for a body sent a byte a segment (one cold route: 1,800-2,800 read calls for eight bodies of 4,000 bytes).
+ */
+export function holdBody(raw: IncomingMessage): void {
+  const handle = readingHandle(raw.socket);
+  if (raw.complete || !handle?.reading || heldBodies.has(raw.socket)) return;
+  handle.readStop();
+  heldBodies.set(raw.socket, handle);
+}
+
+/** The connection's body is read again, if holdBody held it (and Node has not paused the stream meanwhile). */
+function releaseBody(socket: Socket): void {
+  const handle = heldBodies.get(socket);
+  if (!handle) return;
+  heldBodies.delete(socket);
+  if (handle.reading && readingHandle(socket) === handle && !socket.destroyed) handle.readStart();
+}
+
 /** The first buffer of a body of unknown or large length; it doubles as bytes arrive. */
 const FIRST_BUFFER = 16 * 1024;
 
@@ -226,6 +250,7 @@ export function readBody(raw: IncomingMessage, options: ReadBodyOptions): Promis
       finish(new BodyRefused(408, 'Request timeout: the client went away before its body arrived'));
     }
     raw.on('data', onData).once('end', onEnd).once('close', onAborted);
+    releaseBody(raw.socket);
   });
 }
 
@@ -259,7 +284,7 @@ export function lingerOnUnreadBody(request: FastifyRequest, reply: FastifyReply,
   reply.removeHeader('connection');
   const raw = request.raw;
   const socket = raw.socket;
-  if (raw.readableEnded || socket.destroyed) return;
+  if (raw.readableEnded || socket.destroyed) return releaseBody(socket);
   const idle = socket.timeout ?? 0;
   const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
   const stalled = () => socket.destroy();
@@ -280,6 +305,7 @@ export function lingerOnUnreadBody(request: FastifyRequest, reply: FastifyReply,
   };
   raw.on('data', count).once('end', done).once('close', done);
   raw.resume();
+  releaseBody(socket);
 }
 
 /** Whether the request announces a body (RFC 9112 §6.3: a Content-Length over 0, or a Transfer-Encoding). */
