@@ -194,7 +194,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     turns.start(client, () => runAs(client, done));
   });
   // A body is read only by the route that takes one (/mcp reads its own, bounded: request-body.ts). Anywhere else it
-  // is not parsed: the answer (405, 404) is sent at once and the rest of the body lingers out, dropped.
+  // is not parsed: the answer (405, 404) is sent at once and the rest of the body lingers out, dropped, or, declared
+  // over what may linger, is not read at all (request-body.ts).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   // A body from a proxy TRUST_PROXY names is read to its end: the proxy bounded it and sends it whole (nginx buffers
