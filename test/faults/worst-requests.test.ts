@@ -251,7 +251,11 @@ describe('a large body no route takes (issue 46)', () => {
       socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: ${length}\r\n\r\n`);
       socket.end('['.repeat(length));
     });
-  const bytesRead = () => Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${sidecar.child.pid}/io`, 'utf8'))![1]);
+  /** The bytes the main thread (the event loop, which reads the connections) has read; other threads read files. */
+  const bytesRead = () => {
+    const { pid } = sidecar.child;
+    return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/task/${pid}/io`, 'utf8'))![1]);
+  };
 
   it('is answered and not read: 405 to every client, and no more of each body read than came with its request', async () => {
     // Read and dropped in 64 KiB chunks up to 64 KiB past the answer, each chunk a buffer made and collected: five
@@ -262,8 +266,8 @@ describe('a large body no route takes (issue 46)', () => {
     const perBody = (bytesRead() - before) / 16;
     expect(answers).toEqual(Array.from({ length: 16 }, () => '405'));
     // One read of 64 KiB at most came with each request (its head and the body's first bytes); reading on took a
-    // second read of 64 KiB or more.
-    expect(perBody, `${Math.round(perBody)} bytes read a body`).toBeLessThanOrEqual(64 * 1024);
+    // second read of 64 KiB or more (128,095 bytes a body). The bar lies between, for what else the thread reads.
+    expect(perBody, `${Math.round(perBody)} bytes read a body`).toBeLessThan(96 * 1024);
     expect((await fetch(sidecar.url + '/health')).status).toBe(200);
   });
 });
