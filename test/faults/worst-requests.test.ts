@@ -3,7 +3,7 @@
 // file and on a PostgreSQL standby. Nothing here may end the process; every answer is one a client can act on.
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkSqlite } from '../../scripts/bench/bulk-data.ts';
@@ -115,6 +115,17 @@ describe.each(['sqlite', 'postgres'] as const)('the worst requests on %s', (back
   });
 });
 
+/** The status of the one answer `socket` reads, once it closes (its first words when there is none). */
+function statusOnClose(socket: Socket): Promise<string> {
+  let answer = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (data: string) => (answer += data));
+  socket.on('error', () => undefined);
+  return new Promise((resolve) =>
+    socket.once('close', () => resolve(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? `no answer: ${answer}`)),
+  );
+}
+
 /** A sidecar process over a SQLite file of ten generated profiles. */
 async function smallSidecar(): Promise<SidecarProcess> {
   const path = join(temporaryFolder('bio-small-'), 'bio.db');
@@ -167,33 +178,24 @@ describe('a body dripped a byte a segment (issue 46)', () => {
    * Sends `body` to `path` one byte a TCP segment, a turn of the loop apart, then ends; the status of the answer, and
    * how long the body took to send (ms).
    */
-  const drip = (path: string, body: string) =>
-    new Promise<{ status: string; ms: number }>((resolve) => {
-      const url = new URL(sidecar.url);
-      const socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true });
-      let answer = '';
-      let ms = 0;
-      socket.setEncoding('latin1');
-      socket.on('data', (data) => (answer += data));
-      socket.on('error', () => undefined);
-      socket.on('close', () =>
-        resolve({ status: /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? `no answer: ${answer}`, ms }),
-      );
-      socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: ${BOTH}\r\n` +
-          `Content-Length: ${body.length}\r\n\r\n`,
-      );
-      void (async () => {
-        const started = performance.now();
-        for (const byte of body) {
-          if (socket.destroyed) break;
-          if (!socket.write(byte)) await new Promise((done) => socket.once('drain', done));
-          await new Promise((done) => setImmediate(done));
-        }
-        ms = performance.now() - started;
-        socket.end();
-      })();
-    });
+  const drip = async (path: string, body: string) => {
+    const url = new URL(sidecar.url);
+    const socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true });
+    const status = statusOnClose(socket);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: ${BOTH}\r\n` +
+        `Content-Length: ${body.length}\r\n\r\n`,
+    );
+    const started = performance.now();
+    for (const byte of body) {
+      if (socket.destroyed) break;
+      if (!socket.write(byte)) await new Promise((done) => socket.once('drain', done));
+      await new Promise((done) => setImmediate(done));
+    }
+    const ms = performance.now() - started;
+    socket.end();
+    return { status: await status, ms };
+  };
 
   it('is answered, and read a batch of segments at a time, not a read call for every byte', async () => {
     // A read call, an event and a parser call for each byte sent: what sixty-four such connections from one address
@@ -239,18 +241,14 @@ describe('a large body no route takes (issue 46)', () => {
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
 
   /** POSTs a body of `length` bytes to `path`, reading as it writes; the answer's status once the connection ends. */
-  const post = (path: string, length: number) =>
-    new Promise<string>((resolve) => {
-      const url = new URL(sidecar.url);
-      const socket = connect({ host: url.hostname, port: Number(url.port) });
-      let answer = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (data) => (answer += data));
-      socket.on('error', () => undefined);
-      socket.on('close', () => resolve(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? `no answer: ${answer}`));
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: ${length}\r\n\r\n`);
-      socket.end('['.repeat(length));
-    });
+  const post = (path: string, length: number) => {
+    const url = new URL(sidecar.url);
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    const status = statusOnClose(socket);
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: ${length}\r\n\r\n`);
+    socket.end('['.repeat(length));
+    return status;
+  };
   /** The bytes the main thread (the event loop, which reads the connections) has read; other threads read files. */
   const bytesRead = () => {
     const { pid } = sidecar.child;
