@@ -10,6 +10,18 @@
 // the slots at once. A refused request is answered 503 with Retry-After by the caller. Used for /mcp's slots, the
 // render queue and the decompression of large documents.
 
+import { RETRY_AFTER } from '../src/lib/surface.ts';
+
+/** Work refused because the server is too busy now: answered 503 with Retry-After, never queued. */
+export class Overloaded extends Error {
+  override name = 'Overloaded';
+  readonly retryAfterSeconds: number;
+  constructor(why: string, retryAfterSeconds: number = RETRY_AFTER.busy) {
+    super(`Service busy: ${why}; retry in ${retryAfterSeconds} s`);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** Gives the slot back; calling it again does nothing. */
 export type Release = () => void;
 

@@ -13,20 +13,9 @@ import Piscina from 'piscina';
 import type { Encoding } from '../../src/lib/compression.ts';
 import type { LiveLocals } from '../../src/lib/live-content.ts';
 import type { OgCard } from '../../src/lib/og.ts';
-import { RETRY_AFTER } from '../../src/lib/surface.ts';
 import { currentClient } from '../clients.ts';
-import { FairSlots } from '../fair-slots.ts';
+import { FairSlots, Overloaded } from '../fair-slots.ts';
 import type { RenderedBytes, RenderTask } from './render-worker.ts';
-
-/** Work refused because the server is too busy now: answered 503 with Retry-After, never queued. */
-export class Overloaded extends Error {
-  override name = 'Overloaded';
-  readonly retryAfterSeconds: number;
-  constructor(why: string, retryAfterSeconds: number = RETRY_AFTER.busy) {
-    super(`Service busy: ${why}; retry in ${retryAfterSeconds} s`);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
 
 /** What a task made: the body and its compressed forms (none when not worth compressing). */
 export interface Rendered {

@@ -19,7 +19,7 @@ import { compressedAsset, type Asset } from '../asset.ts';
 import type { LivePage, LivePageKind, Store } from '../store/store.ts';
 import type { Freshness } from './freshness.ts';
 import type { Pressure } from '../pressure.ts';
-import { Overloaded } from '../render/render-pool.ts';
+import { Overloaded } from '../fair-slots.ts';
 
 const SITEMAP_URL_LIMIT = 50_000;
 const XML = 'application/xml';

@@ -3,12 +3,14 @@
 // or by plain SQL, shows on every sidecar; one owner's edit costs no other owner's page; the standby going away,
 // or falling behind, degrades health and live routes, and they recover by themselves.
 import { spawnSync } from 'node:child_process';
+import { Agent, get } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, openServices } from '../../sidecar/app.ts';
 import { startCluster, type Cluster } from '../../scripts/postgres-cluster.ts';
+import { DelayProxy } from '../../scripts/regions/delay-proxy.ts';
 import { cleanEnv } from '../../scripts/sidecar-process.ts';
 import { demoData } from '../helpers/database.ts';
 import { distDir, projectRoot, testConfig } from '../helpers/env.ts';
@@ -32,7 +34,7 @@ const primarySql = (text: string, values: unknown[] = []) =>
 
 async function sidecar(
   config: Partial<typeof testConfig> = {},
-): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {
+): Promise<{ url: string; app: FastifyInstance; renders: () => number; waiting: () => number }> {
   const options = {
     config: {
       ...testConfig,
@@ -45,7 +47,12 @@ async function sidecar(
   };
   const services = await openServices(options);
   const app = await buildApp({ ...options, services });
-  return { url: await app.listen({ port: 0, host: '127.0.0.1' }), app, renders: () => services.live.renders };
+  return {
+    url: await app.listen({ port: 0, host: '127.0.0.1' }),
+    app,
+    renders: () => services.live.renders,
+    waiting: () => services.store.stats?.().poolWaiting ?? 0,
+  };
 }
 
 /** Polls until `check` holds (replication and the sidecar's probe are asynchronous), at most `ms`. */
@@ -211,6 +218,69 @@ describe('a standby that falls behind', () => {
     } finally {
       await withClient(superStandby, (c) => c.query('SELECT pg_wal_replay_resume()')).catch(() => undefined);
       await lagging.app.close();
+    }
+  });
+});
+
+/** GET `path` from `localAddress` (a client of its own, 127/8) through `agent` (default: a connection of its own). */
+function getFrom(base: string, path: string, localAddress: string, agent: Agent | false = false): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    get({ host: hostname, port, path, localAddress, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    }).on('error', reject);
+  });
+}
+
+describe('one client cannot fill the pool for others (issue 46)', () => {
+  it("a reader's cached page and its new page do not wait behind a stranger's reads", async () => {
+    // The standby across a network (3 ms each way: a page's read is five round trips, 30 ms), one connection, and the
+    // change log checked on every request, so that the strangers' reads queue for the connection.
+    const standby = new URL(cluster.standby.url(DB, 'bio_reader'));
+    const link = await DelayProxy.start(
+      { host: '127.0.0.1', port: 0 },
+      { host: standby.hostname, port: Number(standby.port) },
+      3,
+    );
+    standby.port = String(link.listen.port);
+    const s = await sidecar({ databaseUrl: standby.href, pgPoolSize: 1, changePollMs: 0 });
+    // The reader's two connections, open before the strangers come.
+    const reader = new Agent({ keepAlive: true, maxSockets: 2 });
+    try {
+      await eventually(async () => (await getFrom(s.url, '/p/layla', '127.0.3.1')) === 200);
+      const read = (path: string) => getFrom(s.url, path, '127.0.3.1', reader);
+      expect(await Promise.all([read('/p/layla'), read('/p/layla')])).toEqual([200, 200]);
+      // Strangers on four addresses ask six pages each that nobody has: each a read of the database, none cached.
+      let answered = 0;
+      const strangers = [1, 2, 3, 4].flatMap((n) =>
+        Array.from({ length: 6 }, (_, i) =>
+          getFrom(s.url, `/p/nobody-${n}-${i}`, `127.0.2.${n}`).then((code) => {
+            answered++;
+            return code;
+          }),
+        ),
+      );
+      for (let i = 0; i < 2000 && s.waiting() < 12; i++) await new Promise((r) => setTimeout(r, 1));
+      // While twelve or more wait for the connection, the reader asks a cached page and a new one.
+      const asked = answered;
+      const [cached, fresh] = await Promise.all(
+        ['/p/layla', '/p/nobody-reader'].map((path) => read(path).then((code) => ({ code, behind: answered - asked }))),
+      );
+      const codes = await Promise.all(strangers);
+      expect({ cached: cached!.code, fresh: fresh!.code }).toEqual({ cached: 200, fresh: 404 });
+      expect(codes.filter((code) => code !== 404)).toEqual([]);
+      // How many of the strangers' answers came before the reader's. Before, the reader's reads (the change log's,
+      // for the cached page) waited behind all of them: 24 and 24 of 24 in two runs. Now the cached page waits for
+      // none (0 in six runs), and the new page for its turn among five lines (5 in six runs).
+      expect({ cached: cached!.behind, fresh: fresh!.behind }).toEqual({
+        cached: expect.toSatisfy((n: number) => n <= 2),
+        fresh: expect.toSatisfy((n: number) => n <= 8),
+      });
+    } finally {
+      reader.destroy();
+      await s.app.close();
+      await link.close();
     }
   });
 });

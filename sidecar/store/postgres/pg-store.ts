@@ -2,7 +2,16 @@
 // pool with a statement timeout. Before every read, the standby's probe (standby-probe.ts) says whether it can be
 // read; while it cannot, every query fails at once (live routes answer 503 without waiting on a dead pool) and
 // health says degraded; it recovers by itself.
+//
+// The pool is shared between clients fairly (issue 46): a read waits for a connection in its client's line
+// (fair-slots.ts, clients.ts' currentClient), so one client's hundreds of reads delay another's one by a read a
+// client, not by all of them; a read that waited its longest is refused (Overloaded: 503 with Retry-After). The
+// store's own reads, which every request waits on (the probe, and the change log that freshness.ts checks before a
+// cached page is served), have a connection of their own and wait behind no client: with one shared pool, a reader's
+// cached page waited behind a stranger's fifty reads for the change log's.
 import pg from 'pg';
+import { currentClient } from '../../clients.ts';
+import { FairSlots, Overloaded } from '../../fair-slots.ts';
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
 import { namedReadsFor, type Read } from '../reads.ts';
 import { StandbyProbe } from './standby-probe.ts';
@@ -37,30 +46,44 @@ export interface PgStoreOptions {
 }
 
 export class PgStore implements Store {
+  /** The clients' reads: `poolSize` connections, taken through `slots`. */
   private readonly pool: pg.Pool;
+  private readonly slots: FairSlots;
+  /** The store's own reads (the probe, the change log): one connection that no client's read waits for. */
+  private readonly own: pg.Pool;
   /** Whether the database can be read now (standby-probe.ts): asked before every read. */
   private readonly standby: StandbyProbe;
   private identity: string | undefined;
 
   constructor(options: PgStoreOptions) {
-    this.pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize,
-      // A stuck database must never pile requests up: bounded waits for a connection and for each statement.
-      connectionTimeoutMillis: 2000,
-      statement_timeout: options.statementTimeoutMs,
-      query_timeout: options.statementTimeoutMs + 500,
-      idleTimeoutMillis: 30_000,
-      application_name: 'bio-sidecar',
+    const pool = (max: number, name: string) => {
+      const made = new pg.Pool({
+        connectionString: options.url,
+        max,
+        // A stuck database must never pile requests up: bounded waits for a connection and for each statement.
+        connectionTimeoutMillis: CONNECTION_WAIT_MS,
+        statement_timeout: options.statementTimeoutMs,
+        query_timeout: options.statementTimeoutMs + 500,
+        idleTimeoutMillis: 30_000,
+        application_name: name,
+      });
+      // An idle client whose server went away emits an error: it is dropped from the pool, and the probe notices.
+      made.on('error', () => undefined);
+      return made;
+    };
+    this.pool = pool(options.poolSize, 'bio-sidecar');
+    this.own = pool(1, 'bio-sidecar-own');
+    this.slots = new FairSlots({
+      capacity: options.poolSize,
+      maxWaiting: options.poolSize * WAITING_PER_CONNECTION,
+      maxWaitMs: CONNECTION_WAIT_MS,
     });
-    // An idle client whose server went away emits an error: it is dropped from the pool, and the probe notices.
-    this.pool.on('error', () => undefined);
-    this.standby = new StandbyProbe(this.pool, options);
+    this.standby = new StandbyProbe(this.own, options);
   }
 
   /** A cheap token that changes with every commit that touched the change log (its sequence), per database. */
   async version(): Promise<string> {
-    const [row] = await this.query(READS.lastChange, {});
+    const [row] = await this.ownQuery(READS.lastChange, {});
     return `${await this.identityOf()}:${row?.last ?? 0}`;
   }
 
@@ -95,8 +118,8 @@ export class PgStore implements Store {
   }
 
   async changesSince(seq: number, limit: number): Promise<ChangeBatch> {
-    const [bounds] = await this.query(READS.changeBounds, {});
-    const rows = (await this.query(READS.changes, { after: seq, limit: limit + 1 })) as Change[];
+    const [bounds] = await this.ownQuery(READS.changeBounds, {});
+    const rows = (await this.ownQuery(READS.changes, { after: seq, limit: limit + 1 })) as Change[];
     return {
       epoch: await this.identityOf(),
       first: Number(bounds?.first ?? 0),
@@ -121,7 +144,7 @@ export class PgStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.own.end()]);
   }
 
   stats() {
@@ -130,21 +153,25 @@ export class PgStore implements Store {
       newestCommitAt: this.standby.newestCommitAt,
       poolTotal: this.pool.totalCount,
       poolIdle: this.pool.idleCount,
-      poolWaiting: this.pool.waitingCount,
+      poolWaiting: this.slots.waiting,
     };
   }
 
   private async identityOf(): Promise<string> {
     if (!this.identity) {
-      const [row] = await this.query(READS.identity, {});
+      const [row] = await this.ownQuery(READS.identity, {});
       this.identity = row?.id ?? 'none';
     }
     return this.identity;
   }
 
-  /** Runs a read once the probe says the database can be read; every failure is StoreUnavailableError. */
+  /** Runs a client's read once the probe says the database can be read; every failure is StoreUnavailableError. */
   private query: Query = (read, values) =>
-    this.reading(async () => (await this.pool.query(statement(read, values))).rows);
+    this.reading(async () => (await this.pool.query(statement(read, values))).rows, this.slots);
+
+  /** Runs one of the store's own reads on its own connection, like query() otherwise. */
+  private ownQuery: Query = (read, values) =>
+    this.reading(async () => (await this.own.query(statement(read, values))).rows);
 
   /** Runs reads on one connection in one read-only snapshot (REPEATABLE READ), like query() otherwise. */
   private snapshot<T>(reads: (query: Query) => Promise<T>): Promise<T> {
@@ -163,13 +190,18 @@ export class PgStore implements Store {
         // A connection that failed inside its transaction is not given back to the pool as it is.
         client.release(failed);
       }
-    });
+    }, this.slots);
   }
 
-  /** Runs `attempt` once the probe says the database can be read; every failure is StoreUnavailableError. */
-  private async reading<T>(attempt: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `attempt` once the probe says the database can be read, and, for a client's read, once its turn in `slots`
+   * comes; every failure is StoreUnavailableError, a read refused its turn Overloaded.
+   */
+  private async reading<T>(attempt: () => Promise<T>, slots?: FairSlots): Promise<T> {
     const health = await this.standby.health();
     if (!health.ok) throw new StoreUnavailableError(`database unavailable: ${health.problem}`);
+    const release = slots && (await slots.acquire(currentClient()));
+    if (release === undefined && slots) throw new Overloaded(`${slots.waiting} reads are waiting for the database`);
     try {
       try {
         return await attempt();
@@ -183,9 +215,16 @@ export class PgStore implements Store {
       // The next probe decides again; until then this request fails, and the next ones only if the probe does.
       this.standby.askAgain();
       throw new StoreUnavailableError(`database query failed: ${(err as Error).message}`, { cause: err });
+    } finally {
+      release?.();
     }
   }
 }
+
+/** The longest a read waits for a connection (in its client's line, or for the pool to open one). */
+const CONNECTION_WAIT_MS = 2000;
+/** Reads that may wait for a connection, every client's together, per connection of the pool. */
+const WAITING_PER_CONNECTION = 64;
 
 /** A read as a named statement, with its parameters. */
 function statement<P extends Record<string, unknown>>(read: Read<P, unknown>, values: P): pg.QueryConfig {
