@@ -269,3 +269,57 @@ describe('a large body no route takes (issue 46)', () => {
     expect((await fetch(sidecar.url + '/health')).status).toBe(200);
   });
 });
+
+describe('a burst of connections (issue 46)', () => {
+  let sidecar: SidecarProcess;
+  beforeAll(async () => {
+    sidecar = await smallSidecar();
+  });
+  afterAll(() => void sidecar?.child.kill('SIGKILL'));
+
+  it("waits in the kernel's queue beside a new visitor's: a stranger's 600 opened while the process was busy keep no visitor out", async () => {
+    const url = new URL(sidecar.url);
+    const sockets: Socket[] = [];
+    let connected = 0;
+    /** A connection from `localAddress`; `connected` counts the handshakes the kernel completed. */
+    const open = (localAddress: string) => {
+      const socket = connect({ host: url.hostname, port: Number(url.port), localAddress });
+      socket.on('connect', () => connected++);
+      socket.on('error', () => undefined);
+      sockets.push(socket);
+      return socket;
+    };
+    /** Until no more handshakes complete (loopback completes one in microseconds, or drops its SYN). */
+    const settled = async () => {
+      for (let i = 0, last = -1; i < 100 && connected !== last; i++) {
+        last = connected;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    // The process busy (stopped): the kernel completes handshakes into the listening socket's queue, which the
+    // process takes from once it runs. A full queue drops a SYN, and the client sends it again a second later.
+    sidecar.child.kill('SIGSTOP');
+    let visitor: Socket;
+    try {
+      for (let i = 0; i < 600; i++) open('127.0.2.1');
+      await settled();
+      visitor = open('127.0.3.1');
+      await settled();
+    } finally {
+      sidecar.child.kill('SIGCONT');
+    }
+    // Node's default queue (511) took 512 and dropped the rest, the visitor's with them.
+    expect({ connected, visitor: visitor.readyState }).toEqual({ connected: 601, visitor: 'open' });
+    for (const socket of sockets) if (socket !== visitor) socket.destroy();
+    const answer = new Promise<string>((resolve) => {
+      let head = '';
+      visitor.on('data', (data: Buffer) => {
+        head += data.toString('latin1');
+        if (head.includes('\r\n')) resolve(head.split(' ')[1]!);
+      });
+    });
+    visitor.write(`GET /health HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
+    expect(await answer).toBe('200');
+    visitor.destroy();
+  });
+});
