@@ -292,17 +292,24 @@ export function lingerOnUnreadBody(request: FastifyRequest, reply: FastifyReply,
   const raw = request.raw;
   const socket = raw.socket;
   if (raw.readableEnded || socket.destroyed) return releaseBody(socket);
-  // A body declared longer than the client may still send would be given up anyway: it is not read at all (held as it
-  // is since its head, or stopped now), and after its answer the connection is closed. Read and dropped, each 64 KiB
-  // chunk was a buffer made and collected: five addresses sending 1 MiB bodies to a page made the sidecar run a full
-  // garbage collection three times a second (thirty-two in ten seconds, one without them).
-  const leftUnread = !raw.complete && Number(raw.headers['content-length']) > maxBytes;
+  // A body declared longer than the client may still send would be given up anyway, and one sent chunked (its length
+  // unknown) still arriving may be: neither is read at all (held as it is since its head, or stopped now), and after
+  // its answer the connection is closed. Read and dropped, each 64 KiB chunk was a buffer made and collected: five
+  // addresses sending 1 MiB bodies to a page made the sidecar run a full garbage collection three times a second
+  // (thirty-two in ten seconds, one without them).
+  const length = raw.headers['content-length'];
+  const leftUnread = !raw.complete && Number.isFinite(maxBytes) && (length === undefined || Number(length) > maxBytes);
   if (leftUnread) {
     if (!heldBodies.has(socket)) readingHandle(socket)?.readStop();
-    reply.raw.once('finish', () => {
-      socket.end();
-      setTimeout(() => socket.destroy(), UNREAD_CLOSE_MS).unref();
-    });
+    reply.raw.once('finish', () =>
+      // Once the parser is through what was read with the request (an answer made at once may finish between its
+      // callbacks): a chunked body whole in it goes on as any other, the connection kept for the next request.
+      setImmediate(() => {
+        if (raw.complete) return releaseBody(socket);
+        socket.end();
+        setTimeout(() => socket.destroy(), UNREAD_CLOSE_MS).unref();
+      }),
+    );
   }
   const idle = socket.timeout ?? 0;
   const deadline = setTimeout(() => socket.destroy(), LINGER_MS);

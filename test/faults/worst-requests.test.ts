@@ -240,13 +240,24 @@ describe('a large body no route takes (issue 46)', () => {
   });
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
 
-  /** POSTs a body of `length` bytes to `path`, reading as it writes; the answer's status once the connection ends. */
-  const post = (path: string, length: number) => {
+  /**
+   * POSTs a body of `length` bytes to `path` (declared, or chunked in 64 KiB chunks), reading as it writes; the
+   * answer's status once the connection ends.
+   */
+  const post = (path: string, length: number, chunked = false) => {
     const url = new URL(sidecar.url);
     const socket = connect({ host: url.hostname, port: Number(url.port) });
     const status = statusOnClose(socket);
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: ${length}\r\n\r\n`);
-    socket.end('['.repeat(length));
+    const head = `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\n`;
+    if (!chunked) {
+      socket.write(`${head}Content-Length: ${length}\r\n\r\n`);
+      socket.end('['.repeat(length));
+      return status;
+    }
+    socket.write(`${head}Transfer-Encoding: chunked\r\n\r\n`);
+    const chunk = 64 * 1024;
+    for (let sent = 0; sent < length; sent += chunk) socket.write(`${chunk.toString(16)}\r\n${'['.repeat(chunk)}\r\n`);
+    socket.end('0\r\n\r\n');
     return status;
   };
   /** The bytes the main thread (the event loop, which reads the connections) has read; other threads read files. */
@@ -267,6 +278,50 @@ describe('a large body no route takes (issue 46)', () => {
     // second read of 64 KiB or more (128,095 bytes a body). The bar lies between, for what else the thread reads.
     expect(perBody, `${Math.round(perBody)} bytes read a body`).toBeLessThan(96 * 1024);
     expect((await fetch(sidecar.url + '/health')).status).toBe(200);
+  });
+
+  it('sent chunked (its length unknown), is answered and not read either', async () => {
+    // Read and dropped up to 64 KiB past the answer before: 128,080 bytes a body.
+    const before = bytesRead();
+    const answers = await Promise.all(Array.from({ length: 16 }, () => post('/p/bench-1', 1024 * 1024, true)));
+    const perBody = (bytesRead() - before) / 16;
+    expect(answers).toEqual(Array.from({ length: 16 }, () => '405'));
+    expect(perBody, `${Math.round(perBody)} bytes read a body`).toBeLessThan(96 * 1024);
+    expect((await fetch(sidecar.url + '/health')).status).toBe(200);
+  });
+
+  it('a short chunked body that came whole is read, and its connection answers the next request', async () => {
+    const url = new URL(sidecar.url);
+    const head = `Host: ${url.host}\r\n`;
+    const post = `POST /p/bench-1 HTTP/1.1\r\n${head}Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n`;
+    const next = `GET /health HTTP/1.1\r\n${head}\r\n`;
+    // The next request with the body, and after its answer.
+    for (const together of [true, false]) {
+      const socket = connect({ host: url.hostname, port: Number(url.port) });
+      socket.setEncoding('latin1');
+      let answers = '';
+      const seen = () => [...answers.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]!);
+      let waiting: (() => void) | undefined;
+      socket.on('data', (data: string) => {
+        answers += data;
+        waiting?.();
+      });
+      socket.once('close', () => waiting?.());
+      /** The statuses once `n` answers came, or the connection closed. */
+      const statuses = (n: number) =>
+        new Promise<string[]>((resolve) => {
+          waiting = () => (seen().length >= n || socket.destroyed) && resolve(seen());
+          waiting();
+        });
+      if (together) socket.write(post + next);
+      else {
+        socket.write(post);
+        await statuses(1);
+        socket.write(next);
+      }
+      expect({ together, statuses: await statuses(2) }).toEqual({ together, statuses: ['405', '200'] });
+      socket.destroy();
+    }
   });
 });
 
