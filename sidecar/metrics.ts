@@ -110,7 +110,7 @@ export function sidecarMetrics(
     });
     new Gauge({
       name: 'bio_pg_pool_connections',
-      help: 'PostgreSQL pool connections, by state.',
+      help: "PostgreSQL pool connections for the clients' reads, by state (waiting: reads waiting for one).",
       labelNames: ['state'],
       registers: [registry],
       collect() {

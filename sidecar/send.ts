@@ -5,8 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CACHE } from '../src/lib/surface.ts';
 import { preferredEncoding } from './negotiation.ts';
 import type { Asset, Encoded } from './asset.ts';
-import { FairSlots } from './fair-slots.ts';
-import { Overloaded } from './fair-slots.ts';
+import { FairSlots, Overloaded } from './fair-slots.ts';
 import { allowStyles } from './security-headers.ts';
 
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, status = 200) {
