@@ -7,8 +7,8 @@
 // newcomer whose line is shorter than the longest takes the place of that line's last request (which is refused), and
 // any other newcomer is refused at once: one client may use every place while it is alone, and never keeps another out.
 // A wait is bounded in time too (a request still waiting then is refused), and a client may hold at most its share of
-// the slots at once. A refused request is answered 503 with Retry-After by the caller. Used for /mcp's slots, the
-// render queue and the decompression of large documents.
+// the slots at once. A refused request is answered 503 with Retry-After by the caller (Overloaded, below). Used for
+// /mcp's slots, the render queue, the decompression of large documents and the PostgreSQL pool's connections.
 
 import { RETRY_AFTER } from '../src/lib/surface.ts';
 
