@@ -10,5 +10,6 @@ declare const negotiate: {
   siteLang(r: NjsRequest): string;
   errorVary(r: NjsRequest): string;
   declaredTooLarge(r: NjsRequest): '1' | '';
+  takesCoding(r: NjsRequest): '1' | '';
 };
 export default negotiate;

@@ -179,10 +179,26 @@ function pageLink(r) {
   return links + ', ' + alternate;
 }
 
+/**
+ * '1' when the request takes a content coding the sidecars send (gzip or br, or `*`, with a q above 0), else '': for
+ * such a client the front asks the sidecars for gzip and decompresses it itself, as the client reads (nginx.conf).
+ * A header that ranks identity above a coding it also takes is passed on as it is, and the sidecar decides.
+ */
+function takesCoding(r) {
+  var header = r.headersIn['Accept-Encoding'];
+  if (!header) return '';
+  var accepted = parseList(header);
+  for (var i = 0; i < accepted.length; i++) {
+    var coding = accepted[i].value.toLowerCase();
+    if ((coding === 'gzip' || coding === 'br' || coding === '*') && accepted[i].q > 0) return '1';
+  }
+  return '';
+}
+
 // '1' when the request declares a body longer than $max_body (the front's map): nginx checks client_max_body_size
 // only where it finds a location, not in the named location an error_page leads a request to (issue 46).
 function declaredTooLarge(r) {
   return Number(r.headersIn['Content-Length'] || 0) > Number(r.variables.max_body) ? '1' : '';
 }
 
-export default { twin, errorTwin, lang, siteLang, errorVary, pageLink, declaredTooLarge };
+export default { twin, errorTwin, lang, siteLang, errorVary, pageLink, declaredTooLarge, takesCoding };

@@ -31,6 +31,7 @@ import {
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../sidecar/mcp/jsonrpc.ts';
 import { tooLargeMessage } from '../sidecar/request-body.ts';
+import { DECOMPRESSING_PER_CLIENT, IDENTITY_BYTES_PER_SECOND } from '../sidecar/send.ts';
 import { projectRoot } from './ensure-build.ts';
 
 export interface FrontOptions {
@@ -198,7 +199,30 @@ export function frontConfig(options: FrontOptions): string {
   ].sort();
   const exact = sidecarRoutes.filter((r) => !r.path.includes('{'));
   const location = (match: string, body: string[]) => `    location ${match} {\n${body.join('\n')}\n    }`;
+  // Documents kept only compressed: gzip from the sidecars, decompressed here for a client that takes no coding, as
+  // it reads, at the sidecars' pace and share (nginx.conf, $takes_coding). gzip_proxied: also behind an edge (Via).
+  const compressedOnly = sidecarRoutes
+    .filter((r) => r.compressedOnly)
+    .map((r) =>
+      location(`~ ${quote(templatePattern(r.path).source)}`, [
+        proxy('error timeout'),
+        indent(
+          [
+            'proxy_set_header Accept-Encoding $sidecar_encoding;',
+            'gunzip on;',
+            'gzip_proxied any;',
+            // The sidecar's Vary stands; nginx would add its own again.
+            'gzip_vary off;',
+            'limit_conn per_client_identity ' + String(DECOMPRESSING_PER_CLIENT) + ';',
+            'limit_rate $identity_rate;',
+          ],
+          6,
+        ),
+      ]),
+    );
   const liveLocations = [
+    // Before the prefixes: nginx takes the first regular expression that matches.
+    ...compressedOnly,
     location(`~ ^/(${prefixes.join('|')})/`, [proxy('error timeout')]),
     ...exact.map((r) =>
       r.served === 'agents'
@@ -284,6 +308,8 @@ export function frontConfig(options: FrontOptions): string {
     SITE_LINKS: siteLinks(config),
     HOME_LINKS: homepageLinks(config),
     CONTENT_USAGE,
+    IDENTITY_RATE: String(IDENTITY_BYTES_PER_SECOND),
+    IDENTITY_PER_CLIENT: String(DECOMPRESSING_PER_CLIENT),
     MAX_BODY: String(MCP_BODY_LIMIT),
     TOO_LARGE: `${tooLargeMessage(MCP_BODY_LIMIT)}.`,
     RETRY_AFTER: String(RETRY_AFTER.unavailable),

@@ -66,7 +66,13 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
  * held every slot for the whole SEND_TIMEOUT_MS). "Stops reading" is seen once the kernel's buffers between us are
  * full: about 4 MB on loopback, four seconds at the paced rate, so a client that never reads holds a slot about six.
  */
-const DECOMPRESSING = new FairSlots({ capacity: 16, perClient: 4, maxWaiting: 64, maxWaitMs: 10_000 });
+export const DECOMPRESSING_PER_CLIENT = 4;
+const DECOMPRESSING = new FairSlots({
+  capacity: 16,
+  perClient: DECOMPRESSING_PER_CLIENT,
+  maxWaiting: 64,
+  maxWaitMs: 10_000,
+});
 const DECOMPRESS_STALL_MS = 2000;
 /**
  * The largest document kept compressed that is decompressed whole rather than streamed through a slot (and the
@@ -79,7 +85,7 @@ export const SMALL_DOCUMENT = 64 * 1024;
  * cores on decompressing and copying for it: five such addresses, four slots each, left another reader's cached page
  * p99 at five times its baseline; paced, the sixteen slots cost at most 16 MiB/s of both (issue 46).
  */
-const IDENTITY_BYTES_PER_SECOND = 1024 * 1024;
+export const IDENTITY_BYTES_PER_SECOND = 1024 * 1024;
 
 /** `body` passed on no faster than `bytesPerSecond`: each chunk leaves when the bytes before it are due. */
 function paced(body: Readable, bytesPerSecond: number): Readable {

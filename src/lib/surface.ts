@@ -187,6 +187,12 @@ export interface RouteDeclaration {
   statuses: readonly number[];
   /** A route that reads a body: the most bytes it reads (the front and the edge derive their limits from it). */
   maxBodyBytes?: number;
+  /**
+   * Its answer may be a document of megabytes kept only compressed (sidecar/asset.ts compressedAsset): a client that
+   * takes no coding gets it decompressed as it is sent, at a pace and within a share of its own (sidecar/send.ts); the
+   * front asks for gzip and decompresses it itself, as such a client reads.
+   */
+  compressedOnly?: true;
 }
 
 /** Every route of the public surface, by operation id. */
@@ -627,6 +633,7 @@ export const ROUTES = {
     media: ['application/xml'],
     cache: 'discovery',
     statuses: [200, 404, 503],
+    compressedOnly: true,
   },
   getRobots: {
     method: 'GET',

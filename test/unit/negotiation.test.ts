@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import negotiate from '../../deploy/negotiate.js';
-import { preferredAmong, preferredLang, prefersMarkdown } from '../../sidecar/negotiation.ts';
+import { preferredAmong, preferredEncoding, preferredLang, prefersMarkdown } from '../../sidecar/negotiation.ts';
 import { DEFAULT_LANG, LANGS } from '../../src/lib/surface.ts';
 
 /** What nginx hands njs: the request's headers, its URI and the $site_langs the front's template sets. */
@@ -59,6 +59,7 @@ const acceptLanguage = header([
   '',
   'en_US',
 ]);
+const acceptEncoding = header(['gzip', 'br', 'identity', '*', 'deflate', 'GZIP', 'x-gzip', 'zstd', '']);
 
 describe('the front and the sidecar negotiate alike', () => {
   it('Markdown or HTML, for random Accept headers', () => {
@@ -94,6 +95,31 @@ describe('the front and the sidecar negotiate alike', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('a large document: asked of the sidecar as the client asks when it takes a coding, in gzip when not (issue 46)', () => {
+    // The front passes the header on when negotiate.js takesCoding says so, and asks for gzip when not, which nginx
+    // then decompresses for the client (by its own reading of the header: a client that takes gzip gets it as is).
+    fc.assert(
+      fc.property(acceptEncoding, (value) => {
+        const passed = negotiate.takesCoding(njsRequest({ 'Accept-Encoding': value })) === '1';
+        // A client the sidecar would send a coding to is always passed on as it is: brotli stays brotli.
+        if (preferredEncoding({ 'accept-encoding': value })) expect(passed, value).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    for (const [value, passed] of [
+      [undefined, ''],
+      ['identity', ''],
+      ['gzip;q=0', ''],
+      ['deflate', ''],
+      ['gzip', '1'],
+      ['br;q=0.5, identity', '1'],
+      ['*', '1'],
+    ] as const)
+      expect(negotiate.takesCoding(njsRequest(value === undefined ? {} : { 'Accept-Encoding': value })), value).toBe(
+        passed,
+      );
   });
 
   it('a language in the path wins over the header, and only then is Accept-Language a Vary', () => {
