@@ -7,6 +7,8 @@ import { pathOf } from '../src/lib/surface.ts';
 import { manifestMismatch, readManifest } from '../src/lib/build-manifest.ts';
 import { buildApp, openServices, type Services } from './app.ts';
 import { serveMetrics, sidecarMetrics } from './metrics.ts';
+import { lowerPlatformThreads } from './background-threads.ts';
+import { RENDER_NICE_INCREMENT } from './render/render-pool.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 
@@ -67,6 +69,7 @@ export async function startServer(): Promise<void> {
 
   const services = await openServices({ config, distDir });
   await services.pool.warm(config.renderThreads);
+  lowerPlatformThreads(RENDER_NICE_INCREMENT);
   const app = await buildApp({ config, distDir, logger: { level: config.logLevel }, services });
   // Metrics for operators, on an internal address of their own (never the public port), only when asked for.
   const metricsServer = config.metricsListen ? await startMetrics(app, services, config.metricsListen) : undefined;

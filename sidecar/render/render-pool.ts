@@ -41,6 +41,9 @@ export interface RenderPoolOptions {
 /** A task's longest wait for a thread: past it, a 503 says to retry rather than keep a visitor waiting. */
 const RENDER_WAIT_MS = 5000;
 
+/** How far below the event loop's thread the render threads run (nice), and V8's own (background-threads.ts). */
+export const RENDER_NICE_INCREMENT = 5;
+
 /** The default number of threads: every core but the one the event loop runs on, and at least one. */
 export const defaultRenderThreads = () => Math.max(1, availableParallelism() - 1);
 
@@ -64,7 +67,7 @@ export class RenderPool {
       maxThreads: options.threads,
       idleTimeout: 24 * 60 * 60 * 1000,
       // Below the event loop's thread in the scheduler's eyes: /health first when every core is busy.
-      niceIncrement: 5,
+      niceIncrement: RENDER_NICE_INCREMENT,
       // Tasks by message, not by Atomics.wait: a thread blocked in Atomics.wait between tasks never returns to its
       // event loop, so what a render leaves on its nextTick queue (the request stream's end) piled up: 86 KB a render,
       // 1.2 GB after 12,000 renders. By message the thread stays flat (228 MB after 4,000) and renders faster.
