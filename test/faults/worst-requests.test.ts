@@ -176,9 +176,10 @@ describe('a body dripped a byte a segment (issue 46)', () => {
 
   /**
    * Sends `body` to `path` one byte a TCP segment, a turn of the loop apart, then ends; the status of the answer, and
-   * how long the body took to send (ms).
+   * how long the body took to send (ms). Given `forMs`, gives up after that long, unanswered; given `everyMs`, a byte
+   * that often rather than a turn of the loop apart.
    */
-  const drip = async (path: string, body: string) => {
+  const drip = async (path: string, body: string, { forMs = Infinity, everyMs = 0 } = {}) => {
     const url = new URL(sidecar.url);
     const socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true });
     const status = statusOnClose(socket);
@@ -188,13 +189,26 @@ describe('a body dripped a byte a segment (issue 46)', () => {
     );
     const started = performance.now();
     for (const byte of body) {
-      if (socket.destroyed) break;
+      if (socket.destroyed || performance.now() - started > forMs) break;
       if (!socket.write(byte)) await new Promise((done) => socket.once('drain', done));
-      await new Promise((done) => setImmediate(done));
+      await new Promise((done) => (everyMs > 0 ? setTimeout(done, everyMs) : setImmediate(done)));
     }
     const ms = performance.now() - started;
+    if (ms > forMs) {
+      socket.destroy();
+      return { status: 'given up', ms };
+    }
     socket.end();
     return { status: await status, ms };
+  };
+
+  /**
+   * The sidecar's main thread's read calls (the event loop's): the process's count also holds what its other threads
+   * read, the render thread loading its modules (some 400 read calls, in a run of its own or not).
+   */
+  const readCalls = () => {
+    const { pid } = sidecar.child;
+    return Number(/^syscr: (\d+)$/m.exec(readFileSync(`/proc/${pid}/task/${pid}/io`, 'utf8'))![1]);
   };
 
   it('is answered, and read a batch of segments at a time, not a read call for every byte', async () => {
@@ -205,10 +219,6 @@ describe('a body dripped a byte a segment (issue 46)', () => {
     // The process is cold (no route asked before), as after every start: while a request waited for its route to be
     // prepared, Node read its body a segment at a time, 1,800-12,000 read calls here, until the body was held for its
     // reader.
-    // The main thread's read calls (the event loop's): the process's count also holds what its other threads read,
-    // the render thread loading its modules (some 400 read calls, in a run of its own or not).
-    const { pid } = sidecar.child;
-    const readCalls = () => Number(/^syscr: (\d+)$/m.exec(readFileSync(`/proc/${pid}/task/${pid}/io`, 'utf8'))![1]);
     const before = readCalls();
     // Four to /mcp, which reads the body; four to a page, which answers 405 at once and drops the rest as it comes.
     const answers = await Promise.all([
@@ -229,6 +239,23 @@ describe('a body dripped a byte a segment (issue 46)', () => {
       reads,
       `${reads} read calls for ${segments} one-byte segments sent in ${Math.round(pauses)} pauses`,
     ).toBeLessThan(bar);
+    expect((await fetch(sidecar.url + '/health')).status).toBe(200);
+  });
+
+  it('reads a body that keeps coming in pieces less and less often', async () => {
+    // Read once every 20 ms, sixty-four such connections from each of five addresses still cost the one thread half a
+    // core: fifty read calls a second a connection. The pause doubles while the pieces stay small, to 320 ms: about
+    // ten read calls in two seconds, against a hundred. Four to /mcp (its slots), each dripping a byte a millisecond or
+    // so for two seconds (a turn of the loop apart, the body would be whole sooner).
+    const before = readCalls();
+    const dripped = await Promise.all(
+      Array.from({ length: 4 }, () => drip('/mcp', ' '.repeat(60_000), { forMs: 2000, everyMs: 1 })),
+    );
+    const reads = readCalls() - before;
+    const ms = Math.max(...dripped.map((d) => d.ms));
+    expect(reads, `${reads} read calls for four bodies dripped for ${Math.round(ms)} ms`).toBeLessThan(
+      4 * (ms / 160 + 10) + 100,
+    );
     expect((await fetch(sidecar.url + '/health')).status).toBe(200);
   });
 });
