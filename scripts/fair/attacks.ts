@@ -136,7 +136,8 @@ export const ATTACKS: Attack[] = [
         const { end } = context;
         for (let sent = 0; sent < 65_000 && Date.now() < end && !socket.destroyed; sent++) {
           // A segment a byte: the next is written a turn of the loop later, once the last has left.
-          if (!socket.write('[')) await new Promise((resolve) => socket.once('drain', resolve));
+          // (Or its close: a socket closed while full drains never, and nothing else keeps the process alive.)
+          if (!socket.write('[')) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
           await new Promise((resolve) => setImmediate(resolve));
           count(counts, 'sent');
         }
