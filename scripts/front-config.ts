@@ -72,6 +72,15 @@ export interface ClientLimits {
  */
 export const FRONT_LIMITS: Readonly<ClientLimits> = { inProgress: 64, mcpInProgress: 8, ratePerSecond: 50, burst: 200 };
 
+/**
+ * Connections a worker holds at once: every client's, kept alive between requests, and the sidecars'. Out of slots,
+ * nginx closes connections kept alive, the oldest first, whoever's they are: one stranger's 4,500 connections filled
+ * the 4,096 it had, and it closed another reader's between two of its requests, and the stranger's 75,000 times in ten
+ * seconds, each opened again at once (issue 46). A slot costs a few hundred bytes; each is a file too (two while
+ * proxied), and nginx's master, started as root, raises its workers' limit to match.
+ */
+export const WORKER_CONNECTIONS = 16_384;
+
 /** What the front says itself when a client is past its share, or no sidecar can answer (in JSON-RPC on /mcp). */
 const TOO_MANY = `Too many requests: this client has sent more than its share; retry in ${RETRY_AFTER.busy} s`;
 const UNAVAILABLE = `Service unavailable: no server can answer now; retry in ${RETRY_AFTER.unavailable} s`;
@@ -269,6 +278,8 @@ export function frontConfig(options: FrontOptions): string {
   const values: Record<string, string> = {
     MODULES_DIR: options.modulesDir ?? '/usr/lib/nginx/modules',
     WORKERS: String(options.workers ?? 'auto'),
+    WORKER_CONNECTIONS: String(WORKER_CONNECTIONS),
+    WORKER_FILES: String(2 * WORKER_CONNECTIONS),
     PREFIX: options.prefix,
     ACCESS_LOG: options.accessLog ?? 'off',
     TYPES: indent(

@@ -1,0 +1,85 @@
+// Connections through the front (issue 46). nginx keeps a fixed number of connection slots a worker; when they run
+// out it closes connections kept alive between requests, the oldest first, whoever's they are, to make room. One
+// stranger's 4,500 connections, each asking a page now and then, filled the 4,096 it had: the front closed 75,000
+// kept-alive connections in ten seconds (others' among them), and the stranger opened them again as fast. Counts of
+// connections closed, not times.
+import type { ChildProcess } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFront } from '../../scripts/front-config.ts';
+import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { pathOf } from '../../src/lib/surface.ts';
+import { createDatabase } from '../helpers/database.ts';
+import { testConfig } from '../helpers/env.ts';
+import { stopNginx } from '../helpers/front.ts';
+import { spawnTestSidecar } from '../helpers/sidecar.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
+
+/** What the stranger holds: more than the 4,096 slots the front had. */
+const STRANGER_CONNECTIONS = 5_000;
+
+/** A kept-alive connection from `localAddress` that asks for `path` once and resolves with it once answered. */
+function askedOnce(url: URL, localAddress: string, path: string): Promise<{ socket: Socket; closed: () => boolean }> {
+  return new Promise((resolve, reject) => {
+    let closed = false;
+    const socket = connect({ port: Number(url.port), host: url.hostname, localAddress }, () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`),
+    );
+    socket.once('data', (chunk: Buffer) => {
+      if (!chunk.toString('latin1').startsWith('HTTP/1.1 200 ')) reject(new Error(chunk.toString('latin1', 0, 40)));
+      resolve({ socket, closed: () => closed });
+    });
+    socket.on('error', reject).on('close', () => (closed = true));
+  });
+}
+
+describe('connections through the front', () => {
+  let sidecar: SidecarProcess;
+  let front: { url: string; nginx: ChildProcess };
+  const held: Socket[] = [];
+  beforeAll(async () => {
+    sidecar = await spawnTestSidecar({
+      DATABASE_PATH: await createDatabase(),
+      STATIC_FILES: 'front',
+      TRUST_PROXY: '127.0.0.1',
+    });
+    // As shipped: one worker, as the bench's and the tests' fronts run, and the shares for one client.
+    front = await runFront({
+      config: testConfig,
+      sidecars: [sidecar.address],
+      prefix: temporaryFolder('bio-front-'),
+      port: await freePort(),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    for (const socket of held) socket.destroy();
+    if (front) await stopNginx(front.nginx);
+    sidecar?.child.kill('SIGKILL');
+  });
+
+  it("keeps a reader's connection, and every other, while a stranger holds thousands", async () => {
+    const url = new URL(front.url);
+    const robots = pathOf('getRobots');
+    const reader = await askedOnce(url, '127.0.3.1', robots);
+    held.push(reader.socket);
+    const stranger: { closed: () => boolean }[] = [];
+    // A batch at a time, within the listen queue.
+    for (let opened = 0; opened < STRANGER_CONNECTIONS; opened += 250) {
+      const batch = await Promise.all(Array.from({ length: 250 }, () => askedOnce(url, '127.0.2.1', robots)));
+      for (const connection of batch) held.push(connection.socket);
+      stranger.push(...batch);
+    }
+    // Closing a connection to make room is nginx's own doing, at once: a moment is time enough to see it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect({
+      reader: reader.closed(),
+      stranger: stranger.filter((connection) => connection.closed()).length,
+    }).toEqual({ reader: false, stranger: 0 });
+    // And the reader's connection still answers.
+    const answer = await new Promise<string>((resolve) => {
+      reader.socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1', 0, 15)));
+      reader.socket.write(`GET ${robots} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+    });
+    expect(answer).toBe('HTTP/1.1 200 OK');
+  }, 60_000);
+});
