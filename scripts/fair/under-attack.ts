@@ -10,6 +10,8 @@ export type Reading = Record<ReadKind, ReadStats>;
 
 /** The readers' addresses: `n` loopback hosts no attack sends from. */
 export const readerAddresses = (n: number) => Array.from({ length: n }, (_, i) => `127.0.3.${i + 1}`);
+/** The control's readers' addresses (shapes.ts startControl): `n` loopback hosts of their own. */
+export const controlAddresses = (n: number) => Array.from({ length: n }, (_, i) => `127.0.4.${i + 1}`);
 /** The attacks' addresses: `n` loopback hosts of their own. */
 export const attackerAddresses = (n: number) => Array.from({ length: n }, (_, i) => `127.0.2.${i + 1}`);
 
@@ -44,15 +46,25 @@ export async function underAttack(options: {
   attackers: string[];
   /** The readers' addresses: one unless told. */
   readers?: string[];
-}): Promise<{ reader: Reading; attack: AttackCounts }> {
-  const { url, attack, seconds, profiles, attackers, readers } = options;
+  /** A control (shapes.ts startControl) read beside them, from controlAddresses as many as the readers. */
+  control?: string;
+}): Promise<{ reader: Reading; attack: AttackCounts; control?: Reading }> {
+  const { url, attack, seconds, profiles, attackers, readers, control } = options;
   const attacking = run(
     [join(projectRoot, 'scripts/fair/attacker.ts'), attack, url, String(seconds + 1), String(profiles), ...attackers],
     10,
   );
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const [reader, counts] = await Promise.all([read(url, seconds, profiles, readers), attacking]);
-  return { reader, attack: JSON.parse(counts) as AttackCounts };
+  const [reader, counts, controlReading] = await Promise.all([
+    read(url, seconds, profiles, readers),
+    attacking,
+    control === undefined ? undefined : read(control, seconds, profiles, controlAddresses(readers?.length ?? 1)),
+  ]);
+  return {
+    reader,
+    attack: JSON.parse(counts) as AttackCounts,
+    ...(controlReading ? { control: controlReading } : {}),
+  };
 }
 
 /** The share of `stats`' answers that were 200 (1 with none). */
