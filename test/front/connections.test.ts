@@ -3,17 +3,11 @@
 // stranger's 4,500 connections, each asking a page now and then, filled the 4,096 it had: the front closed 75,000
 // kept-alive connections in ten seconds (others' among them), and the stranger opened them again as fast. Counts of
 // connections closed, not times.
-import type { ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFront } from '../../scripts/front-config.ts';
-import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
 import { pathOf } from '../../src/lib/surface.ts';
 import { createDatabase } from '../helpers/database.ts';
-import { testConfig } from '../helpers/env.ts';
-import { stopNginx } from '../helpers/front.ts';
-import { spawnTestSidecar } from '../helpers/sidecar.ts';
-import { temporaryFolder } from '../helpers/temporary.ts';
+import { startShippedFront } from '../helpers/front.ts';
 
 /** What the stranger holds: more than the 4,096 slots the front had. */
 const STRANGER_CONNECTIONS = 5_000;
@@ -34,27 +28,15 @@ function askedOnce(url: URL, localAddress: string, path: string): Promise<{ sock
 }
 
 describe('connections through the front', () => {
-  let sidecar: SidecarProcess;
-  let front: { url: string; nginx: ChildProcess };
+  let front: Awaited<ReturnType<typeof startShippedFront>>;
   const held: Socket[] = [];
+  // As shipped: one worker, as the bench's and the tests' fronts run, and the shares for one client.
   beforeAll(async () => {
-    sidecar = await spawnTestSidecar({
-      DATABASE_PATH: await createDatabase(),
-      STATIC_FILES: 'front',
-      TRUST_PROXY: '127.0.0.1',
-    });
-    // As shipped: one worker, as the bench's and the tests' fronts run, and the shares for one client.
-    front = await runFront({
-      config: testConfig,
-      sidecars: [sidecar.address],
-      prefix: temporaryFolder('bio-front-'),
-      port: await freePort(),
-    });
+    front = await startShippedFront({ DATABASE_PATH: await createDatabase() });
   }, 120_000);
   afterAll(async () => {
     for (const socket of held) socket.destroy();
-    if (front) await stopNginx(front.nginx);
-    sidecar?.child.kill('SIGKILL');
+    await front?.stop();
   });
 
   it("keeps a reader's connection, and every other, while a stranger holds thousands", async () => {

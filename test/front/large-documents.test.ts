@@ -4,51 +4,33 @@
 // each kept the sidecar decompressing for them, and another reader's cached page waited (the fairness bench, p99
 // 11-19 ms against a baseline of 4.3-6.2). The front now asks for gzip and decompresses as the client reads, at the
 // sidecars' pace and share. Counts of bytes, not times: a slower machine only sends fewer.
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFront } from '../../scripts/front-config.ts';
-import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
 import { DECOMPRESSING_PER_CLIENT } from '../../sidecar/send.ts';
-import { testConfig } from '../helpers/env.ts';
-import { stopNginx } from '../helpers/front.ts';
+import { startShippedFront } from '../helpers/front.ts';
 import { largeDatabase } from '../helpers/large-database.ts';
-import { spawnTestSidecar } from '../helpers/sidecar.ts';
-import { temporaryFolder } from '../helpers/temporary.ts';
 
 const PART = '/sitemaps/2.xml';
 
 describe('a large document through the front, to a client that takes no compression', () => {
-  let sidecar: SidecarProcess;
-  let front: { url: string; nginx: ChildProcess };
+  let front: Awaited<ReturnType<typeof startShippedFront>>;
   const held: Socket[] = [];
   /** The gzip answer's length (the first test reads it). */
   let compressedSize = 0;
+  // As shipped: the front's shares for one client are what this is about.
   beforeAll(async () => {
-    sidecar = await spawnTestSidecar({
-      ...(await largeDatabase('sqlite')),
-      STATIC_FILES: 'front',
-      TRUST_PROXY: '127.0.0.1',
-    });
-    // As shipped: the front's shares for one client are what this is about.
-    front = await runFront({
-      config: testConfig,
-      sidecars: [sidecar.address],
-      prefix: temporaryFolder('bio-front-'),
-      port: await freePort(),
-    });
+    front = await startShippedFront(await largeDatabase('sqlite'));
   }, 120_000);
   afterAll(async () => {
     for (const socket of held) socket.destroy();
-    if (front) await stopNginx(front.nginx);
-    sidecar?.child.kill('SIGKILL');
+    await front?.stop();
   });
 
   /** Bytes the sidecar's process has written to any socket or file, in /proc's own count. */
-  const written = () => Number(/^wchar: (\d+)$/m.exec(readFileSync(`/proc/${sidecar.child.pid}/io`, 'utf8'))![1]);
+  const written = () => Number(/^wchar: (\d+)$/m.exec(readFileSync(`/proc/${front.sidecar.child.pid}/io`, 'utf8'))![1]);
 
   /** A connection that asks for the part, taking no coding, and reads nothing: its status line is all it waits for. */
   const stalled = () =>

@@ -8,8 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, openServices } from '../../sidecar/app.ts';
 import { runFront, UNLIMITED_CLIENT } from '../../scripts/front-config.ts';
 import type { ServerConfig } from '../../sidecar/config.ts';
-import { distDir } from './env.ts';
-import { freePort } from '../../scripts/sidecar-process.ts';
+import { distDir, testConfig } from './env.ts';
+import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
+import { spawnTestSidecar } from './sidecar.ts';
+import { temporaryFolder } from './temporary.ts';
 
 export interface Front {
   url: string;
@@ -78,3 +80,32 @@ export async function startFront(config: ServerConfig): Promise<Front> {
 
 /** Set by the vitest project that runs the HTTP suite through the front. */
 export const throughFront = process.env.BIO_TEST_FRONT === '1';
+
+/**
+ * The front as shipped (the shares for one client as FRONT_LIMITS sets them, one worker) over one sidecar process in
+ * front mode on the database `env` names: for the suites about what the front does with one client's load.
+ */
+export async function startShippedFront(
+  env: Record<string, string>,
+): Promise<{ url: string; sidecar: SidecarProcess; stop: () => Promise<void> }> {
+  const sidecar = await spawnTestSidecar({ ...env, STATIC_FILES: 'front', TRUST_PROXY: '127.0.0.1' });
+  try {
+    const { url, nginx } = await runFront({
+      config: testConfig,
+      sidecars: [sidecar.address],
+      prefix: temporaryFolder('bio-front-'),
+      port: await freePort(),
+    });
+    return {
+      url,
+      sidecar,
+      stop: async () => {
+        await stopNginx(nginx);
+        sidecar.child.kill('SIGKILL');
+      },
+    };
+  } catch (error) {
+    sidecar.child.kill('SIGKILL');
+    throw error;
+  }
+}
