@@ -1,6 +1,6 @@
 // Builds the Fastify app (plugins and routes) apart from listening, so tests and server.ts share it. Layers: routes
 // (HTTP in and out) over services (site reader, live pages, sitemap, static site) over the store.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import Fastify, {
   type FastifyError,
@@ -13,6 +13,7 @@ import { STATIC_SITEMAP_FILE } from '../src/lib/sitemap.ts';
 import { pathOf, CACHE, MCP_BODY_LIMIT, RETRY_AFTER } from '../src/lib/surface.ts';
 import type { ServerConfig } from './config.ts';
 import { clientErrorHandler } from './client-errors.ts';
+import { Pipelining } from './admission/pipelining.ts';
 import { clientOf, RequestsInProgress, runAs } from './clients.ts';
 import { LoopTurns } from './loop-turns.ts';
 import { limitConnectionsPerClient, proxyCheck } from './connection-limits.ts';
@@ -96,6 +97,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.services ?? (await openServices(options));
 
   const headers = securityHeaders(config, buildStyleHashes(options.distDir));
+  const http = {
+    requestTimeout: config.requestTimeoutMs,
+    headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
+  };
+  let pipelining: Pipelining | undefined;
   const app = Fastify({
     logger: options.logger ?? false,
     // Long enough for any real URL, short enough that a hostile one is refused early.
@@ -110,13 +117,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Node does not enforce a requestTimeout set afterwards (as Fastify's own option does).
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.idleTimeoutMs,
-    http: {
-      requestTimeout: config.requestTimeoutMs,
-      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
-      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
+    http,
+    // A connection's requests reach the app one at a time, however many it pipelines (admission/pipelining.ts). The
+    // server is made as Fastify makes it, with that in front of its handler.
+    serverFactory: (handler) => {
+      pipelining = new Pipelining(handler, {
+        maxPipelined: config.maxPipelinedRequests,
+        onUngated: (why) => console.error(why),
+      });
+      const server = createServer(http, pipelining.request);
+      server.on('connection', pipelining.connection);
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      server.setTimeout(config.idleTimeoutMs);
+      return server;
     },
     // A request Node cannot read (too large, too slow, not HTTP) is answered with our headers too.
-    clientErrorHandler: clientErrorHandler(headers),
+    clientErrorHandler: clientErrorHandler(headers, (socket) => pipelining?.readOf(socket)),
     // A URL the router cannot decode gets our 400, with our headers, not Fastify's JSON echoing the URL.
     frameworkErrors: (error, _request, anyReply) => {
       const reply = anyReply as FastifyReply;
@@ -157,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('surfaceRoute', undefined);
   app.decorateRequest('client', '');
   const turns = new LoopTurns(requests);
+  const fromProxy = proxyCheck(config.trustProxy);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
     // A body waits in the kernel until the route that reads it, or the answer that drops it, comes (request-body.ts).
@@ -166,6 +183,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const client = clientOf(request.ip);
     request.client = client;
     if (!requests.enter(client)) {
+      // A client's own connection (not a front's, which carries everyone's) is closed after it: the client pays for
+      // its next refusal with a new connection, which its budget of those bounds (connection-limits.ts), and not
+      // with a trip through the app a request, thousands a second (issue 60).
+      if (!fromProxy(request.raw.socket.remoteAddress)) reply.header('connection', 'close');
       reply
         .code(429)
         .header('retry-after', String(RETRY_AFTER.busy))
@@ -202,7 +223,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // A body from a proxy TRUST_PROXY names is read to its end: the proxy bounded it and sends it whole (nginx buffers
   // it first), and a connection reset under it is a failed sidecar to the proxy: nginx took healthy sidecars out of
   // service for it, and every reader got 503 (issue 46).
-  const fromProxy = proxyCheck(config.trustProxy);
   app.addHook('onSend', (request, reply, payload, done) => {
     if (hasBody(request.raw) && !request.raw.readableEnded)
       lingerOnUnreadBody(
@@ -267,6 +287,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   return app;
 }
+
+/** How long a connection is kept open for its client's next request after an answer (Fastify's default). */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 /** Answers smaller than this leave at once (the kernel takes them whole); larger ones and streams are watched. */
 const SEND_WATCHED_BYTES = 64 * 1024;

@@ -22,8 +22,14 @@ function statusOf(code: string | undefined): number {
   return 400;
 }
 
-/** Fastify's clientErrorHandler, answering with `headers` (the security headers every answer carries). */
-export function clientErrorHandler(headers: Record<string, string>) {
+/**
+ * Fastify's clientErrorHandler, answering with `headers` (the security headers every answer carries). `readOf`: the
+ * read of a connection its parser was in (admission/pipelining.ts gives the parser a read in slices).
+ */
+export function clientErrorHandler(
+  headers: Record<string, string>,
+  readOf: (socket: Socket) => Buffer | undefined = () => undefined,
+) {
   const fixed = Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
@@ -36,7 +42,8 @@ export function clientErrorHandler(headers: Record<string, string>) {
     const status = statusOf(err.code);
     const body = `${WHY[status]}\n`;
     // The method, when the packet that failed still holds the request line.
-    const head = Buffer.isBuffer(err.rawPacket) && err.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+    const packet = readOf(socket) ?? err.rawPacket;
+    const head = Buffer.isBuffer(packet) && packet.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${fixed}content-type: text/plain; charset=utf-8\r\ncache-control: ${CACHE.none}\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${head ? '' : body}`,

@@ -112,6 +112,7 @@ const serverSchema = z.object({
   MAX_CONNECTIONS: whole(2048, 1, 1_000_000),
   MAX_CONNECTIONS_PER_CLIENT: whole(64, 1, 1_000_000),
   MAX_REQUESTS_PER_CLIENT: whole(64, 1, 1_000_000),
+  MAX_PIPELINED_REQUESTS: whole(64, 1, 10_000),
   MAX_EVENT_LOOP_DELAY_MS: whole(100, 1, 60_000),
   SHUTDOWN_DRAIN_MS: whole(1000, 0, 600_000),
   /** The header live answers name their entity in, for edges: Varnish's xkey, Fastly's Surrogate-Key, Cloudflare's Cache-Tag. */
@@ -200,6 +201,8 @@ export interface ServerConfig extends PublicConfig {
   maxConnectionsPerClient: number;
   /** Requests one client may have in progress at once (pipelined, or through a front's shared connections): 429 past it. */
   maxRequestsPerClient: number;
+  /** Requests one connection may have sent and not been answered (pipelined); past it the connection is closed. */
+  maxPipelinedRequests: number;
   /** The event loop's mean delay past which costly work is refused with 503 (load shed) and /health is degraded. */
   maxEventLoopDelayMs: number;
   /** On SIGTERM, how long to keep answering (with Connection: close) before closing. */
@@ -261,6 +264,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     maxConnections: settings.MAX_CONNECTIONS,
     maxConnectionsPerClient: settings.MAX_CONNECTIONS_PER_CLIENT,
     maxRequestsPerClient: settings.MAX_REQUESTS_PER_CLIENT,
+    maxPipelinedRequests: settings.MAX_PIPELINED_REQUESTS,
     maxEventLoopDelayMs: settings.MAX_EVENT_LOOP_DELAY_MS,
     shutdownDrainMs: settings.SHUTDOWN_DRAIN_MS,
     edgeTagHeader: settings.EDGE_TAG_HEADER === 'none' ? undefined : settings.EDGE_TAG_HEADER,

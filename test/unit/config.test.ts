@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       maxConnections: 2048,
       maxConnectionsPerClient: 64,
       maxRequestsPerClient: 64,
+      maxPipelinedRequests: 64,
       maxEventLoopDelayMs: 100,
       changePollMs: 0,
       shutdownDrainMs: 1000,
