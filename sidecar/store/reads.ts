@@ -2,9 +2,11 @@
 // dialect at start-up: the store then runs the compiled SQL with its parameters, as a prepared statement (SQLite) or
 // a parameterised query (PostgreSQL), so a read costs what a hand-written statement did. Parameters are named here and
 // filled by name when a read runs: no list of them is written in positional order. A read selects every column pages
-// see (live-schema.ts readColumns): a column added to a table is read with no query touched.
+// see (live-schema.ts readColumns): a column added to a table is read with no query touched. A column with a longest
+// value (live-schema.ts `longest`) is read no further than one character past it (`substr`, the same on both
+// backends), so that whatever another writer stored in it costs a read no larger than the largest an import writes.
 import { sql, type Compilable, type RawBuilder } from 'kysely';
-import { OWNER_LISTS, readColumns, TABLES } from '../../src/lib/live-schema.ts';
+import { OWNER_LISTS, readColumns, TABLES, type Table } from '../../src/lib/live-schema.ts';
 import { LANGS } from '../../src/lib/locales.ts';
 import { compilerFor, type DialectName } from './database.ts';
 
@@ -47,6 +49,18 @@ const compiled =
     };
   };
 
+/**
+ * The columns of `table` (named `name` in the query) a read selects, each bounded as its declaration says: the names
+ * as readColumns gives them, for the row's type, with the bounded ones read as `substr(name.column, 1, longest + 1)`.
+ */
+function bounded<T extends Table, N extends string>(table: T, name: N) {
+  return readColumns(table).map((column) => {
+    const longest = table[column].longest;
+    const ref = `${name}.${column}`;
+    return longest === undefined ? ref : sql`substr(${sql.ref(ref)}, 1, ${sql.lit(longest + 1)})`.as(column);
+  }) as unknown as `${N}.${ReturnType<typeof readColumns<T>>[number]}`[];
+}
+
 export type RowOf<R> = R extends Read<Record<string, unknown>, infer Row> ? Row : never;
 
 type KeyAfter = { after: string; offset: number };
@@ -75,7 +89,7 @@ export function readsFor(dialect: DialectName) {
     profile: compiled<{ slug: string }>()(
       db
         .selectFrom('profiles')
-        .select(readColumns(TABLES.profiles))
+        .select(bounded(TABLES.profiles, 'profiles'))
         .where('slug', '=', param<string>('slug'))
         .where('published', '=', 1),
     ),
@@ -84,7 +98,7 @@ export function readsFor(dialect: DialectName) {
     links: compiled<{ profileId: number | string }>()(
       db
         .selectFrom('links')
-        .select(readColumns(TABLES.links))
+        .select(bounded(TABLES.links, 'links'))
         .where('profile_id', '=', param<number | string>('profileId'))
         .where('enabled', '=', 1)
         .orderBy('pinned', 'desc')
@@ -94,7 +108,7 @@ export function readsFor(dialect: DialectName) {
     socials: compiled<{ profileId: number | string }>()(
       db
         .selectFrom('socials')
-        .select(readColumns(TABLES.socials))
+        .select(bounded(TABLES.socials, 'socials'))
         .where('profile_id', '=', param<number | string>('profileId'))
         .orderBy('position')
         .limit(OWNER_LISTS.socials),
@@ -104,7 +118,7 @@ export function readsFor(dialect: DialectName) {
       db
         .selectFrom('cards')
         .leftJoin('profiles', 'profiles.id', 'cards.profile_id')
-        .select(readColumns(TABLES.cards).map((column) => `cards.${column}` as const))
+        .select(bounded(TABLES.cards, 'cards'))
         .select((eb) => [
           eb.case().when('profiles.published', '=', 1).then(eb.ref('profiles.slug')).end().as('profile_slug'),
           eb.case().when('profiles.published', '=', 1).then(eb.ref('profiles.kind')).end().as('profile_kind'),

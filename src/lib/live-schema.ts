@@ -33,6 +33,12 @@ export interface Column<Stored = unknown, Shown = unknown, Imported = unknown> {
   /** The schema version that added it: after 3 (the versions written by hand), its migration is made from this. */
   readonly since: number;
   /**
+   * The most characters a stored value may hold: more than the import ever writes (owner text before it is cleaned,
+   * JSON with its quotes). A read selects no more than one character past it (reads.ts), so that a value another
+   * writer stored longer costs a read of that much, whatever it is; a JSON value that long is corrupt.
+   */
+  readonly longest?: number;
+  /**
    * What a page sees of a stored value (undefined: pages never see it). A corrupt value is reported as `column` (the
    * table's and the column's name) `of` the row (`profiles.updated_at of profile layla`); nothing is composed unless
    * it is.
@@ -207,6 +213,7 @@ function ownerText(
     type: TEXT,
     nullable: false,
     since: options.since ?? 1,
+    longest: textLongest(max),
     show: (stored: string) => servedText(stored, kind, max),
     ...options,
   };
@@ -220,9 +227,25 @@ function optionalOwnerText(
     type: TEXT,
     nullable: true,
     since: options.since ?? 1,
+    longest: textLongest(max),
     show: (stored: string | null) => (stored === null ? null : servedText(stored, kind, max)),
     ...options,
   };
+}
+
+/**
+ * What owner text of at most `max` characters may hold stored: the import keeps what it cleans away (the characters
+ * that disguise text) and counts graphemes, so four times as many characters and then some; a page shows `max`.
+ */
+const textLongest = (max: number) => max * 4 + 64;
+
+/** A value longer than its column's `longest`: corrupt, said without the value. */
+function tooLong(stored: string, longest: number, of: string, column: string): CorruptRowError | undefined {
+  return stored.length > longest
+    ? new CorruptRowError(
+        `${column} of ${of} holds more than ${longest} characters (more than any import writes): ${JSON.stringify(stored.slice(0, 40))}…`,
+      )
+    : undefined;
 }
 
 /** One of `values`, checked in the database and again when shown. */
@@ -232,6 +255,7 @@ function choice<const V extends readonly string[]>(
 ): ShownColumn<string, V[number]> {
   const { default: fallback, ...rest } = options;
   return {
+    longest: Math.max(...values.map((value) => value.length)),
     type: TEXT,
     nullable: false,
     ...(fallback === undefined ? {} : { default: `'${fallback}'` }),
@@ -303,16 +327,31 @@ const url = (options: Options = {}): ShownColumn<string, string> => ({
   type: TEXT,
   nullable: false,
   since: options.since ?? 1,
-  show: (stored) => stored,
+  longest: URL_LONGEST,
+  show: (stored, of, column) => {
+    const long = tooLong(stored, URL_LONGEST, of, column);
+    if (long) throw long;
+    return stored;
+  },
   ...options,
 });
 const optionalUrl = (options: Options = {}): ShownColumn<string | null, string | null, string> => ({
   type: TEXT,
   nullable: true,
   since: options.since ?? 1,
-  show: (stored) => stored,
+  longest: URL_LONGEST,
+  show: (stored, of, column) => {
+    const long = stored === null ? undefined : tooLong(stored, URL_LONGEST, of, column);
+    if (long) throw long;
+    return stored;
+  },
   ...options,
 });
+/**
+ * A URL as the import normalised it: typed in 2,048 characters at most, then in ASCII (a character percent-encoded is
+ * up to twelve). Longer is another writer's, and a cut one would lead elsewhere: corrupt.
+ */
+const URL_LONGEST = 2048 * 12;
 
 /** What the owner gave for an image (an address, a file beside the import file): kept, never shown. */
 const imageSource = (options: Options = {}): Column<string | null, never, string> => ({
@@ -336,6 +375,11 @@ const image = (options: Options = {}): ShownColumn<string | null, string | null>
   ...options,
 });
 
+/** What one entry of a JSON list may hold stored, at most (a phone, an e-mail, a social link with its URL). */
+const JSON_ENTRY_LONGEST = 4096;
+/** What an optional JSON value may hold stored (a place with its address and its week's hours, a theme). */
+const JSON_VALUE_LONGEST = 64 * 1024;
+
 /**
  * A list kept as JSON text (a card's phones, its e-mails): each entry shown by `entry` (which cleans and checks it),
  * no more than `max` of them, whoever wrote it.
@@ -345,12 +389,16 @@ function jsonList<E>(
   entry: (value: unknown, of: string, column: string) => E,
   options: Options = {},
 ): ShownColumn<string, E[], unknown[]> {
+  const longest = max * JSON_ENTRY_LONGEST;
   return {
     type: TEXT,
     nullable: false,
     default: "'[]'",
     since: options.since ?? 1,
+    longest,
     show: (stored, of, column) => {
+      const long = tooLong(stored, longest, of, column);
+      if (long) throw long;
       let value: unknown;
       try {
         value = JSON.parse(stored);
@@ -401,13 +449,24 @@ function translations<const F extends TranslatedFields, const Links extends bool
     if (typeof value !== 'string') throw new CorruptRowError(`${column} of ${of} holds ${what} that is not a string`);
     return servedText(value, kind, max);
   };
+  // Each language's fields at their longest, and for a profile each link's title keyed by its URL as the owner gave it
+  // (2,048 characters, escaped), and each section's.
+  const perLang =
+    Object.values(fields).reduce((sum, field) => sum + textLongest(field.max), 0) +
+    (links
+      ? OWNER_LISTS.links * (2 * 2048 + textLongest(OWNER_TEXT.linkTitle) + 2 * textLongest(OWNER_TEXT.sectionTitle))
+      : 0);
+  const longest = LANGS.length * perLang * 2;
   return {
     type: TEXT,
     nullable: false,
     default: "'{}'",
     since: options.since ?? 1,
+    longest,
     show: (stored, of, column) => {
       if (stored === '{}') return {};
+      const long = tooLong(stored, longest, of, column);
+      if (long) throw long;
       let parsed: unknown;
       try {
         parsed = JSON.parse(stored);
@@ -458,8 +517,11 @@ function optionalJson<Shown>(
     type: TEXT,
     nullable: true,
     since: options.since ?? 1,
+    longest: JSON_VALUE_LONGEST,
     show: (stored, of, column) => {
       if (stored === null) return null;
+      const long = tooLong(stored, JSON_VALUE_LONGEST, of, column);
+      if (long) throw long;
       let value: unknown;
       try {
         value = JSON.parse(stored);

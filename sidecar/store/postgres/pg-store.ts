@@ -93,13 +93,17 @@ export class PgStore implements Store {
 
   async profile(slug: string): Promise<Profile | undefined> {
     // Three reads in one snapshot: a standby replaying an owner's edit between them must not give the page half of it.
-    return this.snapshot(async (query) => {
+    // The rows are judged outside it: a corrupt one is another writer's mistake (500), not the database failing.
+    const rows = await this.snapshot(async (query) => {
       const [row] = await query(READS.profile, { slug });
       if (!row) return undefined;
-      const links = await query(READS.links, { profileId: row.id });
-      const socials = await query(READS.socials, { profileId: row.id });
-      return profileFromRows(row, links, socials);
+      return {
+        row,
+        links: await query(READS.links, { profileId: row.id }),
+        socials: await query(READS.socials, { profileId: row.id }),
+      };
     });
+    return rows && profileFromRows(rows.row, rows.links, rows.socials);
   }
 
   async card(cardId: string): Promise<Card | undefined> {
