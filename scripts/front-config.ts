@@ -1,7 +1,9 @@
 // Fills deploy/nginx.conf, the front, from the configuration and from the sidecar's own rules (content types,
 // cache rules, security headers, the homepage Link header), so that the front and the sidecar answer alike.
 //   npm run front -- config [--listen 0.0.0.0:80] [--sidecar 127.0.0.1:8081 ...] [--dist DIR] [--prefix DIR] [--workers N]
-//                           [--trust-proxy ADDR ...] [--client-requests N] [--client-rate PER_SECOND] [--client-burst N]
+//                           [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N]
+//                           [--client-rate PER_SECOND] [--client-burst N] [--client-every-rate PER_SECOND]
+//                           [--client-every-burst N]
 // prints it. Tests, the bench and an operator all use this one function.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { CONTENT_USAGE } from '../src/lib/ai-preferences.ts';
 import { homepageLinks, siteLinks } from '../src/lib/discovery.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
+import { NEGOTIATED_HEADER_CHARS } from '../sidecar/negotiation.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { TYPES, TYPES_BY_PATH } from '../src/lib/media-types.ts';
 import { loadConfig, type ServerConfig } from '../sidecar/config.ts';
@@ -60,8 +63,12 @@ export interface ClientLimits {
   inProgress: number;
   /** Of which to /mcp: an agent's calls, each holding one of a sidecar's few MCP slots (MCP_MAX_CONCURRENT, 4). */
   mcpInProgress: number;
+  /** What goes to the sidecars: a rate a second, with a burst. */
   ratePerSecond: number;
   burst: number;
+  /** Every request, static files and 404s included: a rate a second, with a burst. */
+  everyRatePerSecond: number;
+  everyBurst: number;
 }
 
 /**
@@ -70,7 +77,15 @@ export interface ClientLimits {
  * browser asks a page and its images, a crawler a few pages a second: far below both. The sidecars judge the same
  * client again (X-Forwarded-For), with their own shares.
  */
-export const FRONT_LIMITS: Readonly<ClientLimits> = { inProgress: 64, mcpInProgress: 8, ratePerSecond: 50, burst: 200 };
+export const FRONT_LIMITS: Readonly<ClientLimits> = {
+  inProgress: 64,
+  mcpInProgress: 8,
+  ratePerSecond: 50,
+  burst: 200,
+  // A page and everything it loads is some thirty requests; a browser's first visit to a few pages, a few hundred.
+  everyRatePerSecond: 100,
+  everyBurst: 400,
+};
 
 /**
  * Connections a worker holds at once: every client's, kept alive between requests, and the sidecars'. Out of slots,
@@ -91,6 +106,8 @@ export const UNLIMITED_CLIENT: Readonly<ClientLimits> = {
   mcpInProgress: 65_000,
   ratePerSecond: 100_000,
   burst: 100_000,
+  everyRatePerSecond: 100_000,
+  everyBurst: 100_000,
 };
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
@@ -185,6 +202,7 @@ export function frontConfig(options: FrontOptions): string {
       [
         `limit_conn per_client_conn ${limits.inProgress};`,
         `limit_req zone=per_client_rate burst=${limits.burst} nodelay;`,
+        `limit_req zone=per_client_every burst=${limits.everyBurst} nodelay;`,
         `proxy_pass http://${upstream};`,
         'proxy_http_version 1.1;',
         'proxy_set_header Connection "";',
@@ -302,6 +320,9 @@ export function frontConfig(options: FrontOptions): string {
     DIST: dist,
     PROXY: proxy('error timeout'),
     RATE: `${limits.ratePerSecond}r/s`,
+    EVERY_RATE: `${limits.everyRatePerSecond}r/s`,
+    EVERY_BURST: String(limits.everyBurst),
+    NEGOTIATED_CHARS: String(NEGOTIATED_HEADER_CHARS),
     RETRY_AFTER_BUSY: String(RETRY_AFTER.busy),
     REAL_IP: indent(
       (options.trustProxy ?? []).length === 0
@@ -420,11 +441,13 @@ if (import.meta.main) {
       'client-mcp-requests': { type: 'string', default: String(FRONT_LIMITS.mcpInProgress) },
       'client-rate': { type: 'string', default: String(FRONT_LIMITS.ratePerSecond) },
       'client-burst': { type: 'string', default: String(FRONT_LIMITS.burst) },
+      'client-every-rate': { type: 'string', default: String(FRONT_LIMITS.everyRatePerSecond) },
+      'client-every-burst': { type: 'string', default: String(FRONT_LIMITS.everyBurst) },
     },
   });
   if (positionals[0] !== 'config') {
     console.error(
-      'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N]',
+      'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N]',
     );
     process.exit(2);
   }
@@ -451,6 +474,8 @@ if (import.meta.main) {
         mcpInProgress: Number(values['client-mcp-requests']),
         ratePerSecond: Number(values['client-rate']),
         burst: Number(values['client-burst']),
+        everyRatePerSecond: Number(values['client-every-rate']),
+        everyBurst: Number(values['client-every-burst']),
       },
       ...(values.dist ? { dist: values.dist } : {}),
     }),

@@ -6,6 +6,22 @@ import { DEFAULT_LANG, LANGS, type Lang } from '../src/lib/site-config.ts';
 type Headers = Record<string, string | string[] | undefined>;
 
 /**
+ * The most of an Accept, Accept-Language or Accept-Encoding header the negotiation reads (issue 60): real ones are a
+ * few dozen characters; what follows the last whole entry within this is ignored, here and at the front
+ * (deploy/negotiate.js, which is given it as $negotiated_chars), so that both decide alike and a 16 KiB header costs
+ * what a 1 KiB one does.
+ */
+export const NEGOTIATED_HEADER_CHARS = 1024;
+
+/** `header` as the negotiation reads it: cut after its last whole entry within NEGOTIATED_HEADER_CHARS. */
+function negotiable(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  if (value.length <= NEGOTIATED_HEADER_CHARS) return value;
+  const cut = value.lastIndexOf(',', NEGOTIATED_HEADER_CHARS);
+  return cut === -1 ? '' : value.slice(0, cut);
+}
+
+/**
  * Remembers the answer for the header values seen most (clients send few distinct ones): parsing q-values on
  * every request was a sixth of the CPU of a Markdown twin. Bounded (500 values of at most 256 characters;
  * emptied when full), so that hostile headers cannot grow it.
@@ -61,9 +77,9 @@ const langFor = memo(
  * always gets a page it can show.
  */
 export function prefersMarkdown(headers: Headers): boolean {
-  const accept = headers.accept;
+  const accept = negotiable(headers.accept);
   if (!accept) return false;
-  return markdownFor(String(accept));
+  return markdownFor(accept);
 }
 
 const langAmongFor = memo((key) => {
@@ -79,15 +95,16 @@ const langAmongFor = memo((key) => {
  * the header is absent or accepts none of them.
  */
 export function preferredAmong(acceptLanguage: string | undefined, offered: readonly Lang[]): Lang | undefined {
-  if (!acceptLanguage || offered.length < 2) return undefined;
-  return langAmongFor(`${offered.join(',')}\n${acceptLanguage}`) ?? undefined;
+  const header = negotiable(acceptLanguage);
+  if (!header || offered.length < 2) return undefined;
+  return langAmongFor(`${offered.join(',')}\n${header}`) ?? undefined;
 }
 
 /** The visitor's preferred site language from Accept-Language; English when nothing matches. */
 export function preferredLang(headers: Headers): Lang {
-  const acceptLanguage = headers['accept-language'];
+  const acceptLanguage = negotiable(headers['accept-language']);
   if (!acceptLanguage) return DEFAULT_LANG;
-  return langFor(String(acceptLanguage));
+  return langFor(acceptLanguage);
 }
 
 const OFFERED = [...ENCODINGS, 'identity'];
@@ -103,7 +120,7 @@ const encodingFor = memo((acceptEncoding) => {
 
 /** The content coding to send (RFC 9110 §12.5.3, q-values honoured), or undefined for the body as it is. */
 export function preferredEncoding(headers: Headers): Encoding | undefined {
-  const acceptEncoding = headers['accept-encoding'];
+  const acceptEncoding = negotiable(headers['accept-encoding']);
   if (!acceptEncoding) return undefined;
-  return encodingFor(String(acceptEncoding)) ?? undefined;
+  return encodingFor(acceptEncoding) ?? undefined;
 }

@@ -3,7 +3,7 @@
 // a parameterised query (PostgreSQL), so a read costs what a hand-written statement did. Parameters are named here and
 // filled by name when a read runs: no list of them is written in positional order. A read selects every column pages
 // see (live-schema.ts readColumns): a column added to a table is read with no query touched. A column with a longest
-// value (live-schema.ts `longest`) is read no further than one character past it (`substr`, the same on both
+// value (live-schema.ts `longest`) is read no further than one character past it (`substr`, the same SQL on both
 // backends), so that whatever another writer stored in it costs a read no larger than the largest an import writes.
 import { sql, type Compilable, type RawBuilder } from 'kysely';
 import { OWNER_LISTS, readColumns, TABLES, type Table } from '../../src/lib/live-schema.ts';
@@ -51,13 +51,19 @@ const compiled =
 
 /**
  * The columns of `table` (named `name` in the query) a read selects, each bounded as its declaration says: the names
- * as readColumns gives them, for the row's type, with the bounded ones read as `substr(name.column, 1, longest + 1)`.
+ * as readColumns gives them, for the row's type, with a bounded one read whole when it holds no more bytes than its
+ * longest value could (four a character), else as `substr(name.column, 1, longest + 1)`.
  */
 function bounded<T extends Table, N extends string>(table: T, name: N) {
   return readColumns(table).map((column) => {
     const longest = table[column].longest;
     const ref = `${name}.${column}`;
-    return longest === undefined ? ref : sql`substr(${sql.ref(ref)}, 1, ${sql.lit(longest + 1)})`.as(column);
+    if (longest === undefined) return ref;
+    // Whole when its bytes say it is within bounds (octet_length counts every byte, a NUL's too: SQLite's length()
+    // and substr() stop at one); else no more than one character past its longest.
+    return sql`case when octet_length(${sql.ref(ref)}) > ${sql.lit(4 * longest)} then substr(${sql.ref(ref)}, 1, ${sql.lit(longest + 1)}) else ${sql.ref(ref)} end`.as(
+      column,
+    );
   }) as unknown as `${N}.${ReturnType<typeof readColumns<T>>[number]}`[];
 }
 

@@ -12,7 +12,10 @@ import { startShippedFront } from '../helpers/front.ts';
 /** What the stranger holds: more than the 4,096 slots the front had. */
 const STRANGER_CONNECTIONS = 5_000;
 
-/** A kept-alive connection from `localAddress` that asks for `path` once and resolves with it once answered. */
+/**
+ * A kept-alive connection from `localAddress` that asks for `path` once and resolves with it once answered (200, or
+ * the 429 of a client past its share of requests: the connection is what counts here).
+ */
 function askedOnce(url: URL, localAddress: string, path: string): Promise<{ socket: Socket; closed: () => boolean }> {
   return new Promise((resolve, reject) => {
     let closed = false;
@@ -20,7 +23,7 @@ function askedOnce(url: URL, localAddress: string, path: string): Promise<{ sock
       socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`),
     );
     socket.once('data', (chunk: Buffer) => {
-      if (!chunk.toString('latin1').startsWith('HTTP/1.1 200 ')) reject(new Error(chunk.toString('latin1', 0, 40)));
+      if (!/^HTTP\/1\.1 (200|429) /.test(chunk.toString('latin1'))) reject(new Error(chunk.toString('latin1', 0, 40)));
       resolve({ socket, closed: () => closed });
     });
     socket.on('error', reject).on('close', () => (closed = true));

@@ -3,14 +3,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import negotiate from '../../deploy/negotiate.js';
-import { preferredAmong, preferredEncoding, preferredLang, prefersMarkdown } from '../../sidecar/negotiation.ts';
+import {
+  NEGOTIATED_HEADER_CHARS,
+  preferredAmong,
+  preferredEncoding,
+  preferredLang,
+  prefersMarkdown,
+} from '../../sidecar/negotiation.ts';
 import { DEFAULT_LANG, LANGS } from '../../src/lib/surface.ts';
 
 /** What nginx hands njs: the request's headers, its URI and the $site_langs the front's template sets. */
 const njsRequest = (headers: Record<string, string>, uri = '/x') => ({
   headersIn: headers,
   uri,
-  variables: { site_langs: [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)].join(' ') },
+  variables: {
+    site_langs: [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)].join(' '),
+    negotiated_chars: String(NEGOTIATED_HEADER_CHARS),
+  },
 });
 
 const q = fc.oneof(
@@ -120,6 +129,37 @@ describe('the front and the sidecar negotiate alike', () => {
       expect(negotiate.takesCoding(njsRequest(value === undefined ? {} : { 'Accept-Encoding': value })), value).toBe(
         passed,
       );
+  });
+
+  it('headers past NEGOTIATED_HEADER_CHARS: both read the same first entries, and what follows is not read (issue 60)', () => {
+    // A header of many entries, from 200 characters to 16 KiB: the two decide alike, and as they decide the header
+    // cut after its last whole entry within the bound.
+    const long = (entries: fc.Arbitrary<string>) =>
+      fc
+        .tuple(entries, fc.integer({ min: 1, max: 400 }))
+        .map(([value, times]) => Array.from({ length: times }, () => value).join(','));
+    const cut = (value: string) =>
+      value.length <= NEGOTIATED_HEADER_CHARS
+        ? value
+        : value.slice(0, Math.max(0, value.lastIndexOf(',', NEGOTIATED_HEADER_CHARS)));
+    fc.assert(
+      fc.property(long(acceptLanguage), long(accept), (language, types) => {
+        expect(negotiate.lang(njsRequest({ 'Accept-Language': language }))).toBe(
+          preferredLang({ 'accept-language': language }),
+        );
+        expect(preferredLang({ 'accept-language': language })).toBe(
+          preferredLang({ 'accept-language': cut(language) }),
+        );
+        expect(negotiate.twin(njsRequest({ Accept: types }))).toBe(
+          prefersMarkdown({ accept: types }) ? '.md' : '.html',
+        );
+      }),
+      { numRuns: 300 },
+    );
+    // A language named only past the bound is not read: the default, not Arabic.
+    const padded = `${'fr;q=0.1,'.repeat(1500)}ar`;
+    expect(preferredLang({ 'accept-language': padded })).toBe(DEFAULT_LANG);
+    expect(negotiate.lang(njsRequest({ 'Accept-Language': padded }))).toBe(DEFAULT_LANG);
   });
 
   it('a language in the path wins over the header, and only then is Accept-Language a Vary', () => {
