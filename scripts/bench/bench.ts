@@ -15,6 +15,7 @@
 //   --hot-path     cached answers against an earlier revision, side by side [--baseline REV]    hot-path.ts
 //   --images       an owner's image and a link-preview picture: made, and served against a bare route  images.ts
 //   --fair         what an innocent reader gets while one stranger (or five) attacks, in every shape  fair.ts
+//                  (--stranger N: N more attackers drawn at random from the stranger's space, --seed S)
 //   --store        the data tier against an earlier revision: cold reads, a sitemap part, an import [--baseline REV]  store.ts
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';
@@ -60,6 +61,7 @@ const { values: flags } = parseArgs({
     'hot-path': { type: 'boolean', default: false },
     images: { type: 'boolean', default: false },
     fair: { type: 'boolean', default: false },
+    stranger: { type: 'string' },
     store: { type: 'boolean', default: false },
     baseline: { type: 'string' },
   },
@@ -105,7 +107,10 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
     flags.fair,
     () => {
       ensureBuild(loadConfig({}), baseEnv({}));
-      return fairBench(flags.duration ? seconds : 10);
+      return fairBench(flags.duration ? seconds : 10, {
+        draws: flags.stranger ? Number(flags.stranger) : 0,
+        seed: flags.seed ? Number(flags.seed) : undefined,
+      });
     },
   ],
 ];

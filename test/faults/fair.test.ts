@@ -34,6 +34,7 @@ const SHAPES: { shape: ShapeName; backend: 'sqlite' | 'postgres'; attacks: [stri
     shape: 'alone',
     backend: 'sqlite',
     attacks: [
+      ['pipelining', 1],
       ['drip', 1],
       ['unread bodies', 1],
       ['render crawl', 1],
