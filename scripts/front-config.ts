@@ -34,7 +34,6 @@ import {
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../sidecar/mcp/jsonrpc.ts';
 import { tooLargeMessage } from '../sidecar/request-body.ts';
-import { DECOMPRESSING_PER_CLIENT, IDENTITY_BYTES_PER_SECOND } from '../sidecar/send.ts';
 import { projectRoot } from './ensure-build.ts';
 
 export interface FrontOptions {
@@ -240,7 +239,7 @@ export function frontConfig(options: FrontOptions): string {
             'gzip_proxied any;',
             // The sidecar's Vary stands; nginx would add its own again.
             'gzip_vary off;',
-            'limit_conn per_client_identity ' + String(DECOMPRESSING_PER_CLIENT) + ';',
+            'limit_conn per_client_identity ' + String(config.decompressSlotsPerClient) + ';',
             'limit_rate $identity_rate;',
           ],
           6,
@@ -340,8 +339,8 @@ export function frontConfig(options: FrontOptions): string {
     SITE_LINKS: siteLinks(config),
     HOME_LINKS: homepageLinks(config),
     CONTENT_USAGE,
-    IDENTITY_RATE: String(IDENTITY_BYTES_PER_SECOND),
-    IDENTITY_PER_CLIENT: String(DECOMPRESSING_PER_CLIENT),
+    IDENTITY_RATE: String(config.identityBytesPerSecond),
+    IDENTITY_PER_CLIENT: String(config.decompressSlotsPerClient),
     MAX_BODY: String(MCP_BODY_LIMIT),
     TOO_LARGE: `${tooLargeMessage(MCP_BODY_LIMIT)}.`,
     RETRY_AFTER: String(RETRY_AFTER.unavailable),

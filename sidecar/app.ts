@@ -1,6 +1,6 @@
 // Builds the Fastify app (plugins and routes) apart from listening, so tests and server.ts share it. Layers: routes
 // (HTTP in and out) over services (site reader, live pages, sitemap, static site) over the store.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import Fastify, {
   type FastifyError,
@@ -13,22 +13,22 @@ import { STATIC_SITEMAP_FILE } from '../src/lib/sitemap.ts';
 import { pathOf, CACHE, MCP_BODY_LIMIT, RETRY_AFTER } from '../src/lib/surface.ts';
 import type { ServerConfig } from './config.ts';
 import { clientErrorHandler } from './client-errors.ts';
-import { Pipelining } from './admission/pipelining.ts';
-import { clientOf, RequestsInProgress, runAs } from './clients.ts';
-import { LoopTurns } from './loop-turns.ts';
-import { limitConnectionsPerClient, proxyCheck } from './connection-limits.ts';
+import { Admission } from './admission/admission.ts';
+import type { Pipelining } from './admission/pipelining.ts';
+import { clientOf, runAs } from './admission/clients.ts';
+import { proxyCheck } from './admission/connection-limits.ts';
 import { CODES, errorResponse } from './mcp/jsonrpc.ts';
 import { ErrorPages } from './error-pages.ts';
 import { LiveCache } from './live-cache.ts';
 import { RequestLog } from './logging.ts';
-import { Pressure } from './pressure.ts';
-import { Overloaded } from './fair-slots.ts';
+import { Pressure } from './admission/pressure.ts';
+import { Overloaded } from './admission/fair-slots.ts';
 import { RenderPool } from './render/render-pool.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { edgeTags, pageRoutes } from './routes/pages.ts';
 import { securityHeaders } from './security-headers.ts';
 import { STALL_MS } from './send.ts';
-import { hasBody, holdBody, lingerOnUnreadBody, UNREAD_BODY_LINGER_BYTES } from './request-body.ts';
+import { hasBody, holdBody, lingerOnUnreadBody } from './request-body.ts';
 import { originForm, checkedPathOfRequest, hasValidHost } from './request-path.ts';
 import { Freshness } from './services/freshness.ts';
 import { LivePages } from './services/live-pages.ts';
@@ -58,9 +58,18 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const { config, distDir } = options;
   const site = new StaticSite(join(distDir, 'client'));
   const store = openStore(config);
-  const pool = new RenderPool({ serverEntry: join(distDir, 'server', 'entry.mjs'), threads: config.renderThreads });
-  const requests = new RequestsInProgress(config.maxRequestsPerClient);
-  const pressure = new Pressure({ maxEventLoopDelayMs: config.maxEventLoopDelayMs, requests });
+  const pool = new RenderPool({
+    serverEntry: join(distDir, 'server', 'entry.mjs'),
+    threads: config.renderThreads,
+    queuePerThread: config.renderWaitingPerThread,
+    maxWaitMs: config.renderWaitMs,
+  });
+  const admission = new Admission(config);
+  const pressure = new Pressure({
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    requests: admission.requests,
+    lightRequests: config.lightRequests,
+  });
   const freshness = new Freshness(store, config.changePollMs);
   const live = new LivePages({
     baseUrl: config.baseUrl,
@@ -88,13 +97,14 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
     store,
     pressure,
   });
-  return { site, store, pool, pressure, requests, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
+  return { site, store, pool, pressure, admission, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const { site, store, pool, pressure, requests, live, reader, errors } =
+  const { site, store, pool, pressure, admission, live, reader, errors } =
     options.services ?? (await openServices(options));
+  const { requests, rate, turns } = admission;
 
   const headers = securityHeaders(config, buildStyleHashes(options.distDir));
   const http = {
@@ -121,12 +131,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A connection's requests reach the app one at a time, however many it pipelines (admission/pipelining.ts). The
     // server is made as Fastify makes it, with that in front of its handler.
     serverFactory: (handler) => {
-      pipelining = new Pipelining(handler, {
-        maxPipelined: config.maxPipelinedRequests,
-        onUngated: (why) => console.error(why),
-      });
-      const server = createServer(http, pipelining.request);
-      server.on('connection', pipelining.connection);
+      let server: Server;
+      ({ server, pipelining } = admission.server((gated) => createServer(http, gated), handler, config.trustProxy));
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       server.setTimeout(config.idleTimeoutMs);
       return server;
@@ -143,10 +149,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  // Connections are bounded: past MAX_CONNECTIONS a new one is closed at once, so that idle or slow clients cannot
-  // hold memory by the thousand.
-  app.server.maxConnections = config.maxConnections;
-  limitConnectionsPerClient(app.server, config.maxConnectionsPerClient, config.trustProxy);
+  // The slots, lines and budgets every route shares (admission/admission.ts), for the routes to take theirs from.
+  app.decorate('admission', admission);
   // RFC 9112 §9.6: a client may close its half of the connection once its request is sent (`printf … | nc`); its
   // answer still comes. Node's default answered nothing then, once the answer had to wait for a render.
   (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
@@ -171,8 +175,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // segments) is a 400 whatever the route, as nginx in front answers it too.
   app.decorateRequest('sitePath', '');
   app.decorateRequest('surfaceRoute', undefined);
-  app.decorateRequest('client', '');
-  const turns = new LoopTurns(requests);
   const fromProxy = proxyCheck(config.trustProxy);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
@@ -181,20 +183,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Whose request this is, counted while it is in progress: one client's share of requests, and its identity for
     // every shared queue below (clients.ts).
     const client = clientOf(request.ip);
-    request.client = client;
-    if (!requests.enter(client)) {
+    const refused = !rate.take(client)
+      ? `has started more than ${config.requestRatePerClient} a second (and a burst of ${config.requestBurstPerClient})`
+      : !requests.enter(client)
+        ? `has ${config.maxRequestsPerClient} in progress already`
+        : undefined;
+    if (refused) {
       // A client's own connection (not a front's, which carries everyone's) is closed after it: the client pays for
       // its next refusal with a new connection, which its budget of those bounds (connection-limits.ts), and not
       // with a trip through the app a request, thousands a second (issue 60).
-      if (!fromProxy(request.raw.socket.remoteAddress)) reply.header('connection', 'close');
+      if (!fromProxy(request.raw.socket.remoteAddress)) pipelining?.closeAfter(reply.raw);
       reply
         .code(429)
         .header('retry-after', String(RETRY_AFTER.busy))
         .header('cache-control', CACHE.none)
         .type('text/plain; charset=utf-8')
-        .send(
-          `Too many requests: this client has ${config.maxRequestsPerClient} in progress already; retry in ${RETRY_AFTER.busy} s.\n`,
-        );
+        .send(`Too many requests: this client ${refused}; retry in ${RETRY_AFTER.busy} s.\n`);
       return;
     }
     reply.raw.once('close', () => requests.leave(client));
@@ -230,7 +234,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         reply,
         request.sitePath === pathOf('mcp') || fromProxy(request.raw.socket.remoteAddress)
           ? Infinity
-          : UNREAD_BODY_LINGER_BYTES,
+          : config.unreadBodyLingerBytes,
       );
     done(null, payload);
   });
@@ -328,9 +332,11 @@ function expectations(app: FastifyInstance, headers: Record<string, string>): vo
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** What every client is held to, and the slots the routes share (admission/admission.ts). */
+    admission: Admission;
+  }
   interface FastifyRequest {
-    /** The client this request counts against (clients.ts): its address as the trusted fronts report it, or its /64. */
-    client: string;
     /** The decoded path, checked by the onRequest hook (no dot segment, NUL, backslash or broken encoding). */
     sitePath: string;
     /** The declared route that answered, when the site reader matched one (`/p/{page}`): logged as the route. */

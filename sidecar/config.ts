@@ -12,6 +12,7 @@ import {
   type PublicConfig,
 } from '../src/lib/site-config.ts';
 import { defaultRenderThreads } from './render/render-pool.ts';
+import { LIMITS, type Limits } from './admission/limits.ts';
 
 export { ConfigError };
 
@@ -57,8 +58,14 @@ const text = (fallback: string) =>
     .default(fallback)
     .transform((raw) => raw || fallback);
 
+/** The limits' variables (admission/limits.ts), each a whole number in its range. */
+const limitsShape = Object.fromEntries(
+  Object.values(LIMITS).map((l) => [l.variable, whole(l.default, l.min, l.max)]),
+) as Record<(typeof LIMITS)[keyof typeof LIMITS]['variable'], ReturnType<typeof whole>>;
+
 /** The server-only variables, by name, each with its default (the README's table lists the same). */
 const serverSchema = z.object({
+  ...limitsShape,
   // 0: a port the system chooses, which the start-up line names (tests start sidecars so, with no port to race for).
   PORT: whole(DEFAULT_PORT, 0, 65535),
   HOST: text('127.0.0.1'),
@@ -79,14 +86,7 @@ const serverSchema = z.object({
         )
         .optional(),
     ),
-  PG_POOL_SIZE: whole(10, 1, 1000),
-  PG_STATEMENT_TIMEOUT_MS: whole(2000, 10, 600_000),
   MAX_REPLICA_LAG_MS: whole(30_000, 1, 86_400_000),
-  MCP_RATE_LIMIT: whole(120, 1, 1_000_000),
-  MCP_RATE_WINDOW_SECONDS: whole(60, 1, 86_400),
-  MCP_MAX_BATCH: whole(10, 1, 1000),
-  MCP_MAX_RESPONSE_BYTES: whole(4 * 1024 * 1024, 1024, 256 * 1024 * 1024),
-  MCP_MAX_CONCURRENT: whole(4, 1, 1000),
   /** Unset: the backend's default (0 for SQLite, whose log is a local read; 250 for PostgreSQL, a round trip). */
   CHANGE_POLL_MS: z
     .string()
@@ -106,14 +106,6 @@ const serverSchema = z.object({
   LOG_LEVEL: oneOf(LOG_LEVELS, 'warn'),
   STATIC_FILES: oneOf(['serve', 'front'], 'serve'),
   TRUST_PROXY: text(''),
-  REQUEST_TIMEOUT_MS: whole(30_000, 100, 3_600_000),
-  IDLE_TIMEOUT_MS: whole(75_000, 100, 3_600_000),
-  SEND_TIMEOUT_MS: whole(10_000, 100, 3_600_000),
-  MAX_CONNECTIONS: whole(2048, 1, 1_000_000),
-  MAX_CONNECTIONS_PER_CLIENT: whole(64, 1, 1_000_000),
-  MAX_REQUESTS_PER_CLIENT: whole(64, 1, 1_000_000),
-  MAX_PIPELINED_REQUESTS: whole(64, 1, 10_000),
-  MAX_EVENT_LOOP_DELAY_MS: whole(100, 1, 60_000),
   SHUTDOWN_DRAIN_MS: whole(1000, 0, 600_000),
   /** The header live answers name their entity in, for edges: Varnish's xkey, Fastly's Surrogate-Key, Cloudflare's Cache-Tag. */
   EDGE_TAG_HEADER: z
@@ -147,7 +139,8 @@ export const CONFIG_VARIABLES: readonly string[] = [
   ...Object.keys(serverSchema.shape),
 ];
 
-export interface ServerConfig extends PublicConfig {
+/** The configuration: what pages embed, the limits (admission/limits.ts), and the rest below. */
+export interface ServerConfig extends PublicConfig, Limits {
   port: number;
   host: string;
   /** SQLite file of profiles, cards and aliases (the embedded default); the server only reads it. */
@@ -159,19 +152,7 @@ export interface ServerConfig extends PublicConfig {
   distDir: string | undefined;
   /** postgres://… : PostgreSQL instead of the SQLite file (for the server, a standby; for the CLI, the primary). */
   databaseUrl: string | undefined;
-  /** PostgreSQL: connections per sidecar, the longest a statement may run, and the replay lag that degrades. */
-  pgPoolSize: number;
-  pgStatementTimeoutMs: number;
   maxReplicaLagMs: number;
-  /** Requests to /mcp allowed per client address in each window. */
-  mcpRateLimit: number;
-  mcpRateWindowSeconds: number;
-  /** JSON-RPC messages in one /mcp batch at most; each counts against the rate limit. */
-  mcpMaxBatch: number;
-  /** Bytes of one /mcp response at most, shared by a batch's answers: a document that does not fit is refused before it is read. */
-  mcpMaxResponseBytes: number;
-  /** /mcp requests conducted at once (others wait, their bodies unread): with the response bound, what /mcp may hold in memory. */
-  mcpMaxConcurrent: number;
   /** How often, at most, a sidecar reads the database's change log once the cheap check says something changed. */
   changePollMs: number;
   /** Rendered live pages kept in memory; 0 renders every request (for measuring). */
@@ -189,22 +170,6 @@ export interface ServerConfig extends PublicConfig {
   staticFiles: 'serve' | 'front';
   /** Addresses or CIDRs of fronts whose X-Forwarded-For is believed (Fastify's trustProxy), comma-separated; empty: none. */
   trustProxy: string;
-  /** The whole request (headers and body) must arrive within this; else 408 and the connection is closed. */
-  requestTimeoutMs: number;
-  /** A connection with no traffic for this long is closed (longer than a front's 60 s keep-alive to upstreams). */
-  idleTimeoutMs: number;
-  /** An answer the client stops reading loses its connection after this long (and what it held: an /mcp slot). */
-  sendTimeoutMs: number;
-  /** Connections open at once at most; past it a new one is closed at once. */
-  maxConnections: number;
-  /** Connections one client address (an IPv6 /64) may hold open at once; TRUST_PROXY's fronts are not limited. */
-  maxConnectionsPerClient: number;
-  /** Requests one client may have in progress at once (pipelined, or through a front's shared connections): 429 past it. */
-  maxRequestsPerClient: number;
-  /** Requests one connection may have sent and not been answered (pipelined); past it the connection is closed. */
-  maxPipelinedRequests: number;
-  /** The event loop's mean delay past which costly work is refused with 503 (load shed) and /health is degraded. */
-  maxEventLoopDelayMs: number;
   /** On SIGTERM, how long to keep answering (with Connection: close) before closing. */
   shutdownDrainMs: number;
   /** The header live answers name their entity in (undefined: none). */
@@ -236,21 +201,18 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       env,
     );
   const settings = server.data;
+  const limits = Object.fromEntries(
+    Object.entries(LIMITS).map(([name, { variable }]) => [name, settings[variable as keyof typeof settings]]),
+  ) as unknown as Limits;
   return {
     ...site.data,
+    ...limits,
     port: settings.PORT,
     host: settings.HOST,
     databasePath: settings.DATABASE_PATH,
     databaseUrl: settings.DATABASE_URL,
     distDir: settings.DIST_DIR,
-    pgPoolSize: settings.PG_POOL_SIZE,
-    pgStatementTimeoutMs: settings.PG_STATEMENT_TIMEOUT_MS,
     maxReplicaLagMs: settings.MAX_REPLICA_LAG_MS,
-    mcpRateLimit: settings.MCP_RATE_LIMIT,
-    mcpRateWindowSeconds: settings.MCP_RATE_WINDOW_SECONDS,
-    mcpMaxBatch: settings.MCP_MAX_BATCH,
-    mcpMaxResponseBytes: settings.MCP_MAX_RESPONSE_BYTES,
-    mcpMaxConcurrent: settings.MCP_MAX_CONCURRENT,
     changePollMs: settings.CHANGE_POLL_MS ?? (settings.DATABASE_URL ? 250 : 0),
     liveCacheSize: settings.LIVE_CACHE_SIZE,
     liveCacheMb: settings.LIVE_CACHE_MB,
@@ -258,14 +220,6 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     logLevel: settings.LOG_LEVEL,
     staticFiles: settings.STATIC_FILES,
     trustProxy: settings.TRUST_PROXY,
-    requestTimeoutMs: settings.REQUEST_TIMEOUT_MS,
-    idleTimeoutMs: settings.IDLE_TIMEOUT_MS,
-    sendTimeoutMs: settings.SEND_TIMEOUT_MS,
-    maxConnections: settings.MAX_CONNECTIONS,
-    maxConnectionsPerClient: settings.MAX_CONNECTIONS_PER_CLIENT,
-    maxRequestsPerClient: settings.MAX_REQUESTS_PER_CLIENT,
-    maxPipelinedRequests: settings.MAX_PIPELINED_REQUESTS,
-    maxEventLoopDelayMs: settings.MAX_EVENT_LOOP_DELAY_MS,
     shutdownDrainMs: settings.SHUTDOWN_DRAIN_MS,
     edgeTagHeader: settings.EDGE_TAG_HEADER === 'none' ? undefined : settings.EDGE_TAG_HEADER,
     purgeUrls: settings.PURGE_URLS ? settings.PURGE_URLS.split(',') : [],

@@ -280,14 +280,6 @@ function tooLarge(limit: number): BodyRefused {
 const LINGER_MS = 30_000;
 const LINGER_IDLE_MS = 5_000;
 
-/**
- * What a client may still send after the answer to a body no route takes: a form's worth, not a stream (eight
- * connections sending 1 MiB bodies to a page at loopback speed cost the event loop a core's worth of reading; five
- * addresses doing it with 256 KiB read of each put another reader's cached page at p90 12-14 ms, baseline 3-6, and
- * with 64 KiB at 5.5-5.8). A body /mcp refuses for its size is read to its end (within the time bounds), so that the
- * agent sending it reads the 413.
- */
-export const UNREAD_BODY_LINGER_BYTES = 64 * 1024;
 
 /**
  * How long a connection whose body is left unread stays open after its answer: for the client to read the answer

@@ -5,7 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CACHE } from '../src/lib/surface.ts';
 import { preferredEncoding } from './negotiation.ts';
 import type { Asset, Encoded } from './asset.ts';
-import { FairSlots, Overloaded } from './fair-slots.ts';
+import { currentClient } from './admission/clients.ts';
+import { Overloaded } from './admission/fair-slots.ts';
 import { allowStyles } from './security-headers.ts';
 
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, status = 200) {
@@ -46,47 +47,38 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
   // are refused for) its share of them.
   if (asset.size <= SMALL_DOCUMENT) return reply.code(status).send(asset.body);
   const stream = asset.stream;
+  const { limits } = request.server.admission;
   return decompressing(request).then((release) => {
-    const body = paced(stream(), IDENTITY_BYTES_PER_SECOND);
+    const body = paced(stream(), limits.identityBytesPerSecond);
     body.once('close', release);
     return reply
       .code(status)
       .header('content-length', asset.size)
-      .send(Object.assign(body, { [STALL_MS]: DECOMPRESS_STALL_MS }));
+      .send(Object.assign(body, { [STALL_MS]: limits.decompressStallMs }));
   });
 }
 
 /**
- * Clients reading a document kept only compressed (a sitemap part of 5 MB) without compression at once, at most: each
- * costs a decompressor and the buffers between it and a client that may read slowly (a thousand of them held 300 MB
- * that the allocator kept after they went). Crawlers and edges take gzip. The slots are taken in turn between clients
- * (fair-slots.ts), four a client at most; a client waits ten seconds at most for one (about as long as one part takes
- * at the paced rate below, and longer than a client that reads nothing holds one), then is asked to retry; and one
- * that stops reading for two seconds loses its connection and gives its slot back (sixteen clients that never read
- * held every slot for the whole SEND_TIMEOUT_MS). "Stops reading" is seen once the kernel's buffers between us are
- * full: about 4 MB on loopback, four seconds at the paced rate, so a client that never reads holds a slot about six.
+ * Clients reading a document kept only compressed (a sitemap part of 5 MB) without compression at once, at most
+ * (DECOMPRESS_SLOTS, admission/limits.ts): each costs a decompressor and the buffers between it and a client that may
+ * read slowly (a thousand of them held 300 MB that the allocator kept after they went). Crawlers and edges take gzip.
+ * The slots are taken in turn between clients (fair-slots.ts), four a client at most; a client waits ten seconds at
+ * most for one (about as long as one part takes at the paced rate below, and longer than a client that reads nothing
+ * holds one), then is asked to retry; and one that stops reading for two seconds (DECOMPRESS_STALL_MS) loses its
+ * connection and gives its slot back (sixteen clients that never read held every slot for the whole SEND_TIMEOUT_MS).
+ * "Stops reading" is seen once the kernel's buffers between us are full: about 4 MB on loopback, four seconds at the
+ * paced rate, so a client that never reads holds a slot about six. The slots are the app's (request.server.admission).
+ *
+ * Sent no faster than IDENTITY_BYTES_PER_SECOND, as nginx's `limit_rate` bounds a download: a 5 MB sitemap part in
+ * five seconds. Unpaced, a client reading as fast as loopback allows spent the cores on decompressing and copying for
+ * it: five such addresses, four slots each, left another reader's cached page p99 at five times its baseline; paced,
+ * the sixteen cost 16 MiB/s of both (issue 46).
  */
-export const DECOMPRESSING_PER_CLIENT = 4;
-const DECOMPRESSING = new FairSlots({
-  capacity: 16,
-  perClient: DECOMPRESSING_PER_CLIENT,
-  maxWaiting: 64,
-  maxWaitMs: 10_000,
-});
-const DECOMPRESS_STALL_MS = 2000;
 /**
  * The largest document kept compressed that is decompressed whole rather than streamed through a slot (and the
  * largest uncompressed copy the edge keeps: deploy/edge.vcl).
  */
 export const SMALL_DOCUMENT = 64 * 1024;
-/**
- * How fast an uncompressed copy of a large document is sent on one connection, as nginx's `limit_rate` bounds a
- * download: a 5 MB sitemap part in five seconds. Unpaced, a client reading as fast as loopback allows spent the
- * cores on decompressing and copying for it: five such addresses, four slots each, left another reader's cached page
- * p99 at five times its baseline; paced, the sixteen slots cost at most 16 MiB/s of both (issue 46).
- */
-export const IDENTITY_BYTES_PER_SECOND = 1024 * 1024;
-
 /** `body` passed on no faster than `bytesPerSecond`: each chunk leaves when the bytes before it are due. */
 function paced(body: Readable, bytesPerSecond: number): Readable {
   const started = performance.now();
@@ -112,11 +104,12 @@ function paced(body: Readable, bytesPerSecond: number): Readable {
 export const STALL_MS = Symbol('stall bound');
 
 async function decompressing(request: FastifyRequest): Promise<() => void> {
+  const slots = request.server.admission.decompressing;
   const gone = new Promise<void>((left) => request.raw.once('close', left));
-  const release = await DECOMPRESSING.acquire(request.client, gone);
+  const release = await slots.acquire(currentClient(), gone);
   if (!release)
     throw new Overloaded(
-      `${DECOMPRESSING.busy} clients are reading an uncompressed copy of a large document now; ask for it with Accept-Encoding: gzip, or retry`,
+      `${slots.busy} clients are reading an uncompressed copy of a large document now; ask for it with Accept-Encoding: gzip, or retry`,
     );
   return release;
 }

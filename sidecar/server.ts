@@ -112,16 +112,13 @@ export async function startServer(): Promise<void> {
   // The kernel's queue of connections not yet taken: Node's 511 overflowed under a stranger's burst (a client opening
   // hundreds at once), and a new visitor's connection was dropped with them, to be tried again a second later. The
   // kernel caps it at net.core.somaxconn (4096 since Linux 5.4); each waiting connection is a few KB of its memory.
-  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
   // The port listened on, which PORT=0 leaves to the system.
   const { port } = app.server.address() as AddressInfo;
   console.log(
     `Serving ${config.baseUrl} on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
   );
 }
-
-/** Connections the kernel completes and holds for the process to take. */
-const LISTEN_BACKLOG = 4096;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await startServer();

@@ -47,7 +47,15 @@ function waitFor(child: ChildProcess, text: string, what: string): Promise<void>
 /** The sidecar as `npm run serve` runs it, over `databasePath` (or `extra`'s DATABASE_URL), no rate limit. */
 export async function startSidecar(databasePath: string, extra: Record<string, string> = {}) {
   const sidecar = await spawnSidecar(
-    { DATABASE_PATH: databasePath, MCP_RATE_LIMIT: '1000000', SHUTDOWN_DRAIN_MS: '0', ...extra },
+    // A load generator is one client standing for many: the per-client rates are not what a load bench measures.
+    {
+      DATABASE_PATH: databasePath,
+      MCP_RATE_LIMIT: '1000000',
+      REQUEST_RATE_PER_CLIENT: '1000000',
+      REQUEST_BURST_PER_CLIENT: '1000000',
+      SHUTDOWN_DRAIN_MS: '0',
+      ...extra,
+    },
     { discardOutput: true },
   );
   track(sidecar.child);

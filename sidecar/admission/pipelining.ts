@@ -30,6 +30,9 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  */
 const SLICE = 1024;
 
+/** How long a connection closed after its answer is read and dropped before it is closed (nginx's lingering_timeout). */
+const LINGER_MS = 2000;
+
 interface Connection {
   /** Node's own reader of the connection (its parser), which we give the bytes to. */
   parse: (chunk: Buffer) => void;
@@ -102,6 +105,28 @@ export class Pipelining {
     }
     connection.waiting.push([req, res]);
   };
+
+  /**
+   * Closes the connection of `res` once `res` has left: its client pays for its next request with a new connection.
+   * Nothing more it sends is made a request; what it still sends is read and dropped for a moment before the
+   * connection is closed, as nginx's lingering close does (closed with bytes unread, the kernel sends a reset, and the
+   * client loses the answer it has not read yet, this one among them).
+   */
+  closeAfter(res: ServerResponse): void {
+    const socket = res.socket ?? res.req.socket;
+    const connection = this.#connections.get(socket);
+    if (!connection) {
+      res.setHeader('connection', 'close');
+      return;
+    }
+    res.once('finish', () => {
+      connection.closed = true;
+      connection.waiting = [];
+      socket.end();
+      socket.resume();
+      setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    });
+  }
 
   /**
    * The read of `socket` the parser is in now, whole: what a request it cannot read began with (the parser names only

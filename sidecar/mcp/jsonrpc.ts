@@ -5,7 +5,7 @@ import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol
 import { MCP_TOOLS } from '../../src/lib/mcp-tools.ts';
 import type { Result } from '../../src/lib/result.ts';
 import { nestsDeeperThan } from '../json-nesting.ts';
-import { Overloaded } from '../fair-slots.ts';
+import { Overloaded } from '../admission/fair-slots.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
 /**

@@ -13,8 +13,9 @@ import Piscina from 'piscina';
 import type { Encoding } from '../../src/lib/compression.ts';
 import type { LiveLocals } from '../../src/lib/live-content.ts';
 import type { OgCard } from '../../src/lib/og.ts';
-import { currentClient } from '../clients.ts';
-import { FairSlots, Overloaded } from '../fair-slots.ts';
+import { currentClient } from '../admission/clients.ts';
+import { FairSlots, Overloaded } from '../admission/fair-slots.ts';
+import { LIMITS } from '../admission/limits.ts';
 import type { RenderedBytes, RenderTask } from './render-worker.ts';
 
 /** What a task made: the body and its compressed forms (none when not worth compressing). */
@@ -32,14 +33,11 @@ export interface RenderPoolOptions {
   serverEntry: string;
   /** Worker threads at most (RENDER_THREADS). */
   threads: number;
-  /** Tasks waiting at most per thread before new ones are refused (256: a second or two of renders). */
+  /** Tasks waiting at most per thread before new ones are refused (RENDER_WAITING_PER_THREAD: a second or two). */
   queuePerThread?: number;
-  /** The longest a task waits for a thread before it is refused (a person does not wait longer for a page). */
+  /** The longest a task waits for a thread before it is refused: a 503 says to retry rather than keep a visitor waiting. */
   maxWaitMs?: number;
 }
-
-/** A task's longest wait for a thread: past it, a 503 says to retry rather than keep a visitor waiting. */
-const RENDER_WAIT_MS = 5000;
 
 /** How far below the event loop's thread the render threads run (nice), and V8's own (background-threads.ts). */
 export const RENDER_NICE_INCREMENT = 5;
@@ -55,8 +53,8 @@ export class RenderPool {
   constructor(options: RenderPoolOptions) {
     this.#slots = new FairSlots({
       capacity: options.threads * 2,
-      maxWaiting: options.threads * (options.queuePerThread ?? 256),
-      maxWaitMs: options.maxWaitMs ?? RENDER_WAIT_MS,
+      maxWaiting: options.threads * (options.queuePerThread ?? LIMITS.renderWaitingPerThread.default),
+      maxWaitMs: options.maxWaitMs ?? LIMITS.renderWaitMs.default,
     });
     this.#pool = new Piscina({
       filename: fileURLToPath(new URL('./render-worker.ts', import.meta.url)),

@@ -7,7 +7,8 @@ import rateLimit from '@fastify/rate-limit';
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config.ts';
 import { pathOf, CACHE, MCP_BODY_LIMIT, RETRY_AFTER, ROUTES } from '../../src/lib/surface.ts';
-import { FairSlots } from '../fair-slots.ts';
+import { currentClient } from '../admission/clients.ts';
+import { FairSlots } from '../admission/fair-slots.ts';
 import type { RenderPool } from '../render/render-pool.ts';
 import { mcpConductor, type McpAnswer } from '../mcp/conductor.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
@@ -41,16 +42,10 @@ export type McpLimits = Pick<
   | 'mcpMaxConcurrent'
   | 'sendTimeoutMs'
   | 'requestTimeoutMs'
+  | 'mcpBodyShareBytes'
+  | 'mcpBodyTotalBytes'
+  | 'mcpBodyIdleMs'
 >;
-
-/**
- * The bytes /mcp bodies may hold while they arrive: a client's share is eight bodies of the largest size (a client
- * sends one at a time; an agent in a hurry, a few), the whole that of 256 (4 MiB past the bodies' own buffers).
- */
-const BODY_SHARE = 8 * MCP_BODY_LIMIT;
-const BODY_TOTAL = 256 * MCP_BODY_LIMIT;
-/** A body that goes this long without a byte is answered 408 (nginx's client_body_timeout, shorter). */
-const BODY_IDLE_MS = 10_000;
 
 /** Another method than POST (or OPTIONS) on /mcp: 405 with Allow, as JSON-RPC, whatever the method. */
 export function mcpMethodNotAllowed(reply: FastifyReply) {
@@ -82,8 +77,11 @@ export async function mcpRoutes(
   const slots = new FairSlots({ capacity: limits.mcpMaxConcurrent, maxWaiting: limits.mcpMaxConcurrent * 16 });
   /** The hosts a browser may send to this endpoint (DNS rebinding sends a foreign one to a loopback address). */
   const allowedHosts = [new URL(deps.config.baseUrl).hostname, ...localhostAllowedHostnames()];
-  const bodies = new BodyBudget({ perClient: BODY_SHARE, total: BODY_TOTAL });
-  const bodyIdleMs = Math.min(BODY_IDLE_MS, limits.requestTimeoutMs);
+  // The bytes /mcp bodies may hold while they arrive: a client's share (eight of the largest by default: a client sends
+  // one at a time, an agent in a hurry a few), and every client's together; a body that goes MCP_BODY_IDLE_MS without
+  // a byte is answered 408 (nginx's client_body_timeout, shorter).
+  const bodies = new BodyBudget({ perClient: limits.mcpBodyShareBytes, total: limits.mcpBodyTotalBytes });
+  const bodyIdleMs = Math.min(limits.mcpBodyIdleMs, limits.requestTimeoutMs);
   const endpoint = `${deps.config.baseUrl}${pathOf('mcp')}`;
 
   await app.register(async (scope) => {
@@ -92,7 +90,7 @@ export async function mcpRoutes(
       max: limits.mcpRateLimit,
       timeWindow: limits.mcpRateWindowSeconds * 1000,
       // Over IPv6 a client has a /64 of addresses: it counts as one.
-      keyGenerator: (request) => request.client,
+      keyGenerator: () => currentClient(),
       // Thrown to the error handler below, which answers it as a JSON-RPC error (Retry-After is already set).
       errorResponseBuilder: () => ({ statusCode: 429, message: tooMany(limits) }),
     });
@@ -101,7 +99,12 @@ export async function mcpRoutes(
     // parser would answer malformed JSON in its own format, not JSON-RPC, and its reader keeps every chunk.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (request, _payload, done) => {
-      readBody(request.raw, { limit: MCP_BODY_LIMIT, client: request.client, budget: bodies, idleMs: bodyIdleMs }).then(
+      readBody(request.raw, {
+        limit: MCP_BODY_LIMIT,
+        client: currentClient(),
+        budget: bodies,
+        idleMs: bodyIdleMs,
+      }).then(
         (bytes) => done(null, bytes.toString('utf8')),
         (err: Error) => done(err),
       );
@@ -181,7 +184,7 @@ export async function mcpRoutes(
       }
       // A slot from here (the body has arrived) until the answer has left.
       const gone = new Promise<void>((left) => reply.raw.once('close', left));
-      const release = await slots.acquire(request.client, gone);
+      const release = await slots.acquire(currentClient(), gone);
       if (!release)
         return jsonRpcError(
           reply.header('retry-after', String(RETRY_AFTER.busy)),

@@ -34,7 +34,7 @@ import { vcardFileName } from '../vcard.ts';
 import { exactly, type LangPick, type LivePages, type VersionFound } from './live-pages.ts';
 import { preferredAmong } from '../negotiation.ts';
 import type { Sitemap } from './sitemap.ts';
-import type { Pressure } from '../pressure.ts';
+import type { Pressure } from '../admission/pressure.ts';
 import { makeAsset, type Asset } from '../asset.ts';
 import { imageFileType } from '../../src/lib/image-files.ts';
 import type { StaticSite } from './static-site.ts';

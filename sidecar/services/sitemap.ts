@@ -18,8 +18,8 @@ import { LANGS, type Lang } from '../../src/lib/locales.ts';
 import { compressedAsset, type Asset } from '../asset.ts';
 import type { LivePage, LivePageKind, Store } from '../store/store.ts';
 import type { Freshness } from './freshness.ts';
-import type { Pressure } from '../pressure.ts';
-import { Overloaded } from '../fair-slots.ts';
+import type { Pressure } from '../admission/pressure.ts';
+import { Overloaded } from '../admission/fair-slots.ts';
 
 const SITEMAP_URL_LIMIT = 50_000;
 const XML = 'application/xml';

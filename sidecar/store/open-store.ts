@@ -10,7 +10,8 @@ export function openStore(
   config: Pick<
     ServerConfig,
     'databasePath' | 'databaseUrl' | 'pgPoolSize' | 'pgStatementTimeoutMs' | 'maxReplicaLagMs'
-  >,
+  > &
+    Partial<Pick<ServerConfig, 'pgConnectionWaitMs' | 'pgWaitingPerConnection'>>,
 ): Store {
   if (config.databaseUrl) {
     return new PgStore({
@@ -18,6 +19,8 @@ export function openStore(
       poolSize: config.pgPoolSize,
       statementTimeoutMs: config.pgStatementTimeoutMs,
       maxReplicaLagMs: config.maxReplicaLagMs,
+      ...(config.pgConnectionWaitMs === undefined ? {} : { connectionWaitMs: config.pgConnectionWaitMs }),
+      ...(config.pgWaitingPerConnection === undefined ? {} : { waitingPerConnection: config.pgWaitingPerConnection }),
     });
   }
   return new SqliteStore(config.databasePath);

@@ -9,9 +9,12 @@ import { connect, type Socket } from 'node:net';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DECOMPRESSING_PER_CLIENT } from '../../sidecar/send.ts';
+import { LIMITS } from '../../sidecar/admission/limits.ts';
 import { startShippedFront } from '../helpers/front.ts';
 import { largeDatabase } from '../helpers/large-database.ts';
+
+/** Clients reading one decompressed at once, of one client (DECOMPRESS_SLOTS_PER_CLIENT). */
+const DECOMPRESSING_PER_CLIENT = LIMITS.decompressSlotsPerClient.default;
 
 const PART = '/sitemaps/2.xml';
 

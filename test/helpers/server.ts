@@ -32,6 +32,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const merged = {
     ...testConfig,
     mcpRateLimit: 1_000_000,
+    requestRatePerClient: 1_000_000,
+    requestBurstPerClient: 1_000_000,
     maxEventLoopDelayMs: Number.POSITIVE_INFINITY,
     ...config,
     databasePath,

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LIMITS } from '../../sidecar/admission/limits.ts';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../sidecar/config.ts';
 import { projectRoot } from '../helpers/env.ts';
 
@@ -38,6 +39,8 @@ describe('loadConfig', () => {
       maxRequestsPerClient: 64,
       maxPipelinedRequests: 64,
       maxEventLoopDelayMs: 100,
+      // The other limits, each its table's default (admission/limits.ts).
+      ...Object.fromEntries(Object.entries(LIMITS).map(([name, limit]) => [name, limit.default])),
       changePollMs: 0,
       shutdownDrainMs: 1000,
       edgeTagHeader: 'xkey',
@@ -76,6 +79,18 @@ describe('loadConfig', () => {
     );
     const documented = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]).sort();
     expect(documented).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  it('every limit of sidecar/admission/limits.ts is documented with its own default', () => {
+    const readme = readFileSync(join(projectRoot, 'docs', 'configuration.md'), 'utf8');
+    for (const { variable, default: fallback } of Object.values(LIMITS))
+      expect(new RegExp(`^\\| \`${variable}\` \\| \`(\\d+)\``, 'm').exec(readme)?.[1], variable).toBe(String(fallback));
+    // And the configuration takes each in its range, refusing outside it.
+    for (const { variable, min, max } of Object.values(LIMITS)) {
+      expect(() => loadConfig({ [variable]: String(max) }), variable).not.toThrow();
+      expect(() => loadConfig({ [variable]: String(max + 1) }), variable).toThrow(new RegExp(`- ${variable} `));
+      if (min > 0) expect(() => loadConfig({ [variable]: String(min - 1) }), variable).toThrow(ConfigError);
+    }
   });
 
   it('derives the default BASE_URL from PORT and normalises a trailing slash away', () => {

@@ -1,7 +1,7 @@
-// The order in which waiting clients get a freed slot (sidecar/fair-slots.ts): the render queue's, /mcp's and the
+// The order in which waiting clients get a freed slot (sidecar/admission/fair-slots.ts): the render queue's, /mcp's and the
 // decompression slots'. Told by the order of grants, with no clock.
 import { describe, expect, it } from 'vitest';
-import { FairSlots, type Release } from '../../sidecar/fair-slots.ts';
+import { FairSlots, type Release } from '../../sidecar/admission/fair-slots.ts';
 
 /** Slots of one, and a log of who got it: `request(client)` waits for it, `release()` gives the current one back. */
 function oneSlot() {

@@ -1,9 +1,10 @@
-// The event loop's turns shared between clients (sidecar/loop-turns.ts, issue 46), with the real count of requests in
+// The event loop's turns shared between clients (sidecar/admission/loop-turns.ts, issue 46), with the real count of requests in
 // progress and the real loop: what a reader on another address gains is measured by `npm run bench -- --fair` (a burst
 // of 320 live pages from five addresses held the loop up to 105 ms, and the reader's cached page waited behind it).
 import { describe, expect, it } from 'vitest';
-import { LIGHT_REQUESTS, RequestsInProgress } from '../../sidecar/clients.ts';
-import { LoopTurns } from '../../sidecar/loop-turns.ts';
+import { RequestsInProgress } from '../../sidecar/admission/clients.ts';
+import { LIMITS } from '../../sidecar/admission/limits.ts';
+import { LoopTurns } from '../../sidecar/admission/loop-turns.ts';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -13,7 +14,11 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 function turnsOfTheLoop<T>() {
   const requests = new RequestsInProgress(1000);
-  const turns = new LoopTurns(requests);
+  const turns = new LoopTurns(requests, {
+    requestsPerTurn: LIMITS.requestsPerTurn.default,
+    lightRequests: LIMITS.lightRequests.default,
+    lightRequestsPerTurn: LIMITS.lightRequestsPerTurn.default,
+  });
   const started: T[] = [];
   return {
     requests,
@@ -31,7 +36,7 @@ function turnsOfTheLoop<T>() {
 describe("the event loop's turns", () => {
   it("start a browser's requests in the turn they are read in", async () => {
     const { arrive, started } = turnsOfTheLoop<number>();
-    for (let i = 0; i < LIGHT_REQUESTS; i++) arrive('browser', i);
+    for (let i = 0; i < LIMITS.lightRequests.default; i++) arrive('browser', i);
     await nextTurn();
     expect(started).toEqual([0, 1, 2, 3, 4, 5]);
   });
@@ -54,7 +59,7 @@ describe("the event loop's turns", () => {
     const { arrive, started, turnsUntil } = turnsOfTheLoop<string>();
     // Sixty-four requests of one client read in one turn of the loop.
     for (let i = 0; i < 64; i++) arrive('127.0.2.1', `heavy ${i}`);
-    expect(started.length).toBeLessThanOrEqual(LIGHT_REQUESTS);
+    expect(started.length).toBeLessThanOrEqual(LIMITS.lightRequests.default);
     // A reader's request, read in the loop's next turn, is started then: after a few of the burst, not after all.
     await nextTurn();
     arrive('127.0.3.1', 'reader');
@@ -84,7 +89,7 @@ describe("the event loop's turns", () => {
     await turnsUntil(64);
     expect(started.length).toBe(64);
     // Past each client's first (light) requests, the two alternate.
-    const heavy = started.slice(2 * LIGHT_REQUESTS);
+    const heavy = started.slice(2 * LIMITS.lightRequests.default);
     const firstHalf = heavy.slice(0, heavy.length / 2);
     expect(firstHalf.filter((c) => c === '127.0.2.2').length).toBeGreaterThanOrEqual(firstHalf.length / 2 - 1);
   });

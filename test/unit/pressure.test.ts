@@ -1,11 +1,11 @@
-// Load shedding's judgement of the event loop (sidecar/pressure.ts over @fastify/under-pressure), in this process. A
+// Load shedding's judgement of the event loop (sidecar/admission/pressure.ts over @fastify/under-pressure), in this process. A
 // hold of the loop that starts just after a sample and outlasts the interval leaves the next sample empty, which
 // under-pressure reports as an infinite delay. That is a lag of at least one interval, not an infinite one: a bound
 // of a minute must not shed for it (the tests' sidecars on a busy machine did), and a short bound must, in numbers.
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runAs } from '../../sidecar/clients.ts';
-import { Pressure, SAMPLE_MS } from '../../sidecar/pressure.ts';
+import { runAs } from '../../sidecar/admission/clients.ts';
+import { Pressure, SAMPLE_MS } from '../../sidecar/admission/pressure.ts';
 
 const hold = (ms: number) => {
   const until = Date.now() + ms;

@@ -10,8 +10,9 @@
 // cached page is served), have a connection of their own and wait behind no client: with one shared pool, a reader's
 // cached page waited behind a stranger's fifty reads for the change log's.
 import pg from 'pg';
-import { currentClient } from '../../clients.ts';
-import { FairSlots, Overloaded } from '../../fair-slots.ts';
+import { currentClient } from '../../admission/clients.ts';
+import { FairSlots, Overloaded } from '../../admission/fair-slots.ts';
+import { LIMITS } from '../../admission/limits.ts';
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
 import { namedReadsFor, type Read } from '../reads.ts';
 import { StandbyProbe } from './standby-probe.ts';
@@ -43,6 +44,10 @@ export interface PgStoreOptions {
   maxReplicaLagMs: number;
   /** How often the probe runs. */
   probeMs?: number;
+  /** The longest a read waits for a connection (in its client's line, or for the pool to open one). */
+  connectionWaitMs?: number;
+  /** Reads that may wait for a connection, every client's together, per connection of the pool. */
+  waitingPerConnection?: number;
 }
 
 export class PgStore implements Store {
@@ -56,12 +61,14 @@ export class PgStore implements Store {
   private identity: string | undefined;
 
   constructor(options: PgStoreOptions) {
+    const connectionWaitMs = options.connectionWaitMs ?? LIMITS.pgConnectionWaitMs.default;
+    const waitingPerConnection = options.waitingPerConnection ?? LIMITS.pgWaitingPerConnection.default;
     const pool = (max: number, name: string) => {
       const made = new pg.Pool({
         connectionString: options.url,
         max,
         // A stuck database must never pile requests up: bounded waits for a connection and for each statement.
-        connectionTimeoutMillis: CONNECTION_WAIT_MS,
+        connectionTimeoutMillis: connectionWaitMs,
         statement_timeout: options.statementTimeoutMs,
         query_timeout: options.statementTimeoutMs + 500,
         idleTimeoutMillis: 30_000,
@@ -75,8 +82,8 @@ export class PgStore implements Store {
     this.own = pool(1, 'bio-sidecar-own');
     this.slots = new FairSlots({
       capacity: options.poolSize,
-      maxWaiting: options.poolSize * WAITING_PER_CONNECTION,
-      maxWaitMs: CONNECTION_WAIT_MS,
+      maxWaiting: options.poolSize * waitingPerConnection,
+      maxWaitMs: connectionWaitMs,
     });
     this.standby = new StandbyProbe(this.own, options);
   }
@@ -224,11 +231,6 @@ export class PgStore implements Store {
     }
   }
 }
-
-/** The longest a read waits for a connection (in its client's line, or for the pool to open one). */
-const CONNECTION_WAIT_MS = 2000;
-/** Reads that may wait for a connection, every client's together, per connection of the pool. */
-const WAITING_PER_CONNECTION = 64;
 
 /** A read as a named statement, with its parameters. */
 function statement<P extends Record<string, unknown>>(read: Read<P, unknown>, values: P): pg.QueryConfig {

@@ -8,26 +8,29 @@
 // started at once, and the rest later in that same turn, after every other client's: requests of many connections
 // from one address, each light, arrive together after any stall, and started together they held the loop as a
 // burst does.
-import { LIGHT_REQUESTS, type RequestsInProgress } from './clients.ts';
+import type { RequestsInProgress } from './clients.ts';
+import type { Limits } from './limits.ts';
 
-/** Requests of heavy clients started in one turn of the loop: a few milliseconds of work at most. */
-const PER_TURN = 8;
 /**
- * A light client's requests started at once in one turn; the rest of those read in that turn wait in its line, for
- * after every other client's read then.
+ * The turns' limits (admission/limits.ts): requests of heavy clients started in one turn of the loop (a few
+ * milliseconds of work at most); the requests in progress a client may have and count as light; and of a light
+ * client's requests read in one turn, those started at once (the rest wait in its line, for after every other
+ * client's read then).
  */
-const LIGHT_PER_TURN = 2;
+export type TurnLimits = Pick<Limits, 'requestsPerTurn' | 'lightRequests' | 'lightRequestsPerTurn'>;
 
 export class LoopTurns {
   readonly #requests: Pick<RequestsInProgress, 'of'>;
+  readonly #limits: TurnLimits;
   /** The requests waiting, by client; a Map keeps insertion order, and a client served goes to the end. */
   readonly #lines = new Map<string, (() => void)[]>();
   #scheduled = false;
   /** Requests started at once in this turn of the loop, by client (forgotten at the turn's end). */
   readonly #startedNow = new Map<string, number>();
 
-  constructor(requests: Pick<RequestsInProgress, 'of'>) {
+  constructor(requests: Pick<RequestsInProgress, 'of'>, limits: TurnLimits) {
     this.#requests = requests;
+    this.#limits = limits;
   }
 
   /** Starts `start` now, or, for a client with many requests in progress, in its turn. */
@@ -37,7 +40,7 @@ export class LoopTurns {
     // started first answered first and waited behind the earlier one, holding what it held (/mcp's four slots, all
     // held so for a flood's ten-second send timeout while another reader's call waited 9.2 s).
     const now = this.#startedNow.get(client) ?? 0;
-    if (!line && this.#requests.of(client) <= LIGHT_REQUESTS && now < LIGHT_PER_TURN) {
+    if (!line && this.#requests.of(client) <= this.#limits.lightRequests && now < this.#limits.lightRequestsPerTurn) {
       if (this.#startedNow.size === 0) setImmediate(() => this.#startedNow.clear());
       this.#startedNow.set(client, now + 1);
       return start();
@@ -51,7 +54,7 @@ export class LoopTurns {
   }
 
   readonly #turn = () => {
-    for (let started = 0; started < PER_TURN && this.#lines.size > 0; started++) {
+    for (let started = 0; started < this.#limits.requestsPerTurn && this.#lines.size > 0; started++) {
       const [client, line] = this.#lines.entries().next().value!;
       this.#lines.delete(client);
       const start = line.shift()!;

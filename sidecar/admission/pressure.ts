@@ -9,7 +9,8 @@
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { currentClient, LIGHT_REQUESTS, type RequestsInProgress } from './clients.ts';
+import { currentClient, type RequestsInProgress } from './clients.ts';
+import { LIMITS } from './limits.ts';
 
 export interface PressureLimits {
   /** The event loop's mean delay over a sample past which costly work is refused (ms). */
@@ -18,6 +19,8 @@ export interface PressureLimits {
   maxHeapUsedBytes?: number;
   /** Requests in progress by client: under a lag, who has more than one is refused first. */
   requests?: Pick<RequestsInProgress, 'of'>;
+  /** Requests in progress a client may have and still count as light (LIGHT_REQUESTS). */
+  lightRequests?: number;
 }
 
 /** How often the loop's delay and the heap are sampled. */
@@ -33,13 +36,15 @@ const SEVERE = 4;
 const HEAP_SHARE = 0.8;
 
 export class Pressure {
-  readonly #limits: Required<Omit<PressureLimits, 'requests'>>;
+  readonly #limits: Required<Omit<PressureLimits, 'requests' | 'lightRequests'>>;
+  readonly #lightRequests: number;
   readonly #requests: Pick<RequestsInProgress, 'of'> | undefined;
   #sample: () => { eventLoopDelay: number; heapUsed: number } = () => ({ eventLoopDelay: 0, heapUsed: 0 });
 
-  constructor({ requests, ...limits }: PressureLimits) {
+  constructor({ requests, lightRequests = LIMITS.lightRequests.default, ...limits }: PressureLimits) {
     this.#limits = { maxHeapUsedBytes: Math.floor(getHeapStatistics().heap_size_limit * HEAP_SHARE), ...limits };
     this.#requests = requests;
+    this.#lightRequests = lightRequests;
   }
 
   /**
@@ -53,7 +58,7 @@ export class Pressure {
   /** Why the current request's client (clients.ts) is refused costly work now; undefined when it may have it. */
   refusal(): string | undefined {
     // At "one request", a reader whose live page waited for a render thread had its MCP call refused as a second.
-    const light = (this.#requests?.of(currentClient()) ?? 0) <= LIGHT_REQUESTS;
+    const light = (this.#requests?.of(currentClient()) ?? 0) <= this.#lightRequests;
     return this.#judge(light ? SEVERE : 1);
   }
 

@@ -10,7 +10,7 @@
 // the slots at once. A refused request is answered 503 with Retry-After by the caller (Overloaded, below). Used for
 // /mcp's slots, the render queue, the decompression of large documents and the PostgreSQL pool's connections.
 
-import { RETRY_AFTER } from '../src/lib/surface.ts';
+import { RETRY_AFTER } from '../../src/lib/surface.ts';
 
 /** Work refused because the server is too busy now: answered 503 with Retry-After, never queued. */
 export class Overloaded extends Error {

@@ -21,13 +21,6 @@ export function clientOf(address: string): string {
   return `${groups.slice(0, 4).join(':')}::/64`;
 }
 
-/**
- * Requests in progress that a client may have and still count as light: the connections a browser opens to one host
- * (six in every major browser) carry a page, its pictures and its twin at once. A heavier client is refused costly
- * work first under a lag (pressure.ts) and started in turns (loop-turns.ts).
- */
-export const LIGHT_REQUESTS = 6;
-
 /** The server's own work (warming up, a render asked for outside any request): one client of its own. */
 const SERVER_CLIENT = 'server';
 
@@ -77,5 +70,43 @@ export class RequestsInProgress {
   /** Clients with a request in progress now. */
   get clients(): number {
     return this.#counts.size;
+  }
+}
+
+/**
+ * Requests a client may start, at `ratePerSecond` on average with a burst of `burst` (a token bucket a client):
+ * requests in progress bound what a client holds at once, this what it makes the server do in a second, refusals
+ * included (issue 60: sixteen connections pipelining a cached page and reading the answers had 241,354 requests refused
+ * in 17 s, each a trip through the app, while another reader got 12 answers).
+ */
+export class RequestRate {
+  readonly #ratePerSecond: number;
+  readonly #burst: number;
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor({ ratePerSecond, burst }: { ratePerSecond: number; burst: number }) {
+    this.#ratePerSecond = ratePerSecond;
+    this.#burst = burst;
+  }
+
+  /** Counts a request of `client`; false when it is past its rate and burst (nothing is counted then). */
+  take(client: string, now = performance.now()): boolean {
+    const bucket = this.#buckets.get(client) ?? { tokens: this.#burst, at: now };
+    bucket.tokens = Math.min(this.#burst, bucket.tokens + ((now - bucket.at) / 1000) * this.#ratePerSecond);
+    bucket.at = now;
+    if (bucket.tokens < 1) {
+      this.#buckets.set(client, bucket);
+      return false;
+    }
+    bucket.tokens -= 1;
+    // A client whose bucket is full again is forgotten: the map holds only clients seen in the last burst's time.
+    if (this.#buckets.size > 10_000) this.#forgetFull(now);
+    this.#buckets.set(client, bucket);
+    return true;
+  }
+
+  #forgetFull(now: number): void {
+    for (const [client, bucket] of this.#buckets)
+      if (bucket.tokens + ((now - bucket.at) / 1000) * this.#ratePerSecond >= this.#burst) this.#buckets.delete(client);
   }
 }
