@@ -8,6 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readingHandle, type ReadingHandle } from './admission/node-internals.ts';
 
 /** A body refused: the status it is answered with, and why. */
 export class BodyRefused extends Error {
@@ -163,25 +164,6 @@ class SmallReads {
   }
 }
 
-/**
- * A connection's libuv stream, which Node's net and http modules start and stop (`reading` is their record of whether
- * it reads). The pause stops the stream itself and leaves `reading` true: `socket.pause()` does not hold, as the http
- * server starts the stream again whenever the request's reader asks for more, which is after every chunk. Node's own
- * pause (backpressure) still sets `reading` false, and the pause then ends with Node's, not with ours.
- */
-interface ReadingHandle {
-  reading: boolean;
-  readStart(): number;
-  readStop(): number;
-}
-
-function readingHandle(socket: Socket): ReadingHandle | undefined {
-  const handle = (socket as unknown as { _handle?: Partial<ReadingHandle> | null })._handle;
-  return typeof handle?.readStop === 'function' && typeof handle.readStart === 'function'
-    ? (handle as ReadingHandle)
-    : undefined;
-}
-
 /** Connections whose body is held (holdBody), with the stream that was stopped. */
 const heldBodies = new WeakMap<Socket, ReadingHandle>();
 
@@ -279,7 +261,6 @@ function tooLarge(limit: number): BodyRefused {
  */
 const LINGER_MS = 30_000;
 const LINGER_IDLE_MS = 5_000;
-
 
 /**
  * How long a connection whose body is left unread stays open after its answer: for the client to read the answer

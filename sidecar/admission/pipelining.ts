@@ -14,12 +14,11 @@
 // dozen requests at most, of the shortest kind) and what one read brought, whatever it sends. A connection with more
 // than `maxPipelined` requests unanswered (only requests of a few bytes each fit so many in a slice) is closed.
 //
-// What this relies on of Node's HTTP server, and nothing else: it reads a connection through one 'data' listener of
-// its own (once a 'data' listener is added, it stops reading the socket's handle itself), and it pauses the socket
-// only while the socket's writable side needs draining. The suite test/faults/pipelining.test.ts fails when either
-// changes (the gate then reports itself off: `gated`).
+// What this relies on of Node's HTTP server is in node-internals.ts, with the test that fails when it changes (the
+// gate then reports itself off, and Node reads the connection as before).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { takeParser } from './node-internals.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -73,12 +72,10 @@ export class Pipelining {
 
   /** For the server's 'connection' event, after Node's own listener (which the server registers first). */
   readonly connection = (socket: Socket): void => {
-    const readers = socket.listeners('data');
-    const parse = readers[0];
-    if (readers.length !== 1 || typeof parse !== 'function') return this.#ungated(`${readers.length} readers`);
-    socket.removeListener('data', parse as (chunk: Buffer) => void);
+    const parse = takeParser(socket);
+    if (typeof parse === 'string') return this.#ungated(parse);
     const connection: Connection = {
-      parse: parse as (chunk: Buffer) => void,
+      parse,
       busy: false,
       waiting: [],
       closed: false,
