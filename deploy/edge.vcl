@@ -66,6 +66,10 @@ sub vcl_recv {
     set req.http.x-purged = xkey.softpurge(req.http.xkey-purge);
     return (synth(200, "Purged " + req.http.x-purged));
   }
+  # Every request, per client (issue 60): {{EVERY_BURST}}, then {{EVERY_RATE}} a second on average; past it, 429.
+  if (vsthrottle.is_denied("every " + client.identity, {{EVERY_BURST}}, {{EVERY_PERIOD}}s)) {
+    return (synth(429, "Too Many Requests"));
+  }
   # A request line of 8,000 characters and more names no page (an identifier is 64 at most), as nginx's 8k buffer
   # refuses it: 414 here, not the origin's redirect of it, whose Location would be longer than this cache takes.
   if (req.url ~ "^.{8000}") {

@@ -17,7 +17,7 @@ import { DEFAULT_LANG, LANGS } from '../src/lib/locales.ts';
 import { pathOf, MCP_BODY_LIMIT, OWN_LANGUAGE_HEADER, RETRY_AFTER } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
-import { FRONT_LIMITS } from './front-config.ts';
+import { FRONT_LIMITS, type ClientLimits } from './front-config.ts';
 
 export interface EdgeOptions {
   /**
@@ -36,17 +36,21 @@ export interface EdgeOptions {
   headers: Record<string, string>;
   /** What the edge asks the origin to tell it is up: /health (an origin of another kind: its own). */
   probePath?: string;
-  /** One client's share of what reaches the origin (EDGE_ORIGIN_SHARE unless given). */
-  originShare?: { burst: number; ratePerSecond: number };
+  /**
+   * One client's share (EDGE_CLIENT_SHARE unless given): of what reaches the origin (misses and passes), and of every
+   * request, hits included.
+   */
+  clientShare?: Pick<ClientLimits, 'burst' | 'ratePerSecond' | 'everyBurst' | 'everyRatePerSecond'>;
 }
 
 const VARNISHD = ['/usr/sbin/varnishd', '/usr/local/sbin/varnishd'];
 
 /**
- * What one client may send through the edge to the origin (misses and passes; hits cost the origin nothing): a burst,
- * then an average rate, as the front allows (scripts/front-config.ts FRONT_LIMITS).
+ * What one client may send through the edge, as the front allows (scripts/front-config.ts FRONT_LIMITS): to the origin
+ * (misses and passes; hits cost the origin nothing), a burst, then an average rate; and every request, hits and 404s
+ * included, a larger burst and rate (issue 60: a hit is cheap, but not free, and a flood of them is the edge's load).
  */
-export const EDGE_ORIGIN_SHARE = { burst: FRONT_LIMITS.burst, ratePerSecond: FRONT_LIMITS.ratePerSecond } as const;
+const EDGE_CLIENT_SHARE = FRONT_LIMITS;
 
 export function varnishBinary(): string | undefined {
   return VARNISHD.find((path) => existsSync(path));
@@ -55,7 +59,7 @@ export function varnishBinary(): string | undefined {
 /** deploy/edge.vcl, filled. */
 export function edgeConfig(options: EdgeOptions): string {
   const backends = [options.backend].flat().map(hostPort);
-  const share = options.originShare ?? EDGE_ORIGIN_SHARE;
+  const share = options.clientShare ?? EDGE_CLIENT_SHARE;
   const acl = [
     '"127.0.0.1"',
     '"::1"',
@@ -91,6 +95,9 @@ export function edgeConfig(options: EdgeOptions): string {
     ORIGIN_BURST: String(share.burst),
     ORIGIN_PERIOD: String(share.burst / share.ratePerSecond),
     ORIGIN_RATE: String(share.ratePerSecond),
+    EVERY_BURST: String(share.everyBurst),
+    EVERY_PERIOD: String(share.everyBurst / share.everyRatePerSecond),
+    EVERY_RATE: String(share.everyRatePerSecond),
     RETRY_AFTER_BUSY: String(RETRY_AFTER.busy),
     RETRY_AFTER: String(RETRY_AFTER.unavailable),
     BODY_TOO_LARGE: JSON.stringify(bodyTooLarge(MCP_BODY_LIMIT)),

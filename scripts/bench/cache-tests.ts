@@ -51,7 +51,7 @@ export async function cacheTests(scratch: string): Promise<CacheTestsSummary> {
     probePath: '/',
     prefix: mkdtempSync(join(scratch, 'cache-tests-edge-')),
     // The suite asks from one address, many times over: HTTP caching is measured, not one client's share.
-    originShare: UNLIMITED_CLIENT,
+    clientShare: UNLIMITED_CLIENT,
   });
   try {
     const cli = spawn(process.execPath, ['--no-warnings', join(SUITE, 'cli.mjs')], {

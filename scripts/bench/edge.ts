@@ -87,7 +87,7 @@ async function measure(
       dist,
       headers: securityHeaders(loadConfig({}), buildStyleHashes(join(dist, '..'))),
       // The load comes from one address: what is measured is what the edge serves, not what it refuses one client.
-      originShare: UNLIMITED_CLIENT,
+      clientShare: UNLIMITED_CLIENT,
     });
     children.push(edge.varnish);
     const purger = spawn(process.execPath, [join(projectRoot, 'scripts/purger.ts')], {

@@ -151,7 +151,7 @@ export async function startRegions(options: RegionsOptions): Promise<Regions> {
         dist,
         headers,
         // The regions are measured from one address each: their freshness, not what an edge refuses one client.
-        originShare: UNLIMITED_CLIENT,
+        clientShare: UNLIMITED_CLIENT,
       });
       children.push(edge.varnish);
       let log = '';

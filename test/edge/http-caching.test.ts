@@ -34,7 +34,7 @@ beforeAll(async () => {
     headers: {},
     probePath: '/fresh',
     // The suite asks from one address, many times over: HTTP caching is tested, not one client's share.
-    originShare: UNLIMITED_CLIENT,
+    clientShare: UNLIMITED_CLIENT,
   });
 }, 30_000);
 

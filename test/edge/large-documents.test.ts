@@ -27,7 +27,7 @@ describe('a large document through the edge, to a client that takes no compressi
       backend: sidecar.address,
       dist: clientDir,
       headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
-      originShare: { burst: UNLIMITED_CLIENT.burst, ratePerSecond: UNLIMITED_CLIENT.ratePerSecond },
+      clientShare: UNLIMITED_CLIENT,
     });
   }, 120_000);
   afterAll(() => {

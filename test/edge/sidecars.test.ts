@@ -25,7 +25,7 @@ describe('an edge over two sidecars', () => {
       backend: sidecars.map((s) => s.address),
       dist: clientDir,
       headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
-      originShare: { burst: UNLIMITED_CLIENT.burst, ratePerSecond: UNLIMITED_CLIENT.ratePerSecond },
+      clientShare: UNLIMITED_CLIENT,
     });
   });
   afterAll(() => {

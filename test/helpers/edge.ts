@@ -36,7 +36,7 @@ export async function startEdge(config: ServerConfig): Promise<Edge> {
     headers: securityHeaders(config, buildStyleHashes(distDir)),
     // The suites ask from one address as fast as they can: what the edge refuses one client is the fairness suite's
     // (test/faults/fair.test.ts, with the edge as shipped).
-    originShare: { burst: UNLIMITED_CLIENT.burst, ratePerSecond: UNLIMITED_CLIENT.ratePerSecond },
+    clientShare: UNLIMITED_CLIENT,
   });
   const purger = await runPurger({ ...config, purgeUrls: [url], changePollMs: Math.min(config.changePollMs, 50) });
   // Ready once the origin answers through the edge (a standby's sidecar waits for its first probe), as a load
