@@ -57,14 +57,14 @@ export type Services = Awaited<ReturnType<typeof openServices>>;
 export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const { config, distDir } = options;
   const site = new StaticSite(join(distDir, 'client'));
-  const store = openStore(config);
+  // What every client is held to (admission/admission.ts), and the slots the render threads and the store share out.
+  const admission = new Admission(config);
+  const store = openStore(config, (poolSize) => admission.pgSlots(poolSize));
   const pool = new RenderPool({
     serverEntry: join(distDir, 'server', 'entry.mjs'),
     threads: config.renderThreads,
-    queuePerThread: config.renderWaitingPerThread,
-    maxWaitMs: config.renderWaitMs,
+    slots: admission.renderSlots(config.renderThreads),
   });
-  const admission = new Admission(config);
   const pressure = new Pressure({
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     requests: admission.requests,

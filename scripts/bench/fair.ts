@@ -48,6 +48,8 @@ interface Row {
   /** What the control's readers got at the same time (shapes.ts startControl). */
   control: Reading;
   alive: boolean;
+  /** The most heap any sidecar of the shape used while the attack ran, in MB (sampled five times a second). */
+  peakHeapMb: number;
 }
 
 /** A shape's two baselines (before its attacks and after them), and the control's beside each. */
@@ -147,6 +149,13 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
         console.log(`${label}: baseline ${KINDS.map((k) => `${k} ${cell(baseline[k])}`).join('; ')}`);
         for (const attack of attacks) {
           for (const addresses of attack.addressesOf) {
+            let peak = 0;
+            const sampler = setInterval(() => {
+              shape.heapUsed().then(
+                (heaps) => (peak = Math.max(peak, ...heaps)),
+                () => undefined,
+              );
+            }, 200);
             const { reader, control: beside } = await underAttack({
               url: shape.url,
               attack: attack.attack,
@@ -155,7 +164,7 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
               attackers: attackerAddresses(addresses),
               readers: READERS,
               control: control.url,
-            });
+            }).finally(() => clearInterval(sampler));
             const row = {
               shape: label,
               attack: attack.name,
@@ -163,6 +172,7 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
               reading: reader,
               control: beside!,
               alive: shape.alive(),
+              peakHeapMb: peak / 1024 / 1024,
             };
             rows.push(row);
             console.log(
@@ -250,11 +260,11 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
     const controlBaseline = bar(measured.control);
     const none = (when: string, reading: Reading, controlReading: Reading) =>
       `| none (${when}) | 0 | ${KINDS.map((k) => cell(reading[k])).join(' | ')} | ${ratios(reading, baseline)} | ` +
-      `${cell(controlReading.cached)}; ${ratios(controlReading, controlBaseline)} | |`;
+      `${cell(controlReading.cached)}; ${ratios(controlReading, controlBaseline)} | | |`;
     lines.push(`## ${label}`, '');
     lines.push(
-      '| Attack | Addresses | Cached page | Live page, new | Static page | /health | MCP call | New visitor | Cached p99 ×, static p99 × | Control: cached; cached p99 ×, static p99 × | Verdict |',
-      '|---|---:|---|---|---|---|---|---|---|---|---|',
+      '| Attack | Addresses | Cached page | Live page, new | Static page | /health | MCP call | New visitor | Cached p99 ×, static p99 × | Control: cached; cached p99 ×, static p99 × | Peak heap, MB | Verdict |',
+      '|---|---:|---|---|---|---|---|---|---|---|---:|---|',
       none('baseline, before', measured.before, measured.control.before),
       ...(measured.after && measured.control.after
         ? [none('baseline, after', measured.after, measured.control.after)]
@@ -265,6 +275,7 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
       lines.push(
         `| ${row.attack} | ${row.addresses} | ${KINDS.map((k) => cell(row.reading[k])).join(' | ')} | ` +
           `${ratios(row.reading, baseline)} | ${cell(row.control.cached)}; ${ratios(row.control, controlBaseline)} | ` +
+          `${fmt(row.peakHeapMb, 0)} | ` +
           `${judged}${judged !== 'met' && machineOver(row) ? ' (the control over 2× its own baseline)' : ''} |`,
       );
     }

@@ -11,6 +11,7 @@
 // The client is named one way: clientOf (clients.ts) when a request arrives, then currentClient() in every call it
 // makes (the request runs as its client's work).
 import type { IncomingMessage, ServerResponse, Server } from 'node:http';
+import { BodyBudget } from '../request-body.ts';
 import { RequestRate, RequestsInProgress } from './clients.ts';
 import { limitConnectionsPerClient } from './connection-limits.ts';
 import { FairSlots } from './fair-slots.ts';
@@ -28,6 +29,10 @@ export class Admission {
   readonly turns: LoopTurns;
   /** Clients reading a large document decompressed (send.ts). */
   readonly decompressing: FairSlots;
+  /** /mcp requests conducted at once, in turn between clients (routes/mcp.ts). */
+  readonly mcpSlots: FairSlots;
+  /** The bytes /mcp bodies hold while they arrive, a client's share and every client's (routes/mcp.ts). */
+  readonly mcpBodies: BodyBudget;
 
   constructor(limits: Limits) {
     this.limits = limits;
@@ -39,6 +44,27 @@ export class Admission {
       perClient: limits.decompressSlotsPerClient,
       maxWaiting: limits.decompressWaiting,
       maxWaitMs: limits.decompressWaitMs,
+    });
+    // Past sixteen times the slots waiting, the client waiting most is refused.
+    this.mcpSlots = new FairSlots({ capacity: limits.mcpMaxConcurrent, maxWaiting: limits.mcpMaxConcurrent * 16 });
+    this.mcpBodies = new BodyBudget({ perClient: limits.mcpBodyShareBytes, total: limits.mcpBodyTotalBytes });
+  }
+
+  /** The render threads' work, in turn between clients: two tasks a thread (one running, the next ready). */
+  renderSlots(threads: number): FairSlots {
+    return new FairSlots({
+      capacity: threads * 2,
+      maxWaiting: threads * this.limits.renderWaitingPerThread,
+      maxWaitMs: this.limits.renderWaitMs,
+    });
+  }
+
+  /** A PostgreSQL pool's connections, in turn between clients. */
+  pgSlots(poolSize: number): FairSlots {
+    return new FairSlots({
+      capacity: poolSize,
+      maxWaiting: poolSize * this.limits.pgWaitingPerConnection,
+      maxWaitMs: this.limits.pgConnectionWaitMs,
     });
   }
 

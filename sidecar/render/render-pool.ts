@@ -37,6 +37,8 @@ export interface RenderPoolOptions {
   queuePerThread?: number;
   /** The longest a task waits for a thread before it is refused: a 503 says to retry rather than keep a visitor waiting. */
   maxWaitMs?: number;
+  /** The threads' work in turn between clients, as the app's admission made it (made of the two above unless given). */
+  slots?: FairSlots;
 }
 
 /** How far below the event loop's thread the render threads run (nice), and V8's own (background-threads.ts). */
@@ -51,11 +53,13 @@ export class RenderPool {
   readonly #slots: FairSlots;
 
   constructor(options: RenderPoolOptions) {
-    this.#slots = new FairSlots({
-      capacity: options.threads * 2,
-      maxWaiting: options.threads * (options.queuePerThread ?? LIMITS.renderWaitingPerThread.default),
-      maxWaitMs: options.maxWaitMs ?? LIMITS.renderWaitMs.default,
-    });
+    this.#slots =
+      options.slots ??
+      new FairSlots({
+        capacity: options.threads * 2,
+        maxWaiting: options.threads * (options.queuePerThread ?? LIMITS.renderWaitingPerThread.default),
+        maxWaitMs: options.maxWaitMs ?? LIMITS.renderWaitMs.default,
+      });
     this.#pool = new Piscina({
       filename: fileURLToPath(new URL('./render-worker.ts', import.meta.url)),
       workerData: { serverEntry: options.serverEntry },

@@ -8,12 +8,11 @@ import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } f
 import type { ServerConfig } from '../config.ts';
 import { pathOf, CACHE, MCP_BODY_LIMIT, RETRY_AFTER, ROUTES } from '../../src/lib/surface.ts';
 import { currentClient } from '../admission/clients.ts';
-import { FairSlots } from '../admission/fair-slots.ts';
 import type { RenderPool } from '../render/render-pool.ts';
 import { mcpConductor, type McpAnswer } from '../mcp/conductor.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../mcp/jsonrpc.ts';
-import { BodyBudget, BodyRefused, readBody } from '../request-body.ts';
+import { BodyRefused, readBody } from '../request-body.ts';
 
 function sendJson(reply: FastifyReply, status: number, body: unknown) {
   return reply
@@ -74,13 +73,13 @@ export async function mcpRoutes(
    * MCP_MAX_RESPONSE_BYTES, and no client holds a slot longer than its own work and that bound. Others wait in turn
    * between clients (fair-slots.ts); past sixteen times the slots waiting, the client waiting most is refused, 503.
    */
-  const slots = new FairSlots({ capacity: limits.mcpMaxConcurrent, maxWaiting: limits.mcpMaxConcurrent * 16 });
+  const slots = app.admission.mcpSlots;
   /** The hosts a browser may send to this endpoint (DNS rebinding sends a foreign one to a loopback address). */
   const allowedHosts = [new URL(deps.config.baseUrl).hostname, ...localhostAllowedHostnames()];
   // The bytes /mcp bodies may hold while they arrive: a client's share (eight of the largest by default: a client sends
   // one at a time, an agent in a hurry a few), and every client's together; a body that goes MCP_BODY_IDLE_MS without
   // a byte is answered 408 (nginx's client_body_timeout, shorter).
-  const bodies = new BodyBudget({ perClient: limits.mcpBodyShareBytes, total: limits.mcpBodyTotalBytes });
+  const bodies = app.admission.mcpBodies;
   const bodyIdleMs = Math.min(limits.mcpBodyIdleMs, limits.requestTimeoutMs);
   const endpoint = `${deps.config.baseUrl}${pathOf('mcp')}`;
 

@@ -48,6 +48,8 @@ export interface PgStoreOptions {
   connectionWaitMs?: number;
   /** Reads that may wait for a connection, every client's together, per connection of the pool. */
   waitingPerConnection?: number;
+  /** The pool's connections in turn between clients, as the app's admission made them (else of the two above). */
+  slots?: FairSlots;
 }
 
 export class PgStore implements Store {
@@ -80,11 +82,13 @@ export class PgStore implements Store {
     };
     this.pool = pool(options.poolSize, 'bio-sidecar');
     this.own = pool(1, 'bio-sidecar-own');
-    this.slots = new FairSlots({
-      capacity: options.poolSize,
-      maxWaiting: options.poolSize * waitingPerConnection,
-      maxWaitMs: connectionWaitMs,
-    });
+    this.slots =
+      options.slots ??
+      new FairSlots({
+        capacity: options.poolSize,
+        maxWaiting: options.poolSize * waitingPerConnection,
+        maxWaitMs: connectionWaitMs,
+      });
     this.standby = new StandbyProbe(this.own, options);
   }
 
