@@ -13,6 +13,7 @@ import pg from 'pg';
 import { projectRoot } from '../ensure-build.ts';
 import { startCluster, type Cluster } from '../postgres-cluster.ts';
 import { spawnSidecar, type SidecarProcess } from '../sidecar-process.ts';
+import { LOAD_GENERATOR_ENV } from './harness.ts';
 import { openWriter } from '../../sidecar/store/writer.ts';
 import { bulkPostgres, bulkSqlite } from './bulk-data.ts';
 import { fmt, percentile } from './numbers.ts';
@@ -166,7 +167,7 @@ interface Result {
 
 async function measure(backend: Backend, profiles: number, options: DataTierOptions): Promise<Result> {
   const db = await backend.prepare(profiles);
-  const sidecar = await spawnSidecar({ ...db.env, MCP_RATE_LIMIT: '1000000' }, { discardOutput: true });
+  const sidecar = await spawnSidecar({ ...db.env, ...LOAD_GENERATOR_ENV }, { discardOutput: true });
   try {
     const hot = Math.min(profiles, 2000);
     // Every hot profile cached first.

@@ -14,7 +14,7 @@ import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { runEdge } from '../edge.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
-import { baseEnv, scratch, startStaticNginx } from './harness.ts';
+import { baseEnv, LOAD_GENERATOR_ENV, scratch, startStaticNginx } from './harness.ts';
 import { cleanEnv, freePort, spawnSidecar } from '../sidecar-process.ts';
 import { commitToPage, postgresBackend, randomScript, sqliteBackend, writer, type Backend } from './data-tier.ts';
 import { fmt, median, percentile } from './numbers.ts';
@@ -74,7 +74,7 @@ async function measure(
   const children: ChildProcess[] = [];
   try {
     const sidecar = await spawnSidecar(
-      { ...env, LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1' },
+      { ...env, ...LOAD_GENERATOR_ENV, LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1' },
       { discardOutput: true },
     );
     children.push(sidecar.child);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { freePort, serveFlags } from '../sidecar-process.ts';
-import { baseEnv, demoDatabase, scratch, track } from './harness.ts';
+import { baseEnv, demoDatabase, LOAD_GENERATOR_ENV, scratch, track } from './harness.ts';
 import { fmt, median } from './numbers.ts';
 
 const ROUNDS = 5;
@@ -63,7 +63,12 @@ async function startAt(entry: string, databasePath: string): Promise<{ url: stri
   const port = await freePort();
   const child = track(
     spawn('taskset', ['-c', '0', process.execPath, ...serveFlags, entry], {
-      env: baseEnv({ PORT: String(port), BASE_URL: 'http://localhost:8080', DATABASE_PATH: databasePath }),
+      env: baseEnv({
+        PORT: String(port),
+        BASE_URL: 'http://localhost:8080',
+        DATABASE_PATH: databasePath,
+        ...LOAD_GENERATOR_ENV,
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
