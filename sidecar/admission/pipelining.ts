@@ -48,8 +48,6 @@ interface Connection {
 export interface PipeliningOptions {
   /** Requests a connection may have sent and not been answered, the one in progress among them. */
   maxPipelined: number;
-  /** Told of a connection closed for having more than that. */
-  onClosed?: (socket: Socket) => void;
   /** Told once if Node's server no longer reads a connection as this expects (the gate is then off). */
   onUngated?: (why: string) => void;
 }
@@ -97,7 +95,6 @@ export class Pipelining {
       connection.closed = true;
       connection.waiting = [];
       req.socket.destroy();
-      this.#options.onClosed?.(req.socket);
       return;
     }
     connection.waiting.push([req, res]);
@@ -135,19 +132,25 @@ export class Pipelining {
 
   /** Gives `chunk` to the parser a slice at a time, while nothing of the connection waits; holds the rest. */
   #feed(socket: Socket, connection: Connection, chunk: Buffer): void {
+    // Kept while the parser is in it (a request it cannot read is answered then, synchronously), not after: an idle
+    // connection would hold its last read.
     connection.read = chunk;
-    let at = 0;
-    while (at < chunk.length) {
-      if (socket.destroyed || connection.closed) return;
-      // Node asserts that it is not paused when it parses: it pauses only while the answer needs draining.
-      if (connection.waiting.length > 0 || socket.writableNeedDrain) {
-        socket.pause();
-        socket.unshift(chunk.subarray(at));
-        return;
+    try {
+      let at = 0;
+      while (at < chunk.length) {
+        if (socket.destroyed || connection.closed) return;
+        // Node asserts that it is not paused when it parses: it pauses only while the answer needs draining.
+        if (connection.waiting.length > 0 || socket.writableNeedDrain) {
+          socket.pause();
+          socket.unshift(chunk.subarray(at));
+          return;
+        }
+        const end = chunk.length - at < 2 * SLICE ? chunk.length : at + SLICE;
+        connection.parse(chunk.subarray(at, end));
+        at = end;
       }
-      const end = chunk.length - at < 2 * SLICE ? chunk.length : at + SLICE;
-      connection.parse(chunk.subarray(at, end));
-      at = end;
+    } finally {
+      connection.read = undefined;
     }
   }
 
