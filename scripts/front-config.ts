@@ -425,8 +425,9 @@ export async function runFront(options: {
   return { url, nginx: await runNginx(options.prefix, conf, url) };
 }
 
-if (import.meta.main) {
-  const { values, positionals } = parseArgs({
+/** The command line of `npm run front -- config`. */
+function parseFlags() {
+  return parseArgs({
     allowPositionals: true,
     options: {
       listen: { type: 'string', default: '0.0.0.0:80' },
@@ -444,6 +445,34 @@ if (import.meta.main) {
       'client-every-burst': { type: 'string', default: String(FRONT_LIMITS.everyBurst) },
     },
   });
+}
+
+if (import.meta.main) {
+  let parsed: ReturnType<typeof parseFlags>;
+  try {
+    parsed = parseFlags();
+  } catch (err) {
+    // A value that looks like a flag (`--client-burst -5`) or a flag it does not know: said plainly, no stack.
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+  const { values, positionals } = parsed;
+  // Each share a whole number of at least one: nginx would take `rate=0r/s` and refuse `rate=NaNr/s` only at `nginx -t`.
+  const shares = {
+    'client-requests': values['client-requests'],
+    'client-mcp-requests': values['client-mcp-requests'],
+    'client-rate': values['client-rate'],
+    'client-burst': values['client-burst'],
+    'client-every-rate': values['client-every-rate'],
+    'client-every-burst': values['client-every-burst'],
+  };
+  const bad = Object.entries(shares).filter(([, value]) => !/^[1-9]\d{0,8}$/.test(value));
+  if (bad.length > 0) {
+    console.error(
+      bad.map(([name, value]) => `--${name} must be a whole number of at least 1 (got "${value}")`).join('\n'),
+    );
+    process.exit(2);
+  }
   if (positionals[0] !== 'config') {
     console.error(
       'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N]',

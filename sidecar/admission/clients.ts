@@ -86,7 +86,8 @@ export class RequestRate {
 
   constructor({ ratePerSecond, burst }: { ratePerSecond: number; burst: number }) {
     this.#ratePerSecond = ratePerSecond;
-    this.#burst = burst;
+    // As nginx's `limit_req … burst=N nodelay`: the request its rate allows now, and `burst` more beyond it.
+    this.#burst = burst + 1;
   }
 
   /** Counts a request of `client`; false when it is past its rate and burst (nothing is counted then). */

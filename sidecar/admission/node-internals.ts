@@ -11,6 +11,9 @@
 // 2. Node's HTTP server reads a connection through one 'data' listener of its own once one is added (it then stops
 //    reading the handle itself), and pauses the socket only while the socket's writable side needs draining
 //    (pipelining.ts, which reads a connection to the parser a slice at a time).
+// 3. After an answer that says `Connection: close`, the HTTP server closes the connection with `socket.destroySoon()`:
+//    destroyed once its end is written, with whatever the client sent still unread, which makes the kernel reset the
+//    connection, and the client loses the answer it has not read yet (pipelining.ts closeAfter lingers instead).
 import type { Socket } from 'node:net';
 
 export interface ReadingHandle {
@@ -37,4 +40,19 @@ export function takeParser(socket: Socket): ((chunk: Buffer) => void) | string {
   if (readers.length !== 1 || typeof parse !== 'function') return `${readers.length} readers of a connection`;
   socket.removeListener('data', parse as (chunk: Buffer) => void);
   return parse as (chunk: Buffer) => void;
+}
+
+/**
+ * Makes the HTTP server's close of `socket` after an answer (see 3 above) end the connection and call `linger` (which
+ * reads and drops what still comes) instead of destroying it at once; false when Node no longer closes so (the close
+ * is then Node's own).
+ */
+export function lingerOnClose(socket: Socket, linger: () => void): boolean {
+  const closing = socket as Socket & { destroySoon?: unknown };
+  if (typeof closing.destroySoon !== 'function') return false;
+  closing.destroySoon = () => {
+    socket.end();
+    linger();
+  };
+  return true;
 }

@@ -18,7 +18,7 @@
 // gate then reports itself off, and Node reads the connection as before).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { takeParser } from './node-internals.ts';
+import { lingerOnClose, takeParser } from './node-internals.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -109,14 +109,12 @@ export class Pipelining {
   closeAfter(res: ServerResponse): void {
     const socket = res.socket ?? res.req.socket;
     const connection = this.#connections.get(socket);
-    if (!connection) {
-      res.setHeader('connection', 'close');
-      return;
-    }
-    res.once('finish', () => {
+    // The client is told (`Connection: close`); Node ends the connection once the answer is written.
+    res.setHeader('connection', 'close');
+    if (!connection) return;
+    lingerOnClose(socket, () => {
       connection.closed = true;
       connection.waiting = [];
-      socket.end();
       socket.resume();
       setTimeout(() => socket.destroy(), LINGER_MS).unref();
     });

@@ -70,4 +70,42 @@ describe("Node's internals the sidecar stands on", () => {
     expect(typeof seen.sockets[0]!.writableNeedDrain, 'socket.writableNeedDrain').toBe('boolean');
     client.destroy();
   });
+
+  it('after an answer that closes the connection, what the client still sent is read, and the answer is not lost to a reset', async () => {
+    // A client that pipelined far more than is read: closed at once, the kernel resets the connection over the bytes
+    // unread and the client loses the answer (seen for a 429 in test/faults/pipelining.test.ts before the linger).
+    let pipelining: Pipelining | undefined;
+    const { port } = await (async () => {
+      const made = new Pipelining(
+        (req, res) => {
+          if (req.url === '/last') made.closeAfter(res);
+          res.end(`answer to ${req.url}`);
+        },
+        { maxPipelined: 64 },
+      );
+      pipelining = made;
+      server = createServer(made.request);
+      server.on('connection', made.connection);
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
+      return { port: (server.address() as { port: number }).port };
+    })();
+    expect(pipelining).toBeDefined();
+    const client = connect({ port, host: '127.0.0.1' });
+    let received = '';
+    const errors: string[] = [];
+    client.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    client.on('error', (err) => errors.push((err as NodeJS.ErrnoException).code ?? err.message));
+    const ended = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.write('GET /last HTTP/1.1\r\nHost: x\r\n\r\n' + 'GET /more HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(20_000));
+    // The client reads its answers a moment later, as one busy writing does: a reset meanwhile drops them unread.
+    client.pause();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    client.resume();
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    expect(received).toContain('answer to /last');
+    expect(received).not.toContain('answer to /more');
+    expect(errors).toEqual([]);
+  });
 });
