@@ -30,6 +30,12 @@ describe.each(['sqlite', 'postgres'] as const)('values another writer stored, on
     sidecar.child.once('exit', (code, signal) => (exited = `${code ?? signal}: ${sidecar.output().slice(-600)}`));
   }, 60_000);
   afterAll(() => void sidecar?.child.kill('SIGKILL'));
+  /** The lines the sidecar logged that name `what`. */
+  const logLines = (what: string) =>
+    sidecar
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(what));
 
   it('a list of 100 MB on a card: 500 at every read, logged naming the row and the column, and the process lives', async () => {
     for (const path of ['/c/n0rth1', '/c/n0rth1.vcf', '/c/n0rth1']) {
@@ -40,10 +46,7 @@ describe.each(['sqlite', 'postgres'] as const)('values another writer stored, on
     expect(exited).toBeUndefined();
     expect((await fetch(sidecar.url + '/health')).status).toBe(200);
     expect((await fetch(sidecar.url + '/c/k7f2q9')).status).toBe(200);
-    const logged = sidecar
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('cards.phones of card n0rth1'));
+    const logged = logLines('cards.phones of card n0rth1');
     expect(logged.length).toBeGreaterThan(0);
     expect(logged.every((line) => (JSON.parse(line) as { level: number }).level === 50)).toBe(true);
     // The log line holds the value's first characters at most, not the value.
@@ -56,10 +59,7 @@ describe.each(['sqlite', 'postgres'] as const)('values another writer stored, on
     expect(res.headers.get('retry-after')).toBeNull();
     expect((await fetch(sidecar.url + '/health')).status).toBe(200);
     expect((await fetch(sidecar.url + '/p/layla')).status).toBe(200);
-    const logged = sidecar
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('profiles.theme of profile sam-rivera'));
+    const logged = logLines('profiles.theme of profile sam-rivera');
     expect(logged.map((line) => (JSON.parse(line) as { level: number }).level)).toContain(50);
     expect(sidecar.output()).not.toContain('store unavailable');
   });
