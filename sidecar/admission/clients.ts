@@ -79,10 +79,16 @@ export class RequestsInProgress {
  * included (issue 60: sixteen connections pipelining a cached page and reading the answers had 241,354 requests refused
  * in 17 s, each a trip through the app, while another reader got 12 answers).
  */
+/** Clients the request rate remembers before it sweeps those whose bucket is full again, and how often it may. */
+const SWEEP_PAST = 10_000;
+const SWEEP_EVERY_MS = 1000;
+
 export class RequestRate {
   readonly #ratePerSecond: number;
   readonly #burst: number;
   readonly #buckets = new Map<string, { tokens: number; at: number }>();
+  /** When the map was last swept of clients whose bucket is full again. */
+  #swept = -Infinity;
 
   constructor({ ratePerSecond, burst }: { ratePerSecond: number; burst: number }) {
     this.#ratePerSecond = ratePerSecond;
@@ -100,8 +106,13 @@ export class RequestRate {
       return false;
     }
     bucket.tokens -= 1;
-    // A client whose bucket is full again is forgotten: the map holds only clients seen in the last burst's time.
-    if (this.#buckets.size > 10_000) this.#forgetFull(now);
+    // A client whose bucket is full again is forgotten: the map holds only clients seen in the last burst's time. Swept
+    // once a second at most: swept at every request past 10,000 busy clients, each request cost a walk of them all
+    // (about 100 us of the event loop).
+    if (this.#buckets.size > SWEEP_PAST && now - this.#swept >= SWEEP_EVERY_MS) {
+      this.#swept = now;
+      this.#forgetFull(now);
+    }
     this.#buckets.set(client, bucket);
     return true;
   }
