@@ -26,11 +26,25 @@ import vsthrottle;
 import accept;
 import directors;
 
-# The origin: one backend, or several sidecars taken in turn (round robin). Each is sick after 4 of 5 probes fail (a
-# loaded origin may answer one slowly): then nothing waits on it, and what is kept is served until one comes back.
-# Healthy from the start: the first requests need not wait for a probe.
+# The origin: one sidecar, or several taken in turn (round robin), each declared twice, with two probes (issue 61).
+# `origin_health` asks /health: a sidecar whose database answers, for everything. `origin_alive` asks /livez: a
+# sidecar that answers at all, which serves the static build, the discovery documents and the twins of static pages
+# without its database. While no sidecar's /health is 200 (the database is away), requests go to the live ones: what
+# needs the database is their own 503 with Retry-After (and a kept copy of a live page is served stale meanwhile);
+# everything else is 200, so a database outage degrades the site, never darkens it. Each probe marks a backend sick
+# after 4 of 5 fail (a loaded origin may answer one slowly): then nothing waits on it. Healthy from the start: the
+# first requests need not wait for a probe.
 probe origin_health {
   .url = "{{PROBE_PATH}}";
+  .interval = 1s;
+  .timeout = 2s;
+  .window = 5;
+  .threshold = 2;
+  .initial = 2;
+}
+
+probe origin_alive {
+  .url = "{{ALIVE_PATH}}";
   .interval = 1s;
   .timeout = 2s;
   .window = 5;
@@ -47,6 +61,7 @@ acl purgers {
 # The site's languages (src/lib/locales.ts), in its order: what Accept-Language is reduced to.
 sub vcl_init {
   new origins = directors.round_robin();
+  new alive = directors.round_robin();
 {{ADD_BACKENDS}}
   new site_languages = accept.rule("");
 {{SITE_LANGUAGES}}
@@ -137,7 +152,19 @@ sub vcl_pass {
   call origin_share;
 }
 
+# No sidecar with its database: the ones that answer at all (see the probes above).
+sub vcl_backend_fetch {
+  if (!std.healthy(bereq.backend)) {
+    set bereq.backend = alive.backend();
+  }
+}
+
 sub vcl_backend_response {
+  # A background fetch of a stale copy that fails (the database away) keeps the copy: it is what stale-if-error is
+  # for.
+  if (bereq.is_bgfetch && beresp.status >= 500) {
+    return (abandon);
+  }
   # A large document for a client that takes no compression (a sitemap part of 5 MB) is not kept: each such client is
   # sent it by the origin, paced and within its share of decompression slots (sidecar/send.ts). Kept, it went from
   # here as fast as each client read: five addresses doing so put another reader's cached page at p99 6-9× its

@@ -77,12 +77,22 @@ export function edgeConfig(options: EdgeOptions): string {
           '  .first_byte_timeout = 30s;',
           '  .probe = origin_health;',
           '}',
+          `backend alive_${n} {`,
+          `  .host = "${host}";`,
+          `  .port = "${port}";`,
+          '  .connect_timeout = 2s;',
+          '  .first_byte_timeout = 30s;',
+          '  .probe = origin_alive;',
+          '}',
         ].join('\n'),
       )
       .join('\n'),
-    ADD_BACKENDS: backends.map((_, n) => `  origins.add_backend(origin_${n});`).join('\n'),
+    ADD_BACKENDS: backends
+      .map((_, n) => `  origins.add_backend(origin_${n});\n  alive.add_backend(alive_${n});`)
+      .join('\n'),
     OTHER_BACKENDS: String(backends.length - 1),
     PROBE_PATH: options.probePath ?? pathOf('getHealth'),
+    ALIVE_PATH: options.probePath ?? pathOf('getLiveness'),
     PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),
     UNAVAILABLE_PAGE: options.unavailablePage ?? join(dist, `${paths.errorPage(DEFAULT_LANG, 503).slice(1)}.html`),
     MAX_BODY_BYTES: String(MCP_BODY_LIMIT),

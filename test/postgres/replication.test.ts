@@ -2,7 +2,7 @@
 // and starts them): sidecars read the standby with the read-only role; what is written on the primary, by the CLI
 // or by plain SQL, shows on every sidecar; one owner's edit costs no other owner's page; the standby going away,
 // or falling behind, degrades health and live routes, and they recover by themselves.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import { Agent, get } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,9 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, openServices } from '../../sidecar/app.ts';
 import { startCluster, type Cluster } from '../../scripts/postgres-cluster.ts';
 import { DelayProxy } from '../../scripts/regions/delay-proxy.ts';
-import { cleanEnv } from '../../scripts/sidecar-process.ts';
+import { runEdge } from '../../scripts/edge.ts';
+import { UNLIMITED_CLIENT } from '../../scripts/front-config.ts';
+import { securityHeaders } from '../../sidecar/security-headers.ts';
+import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
+import { startReaders } from '../helpers/readers.ts';
+import { cleanEnv, freePort } from '../../scripts/sidecar-process.ts';
 import { demoData } from '../helpers/database.ts';
-import { distDir, projectRoot, testConfig } from '../helpers/env.ts';
+import { clientDir, distDir, projectRoot, testConfig } from '../helpers/env.ts';
 import { POSTGRES_CHANGE_POLL_MS, withClient } from '../helpers/postgres.ts';
 import { temporaryFolder } from '../helpers/temporary.ts';
 
@@ -165,6 +170,63 @@ describe('reading a standby', () => {
     }
     await eventually(async () => (await status(a.url, '/health')) === 200);
     expect(await status(a.url, '/p/layla')).toBe(200);
+  });
+});
+
+describe('the standby stopped behind the edge (issue 61): the site degrades, never darkens', () => {
+  let sidecars: Awaited<ReturnType<typeof sidecar>>[];
+  let edge: { url: string; varnish: ChildProcess; prefix: string };
+  /** What the edge's probes say of its backends, as `varnishadm backend.list` prints it. */
+  const backends = () =>
+    execFileSync('varnishadm', ['-n', join(edge.prefix, 'varnish'), 'backend.list'], { encoding: 'utf8' });
+  beforeAll(async () => {
+    sidecars = [await sidecar({ trustProxy: '127.0.0.1' }), await sidecar({ trustProxy: '127.0.0.1' })];
+    edge = await runEdge({
+      listen: `127.0.0.1:${await freePort()}`,
+      backend: sidecars.map((s) => new URL(s.url).host),
+      dist: clientDir,
+      headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
+      clientShare: UNLIMITED_CLIENT,
+    });
+    await eventually(async () => (await status(edge.url, '/health')) === 200);
+  });
+  afterAll(async () => {
+    edge?.varnish.kill('SIGKILL');
+    for (const s of sidecars ?? []) await s.app.close();
+  });
+
+  it('static pages, discovery documents, twins and cached live pages 200 under load; the rest 503 with Retry-After', async () => {
+    const cached = ['/p/layla', '/c/k7f2q9', '/p/layla.md'];
+    for (const path of cached) expect(await status(edge.url, path)).toBe(200);
+    cluster.standby.stop();
+    try {
+      // Every sidecar degraded, and the edge's probes of /health have seen it (4 of 5 failed).
+      for (const s of sidecars) await eventually(async () => (await status(s.url, '/health')) === 503);
+      await eventually(async () => {
+        const origins = backends()
+          .split('\n')
+          .filter((line) => /\.origin_/.test(line));
+        return origins.length === 2 && origins.every((line) => /\bsick\b/.test(line));
+      }, 15_000);
+      const readers = startReaders({
+        count: 6,
+        paths: ['/', '/en/blog', '/ar/blog', '/llms.txt', '/openapi.json', '/en/blog.md', '/robots.txt', ...cached],
+        get: (path) => fetch(edge.url + path),
+      });
+      await readers.until(300);
+      await readers.stop();
+      expect(readers.failures).toEqual([]);
+      // What needs the database and was never kept: the sidecar's own 503, with when to come back; /health says why.
+      const uncached = await fetch(edge.url + '/p/sam-rivera');
+      expect(uncached.status).toBe(503);
+      expect(uncached.headers.get('retry-after')).toMatch(/^\d+$/);
+      const health = await fetch(edge.url + '/health');
+      expect(health.status).toBe(503);
+      expect(((await health.json()) as { status: string }).status).toBe('degraded');
+    } finally {
+      cluster.standby.start();
+    }
+    await eventually(async () => (await status(edge.url, '/p/sam-rivera')) === 200, 15_000);
   });
 });
 
