@@ -1,5 +1,6 @@
 // `npm run image [-- --release DIR] [--base IMAGE] [--no-build]` (#50): the sidecar's OCI image, built by podman from a
-// release folder (`npm run release`: one is made unless --release names one) with deploy/image/Containerfile, offline.
+// release folder (`npm run release`: one is made unless --release names one) with deploy/image/Containerfile, offline,
+// and the edge's image (Varnish from Debian) when this machine has none yet: the two the Kubernetes manifests name.
 // No image registry is reachable on this machine kind, so the base is made from Debian's packages the first time
 // (mmdebstrap --variant=minbase bookworm, imported as localhost/bio-cards-base:bookworm); --base names another (a
 // registry's debian:bookworm-slim in production). Tagged localhost/bio-cards:<version>; its size is printed.
@@ -59,7 +60,7 @@ const EDGE_USER = { uid: 100, gid: 101 };
  * its VCL with gcc, which comes with it). Varnish runs unjailed as the varnish user (`-j none`; its work folder a
  * volume), so the root file system may be read-only.
  */
-export function ensureEdgeImage(): string {
+function ensureEdgeImage(): string {
   if (imageExists(EDGE_IMAGE)) return EDGE_IMAGE;
   const work = mkdtempSync(join(tmpdir(), 'bio-edge-image-'));
   try {
@@ -139,4 +140,7 @@ if (import.meta.main) {
   console.log(
     `${image}: ${(bytes / 2 ** 20).toFixed(0)} MiB. Run it with: podman run --read-only -p 8080:8080 ${image}`,
   );
+  // The edge's image (issue 61): the manifests (`npm run kube -- config`) name it beside the sidecar's.
+  const edge = ensureEdgeImage();
+  console.log(`${edge}: the edge's Varnish, for the Kubernetes manifests.`);
 }

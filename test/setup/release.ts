@@ -1,11 +1,13 @@
-// The release tier's artefacts, made once for the run (#50): a release folder of the tests' build, the sidecar's image
-// built from it, and the edge's image. The tier's files share them (two files building one image tag at once would
-// race); the folder, some 450 MiB, is removed after the run, the images stay (tagged, each build replacing the last).
+// The release tier's artefacts, made once for the run (#50): a release folder of the tests' build, and the images made
+// from it by `npm run image` as docs/operations.md gives it (issue 61: the sidecar's and the edge's, nothing a test
+// helper builds beside it). The tier's files share them (two files building one image tag at once would race); the
+// folder, some 450 MiB, is removed after the run, the images stay (tagged, each build replacing the last).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ensureEdgeImage, makeImage } from '../../scripts/image.ts';
+import { EDGE_IMAGE, IMAGE, podman } from '../../scripts/image.ts';
 import { makeRelease } from '../../scripts/release.ts';
 import { projectRoot } from '../helpers/env.ts';
 
@@ -20,8 +22,14 @@ export default function setup(project: TestProject) {
   const work = mkdtempSync(join(tmpdir(), 'bio-release-'));
   // The tests' build (for their BASE_URL, http://localhost:8080), as `npm run release` would make it.
   const { folder, bytes } = makeRelease({ build: false, out: join(work, `bio-cards-${version}`) });
-  const { image, bytes: imageBytes } = makeImage({ release: folder, build: false });
-  const edgeImage = ensureEdgeImage();
-  project.provide('release', { folder, bytes, image, imageBytes, edgeImage });
+  // The guide's command, with the options it documents: this folder, and no build of its own (the tests' is in it).
+  const made = spawnSync('npm', ['run', 'image', '--', '--release', folder, '--no-build'], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (made.status !== 0) throw new Error(`npm run image failed (${made.status}):\n${made.stdout}`);
+  const imageBytes = Number(podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE]).trim());
+  project.provide('release', { folder, bytes, image: IMAGE, imageBytes, edgeImage: EDGE_IMAGE });
   return () => rmSync(work, { recursive: true, force: true });
 }
