@@ -49,7 +49,6 @@ export function openingHoursProblem(hours: string, geo: Place['geo']): string | 
     rulesOf(hours, geo);
     // Coordinates make the library look for the holidays; any will do to learn whether the rule names them.
     if (!geo) parse(hours, nominatimOf({ lat: 0, lon: 0 }));
-    return undefined;
   } catch (err) {
     const reason = String(err instanceof Error ? err.message : err).replace(/\s+/g, ' ');
     const holidays = /no holidays \((PH|SH)\)/.exec(reason)?.[1] as keyof typeof HOLIDAYS | undefined;
@@ -57,6 +56,124 @@ export function openingHoursProblem(hours: string, geo: Place['geo']): string | 
       return `names ${HOLIDAYS[holidays]} (${holidays}), whose dates are not known here: write the days out (such as "Dec 25 off") or leave them out`;
     return `is not opening hours in OpenStreetMap's syntax (such as "Mo-Fr 08:00-17:00; Sa 10:00-14:00"): ${reason.slice(0, 200)}`;
   }
+  return lostNights(hours, geo);
+}
+
+type Interval = [Date, Date, boolean, string | undefined];
+
+/** The parts of `span` that no interval of `cover` (sorted) holds. */
+function uncovered(span: [number, number], cover: Interval[]): [number, number][] {
+  const left: [number, number][] = [];
+  let from = span[0];
+  for (const [a, b] of cover) {
+    const start = a.getTime();
+    const end = b.getTime();
+    if (end <= from) continue;
+    if (start >= span[1]) break;
+    if (start > from) left.push([from, start]);
+    from = Math.max(from, end);
+    if (from >= span[1]) break;
+  }
+  if (from < span[1]) left.push([from, span[1]]);
+  return left;
+}
+
+const time = (d: Date) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+const DAY_CODES = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'];
+
+/**
+ * Hours past midnight that a later rule takes away (issue 62). In this syntax a rule after `;` replaces the whole of
+ * every day it names, so in "Sa-Th 07:00-01:00; Fr 14:00-01:00" Friday's rule takes Friday 00:00-01:00, Thursday
+ * night, from Thursday's rule: the library reads Friday 00:30 as closed, which is not what any owner means. Each rule
+ * is read alone over a year; a night one opens past midnight, on a day whose opening the whole keeps, but which the
+ * whole closes after midnight, is lost. Then the owner is told the nights and given a rule that keeps them, the first
+ * of these that reads as meant: the same rules joined by `,` (which adds to the days it names instead of replacing
+ * them); the rules without those that close days (a day no rule names is closed anyway); the lost hours added as their
+ * own rules.
+ */
+function lostNights(hours: string, geo: Place['geo']): string | undefined {
+  const rules = splitRules(hours);
+  if (rules.length < 2 || !mayRunPastMidnight(hours)) return undefined;
+  const from = new Date(2026, 0, 1);
+  const to = new Date(2027, 0, 8);
+  const dayBefore = new Date(2025, 11, 31);
+  const whole = rulesOf(hours, geo);
+  const kept = whole.getOpenIntervals(from, to) as Interval[];
+  const lost: [number, number][] = [];
+  for (const rule of rules.slice(0, -1)) {
+    let alone: Interval[];
+    try {
+      alone = parse(rule, nominatimOf(geo)).getOpenIntervals(dayBefore, to);
+    } catch {
+      return undefined;
+    }
+    for (const [a, b] of alone) {
+      const midnight = new Date(a.getFullYear(), a.getMonth(), a.getDate() + 1);
+      if (b <= midnight || midnight < from || !whole.getState(a)) continue;
+      lost.push(...uncovered([midnight.getTime(), b.getTime()], kept));
+    }
+  }
+  if (lost.length === 0) return undefined;
+  lost.sort((x, y) => x[0] - y[0]);
+  const nights = [...new Set(lost.map(([start]) => WEEKDAYS[new Date(start - 1).getDay()]!))];
+  const meant = [...kept.map(([a, b]) => [a.getTime(), b.getTime()] as [number, number]), ...lost];
+  const reads = (candidate: string) => {
+    try {
+      return sameTimes(rulesOf(candidate, geo).getOpenIntervals(from, to), meant);
+    } catch {
+      return false;
+    }
+  };
+  const added = [
+    ...new Set(lost.map(([a, b]) => `${DAY_CODES[new Date(a).getDay()]} ${time(new Date(a))}-${time(new Date(b))}`)),
+  ];
+  const open = rules.filter((rule) => !/\s(off|closed)$/i.test(rule));
+  const suggestion = [rules.join(', '), open.join('; '), `${hours}, ${added.join(', ')}`].find(reads);
+  return `closes ${nights.join(', ')} night at midnight: in this syntax a rule after ";" replaces the whole of the days it names, hours after midnight included${suggestion ? `; to keep those hours, write "${suggestion}"` : ''}`;
+}
+
+/** Whether some time range in `hours` may end after midnight: an end before its start or past 24:00, or a time the
+ * sun sets (the year's reading costs milliseconds: spared for the common week of daytime hours). */
+function mayRunPastMidnight(hours: string): boolean {
+  if (/sun|dawn|dusk|\+|\(/i.test(hours)) return true;
+  for (const [, from, to] of hours.matchAll(/(\d{1,2}:\d\d)\s*-\s*(\d{1,2}:\d\d)/g)) {
+    const minutes = (t: string) => Number(t.split(':')[0]) * 60 + Number(t.split(':')[1]);
+    if (minutes(to!) <= minutes(from!) || minutes(to!) > 24 * 60) return true;
+  }
+  return false;
+}
+
+/** Whether two lists of open intervals open the same minutes. */
+function sameTimes(intervals: Interval[], times: [number, number][]): boolean {
+  const merge = (list: [number, number][]) => {
+    const sorted = [...list].sort((x, y) => x[0] - y[0]);
+    const out: [number, number][] = [];
+    for (const [a, b] of sorted) {
+      const last = out.at(-1);
+      if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+      else out.push([a, b]);
+    }
+    return out.map(([a, b]) => `${a}-${b}`).join(' ');
+  };
+  return merge(intervals.map(([a, b]) => [a.getTime(), b.getTime()])) === merge(times);
+}
+
+/** The rules of `hours` that `;` separates (outside quoted comments); none when it has fallback rules (`||`). */
+function splitRules(hours: string): string[] {
+  const rules: string[] = [];
+  let quoted = false;
+  let current = '';
+  for (let i = 0; i < hours.length; i++) {
+    const c = hours[i]!;
+    if (c === '"') quoted = !quoted;
+    if (!quoted && c === '|' && hours[i + 1] === '|') return [];
+    if (!quoted && c === ';') {
+      rules.push(current.trim());
+      current = '';
+    } else current += c;
+  }
+  rules.push(current.trim());
+  return rules.filter((rule) => rule.length > 0);
 }
 
 /** The wall clock in `zone` at `instant`, as a Date whose local fields hold it (what the library reads). */
@@ -118,7 +235,12 @@ export function scheduleOf(place: Place, now: number): Schedule | undefined {
   const weekEnd = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 7);
   const next = rules.getNextChange(wallNow, new Date(wallNow.getTime() + 8 * DAY));
   const days: ScheduleDay[] = [];
-  const intervals = rules.getOpenIntervals(today, weekEnd);
+  // From the day before to the day after: the library cuts intervals at the ends it is given, and an opening is drawn
+  // whole on the day it starts (yesterday's night is not today's, the last day's night runs past the week).
+  const intervals = rules.getOpenIntervals(
+    new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1),
+    new Date(weekEnd.getFullYear(), weekEnd.getMonth(), weekEnd.getDate() + 1),
+  );
   for (let i = 0; i < 7; i++) {
     const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() + i);
     const end = new Date(today.getFullYear(), today.getMonth(), today.getDate() + i + 1);

@@ -1,0 +1,111 @@
+// Hours as owners mean them (issue 62). In OpenStreetMap's syntax a rule after `;` replaces the whole of the days it
+// names, so "Sa-Th 07:00-01:00; Fr 14:00-01:00", the way a Riyadh café writes its week, closes Thursday night at
+// midnight: Friday's rule takes Friday 00:00-01:00 from it. The import refuses such a week, saying the rule that keeps
+// every night (`,` adds where `;` replaces). Drawn at random: weeks of disjoint day groups, each with hours that may
+// run past midnight, checked against the week the owner meant, hour by hour. And the page draws a night on the day it
+// starts, whole: Thursday 07:00-01:00, not Friday 00:00-01:00.
+import fc from 'fast-check';
+import OpeningHours from 'opening_hours';
+import { describe, expect, it } from 'vitest';
+import { openingHoursProblem, scheduleOf } from '../../src/lib/opening-hours.ts';
+
+const DAYS = ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'] as const;
+const ZONE = 'Asia/Riyadh';
+/** Monday 2026-01-05 00:00 in Riyadh (UTC+3, no daylight saving): a week's start. */
+const MONDAY = Date.UTC(2026, 0, 4, 21);
+const HOUR = 3_600_000;
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** Which hours of the week from MONDAY (0-167, and past it into the next Monday) the rule says are open. */
+function openHours(hours: string): Set<number> {
+  // Read at Monday 00:00, the seven days shown are this week's; an opening belongs to the day it starts on.
+  const schedule = scheduleOf({ address: null, geo: null, openingHours: hours, timeZone: ZONE }, MONDAY);
+  if (!schedule) throw new Error(`${hours} does not parse`);
+  const open = new Set<number>();
+  for (const day of schedule.days)
+    for (const { from, to } of day.spans) for (let t = from; t < to; t += HOUR) open.add((t - MONDAY) / HOUR);
+  return open;
+}
+
+/** The suggestion a refusal makes: the rule in its last quotation marks. */
+const suggestion = (problem: string) => /"([^"]+)"[^"]*$/.exec(problem)?.[1];
+
+/** A week as owners write it: groups of days, each open from one hour to another, which may be past midnight. */
+const week = fc
+  .tuple(
+    fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 7, maxLength: 7 }),
+    // From 01:00 on: a day opening at 00:00 right after one open until 24:00 reads as one night.
+    fc.array(fc.tuple(fc.integer({ min: 1, max: 23 }), fc.integer({ min: 1, max: 23 })), {
+      minLength: 4,
+      maxLength: 4,
+    }),
+  )
+  .map(([groupOfDay, times]) => {
+    const groups = [0, 1, 2, 3]
+      .map((g) => ({ days: DAYS.flatMap((_, i) => (groupOfDay[i] === g ? [i] : [])), times: times[g]! }))
+      .filter((g) => g.days.length > 0);
+    const meant = new Set<number>();
+    for (const { days, times } of groups) {
+      const [from, length] = times;
+      // The week repeats: Sunday night runs into Monday morning.
+      for (const day of days) for (let h = 0; h < length; h++) meant.add((day * 24 + from + h) % 168);
+    }
+    const rule = groups
+      .map(({ days, times: [from, length] }) => {
+        const end = (from + length) % 24;
+        return `${days.map((d) => DAYS[d]).join(',')} ${two(from)}:00-${end === 0 ? '24' : two(end)}:00`;
+      })
+      .join('; ');
+    return { rule, meant };
+  });
+
+describe('hours as owners mean them (issue 62)', () => {
+  it("refuses the café's week, which loses Thursday night, and says the rule that keeps it", () => {
+    const problem = openingHoursProblem('Sa-Th 07:00-01:00; Fr 14:00-01:00', null);
+    expect(problem).toContain('Thursday');
+    expect(problem).toContain('"Sa-Th 07:00-01:00, Fr 14:00-01:00"');
+    // Friday 00:30 is Thursday night: open as the suggestion reads it.
+    const open = openHours(suggestion(problem!)!);
+    expect(open.has(4 * 24)).toBe(true);
+    expect(open.has(5 * 24)).toBe(true);
+    expect(open.has(4 * 24 + 2)).toBe(false);
+    // Drawn on a Saturday at noon: the night each day starts, whole; Friday night not Saturday's, nor cut at the week's end.
+    const saturdayNoon = MONDAY + 5 * 24 * HOUR + 12 * HOUR;
+    const place = { address: null, geo: null, openingHours: suggestion(problem!)!, timeZone: ZONE };
+    const days = scheduleOf(place, saturdayNoon)!.days;
+    const drawn = (n: number) =>
+      days[n]!.spans.map(({ from, to }) => [(from - saturdayNoon) / HOUR, (to - saturdayNoon) / HOUR]);
+    expect(drawn(0)).toEqual([[-5, 13]]);
+    expect(drawn(5)).toEqual([[24 * 5 - 5, 24 * 5 + 13]]);
+    expect(drawn(6)).toEqual([[24 * 6 + 2, 24 * 6 + 13]]);
+  });
+
+  it('says so when a day closed on purpose takes the night before it, and gives the rule without it', () => {
+    const problem = openingHoursProblem('Mo-Sa 18:00-02:00; Su off', null);
+    expect(problem).toContain('Saturday');
+    expect(suggestion(problem!)).toBe('Mo-Sa 18:00-02:00');
+  });
+
+  it('accepts a later rule that replaces a day on purpose, with no night lost', () => {
+    expect(openingHoursProblem('Mo-Su 08:00-22:00; Fr 14:00-22:00', null)).toBeUndefined();
+    expect(openingHoursProblem('Sa-Th 07:00-24:00; Fr 13:00-24:00', null)).toBeUndefined();
+  });
+
+  it('every week drawn reads as the owner meant it, or is refused with a rule that does', () => {
+    fc.assert(
+      fc.property(week, ({ rule, meant }) => {
+        const problem = openingHoursProblem(rule, null);
+        const read = problem === undefined ? rule : suggestion(problem);
+        expect(read, `${rule}: ${problem}`).toBeDefined();
+        expect(openingHoursProblem(read!, null), read).toBeUndefined();
+        // Open or not at each half past the hour of a week, as the library reads the rule.
+        const rules = new OpeningHours(read!, null);
+        const open = Array.from({ length: 168 }, (_, h) => h).filter((h) =>
+          rules.getState(new Date(2026, 0, 5, h, 30)),
+        );
+        expect(open, read).toEqual([...meant].sort((a, b) => a - b));
+      }),
+      { numRuns: 300, seed: 62 },
+    );
+  });
+});
