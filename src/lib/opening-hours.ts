@@ -3,6 +3,7 @@
 // the moment of its answer (scheduleOf) in the render threads, since a long rule takes milliseconds to parse: whether
 // it is open now, when that next changes (no cache keeps the page past it) and the hours of the coming week.
 import OpeningHours from 'opening_hours';
+import { hoursAsWritten } from './hours-as-written.ts';
 import { DEFAULT_TIME_ZONE, isTimeZone, type Place, type Schedule, type ScheduleDay } from './place.ts';
 
 /** The nominatim object the library reads sun times and a country's holidays from: the place's coordinates. */
@@ -45,8 +46,9 @@ const HOLIDAYS = { PH: 'public holidays', SH: 'school holidays' } as const;
  * it reads them as never; both are refused alike, saying what to write instead.
  */
 export function openingHoursProblem(hours: string, geo: Place['geo']): string | undefined {
+  let rules: OpeningHours;
   try {
-    rulesOf(hours, geo);
+    rules = rulesOf(hours, geo);
     // Coordinates make the library look for the holidays; any will do to learn whether the rule names them.
     if (!geo) parse(hours, nominatimOf({ lat: 0, lon: 0 }));
   } catch (err) {
@@ -54,9 +56,40 @@ export function openingHoursProblem(hours: string, geo: Place['geo']): string | 
     const holidays = /no holidays \((PH|SH)\)/.exec(reason)?.[1] as keyof typeof HOLIDAYS | undefined;
     if (holidays)
       return `names ${HOLIDAYS[holidays]} (${holidays}), whose dates are not known here: write the days out (such as "Dec 25 off") or leave them out`;
+    const written = ruleFor(hours, geo);
+    if (written)
+      return `is not written in OpenStreetMap's syntax (days Mo-Su, 24-hour times with minutes, rules joined by ";"): write "${written}"`;
     return `is not opening hours in OpenStreetMap's syntax (such as "Mo-Fr 08:00-17:00; Sa 10:00-14:00"): ${reason.slice(0, 200)}`;
   }
-  return lostNights(hours, geo);
+  // What the library reads only by guessing ("1-2": 01:00-02:00 or 13:00-14:00?; "daily"; "9 AM to 5 PM") is not
+  // stored: the owner is given the rule to write, read here as people write hours, or told what the library doubts. A
+  // later rule replacing part of an earlier one is the syntax's own (and its nights are judged below).
+  const doubts = rules
+    .getWarnings()
+    .filter((warning) => !/overwrites parts of the previous rule/.test(warning))
+    .map((warning) => /<--- \((.*)\)\s*$/s.exec(warning)?.[1] ?? warning);
+  if (doubts.length > 0) {
+    const written = ruleFor(hours, geo);
+    return written
+      ? `is not written in OpenStreetMap's syntax (days Mo-Su, 24-hour times with minutes, rules joined by ";"): write "${written}"`
+      : `is not clear: ${doubts[0]!.replace(/\s+/g, ' ').slice(0, 200)}`;
+  }
+  const lost = lostNights(hours, geo);
+  if (!lost) return undefined;
+  return `closes ${lost.nights.join(', ')} night at midnight: in this syntax a rule after ";" replaces the whole of the days it names, hours after midnight included${lost.suggestion ? `; to keep those hours, write "${lost.suggestion}"` : ''}`;
+}
+
+/** The rule to write for hours written as people write them ("Sat-Thu 7am-11pm"), nights past midnight kept. */
+function ruleFor(hours: string, geo: Place['geo']): string | undefined {
+  const written = hoursAsWritten(hours);
+  if (!written) return undefined;
+  try {
+    rulesOf(written, geo);
+  } catch {
+    return undefined;
+  }
+  const lost = lostNights(written, geo);
+  return lost ? lost.suggestion : written;
 }
 
 type Interval = [Date, Date, boolean, string | undefined];
@@ -91,7 +124,7 @@ const DAY_CODES = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'];
  * them); the rules without those that close days (a day no rule names is closed anyway); the lost hours added as their
  * own rules.
  */
-function lostNights(hours: string, geo: Place['geo']): string | undefined {
+function lostNights(hours: string, geo: Place['geo']): { nights: string[]; suggestion?: string } | undefined {
   const rules = splitRules(hours);
   if (rules.length < 2 || !mayRunPastMidnight(hours)) return undefined;
   const from = new Date(2026, 0, 1);
@@ -129,7 +162,7 @@ function lostNights(hours: string, geo: Place['geo']): string | undefined {
   ];
   const open = rules.filter((rule) => !/\s(off|closed)$/i.test(rule));
   const suggestion = [rules.join(', '), open.join('; '), `${hours}, ${added.join(', ')}`].find(reads);
-  return `closes ${nights.join(', ')} night at midnight: in this syntax a rule after ";" replaces the whole of the days it names, hours after midnight included${suggestion ? `; to keep those hours, write "${suggestion}"` : ''}`;
+  return { nights, ...(suggestion ? { suggestion } : {}) };
 }
 
 /** Whether some time range in `hours` may end after midnight: an end before its start or past 24:00, or a time the

@@ -108,4 +108,54 @@ describe('hours as owners mean them (issue 62)', () => {
       { numRuns: 300, seed: 62 },
     );
   });
+
+  it('every week written as people write it is read as meant, or answered with the rule to write (issue 62)', () => {
+    const names = {
+      en: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'],
+      short: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'],
+      ar: ['الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس', 'الجمعة', 'السبت', 'الأحد'],
+    };
+    const indic = (text: string) => text.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d)));
+    const style = fc.record({
+      names: fc.constantFrom<keyof typeof names>('en', 'short', 'ar'),
+      twelve: fc.boolean(),
+      minutes: fc.boolean(),
+      indic: fc.boolean(),
+      to: fc.constantFrom('-', ' - ', ' to '),
+      separator: fc.constantFrom('; ', '\n', ', '),
+    });
+    fc.assert(
+      fc.property(week, style, ({ rule, meant }, s) => {
+        const arabic = s.names === 'ar';
+        const time = (hour: number) => {
+          const h = hour % 24;
+          if (!s.twelve) return s.minutes ? `${two(hour)}:00` : String(hour);
+          const twelve = h % 12 === 0 ? 12 : h % 12;
+          const half = arabic ? (h < 12 ? 'ص' : 'م') : h < 12 ? 'am' : 'pm';
+          return `${twelve}${s.minutes ? ':00' : ''}${arabic ? ' ' : ''}${half}`;
+        };
+        const to = arabic ? ' إلى ' : s.to;
+        // The drawn rule, groups and all, written out again: "Mo,Tu 09:00-17:00" as "Mon, Tue 9am to 5pm".
+        const written = rule
+          .split('; ')
+          .map((group) => {
+            const [days, hours] = group.split(' ');
+            const [from, end] = hours!.split('-').map((t) => Number(t.split(':')[0]));
+            const dayNames = days!.split(',').map((d) => names[s.names][DAYS.indexOf(d as (typeof DAYS)[number])]!);
+            return `${dayNames.join(arabic ? '، ' : ', ')} ${time(from!)}${to}${time(end!)}`;
+          })
+          .join(arabic && s.separator === ', ' ? '، ' : s.separator);
+        const text = arabic && s.indic ? indic(written) : written;
+        const problem = openingHoursProblem(text, null);
+        const read = problem === undefined ? text : suggestion(problem);
+        expect(read, `${JSON.stringify(text)}: ${problem}`).toBeDefined();
+        const rules = new OpeningHours(read!, null);
+        const open = Array.from({ length: 168 }, (_, h) => h).filter((h) =>
+          rules.getState(new Date(2026, 0, 5, h, 30)),
+        );
+        expect(open, `${JSON.stringify(text)} read as ${read}`).toEqual([...meant].sort((a, b) => a - b));
+      }),
+      { numRuns: 300, seed: 62 },
+    );
+  });
 });
