@@ -6,6 +6,10 @@ import { openWriter } from '../sidecar/store/writer.ts';
 import { backup, restore } from './backup.ts';
 import type { IntakeOptions } from '../sidecar/store/image-intake.ts';
 import { resolve } from 'node:path';
+import { t } from '../src/lib/i18n.ts';
+import { DEFAULT_LANG, isLang, LOCALES } from '../src/lib/locales.ts';
+import { scheduleOf } from '../src/lib/opening-hours.ts';
+import { clockTime, weekdayName, type Place } from '../src/lib/place.ts';
 import { fileURLToPath } from 'node:url';
 
 const USAGE = `Usage:
@@ -24,6 +28,8 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 function problems(label: string, errors: string[]): string {
   return `${label}: nothing was written; ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n  - ${errors.join('\n  - ')}`;
 }
@@ -35,14 +41,48 @@ async function importJson(json: unknown, label: string, images: IntakeOptions) {
     if (!outcome.ok) fail(problems(label, outcome.errors));
     const { counts, notices } = outcome;
     console.log(
-      `Imported ${label} into ${writer.target}: ${counts.profiles} profiles, ${counts.cards} cards, ${counts.aliases} aliases.`,
+      `Imported ${label} into ${writer.target}: ${count(counts.profiles, 'profile')}, ${count(counts.cards, 'card')}, ${count(counts.aliases, 'alias', 'aliases')}.`,
     );
     // Written as given; drawn otherwise where a colour would not read (theme.ts).
     if (notices.length > 0)
       console.log(`Colours drawn otherwise, so that every page reads:\n  - ${notices.join('\n  - ')}`);
+    for (const week of weeksRead(json)) console.log(week);
   } finally {
     await writer.close();
   }
+}
+
+/**
+ * The coming week of every record with hours, as its page will draw it, in the record's language (issue 62): what
+ * the rule was read as, for the owner to check before a visitor does.
+ */
+function weeksRead(json: unknown): string[] {
+  const data = json as { profiles?: unknown[]; cards?: unknown[] };
+  const records = [
+    ...(data.profiles ?? []).map((r) => ({ r, key: 'slug' })),
+    ...(data.cards ?? []).map((r) => ({ r, key: 'cardId' })),
+  ];
+  const now = Date.now();
+  return records.flatMap(({ r, key }) => {
+    const record = r as Record<string, unknown> & { lang?: string; place?: Partial<Place> };
+    const place = record.place;
+    if (!place?.openingHours || !place.timeZone) return [];
+    const lang = isLang(record.lang) ? record.lang : DEFAULT_LANG;
+    const schedule = scheduleOf(
+      { address: null, geo: place.geo ?? null, openingHours: place.openingHours, timeZone: place.timeZone },
+      now,
+    );
+    if (!schedule) return [];
+    const strings = t(lang);
+    const locale = LOCALES[lang].dateLocale;
+    const days = schedule.days.map((day) => {
+      const spans = day.spans.map(
+        (span) => `${clockTime(span.from, schedule.zone, locale)}–${clockTime(span.to, schedule.zone, locale)}`,
+      );
+      return `  ${weekdayName(day.noon, schedule.zone, locale)}: ${spans.length === 0 ? strings.closedAllDay : spans.join(strings.listComma)}`;
+    });
+    return [`Hours of ${String(record[key])} as read, the coming week (${schedule.zone}):`, ...days];
+  });
 }
 
 function readJson(file: string): unknown {

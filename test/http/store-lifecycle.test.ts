@@ -47,6 +47,36 @@ describe('npm run db', () => {
     return cli(databasePath, 'import', file);
   }
 
+  it("prints the week it understood, day by day, in the owner's language (issue 62)", async () => {
+    const path = await createDatabase();
+    const r = importJson(path, {
+      profiles: [
+        {
+          slug: 'late-cafe',
+          name: 'مقهى السهر',
+          lang: 'ar',
+          place: { openingHours: 'Sa-Th 07:00-01:00, Fr 14:00-01:00', timeZone: 'Asia/Riyadh' },
+        },
+        {
+          slug: 'day-shop',
+          name: 'Day Shop',
+          lang: 'en',
+          place: { openingHours: 'Mo-Fr 09:00-17:00', timeZone: 'Europe/London' },
+        },
+      ],
+    });
+    expect(r.status, r.out).toBe(0);
+    // Every day once, Thursday's night whole, Friday's own hours, in Arabic for the Arabic profile.
+    const arabic = r.out.slice(r.out.indexOf('late-cafe'), r.out.indexOf('day-shop'));
+    for (const day of ['السبت', 'الأحد', 'الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس', 'الجمعة'])
+      expect(arabic.split(day).length, `${day} in ${arabic}`).toBe(2);
+    expect(arabic).toMatch(/الخميس[^\n]*07:00–01:00/);
+    expect(arabic).toMatch(/الجمعة[^\n]*14:00–01:00/);
+    const english = r.out.slice(r.out.indexOf('day-shop'));
+    expect(english).toMatch(/Monday[^\n]*09:00–17:00/);
+    expect(english).toMatch(/Saturday[^\n]*Closed/);
+  });
+
   it('takes a file that starts with a UTF-8 byte-order mark, as Windows editors save it (RFC 8259 §8.1)', async () => {
     const path = await createDatabase();
     const r = importText(
