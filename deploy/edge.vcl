@@ -7,7 +7,8 @@ vcl 4.1;
 #   CACHE.edgeLive) and name the entity they were built from in an `xkey` header (EDGE_TAG_HEADER): kept for
 #   max-age, served stale-if-error longer while the origin fails, and made stale as soon as the purger sends
 #   `PURGE` with `xkey-purge: profile:layla` (or `live`, every live page): a soft purge (xkey.softpurge), so the
-#   next reader is served the stale copy while one background fetch, shared by every reader, gets the new page;
+#   next reader waits for the new page (one fetch, shared by every reader asking meanwhile), and the stale copy is
+#   kept for when the origin fails (vcl_recv);
 #   a `PURGE` of a URL without tags drops that URL (publishing a build purges each static page it changed);
 # - static files follow Cache-Control (Varnish's built-in rules); answers marked no-cache or no-store without
 #   CDN-Cache-Control (error pages, /health, /mcp) are not kept.
@@ -69,6 +70,21 @@ sub vcl_init {
 
 sub vcl_recv {
   set req.backend_hint = origins.backend();
+  # A kept copy past its time (expired, or soft-purged after an edit) is served only while the origin fails (issue 62:
+  # stale-if-error, not stale-while-revalidate): while a sidecar's /health is 200, the first reader after a link's
+  # start or an owner's edit waits for the new page, which every reader asking meanwhile shares (one fetch). A fetch
+  # that fails then is asked again once (vcl_deliver), taking the kept copy if there is one.
+  if (req.restarts == 0) {
+    unset req.http.x-stale-ok;
+    unset req.http.x-fresh-only;
+  }
+  if (req.http.x-stale-ok) {
+    # Each copy's own grace (its stale-if-error) bounds it; a restart keeps what req.grace was set to.
+    set req.grace = 3650d;
+  } elsif (std.healthy(req.backend_hint)) {
+    set req.grace = 0s;
+    set req.http.x-fresh-only = "1";
+  }
   if (req.method == "PURGE") {
     if (client.ip !~ purgers) {
       return (synth(403, "Forbidden"));
@@ -165,6 +181,11 @@ sub vcl_backend_response {
   if (bereq.is_bgfetch && beresp.status >= 500) {
     return (abandon);
   }
+  # So does a new page's fetch that fails while the origin is deemed up: the reader is asked for again with the kept
+  # copy allowed (vcl_synth), and only when none is kept does the origin's own answer go out (issue 62).
+  if (beresp.status >= 500 && bereq.http.x-fresh-only) {
+    return (abandon);
+  }
   # A large document for a client that takes no compression (a sitemap part of 5 MB) is not kept: each such client is
   # sent it by the origin, paced and within its share of decompression slots (sidecar/send.ts). Kept, it went from
   # here as fast as each client read: five addresses doing so put another reader's cached page at p99 6-9× its
@@ -218,7 +239,18 @@ sub vcl_backend_error {
   return (deliver);
 }
 
+# Asks once more, with a kept copy allowed (vcl_recv): for a fetch that failed while the origin was deemed up.
+sub stale_if_error {
+  set req.http.x-stale-ok = "1";
+  unset req.http.x-fresh-only;
+  return (restart);
+}
+
 sub vcl_synth {
+  # A new page's fetch abandoned for its 5xx (vcl_backend_response): once more, with the kept copy allowed.
+  if (resp.status == 503 && req.http.x-fresh-only) {
+    call stale_if_error;
+  }
   if (resp.status == 413 && req.url ~ "^{{MCP_PATH}}(\?|$)") {
     set resp.http.Content-Type = "application/json";
     set resp.http.Cache-Control = "no-store";
@@ -253,6 +285,10 @@ sub vcl_synth {
 }
 
 sub vcl_deliver {
+  # The fetch of a new page failed (could not reach a sidecar) while a copy may be kept: once more, the copy allowed.
+  if (resp.status >= 500 && req.http.x-fresh-only && !req.http.x-edge-pass) {
+    call stale_if_error;
+  }
   if (req.http.x-no-language && req.restarts == 0 && resp.http.{{OWN_LANGUAGE_HEADER}} &&
       resp.http.{{OWN_LANGUAGE_HEADER}} != req.http.Accept-Language) {
     set req.http.Accept-Language = resp.http.{{OWN_LANGUAGE_HEADER}};
@@ -267,8 +303,8 @@ sub vcl_deliver {
     }
   }
   # What happened to this request here, for tests, benchmarks and operators: Cache-Status (RFC 9211) names this cache
-  # `edge` and says hit (with the seconds of freshness left: negative when a stale copy was served, after a soft purge
-  # or while the origin fails) or why it went forward (miss, bypass); X-Cache says HIT or MISS in one word.
+  # `edge` and says hit (with the seconds of freshness left: negative when a stale copy was served, while the origin
+  # fails) or why it went forward (miss, bypass); X-Cache says HIT or MISS in one word.
   if (req.http.x-edge-pass) {
     set resp.http.Cache-Status = "edge; fwd=bypass";
   } elsif (obj.hits > 0 && obj.ttl <= 0s) {
