@@ -110,6 +110,9 @@ switch (command) {
       const migrated = await writer.migrate();
       if (migrated.length > 0) console.log(`Migrated ${writer.target} to schema version ${migrated.at(-1)}.`);
       console.log(`${writer.target} is up to date.`);
+    } catch (err) {
+      // A database newer than this release (issue 64): one line, the same words a restore uses, no stack trace.
+      fail(`Could not migrate ${writer.target}: ${(err as Error).message}; nothing was changed`);
     } finally {
       await writer.close();
     }
@@ -123,7 +126,7 @@ switch (command) {
   case 'restore': {
     if (!arg) fail(USAGE);
     try {
-      console.log(command === 'backup' ? await backup(config, arg) : restore(config, arg));
+      console.log(command === 'backup' ? await backup(config, arg) : await restore(config, arg));
     } catch (err) {
       const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
       fail(`Could not ${command} ${arg}: ${stderr || (err as Error).message}`);

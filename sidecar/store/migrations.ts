@@ -298,7 +298,9 @@ export const SCHEMA_VERSION = ALL_MIGRATIONS.at(-1)?.version ?? 0;
  */
 export function pendingMigrations(current: number, upTo = SCHEMA_VERSION): Migration[] {
   if (current > SCHEMA_VERSION)
-    throw new Error(`the database is at schema version ${current}, newer than this code knows (${SCHEMA_VERSION})`);
+    throw new Error(
+      `it is at schema version ${current}, newer than this release knows (${SCHEMA_VERSION}): run the release that made it, or restore the backup taken before it`,
+    );
   return ALL_MIGRATIONS.filter((m) => m.version > current && m.version <= upTo);
 }
 

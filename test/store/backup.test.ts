@@ -4,10 +4,11 @@
 // file that is not a backup is refused and changes nothing.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../sidecar/store/migrations.ts';
 import { openStore } from '../../sidecar/store/open-store.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
@@ -66,6 +67,100 @@ describe('a backup of SQLite', () => {
       expect(r.status, file).toBe(1);
       expect(r.out).toMatch(/cannot be restored|there is no file/);
     }
+    expect(sha(databasePath)).toBe(before);
+  });
+});
+
+describe('a restore checks what it takes (issue 64)', () => {
+  /** A database of the demo data and a backup of it taken by the CLI. */
+  async function backedUp() {
+    const databasePath = await createDatabase();
+    const file = join(dirname(databasePath), `backup-${Math.random().toString(36).slice(2)}.db`);
+    const taken = db({ DATABASE_PATH: databasePath }, 'backup', file);
+    expect(taken.status, taken.out).toBe(0);
+    return { databasePath, file };
+  }
+  /** Restoring `file` is refused with a message matching `reason`, one line with no stack trace, and nothing changes. */
+  function refused(databasePath: string, file: string, reason: RegExp) {
+    const before = sha(databasePath);
+    const r = db({ DATABASE_PATH: databasePath }, 'restore', file);
+    expect(r.status, r.out).toBe(1);
+    expect(r.out).toMatch(reason);
+    expect(r.out).not.toMatch(/\n {4}at /);
+    expect(sha(databasePath)).toBe(before);
+    expect(readdirSync(dirname(databasePath)).filter((f) => f.includes('.replaced-'))).toEqual([]);
+  }
+
+  it('refuses a SQLite file with a table named profiles that is not a database of this service', async () => {
+    const { databasePath } = await backedUp();
+    const other = join(dirname(databasePath), 'lookalike.db');
+    new Database(other).exec('CREATE TABLE profiles (id INTEGER PRIMARY KEY, slug TEXT)').close();
+    refused(databasePath, other, /not a database of this service/);
+    // And with this service's version number on it, but not its tables.
+    const numbered = new Database(other);
+    numbered.pragma('user_version = 3');
+    numbered.close();
+    refused(databasePath, other, /not a database of this service/);
+  });
+
+  it('refuses a backup whose image bytes were damaged, naming the image', async () => {
+    const { databasePath, file } = await backedUp();
+    const damaged = new Database(file);
+    const { name, bytes } = damaged.prepare('SELECT name, bytes FROM images ORDER BY name LIMIT 1').get() as {
+      name: string;
+      bytes: Buffer;
+    };
+    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+    damaged.prepare('UPDATE images SET bytes = ? WHERE name = ?').run(bytes, name);
+    damaged.close();
+    refused(databasePath, file, new RegExp(`image ${name}`));
+  });
+
+  it('refuses a backup from a newer schema, as migrate refuses such a database, in one line', async () => {
+    const { databasePath, file } = await backedUp();
+    const newer = new Database(file);
+    newer.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    newer.close();
+    refused(databasePath, file, new RegExp(`schema version ${SCHEMA_VERSION + 1}.*newer`));
+    const live = new Database(databasePath);
+    live.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    live.close();
+    const migrate = db({ DATABASE_PATH: databasePath }, 'migrate');
+    expect(migrate.status).toBe(1);
+    expect(migrate.out).toMatch(new RegExp(`schema version ${SCHEMA_VERSION + 1}.*newer`));
+    expect(migrate.out).not.toMatch(/\n {4}at /);
+  });
+
+  it('keeps the database it replaces beside it, readable, with what it held', async () => {
+    const { databasePath, file } = await backedUp();
+    const raw = new Database(databasePath);
+    raw.prepare("UPDATE profiles SET bio = 'Written after the backup' WHERE slug = 'layla'").run();
+    raw.close();
+    const r = db({ DATABASE_PATH: databasePath }, 'restore', file);
+    expect(r.status, r.out).toBe(0);
+    const kept = readdirSync(dirname(databasePath)).filter((f) => f.startsWith(`${basename(databasePath)}.replaced-`));
+    expect(kept).toHaveLength(1);
+    expect(r.out).toContain(kept[0]);
+    const old = new Database(join(dirname(databasePath), kept[0]!), { readonly: true });
+    expect(old.prepare("SELECT bio FROM profiles WHERE slug = 'layla'").pluck().get()).toBe('Written after the backup');
+    old.close();
+    const now = new Database(databasePath, { readonly: true });
+    expect(now.prepare("SELECT bio FROM profiles WHERE slug = 'layla'").pluck().get()).not.toBe(
+      'Written after the backup',
+    );
+    // The backup's own checksums stay out of the live database.
+    expect(now.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'backup%'").all()).toEqual(
+      [],
+    );
+    now.close();
+  });
+
+  it('refuses to back up onto the live database itself', async () => {
+    const databasePath = await createDatabase();
+    const before = sha(databasePath);
+    const r = db({ DATABASE_PATH: databasePath }, 'backup', databasePath);
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/is the live database/);
     expect(sha(databasePath)).toBe(before);
   });
 });
