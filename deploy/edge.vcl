@@ -77,6 +77,9 @@ sub vcl_recv {
   if (req.restarts == 0) {
     unset req.http.x-stale-ok;
     unset req.http.x-fresh-only;
+    # This edge's id for the request (issue 64), sent to the origin, which keeps it from this edge (its TRUST_PROXY),
+    # and returned: its start (seconds) and Varnish's transaction number. A client's own is not believed.
+    set req.http.X-Request-Id = "edge-" + std.time2integer(now, 0) + "-" + req.xid;
   }
   if (req.http.x-stale-ok) {
     # Each copy's own grace (its stale-if-error) bounds it; a restart keeps what req.grace was set to.
@@ -247,6 +250,7 @@ sub stale_if_error {
 }
 
 sub vcl_synth {
+  set resp.http.X-Request-Id = req.http.X-Request-Id;
   # A new page's fetch abandoned for its 5xx (vcl_backend_response): once more, with the kept copy allowed.
   if (resp.status == 503 && req.http.x-fresh-only) {
     call stale_if_error;
@@ -319,6 +323,8 @@ sub vcl_deliver {
   } else {
     set resp.http.X-Cache = "MISS";
   }
+  # This request's id, not the one of the request that fetched a kept copy.
+  set resp.http.X-Request-Id = req.http.X-Request-Id;
   unset resp.http.xkey;
   unset resp.http.CDN-Cache-Control;
   unset resp.http.Via;

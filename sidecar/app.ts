@@ -20,6 +20,7 @@ import { proxyCheck } from './admission/connection-limits.ts';
 import { CODES, errorResponse } from './mcp/jsonrpc.ts';
 import { ErrorPages } from './error-pages.ts';
 import { LiveCache } from './live-cache.ts';
+import { requestIds } from './request-id.ts';
 import { RequestLog } from './logging.ts';
 import { Pressure } from './admission/pressure.ts';
 import { Overloaded } from './admission/fair-slots.ts';
@@ -120,6 +121,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rewriteUrl: originForm,
     return503OnClosing: true,
     logController: new RequestLog(),
+    // One id a request, in its log lines and its answer's X-Request-Id (request-id.ts).
+    requestIdHeader: false,
+    genReqId: requestIds(config.trustProxy),
     trustProxy: config.trustProxy || false,
     // A client that never finishes its request, or goes silent, must not hold a socket and its buffers for as long
     // as it likes (Node's default request timeout is off). Node checks request deadlines on an interval: check often
@@ -178,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fromProxy = proxyCheck(config.trustProxy);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    reply.header('x-request-id', request.id);
     // A body waits in the kernel until the route that reads it, or the answer that drops it, comes (request-body.ts).
     if (hasBody(request.raw)) holdBody(request.raw);
     // Whose request this is, counted while it is in progress: one client's share of requests, and its identity for

@@ -162,6 +162,18 @@ describe('live pages at the edge', () => {
     expect(revalidated.status).toBe(304);
   });
 
+  it("names each request with the edge's own id, sent to the sidecar and returned; a kept copy carries this request's, not its fetch's (issue 64)", async () => {
+    const forged = { 'x-request-id': 'forged-by-a-client' };
+    const first = await get('/p/qahwat-alnakheel/en', forged);
+    const second = await get('/p/qahwat-alnakheel/en', forged);
+    const ids = [first, second].map((res) => res.headers.get('x-request-id') ?? '');
+    for (const id of ids) expect(id).toMatch(/^edge-\d+-\d+$/);
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(second.headers.get('x-cache')).toBe('HIT');
+    // A page the edge does not keep (a 404 is no-cache): the answer names this request too.
+    expect((await get('/no-such-page-here', forged)).headers.get('x-request-id')).toMatch(/^edge-\d+-\d+$/);
+  });
+
   it('an edit by plain SQL purges exactly the pages it touches: the profile, its card and its alias; an unrelated page stays a hit', async () => {
     for (const path of ['/p/layla', '/c/k7f2q9', '/layla', '/p/sam-rivera', '/c/n0rth1']) await cacheOf(path);
     for (const path of ['/p/layla', '/c/k7f2q9', '/layla', '/p/sam-rivera', '/c/n0rth1'])

@@ -85,3 +85,52 @@ describe('logs at LOG_LEVEL=info', () => {
     expect(requestLines().find((l) => l.reqId === warning?.reqId)).toMatchObject({ status: 503 });
   });
 });
+
+describe('a request id (issue 64)', () => {
+  /** A server that logs at info into `lines`, TRUST_PROXY as given. */
+  async function logged(trustProxy: string) {
+    const lines: Line[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const text of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(text) as Line);
+        done();
+      },
+    });
+    const server = await startTestServer({ logger: { level: 'info', stream }, config: { trustProxy } });
+    return { server, lines };
+  }
+
+  it('is made for each request, unique, returned in X-Request-Id and in its log line; a client that is no proxy cannot set it', async () => {
+    const { server, lines } = await logged('');
+    try {
+      const answers = await Promise.all(
+        ['/p/layla', '/p/layla', '/no-such-page-here', '/en/blog'].map((path) =>
+          fetch(server.url + path, { headers: { 'x-request-id': 'forged-by-a-client' } }),
+        ),
+      );
+      const ids = answers.map((r) => r.headers.get('x-request-id') ?? '');
+      for (const id of ids) expect(id).toMatch(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/);
+      expect(new Set(ids).size).toBe(4);
+      await expect.poll(() => lines.filter((l) => l.msg === 'request').length).toBe(4);
+      expect(new Set(lines.filter((l) => l.msg === 'request').map((l) => l.reqId))).toEqual(new Set(ids));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("is the trusted proxy's when it sends a sane one, and made otherwise", async () => {
+    const { server, lines } = await logged('127.0.0.1');
+    try {
+      const given = 'edge-7f3a.1732806000:42';
+      const kept = await fetch(server.url + '/p/layla', { headers: { 'x-request-id': given } });
+      expect(kept.headers.get('x-request-id')).toBe(given);
+      await expect.poll(() => lines.find((l) => l.msg === 'request')?.reqId).toBe(given);
+      for (const insane of ['x'.repeat(200), 'two words', '<script>'])
+        expect(
+          (await fetch(server.url + '/p/layla', { headers: { 'x-request-id': insane } })).headers.get('x-request-id'),
+        ).not.toBe(insane);
+    } finally {
+      await server.close();
+    }
+  });
+});
