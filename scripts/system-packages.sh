@@ -29,8 +29,9 @@ command -v varnishd >/dev/null 2>&1 || [ -x /usr/sbin/varnishd ] || missing+=(va
 compgen -G '/usr/lib/*/varnish/vmods/libvmod_xkey.so' >/dev/null || missing+=(varnish-modules)
 # A PostgreSQL primary and standby for the data-tier suites (the tests start their own; no server is left running).
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql-15)
-# systemd-analyze verifies the units in deploy/ (test/unit/systemd.test.ts).
-command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
+# systemd-analyze verifies the units in deploy/ (test/unit/systemd.test.ts); systemd-socket-activate holds the socket
+# an upgrade hands over (test/faults/upgrade.test.ts). Both are Debian's systemd package.
+{ command -v systemd-analyze >/dev/null 2>&1 && command -v systemd-socket-activate >/dev/null 2>&1; } || missing+=(systemd)
 # The release tier (#50): podman builds and runs the image (with runc: deploy/image/containers.conf) and plays the
 # Kubernetes manifests; mmdebstrap makes the image's Debian base, since no image registry is reachable.
 command -v podman >/dev/null 2>&1 || missing+=(podman)

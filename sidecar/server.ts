@@ -53,6 +53,21 @@ async function warmMcp(app: FastifyInstance): Promise<void> {
   });
 }
 
+/**
+ * The listening socket a service manager handed over (systemd's socket activation, sd_listen_fds(3): the first is fd 3,
+ * LISTEN_FDS counts them, LISTEN_PID names the process they are for); undefined when none was. Taken from the
+ * environment once, so that nothing this process starts believes it was handed one too.
+ */
+function inheritedSocket(): { fd: number } | undefined {
+  const count = Number(process.env.LISTEN_FDS ?? 0);
+  const pid = process.env.LISTEN_PID;
+  delete process.env.LISTEN_FDS;
+  delete process.env.LISTEN_PID;
+  delete process.env.LISTEN_FDNAMES;
+  if (!(count >= 1) || (pid !== undefined && Number(pid) !== process.pid)) return undefined;
+  return { fd: 3 };
+}
+
 export async function startServer(): Promise<void> {
   const config = loadConfigOrExit();
 
@@ -112,11 +127,16 @@ export async function startServer(): Promise<void> {
   // The kernel's queue of connections not yet taken: Node's 511 overflowed under a stranger's burst (a client opening
   // hundreds at once), and a new visitor's connection was dropped with them, to be tried again a second later. The
   // kernel caps it at net.core.somaxconn (4096 since Linux 5.4); each waiting connection is a few KB of its memory.
-  await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
-  // The port listened on, which PORT=0 leaves to the system.
-  const { port } = app.server.address() as AddressInfo;
+  const inherited = inheritedSocket();
+  if (inherited) {
+    // A listening socket systemd holds (socket activation): this process accepts on it beside any other holding it,
+    // and closing its copy at SIGTERM leaves the socket open, so nothing is refused while versions change (issue 64).
+    await app.listen({ ...inherited, host: config.host === 'localhost' ? '127.0.0.1' : config.host });
+  } else await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
+  // The address listened on, which PORT=0 (or the socket handed over) decides.
+  const { address, port } = app.server.address() as AddressInfo;
   console.log(
-    `Serving ${config.baseUrl} on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    `Serving ${config.baseUrl} on http://${address.includes(':') ? `[${address}]` : address}:${port}${inherited ? ' (a socket handed over: LISTEN_FDS)' : ''}`,
   );
 }
 

@@ -7,15 +7,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/env.ts';
 
-const units = readdirSync(join(projectRoot, 'deploy')).filter((f) => f.endsWith('.service'));
+const units = readdirSync(join(projectRoot, 'deploy')).filter((f) => /\.(service|socket)$/.test(f));
 
-describe('deploy/*.service', () => {
-  it('are the sidecar, the purger, the front and the edge', () => {
+describe('deploy/*.service and *.socket', () => {
+  it('are the sidecar and its socket, the purger, the front and the edge', () => {
     expect(units.sort()).toEqual([
       'bio-edge.service',
       'bio-front.service',
       'bio-purger.service',
       'bio-sidecar.service',
+      'bio-sidecar.socket',
     ]);
   });
 
