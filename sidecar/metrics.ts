@@ -37,7 +37,10 @@ function changeLogMetrics(registry: Registry, freshness: Freshness): void {
     name: 'bio_change_log_lag_seconds',
     help: 'Seconds since the change log was last read to its end (how stale what this process knows may be).',
     registers: [registry],
-    collect() {
+    // Brought up to date first (a cheap version check, at most every CHANGE_POLL_MS): a sidecar nobody asked for a
+    // while is not behind (issue 64: the lag alert fired on every idle site); one whose database cannot be read is.
+    async collect() {
+      await freshness.sync().catch(() => undefined);
       this.set(freshness.syncedAt ? (Date.now() - freshness.syncedAt) / 1000 : 0);
     },
   });
@@ -45,8 +48,8 @@ function changeLogMetrics(registry: Registry, freshness: Freshness): void {
 
 export interface SidecarMetrics {
   registry: Registry;
-  /** One answered request, by its declared route (or `static`, `mcp`, `other`) and status. */
-  request(route: string, status: number): void;
+  /** One answered request, by its declared route (or `static`, `mcp`, `other`), status and seconds taken. */
+  request(route: string, status: number, seconds: number): void;
 }
 
 export function sidecarMetrics(
@@ -59,6 +62,15 @@ export function sidecarMetrics(
     name: 'bio_http_requests_total',
     help: 'Requests answered, by route and status.',
     labelNames: ['route', 'status'],
+    registers: [registry],
+  });
+  // How long requests take, by route (a score of them: declared by src/lib/surface.ts), from arrival to the last byte
+  // handed to the socket (issue 64).
+  const durations = new Histogram({
+    name: 'bio_http_request_duration_seconds',
+    help: 'Seconds from a request read to its answer sent, by route.',
+    labelNames: ['route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
   // The version running, as the convention for it is: a gauge of 1 labelled with it.
@@ -121,7 +133,13 @@ export function sidecarMetrics(
       },
     });
   }
-  return { registry, request: (route, status) => requests.inc({ route, status: String(status) }) };
+  return {
+    registry,
+    request: (route, status, seconds) => {
+      requests.inc({ route, status: String(status) });
+      durations.observe({ route }, seconds);
+    },
+  };
 }
 
 export interface PurgerMetrics {

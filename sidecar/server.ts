@@ -17,7 +17,11 @@ async function startMetrics(app: FastifyInstance, services: Services, listen: st
   const metrics = sidecarMetrics(services, app.server);
   app.addHook('onResponse', (request, reply, done) => {
     const url = request.routeOptions.url;
-    metrics.request(request.surfaceRoute ?? (url === '/*' ? 'static' : (url ?? 'not-found')), reply.statusCode);
+    metrics.request(
+      request.surfaceRoute ?? (url === '/*' ? 'static' : (url ?? 'not-found')),
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   return serveMetrics(metrics.registry, listen);

@@ -71,6 +71,26 @@ describe('metrics', () => {
     expect(counted({ route: 'static', status: '500' })).toBe(0);
   });
 
+  it('time requests by route in a histogram (issue 64)', async () => {
+    const before = await scrape();
+    for (let i = 0; i < 3; i++) await (await fetch(sidecar.url + '/c/k7f2q9')).arrayBuffer();
+    const after = await scrape();
+    const count = (m: typeof after) => value(m, 'bio_http_request_duration_seconds_count', { route: '/c/{cardId}' });
+    expect(count(after) - count(before)).toBe(3);
+    // Every request falls in the last bucket; the sum is the seconds they took.
+    expect(value(after, 'bio_http_request_duration_seconds_bucket', { route: '/c/{cardId}', le: '+Inf' })).toBe(
+      count(after),
+    );
+    expect(value(after, 'bio_http_request_duration_seconds_sum', { route: '/c/{cardId}' })).toBeGreaterThan(0);
+  });
+
+  it('say an idle sidecar is not behind its change log (issue 64: the alert fired on any idle SQLite site)', async () => {
+    await (await fetch(sidecar.url + '/p/layla')).arrayBuffer();
+    // Idle: no request for longer than the lag alert's threshold would allow if idleness were lag.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(value(await scrape(), 'bio_change_log_lag_seconds')).toBeLessThan(1);
+  });
+
   it('are not on the public port', async () => {
     expect((await fetch(sidecar.url + '/metrics')).status).toBe(404);
   });
