@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The system programs the tests drive: Chromium (browser tests), xmllint (sitemap XSD), Java (the Nu HTML Checker),
 # wrk (benchmarks), nginx with its njs and brotli modules (the front, and the benchmarks' baseline), Varnish with
-# varnish-modules (the edge), PostgreSQL's server binaries (the data tier), systemd-analyze (the units in deploy/), and
-# podman, runc and mmdebstrap (the container image and the Kubernetes manifests).
+# varnish-modules (the edge), PostgreSQL's server binaries (the data tier), systemd-analyze and systemd-socket-activate
+# (the units in deploy/, an upgrade on a socket handed over), Prometheus's promtool (the alert rules), and podman, runc
+# and mmdebstrap (the container image and the Kubernetes manifests).
 #   npm run setup                 installs what is missing with apt-get (as root on Debian), else says what to install
 #   bash scripts/system-packages.sh --check     installs nothing: names what is missing and fails (npm test's first step)
 #   bash scripts/system-packages.sh --content   installs only what `npm run check:build` needs (xmllint, Java): the
@@ -32,6 +33,8 @@ compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql
 # systemd-analyze verifies the units in deploy/ (test/unit/systemd.test.ts); systemd-socket-activate holds the socket
 # an upgrade hands over (test/faults/upgrade.test.ts). Both are Debian's systemd package.
 { command -v systemd-analyze >/dev/null 2>&1 && command -v systemd-socket-activate >/dev/null 2>&1; } || missing+=(systemd)
+# promtool checks the alert rules in deploy/prometheus/ and runs their tests (test/unit/alerts.test.ts).
+command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 # The release tier (#50): podman builds and runs the image (with runc: deploy/image/containers.conf) and plays the
 # Kubernetes manifests; mmdebstrap makes the image's Debian base, since no image registry is reachable.
 command -v podman >/dev/null 2>&1 || missing+=(podman)
