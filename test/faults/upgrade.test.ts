@@ -72,7 +72,8 @@ function holdSocket(port: number, env: Record<string, string>): Holder {
     stop: async (pid) => {
       const exited = next(new RegExp(`^exited ${pid} `));
       activator.stdin!.write(`stop ${pid}\n`);
-      const code = (await exited).split(' ')[2];
+      const [, , code, ms] = (await exited).split(' ');
+      if (process.env.UPGRADE_TIMES) console.log(`stopped in ${ms} ms`);
       return code === 'null' ? null : Number(code);
     },
     close: () => {

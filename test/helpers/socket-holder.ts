@@ -1,7 +1,7 @@
 // A service manager's part in socket activation, for the upgrade test (issue 64): run by `systemd-socket-activate`,
 // which holds the listening socket and hands it over as fd 3, this process starts sidecars on that socket and stops
 // them, as `systemctl start bio-sidecar@b` and `systemctl stop bio-sidecar@a` do with a .socket unit. Commands on
-// standard input, one a line: `start LOGFILE` (prints `started PID`), `stop PID` (SIGTERM; prints `exited PID CODE`).
+// standard input, one a line: `start LOGFILE` (prints `started PID`), `stop PID` (SIGTERM; prints `exited PID CODE MS`, the milliseconds it took).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,8 @@ import { serveFlags } from '../../scripts/sidecar-process.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const running = new Map<number, ChildProcess>();
+/** When each was told to stop: its exit line says how long it took (ms). */
+const stopping = new Map<number, number>();
 
 for await (const line of createInterface({ input: process.stdin })) {
   const [command, argument = ''] = line.trim().split(/\s+/);
@@ -24,9 +26,14 @@ for await (const line of createInterface({ input: process.stdin })) {
     running.set(child.pid!, child);
     child.once('exit', (code) => {
       running.delete(child.pid!);
-      console.log(`exited ${child.pid} ${code}`);
+      console.log(
+        `exited ${child.pid} ${code} ${stopping.has(child.pid!) ? Math.round(performance.now() - stopping.get(child.pid!)!) : ''}`.trimEnd(),
+      );
     });
     console.log(`started ${child.pid}`);
-  } else if (command === 'stop') running.get(Number(argument))?.kill('SIGTERM');
+  } else if (command === 'stop') {
+    stopping.set(Number(argument), performance.now());
+    running.get(Number(argument))?.kill('SIGTERM');
+  }
 }
 for (const child of running.values()) child.kill('SIGKILL');
