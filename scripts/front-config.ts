@@ -196,6 +196,10 @@ export function frontConfig(options: FrontOptions): string {
     ];
     return `    location = ${path} {\n${indent(body, 6)}\n    }`;
   });
+  // The default language's prefix names its home, which is the root (issue 62), as the sidecars answer it.
+  homes.push(
+    `    location = /${DEFAULT_LANG} {\n${indent([...security, `return 301 ${config.baseUrl}${paths.home(DEFAULT_LANG)};`], 6)}\n    }`,
+  );
 
   // A sidecar is marked failed only when it cannot answer (refused, reset, timed out: `error timeout`), never for a
   // status it sends: a 503 is what a sidecar says on purpose when it sheds one client's load, and counting it took

@@ -10,6 +10,7 @@ import { alternateLink, homepageLinks, siteLinks } from '../../src/lib/discovery
 import {
   CACHE,
   corsOf,
+  DEFAULT_LANG,
   LANGS,
   OWN_LANGUAGE_HEADER,
   pathOf,
@@ -279,6 +280,9 @@ export class SiteReader {
         headers: {},
       };
     }
+    // The default language's home is the site's root: its prefix alone (/en, as /ar is Arabic's home) is sent there
+    // for good (issue 62: it was 404).
+    if (path === DEFAULT_LANGUAGE_PREFIX) return siteRedirect(this.deps.baseUrl, 301, paths.home(DEFAULT_LANG), {});
     // Error pages are answered with their status, never addressed themselves (/en/404, /en/404.md).
     if (isErrorPagePath(path)) return { kind: 'not-found' };
     if (options.staticFiles && !ANSWERED_FIXED_PATHS.has(path)) {
@@ -422,6 +426,9 @@ function canonicalWithoutTrailingSlash(baseUrl: string, rawUrl: string): URL {
 }
 
 /** A redirect to a page of this site: absolute for HTTP, with its site path for read_page. */
+/** The default language's prefix, which names no page of its own: its home is the root (paths.home). */
+const DEFAULT_LANGUAGE_PREFIX = `/${DEFAULT_LANG}`;
+
 function siteRedirect(
   baseUrl: string,
   status: 301 | 302,

@@ -291,3 +291,20 @@ describe('first paint from the first response', () => {
     },
   );
 });
+
+describe("each language's home at its prefix (issue 62)", () => {
+  it("/en answers as /ar does: the default language's home is /, and its prefix is sent there for good", async () => {
+    expect((await get('/ar')).status).toBe(200);
+    const res = await get('/en');
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe('http://localhost:8080/');
+    // With a slash too, in as few hops as a browser follows without a thought.
+    let path = '/en/';
+    for (let hop = 0; hop < 3 && path !== '/'; hop++) {
+      const next = await get(path);
+      expect(next.status, path).toBe(301);
+      path = new URL(next.headers.get('location')!).pathname;
+    }
+    expect(path).toBe('/');
+  });
+});
