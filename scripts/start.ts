@@ -16,4 +16,17 @@ try {
 ensureDemoDatabase(config);
 
 const { startServer } = await import('../sidecar/server.ts');
-await startServer();
+const url = await startServer();
+// What to open first (issue 62), where the demo data is what it serves: the file npm start makes.
+if (!config.databaseUrl) {
+  const at = url.replace('://0.0.0.0:', '://localhost:').replace('://[::]:', '://localhost:');
+  console.log(
+    [
+      'The demo pages (npm run db -- seed-demo made them):',
+      `  ${at}/p/layla               a creator's profile, in Arabic`,
+      `  ${at}/p/qahwat-alnakheel    a café in Riyadh: its place, hours and menu, in Arabic and English`,
+      `  ${at}/c/k7f2q9              a business card, with its QR code and vCard`,
+      `  ${at}/ar/blog               the blog, in Arabic (and ${at}/en/blog)`,
+    ].join('\n'),
+  );
+}

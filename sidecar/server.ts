@@ -72,7 +72,8 @@ function inheritedSocket(): { fd: number } | undefined {
   return { fd: 3 };
 }
 
-export async function startServer(): Promise<void> {
+/** Starts the sidecar; resolves with the address it serves on (`http://host:port`). */
+export async function startServer(): Promise<string> {
   const config = loadConfigOrExit();
 
   // A `current` link is followed here, once: this process serves that build whole (its pages, its render threads'
@@ -136,12 +137,23 @@ export async function startServer(): Promise<void> {
     // A listening socket systemd holds (socket activation): this process accepts on it beside any other holding it,
     // and closing its copy at SIGTERM leaves the socket open, so nothing is refused while versions change (issue 64).
     await app.listen({ ...inherited, host: config.host === 'localhost' ? '127.0.0.1' : config.host });
-  } else await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
+  } else {
+    try {
+      await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
+    } catch (err) {
+      // One line an operator can act on (issue 62), not Node's stack.
+      if ((err as { code?: string }).code !== 'EADDRINUSE') throw err;
+      console.error(
+        `Cannot serve: ${config.host}:${config.port} is in use by another program; stop it, or set PORT to another port (PORT=${config.port + 1} npm start).`,
+      );
+      process.exit(1);
+    }
+  }
   // The address listened on, which PORT=0 (or the socket handed over) decides.
   const { address, port } = app.server.address() as AddressInfo;
-  console.log(
-    `Serving ${config.baseUrl} on http://${address.includes(':') ? `[${address}]` : address}:${port}${inherited ? ' (a socket handed over: LISTEN_FDS)' : ''}`,
-  );
+  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  console.log(`Serving ${config.baseUrl} on ${url}${inherited ? ' (a socket handed over: LISTEN_FDS)' : ''}`);
+  return url;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,9 +1,13 @@
 // The sidecar as a process: it refuses a bad configuration or a build made for another origin, and prints its URL.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
+import { freePort } from '../../scripts/sidecar-process.ts';
+import { createDatabase } from '../helpers/database.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
 
 const server = join(projectRoot, 'sidecar/server.ts');
 
@@ -36,5 +40,53 @@ describe('sidecar start-up', () => {
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
+  });
+
+  it('says in one line that its port is in use, naming PORT, with no stack trace (issue 62)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const r = spawnSync(process.execPath, [server], {
+        env: cleanEnv({
+          BASE_URL: 'http://localhost:8080',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_PATH: await createDatabase(),
+        }),
+        encoding: 'utf8',
+      });
+      expect(r.status).toBe(1);
+      const said = r.stderr.trim().split('\n');
+      expect(said, r.stderr).toHaveLength(1);
+      expect(said[0]).toContain(`127.0.0.1:${port} is in use`);
+      expect(said[0]).toContain('PORT');
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('npm start names the demo pages to open, at the address it serves', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [join(projectRoot, 'scripts/start.ts')], {
+      // The build's BASE_URL: the default follows PORT, and npm start would build again for it.
+      env: cleanEnv({
+        BASE_URL: 'http://localhost:8080',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_PATH: join(temporaryFolder('bio-start-'), 'bio.db'),
+      }),
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      for (let i = 0; i < 600 && !output.includes('/c/k7f2q9'); i++) await new Promise((r) => setTimeout(r, 50));
+      for (const page of ['/p/layla', '/p/qahwat-alnakheel', '/c/k7f2q9', '/ar/blog'])
+        expect(output).toContain(`http://127.0.0.1:${port}${page}`);
+      expect((await fetch(`http://127.0.0.1:${port}/p/qahwat-alnakheel`)).status).toBe(200);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
