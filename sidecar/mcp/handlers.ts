@@ -144,9 +144,11 @@ export function mcpHandlers(deps: McpDeps) {
     get_profile: guarded(async (args) => {
       const page = String(args.page);
       const lang = args.lang as Lang | undefined;
-      const found = await live.profilePage(page, lang ? exactly(lang) : primaryLang);
+      // A profile's own address, or an alias of it, as GET /{alias} and read_page resolve one (issue 62).
+      const slug = (await live.profile(page)) ? page : ((await live.alias(page))?.slug ?? page);
+      const found = await live.profilePage(slug, lang ? exactly(lang) : primaryLang);
       if (found) return textOf(await found.page.markdown(), `The profile "${page}"`);
-      const other = lang && (await live.profile(page));
+      const other = lang && (await live.profile(slug));
       return failure(
         other
           ? `The profile "${page}" is not in ${lang}: it is in ${other.langs.join(' and ')}.`

@@ -44,7 +44,9 @@ export const MCP_TOOLS = {
         .string()
         .min(1)
         .max(64)
-        .describe('The profile slug: the part after /p/ in the profile URL, e.g. "layla".'),
+        .describe(
+          'The profile slug: the part after /p/ in the profile URL, e.g. "layla"; or an alias of it (the short address /{alias}), which is resolved as the site resolves it.',
+        ),
       lang: lang
         .optional()
         .describe(

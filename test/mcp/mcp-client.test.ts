@@ -2,8 +2,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import Database from 'better-sqlite3';
 import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../helpers/database.ts';
 import { readBuilt } from '../helpers/dist.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -12,7 +14,14 @@ let server: TestServer;
 let client: Client;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The demo data, and an alias of Layla's (paid) under another name: get_profile resolves it (issue 62).
+  const databasePath = await createDatabase();
+  const db = new Database(databasePath);
+  db.prepare(
+    "INSERT INTO aliases (alias, profile_id) SELECT 'layla-ahmad', id FROM profiles WHERE slug = 'layla'",
+  ).run();
+  db.close();
+  server = await startTestServer({ databasePath });
   client = new Client({ name: 'test-client', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url + '/mcp')));
 });
@@ -83,6 +92,14 @@ describe('tools/call', () => {
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toBe(await httpMarkdown('/p/layla'));
     expect(matter(textOf(result)).data).toMatchObject({ url: `${base}/p/layla`, lang: 'ar' });
+  });
+
+  it('get_profile resolves an alias as read_page and GET /{alias} do (issue 62)', async () => {
+    const result = await call('get_profile', { page: 'layla-ahmad' });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe(await httpMarkdown('/p/layla'));
+    // An alias of a profile whose plan has none (the café's, free) leads nowhere, as GET /nakheel does.
+    expect((await call('get_profile', { page: 'nakheel' })).isError).toBe(true);
   });
 
   it('get_profile of an unknown or unpublished profile is a tool error', async () => {
