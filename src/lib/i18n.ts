@@ -69,6 +69,8 @@ const en = {
   openAllDay: 'open around the clock',
   closedAllDay: 'Closed',
   openInMaps: 'Open in your maps app',
+  logoOf: 'Logo of {name}',
+  photoOf: 'Photo of {name}',
   /** Between the items of a short list written inline. */
   listComma: ', ',
   pageCode: 'Scan to open this page',
@@ -198,6 +200,8 @@ const ar: Dictionary = {
   openAllDay: 'مفتوح على مدار الساعة',
   closedAllDay: 'مغلق',
   openInMaps: 'افتح في تطبيق الخرائط',
+  logoOf: 'شعار {name}',
+  photoOf: 'صورة {name}',
   listComma: '، ',
   pageCode: 'امسح الرمز لفتح هذه الصفحة',
   contactCode: 'امسح الرمز لحفظ جهة الاتصال، دون حاجة إلى الإنترنت',

@@ -170,6 +170,11 @@ function prepare(root: Element, base: string): void {
         el.remove();
         continue;
       }
+      // A picture decorative in the page (alt="", beside the name it stands for) but alone in the twin is named there
+      // (issue 62: a card's logo and photo were two anonymous images to an agent). The name is an owner's: escaped,
+      // since turndown writes an image's alt as it is.
+      const twinAlt = el.getAttribute('data-twin-alt');
+      if (twinAlt !== null) el.setAttribute('alt', escapeMarkdownText(twinAlt.replace(/\s+/g, ' ')));
     } else if (el.tagName === 'TABLE') {
       Object.defineProperty(el, 'rows', { value: Array.from((el as HTMLTableElement).rows) });
     }

@@ -312,4 +312,14 @@ describe('the card and profile pages', () => {
     expect(md).not.toContain('qr.svg');
     expect(md).toContain('نورة بنت عبدالله القحطاني');
   });
+
+  it("name the card's logo and photo apart in the Markdown twin, in its language (issue 62)", async () => {
+    const md = await (await fetch(server.url + '/c/n0rth1', { headers: { accept: 'text/markdown' } })).text();
+    expect(md).toMatch(/!\[Logo of Northwind Studio\]\(http:\/\/localhost:8080\/images\/[^)]+\)/);
+    expect(md).toMatch(/!\[Photo of Dana Ortiz\]\(http:\/\/localhost:8080\/images\/[^)]+\)/);
+    expect(md).not.toContain('![](');
+    // In the page itself both stay decorative: the name and the organisation are written beside them.
+    const html = await (await get('/c/n0rth1')).text();
+    expect(html.match(/<img[^>]*class="(card-logo|avatar)"[^>]*>/g)?.every((img) => img.includes('alt=""'))).toBe(true);
+  });
 });
