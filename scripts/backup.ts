@@ -152,9 +152,45 @@ function sqliteProblem(file: string): { problem?: string; note?: string } {
   }
 }
 
+/**
+ * Why `file` is not a pg_dump of this service that this release can restore (issue 64), read from the archive itself
+ * before anything is restored: a custom-format archive (pg_restore --list reads its table of contents), its tables
+ * exactly those of its schema version (this service's, from its migrations, and the writer's schema_version), that
+ * version recorded in it and not newer than this release.
+ */
+function pgDumpProblem(file: string): string | undefined {
+  const restoreProgram = pgProgram('pg_restore');
+  let contents: string;
+  try {
+    contents = execFileSync(restoreProgram, ['--list', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    const said = (err as { stderr?: string }).stderr?.trim().split('\n')[0] ?? (err as Error).message;
+    return `it is not a pg_dump archive (${said})`;
+  }
+  const tables = [...contents.matchAll(/^\d+; \d+ \d+ TABLE public (\S+) /gm)].map((m) => m[1]!).sort();
+  let version = 0;
+  if (tables.includes('schema_version')) {
+    const rows = execFileSync(restoreProgram, ['--data-only', '--table=schema_version', '--file=-', file], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 1024 * 1024,
+    });
+    const copied = /^COPY public\.schema_version \(version\) FROM stdin;\n([\s\S]*?)^\\\.$/m.exec(rows)?.[1] ?? '';
+    version = Math.max(0, ...copied.split('\n').filter(Boolean).map(Number));
+  }
+  if (version > SCHEMA_VERSION)
+    return `it is at schema version ${version}, newer than this release knows (${SCHEMA_VERSION}): restore it with the release that made it`;
+  const expected = version >= 1 ? [...Object.keys(schemaAt(version)), 'schema_version'].sort() : undefined;
+  if (!expected || JSON.stringify(tables) !== JSON.stringify(expected))
+    return `it is a pg_dump archive, but not a database of this service at its schema version ${version} (its tables: ${tables.join(', ').slice(0, 200) || 'none'})`;
+  return undefined;
+}
+
 export async function restore(target: Target, file: string): Promise<string> {
   if (!existsSync(file)) throw new Error(`there is no file ${file}`);
   if (target.databaseUrl) {
+    const problem = pgDumpProblem(file);
+    if (problem) throw new Error(`${file} cannot be restored: ${problem}; nothing was changed`);
     execFileSync(
       pgProgram('pg_restore'),
       ['--clean', '--if-exists', '--no-owner', '--single-transaction', '--dbname', target.databaseUrl, file],

@@ -192,6 +192,45 @@ describe('a backup of PostgreSQL', () => {
   });
 });
 
+describe('a PostgreSQL restore checks what it takes (issue 64)', () => {
+  /** Rows of the live database that a refused restore must leave as they are. */
+  const state = (url: string) =>
+    withClient(url, async (c) => (await c.query('SELECT slug, bio FROM profiles ORDER BY slug')).rows as unknown[]);
+
+  it("refuses another database's dump with a table named profiles, and one from a newer schema, changing nothing", async () => {
+    const { primary } = await databaseFromSqlite(await createDatabase());
+    const folder = dirname(await createDatabase({}));
+    const before = await state(primary);
+    // A lookalike: another database of the same server with a table named profiles, dumped as the CLI dumps.
+    const { primary: other } = await databaseFromSqlite(await createDatabase());
+    await withClient(other, async (c) => {
+      await c.query('DROP TABLE links CASCADE');
+      await c.query('DROP TABLE schema_version');
+    });
+    const lookalike = join(folder, 'lookalike.pgdump');
+    expect(db({ DATABASE_URL: other }, 'backup', lookalike).status).toBe(0);
+    // This service's own dump, marked by a newer release.
+    const { primary: newer } = await databaseFromSqlite(await createDatabase());
+    await withClient(newer, (c) => c.query('INSERT INTO schema_version (version) VALUES ($1)', [SCHEMA_VERSION + 1]));
+    const fromNewer = join(folder, 'newer.pgdump');
+    expect(db({ DATABASE_URL: newer }, 'backup', fromNewer).status).toBe(0);
+    const notADump = join(folder, 'notes.pgdump');
+    writeFileSync(notADump, 'not a dump');
+
+    for (const [file, reason] of [
+      [lookalike, /not a database of this service/],
+      [fromNewer, new RegExp(`schema version ${SCHEMA_VERSION + 1}.*newer`)],
+      [notADump, /not a pg_dump archive/],
+    ] as const) {
+      const r = db({ DATABASE_URL: primary }, 'restore', file);
+      expect(r.status, r.out).toBe(1);
+      expect(r.out).toMatch(reason);
+      expect(r.out).not.toMatch(/\n {4}at /);
+    }
+    expect(await state(primary)).toEqual(before);
+  });
+});
+
 async function eventually(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 100; i++) {
     if (await check()) return;
