@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, renameSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { pendingMigrations, SCHEMA_VERSION } from '../sidecar/store/migrations.ts';
 import { postgresBin } from './postgres-bin.ts';
@@ -49,7 +49,7 @@ export async function backup(target: Target, file: string): Promise<string> {
     return `PostgreSQL database backed up to ${file} (pg_dump, custom format).`;
   }
   if (sameFile(file, target.databasePath))
-    throw new Error(`${file} is the live database itself: back up to another file, kept off this machine`);
+    throw new Error('it is the live database itself: back up to another file, kept off this machine');
   const db = new Database(target.databasePath, { readonly: true, fileMustExist: true });
   try {
     await db.backup(file);
@@ -122,7 +122,10 @@ function sqliteProblem(file: string): { problem?: string; note?: string } {
     if (!expected || JSON.stringify(has) !== JSON.stringify(expected)) {
       const tables = Object.keys(has).join(', ') || 'none';
       return {
-        problem: `it is a SQLite database, but not a database of this service at its schema version ${version} (its tables: ${tables.slice(0, 200)})`,
+        problem:
+          version >= 1
+            ? `it is a SQLite database marked schema version ${version}, but its tables are not this service's at that version (its tables: ${tables.slice(0, 200)})`
+            : `it is a SQLite database, but not one of this service: it has no schema version (its tables: ${tables.slice(0, 200)})`,
       };
     }
     const sums = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(CHECKSUMS);
@@ -182,7 +185,7 @@ function pgDumpProblem(file: string): string | undefined {
     return `it is at schema version ${version}, newer than this release knows (${SCHEMA_VERSION}): restore it with the release that made it`;
   const expected = version >= 1 ? [...Object.keys(schemaAt(version)), 'schema_version'].sort() : undefined;
   if (!expected || JSON.stringify(tables) !== JSON.stringify(expected))
-    return `it is a pg_dump archive, but not a database of this service at its schema version ${version} (its tables: ${tables.join(', ').slice(0, 200) || 'none'})`;
+    return `it is a pg_dump archive, but not one of this service at schema version ${version} (its tables: ${tables.join(', ').slice(0, 200) || 'none'})`;
   return undefined;
 }
 
@@ -190,7 +193,7 @@ export async function restore(target: Target, file: string): Promise<string> {
   if (!existsSync(file)) throw new Error(`there is no file ${file}`);
   if (target.databaseUrl) {
     const problem = pgDumpProblem(file);
-    if (problem) throw new Error(`${file} cannot be restored: ${problem}; nothing was changed`);
+    if (problem) throw new Error(`${problem}; nothing was changed`);
     execFileSync(
       pgProgram('pg_restore'),
       ['--clean', '--if-exists', '--no-owner', '--single-transaction', '--dbname', target.databaseUrl, file],
@@ -198,9 +201,13 @@ export async function restore(target: Target, file: string): Promise<string> {
     );
     return `Restored ${file} into the PostgreSQL database.`;
   }
-  if (sameFile(file, target.databasePath)) throw new Error(`${file} is the live database itself; nothing was changed`);
+  if (sameFile(file, target.databasePath)) throw new Error('it is the live database itself; nothing was changed');
+  if (!existsSync(dirname(resolve(target.databasePath))))
+    throw new Error(
+      `there is no folder ${dirname(resolve(target.databasePath))} for DATABASE_PATH: make it first; nothing was changed`,
+    );
   const { problem, note } = sqliteProblem(file);
-  if (problem) throw new Error(`${file} cannot be restored: ${problem}; nothing was changed`);
+  if (problem) throw new Error(`${problem}; nothing was changed`);
   // A copy beside the database, its checksums dropped, renamed over it: readers see the old file or the new one,
   // never half of one.
   const staged = `${target.databasePath}.restoring`;

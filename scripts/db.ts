@@ -129,7 +129,7 @@ switch (command) {
       console.log(command === 'backup' ? await backup(config, arg) : await restore(config, arg));
     } catch (err) {
       const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
-      fail(`Could not ${command} ${arg}: ${stderr || (err as Error).message}`);
+      fail(`Could not ${command === 'backup' ? 'back up to' : 'restore'} ${arg}: ${stderr || (err as Error).message}`);
     }
     break;
   }

@@ -144,7 +144,7 @@ export async function startServer(): Promise<string> {
       // One line an operator can act on (issue 62), not Node's stack.
       if ((err as { code?: string }).code !== 'EADDRINUSE') throw err;
       console.error(
-        `Cannot serve: ${config.host}:${config.port} is in use by another program; stop it, or set PORT to another port (PORT=${config.port + 1} npm start).`,
+        `Cannot serve: ${config.host}:${config.port} is in use by another program; stop it, or set PORT to another port (PORT=${config.port + 1}).`,
       );
       process.exit(1);
     }

@@ -65,7 +65,7 @@ describe('a backup of SQLite', () => {
     for (const file of [notABackup, other, join(dirname(databasePath), 'missing.db')]) {
       const r = db({ DATABASE_PATH: databasePath }, 'restore', file);
       expect(r.status, file).toBe(1);
-      expect(r.out).toMatch(/cannot be restored|there is no file/);
+      expect(r.out).toMatch(/Could not restore .*(not a SQLite database|not one of this service|there is no file)/);
     }
     expect(sha(databasePath)).toBe(before);
   });
@@ -95,12 +95,12 @@ describe('a restore checks what it takes (issue 64)', () => {
     const { databasePath } = await backedUp();
     const other = join(dirname(databasePath), 'lookalike.db');
     new Database(other).exec('CREATE TABLE profiles (id INTEGER PRIMARY KEY, slug TEXT)').close();
-    refused(databasePath, other, /not a database of this service/);
+    refused(databasePath, other, /not one of this service: it has no schema version/);
     // And with this service's version number on it, but not its tables.
     const numbered = new Database(other);
     numbered.pragma('user_version = 3');
     numbered.close();
-    refused(databasePath, other, /not a database of this service/);
+    refused(databasePath, other, /marked schema version 3, but its tables are not this service's/);
   });
 
   it('refuses a backup whose image bytes were damaged, naming the image', async () => {
@@ -153,6 +153,15 @@ describe('a restore checks what it takes (issue 64)', () => {
       [],
     );
     now.close();
+  });
+
+  it('says in one line that the folder DATABASE_PATH names does not exist', async () => {
+    const { databasePath, file } = await backedUp();
+    const nowhere = join(dirname(databasePath), 'no-such-folder', 'bio.db');
+    const r = db({ DATABASE_PATH: nowhere }, 'restore', file);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain(`there is no folder ${dirname(nowhere)}`);
+    expect(r.out).not.toMatch(/ENOENT|\n {4}at /);
   });
 
   it('refuses to back up onto the live database itself', async () => {
@@ -218,7 +227,7 @@ describe('a PostgreSQL restore checks what it takes (issue 64)', () => {
     writeFileSync(notADump, 'not a dump');
 
     for (const [file, reason] of [
-      [lookalike, /not a database of this service/],
+      [lookalike, /not one of this service/],
       [fromNewer, new RegExp(`schema version ${SCHEMA_VERSION + 1}.*newer`)],
       [notADump, /not a pg_dump archive/],
     ] as const) {
