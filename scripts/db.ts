@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { t } from '../src/lib/i18n.ts';
 import { DEFAULT_LANG, isLang, LOCALES } from '../src/lib/locales.ts';
 import { scheduleOf } from '../src/lib/opening-hours.ts';
-import { clockTime, weekdayName, type Place } from '../src/lib/place.ts';
+import { clockTime, isWholeDay, weekdayName, type Place } from '../src/lib/place.ts';
 import { fileURLToPath } from 'node:url';
 
 const USAGE = `Usage:
@@ -76,8 +76,11 @@ function weeksRead(json: unknown): string[] {
     const strings = t(lang);
     const locale = LOCALES[lang].dateLocale;
     const days = schedule.days.map((day) => {
-      const spans = day.spans.map(
-        (span) => `${clockTime(span.from, schedule.zone, locale)}–${clockTime(span.to, schedule.zone, locale)}`,
+      const spans = day.spans.map((span) =>
+        // A whole day in words, not 00:00–00:00.
+        isWholeDay(span, schedule.zone)
+          ? strings.wholeDay
+          : `${clockTime(span.from, schedule.zone, locale)}–${clockTime(span.to, schedule.zone, locale)}`,
       );
       return `  ${weekdayName(day.noon, schedule.zone, locale)}: ${spans.length === 0 ? strings.closedAllDay : spans.join(strings.listComma)}`;
     });

@@ -1,7 +1,22 @@
 // `npm start`: builds when the build is missing or stale, creates the demo database when there is none, then serves.
 import { ensureDemoDatabase } from './demo-database.ts';
 import { ensureBuild } from './ensure-build.ts';
+import Database from 'better-sqlite3';
 import { loadConfigOrExit } from '../sidecar/config.ts';
+
+/** Whether the SQLite file holds the demo data (its first profile), read-only. */
+function holdsDemo(path: string): boolean {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare("SELECT 1 FROM profiles WHERE slug = 'layla'").get() !== undefined;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
 
 const config = loadConfigOrExit();
 
@@ -17,8 +32,8 @@ ensureDemoDatabase(config);
 
 const { startServer } = await import('../sidecar/server.ts');
 const url = await startServer();
-// What to open first (issue 62), where the demo data is what it serves: the file npm start makes.
-if (!config.databaseUrl) {
+// What to open first (issue 62), where the demo data is what it serves (not an operator's own database).
+if (!config.databaseUrl && holdsDemo(config.databasePath)) {
   const at = url.replace('://0.0.0.0:', '://localhost:').replace('://[::]:', '://localhost:');
   console.log(
     [

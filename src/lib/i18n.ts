@@ -70,6 +70,7 @@ const en = {
   closedAllDay: 'Closed',
   openInMaps: 'Open in your maps app',
   logoOf: 'Logo of {name}',
+  wholeDay: 'Open 24 hours',
   photoOf: 'Photo of {name}',
   /** Between the items of a short list written inline. */
   listComma: ', ',
@@ -201,6 +202,7 @@ const ar: Dictionary = {
   closedAllDay: 'مغلق',
   openInMaps: 'افتح في تطبيق الخرائط',
   logoOf: 'شعار {name}',
+  wholeDay: 'مفتوح ٢٤ ساعة',
   photoOf: 'صورة {name}',
   listComma: '، ',
   pageCode: 'امسح الرمز لفتح هذه الصفحة',

@@ -58,7 +58,7 @@ export function openingHoursProblem(hours: string, geo: Place['geo']): string | 
       return `names ${HOLIDAYS[holidays]} (${holidays}), whose dates are not known here: write the days out (such as "Dec 25 off") or leave them out`;
     const written = ruleFor(hours, geo);
     if (written)
-      return `is not written in OpenStreetMap's syntax (days Mo-Su, 24-hour times with minutes, rules joined by ";"): write "${written}"`;
+      return `is not written in OpenStreetMap's syntax (two-letter days Mo-Su, 24-hour times with minutes): write "${written}"`;
     return `is not opening hours in OpenStreetMap's syntax (such as "Mo-Fr 08:00-17:00; Sa 10:00-14:00"): ${reason.slice(0, 200)}`;
   }
   // What the library reads only by guessing ("1-2": 01:00-02:00 or 13:00-14:00?; "daily"; "9 AM to 5 PM") is not
@@ -71,7 +71,7 @@ export function openingHoursProblem(hours: string, geo: Place['geo']): string | 
   if (doubts.length > 0) {
     const written = ruleFor(hours, geo);
     return written
-      ? `is not written in OpenStreetMap's syntax (days Mo-Su, 24-hour times with minutes, rules joined by ";"): write "${written}"`
+      ? `is not written in OpenStreetMap's syntax (two-letter days Mo-Su, 24-hour times with minutes): write "${written}"`
       : `is not clear: ${doubts[0]!.replace(/\s+/g, ' ').slice(0, 200)}`;
   }
   const lost = lostNights(hours, geo);
@@ -265,25 +265,49 @@ export function scheduleOf(place: Place, now: number): Schedule | undefined {
   }
   const wallNow = wallClock(now, zone);
   const today = new Date(wallNow.getFullYear(), wallNow.getMonth(), wallNow.getDate());
-  const weekEnd = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 7);
   const next = rules.getNextChange(wallNow, new Date(wallNow.getTime() + 8 * DAY));
+  // Each day's part of the opening intervals, from the day before the week to the day after (the library cuts
+  // intervals at the ends it is given, and merges those that touch: a night into the next morning, a whole week of
+  // 24/7). A part that starts at midnight and ends within the day, after the day before ran to midnight from later
+  // than its own midnight, and the two within a day, is that night's end: drawn on the night's day (Thursday 07:00-01:00), not as the next
+  // morning's 00:00-01:00 (issue 62). A whole day is that day's (24/7 is open every day).
+  const dayStart = (i: number) => new Date(today.getFullYear(), today.getMonth(), today.getDate() + i);
+  const intervals = rules.getOpenIntervals(dayStart(-1), dayStart(8));
+  const parts: { from: Date; to: Date }[][] = [];
+  for (let i = -1; i < 8; i++) {
+    const [from, to] = [dayStart(i), dayStart(i + 1)];
+    parts.push(
+      intervals
+        .filter(([a, b]) => a < to && b > from)
+        .map(([a, b]) => ({ from: a > from ? a : from, to: b < to ? b : to })),
+    );
+  }
+  for (let i = 1; i < parts.length; i++) {
+    const [before, day] = [parts[i - 1]!, parts[i]!];
+    const first = day[0];
+    const last = before.at(-1);
+    const midnight = dayStart(i - 1);
+    if (
+      first &&
+      last &&
+      first.from.getTime() === midnight.getTime() &&
+      first.to < dayStart(i) &&
+      last.to.getTime() === midnight.getTime() &&
+      last.from > dayStart(i - 2) &&
+      // A night and its morning, not a day and the next (Su 11:00-02:00 then Mo 02:00-20:00 stays two).
+      first.to.getTime() - last.from.getTime() <= DAY
+    ) {
+      last.to = first.to;
+      day.shift();
+    }
+  }
   const days: ScheduleDay[] = [];
-  // From the day before to the day after: the library cuts intervals at the ends it is given, and an opening is drawn
-  // whole on the day it starts (yesterday's night is not today's, the last day's night runs past the week).
-  const intervals = rules.getOpenIntervals(
-    new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1),
-    new Date(weekEnd.getFullYear(), weekEnd.getMonth(), weekEnd.getDate() + 1),
-  );
   for (let i = 0; i < 7; i++) {
-    const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() + i);
-    const end = new Date(today.getFullYear(), today.getMonth(), today.getDate() + i + 1);
+    const start = dayStart(i);
     days.push({
       noon: instantOf(new Date(start.getFullYear(), start.getMonth(), start.getDate(), 12), zone),
       weekday: WEEKDAYS[start.getDay()]!,
-      // An opening belongs to the day it starts on (one that runs past midnight is shown on its first day).
-      spans: intervals
-        .filter(([from]) => from >= start && from < end)
-        .map(([from, to]) => ({ from: instantOf(from, zone), to: instantOf(to, zone) })),
+      spans: parts[i + 1]!.map(({ from, to }) => ({ from: instantOf(from, zone), to: instantOf(to, zone) })),
     });
   }
   const nextChange = next ? instantOf(next, zone) : undefined;

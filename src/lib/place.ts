@@ -60,6 +60,13 @@ export function clockTime(instant: number, zone: string, locale: string): string
   }).format(instant);
 }
 
+/** Whether a span of a day's hours is the whole day: from one midnight to the next in `zone` (24/7, 00:00-24:00). */
+export function isWholeDay(span: { from: number; to: number }, zone: string): boolean {
+  return (
+    span.to - span.from > 12 * 3_600_000 && isoClock(span.from, zone) === '00:00' && isoClock(span.to, zone) === '00:00'
+  );
+}
+
 /** A weekday's name in `locale`, of the day `instant` falls on in `zone`. */
 export function weekdayName(instant: number, zone: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { timeZone: zone, weekday: 'long' }).format(instant);

@@ -63,6 +63,12 @@ describe('npm run db', () => {
           lang: 'en',
           place: { openingHours: 'Mo-Fr 09:00-17:00', timeZone: 'Europe/London' },
         },
+        {
+          slug: 'always-open',
+          name: 'Always Open',
+          lang: 'en',
+          place: { openingHours: '24/7', timeZone: 'Asia/Riyadh' },
+        },
       ],
     });
     expect(r.status, r.out).toBe(0);
@@ -72,7 +78,9 @@ describe('npm run db', () => {
       expect(arabic.split(day).length, `${day} in ${arabic}`).toBe(2);
     expect(arabic).toMatch(/الخميس[^\n]*07:00–01:00/);
     expect(arabic).toMatch(/الجمعة[^\n]*14:00–01:00/);
-    const english = r.out.slice(r.out.indexOf('day-shop'));
+    const english = r.out.slice(r.out.indexOf('day-shop'), r.out.indexOf('always-open'));
+    // Open around the clock: every day whole, in words (an owner's try: 24/7 was drawn closed all week).
+    expect(r.out.slice(r.out.indexOf('always-open')).match(/: Open 24 hours$/gm)).toHaveLength(7);
     expect(english).toMatch(/Monday[^\n]*09:00–17:00/);
     expect(english).toMatch(/Saturday[^\n]*Closed/);
   });

@@ -86,6 +86,23 @@ describe('hours as owners mean them (issue 62)', () => {
     expect(suggestion(problem!)).toBe('Mo-Sa 18:00-02:00');
   });
 
+  it("draws 24/7 and a whole day as open, every day they are (an owner's try: 24/7 was drawn closed all week)", () => {
+    const drawnWeek = (hours: string) =>
+      scheduleOf({ address: null, geo: null, openingHours: hours, timeZone: ZONE }, MONDAY + 12 * HOUR)!.days.map(
+        (day) => day.spans.map(({ from, to }) => [(from - MONDAY) / HOUR, (to - MONDAY) / HOUR]),
+      );
+    for (const always of ['24/7', 'Mo-Su 00:00-24:00'])
+      expect(drawnWeek(always), always).toEqual(Array.from({ length: 7 }, (_, d) => [[d * 24, d * 24 + 24]]));
+    // Wednesday's night runs into a Thursday open all day: Wednesday 07:00-24:00, Thursday whole, Friday its own.
+    const week = drawnWeek('Sa-We 07:00-01:00; Th 00:00-24:00; Fr 14:00-01:00');
+    expect(week[2]).toEqual([[2 * 24 + 7, 3 * 24]]);
+    expect(week[3]).toEqual([[3 * 24, 4 * 24]]);
+    expect(week[4]).toEqual([[4 * 24 + 14, 5 * 24 + 1]]);
+    // A night, then the next day's own hours from where the night ends: two days, not one span of 33 hours.
+    const split = drawnWeek('Su 11:00-02:00; Mo 02:00-20:00');
+    expect(split[6]).toEqual([[6 * 24 + 11, 7 * 24]]);
+  });
+
   it('accepts a later rule that replaces a day on purpose, with no night lost', () => {
     expect(openingHoursProblem('Mo-Su 08:00-22:00; Fr 14:00-22:00', null)).toBeUndefined();
     expect(openingHoursProblem('Sa-Th 07:00-24:00; Fr 13:00-24:00', null)).toBeUndefined();
