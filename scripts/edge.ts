@@ -67,24 +67,20 @@ export function edgeConfig(options: EdgeOptions): string {
   ];
   const dist = options.dist ?? join(projectRoot, 'dist', 'client');
   const values: Record<string, string> = {
+    // Each sidecar twice: probed by /health (it and its database) and by /livez (it answers at all), issue 61.
     BACKENDS: backends
-      .map(({ host, port }, n) =>
-        [
-          `backend origin_${n} {`,
-          `  .host = "${host}";`,
-          `  .port = "${port}";`,
-          '  .connect_timeout = 2s;',
-          '  .first_byte_timeout = 30s;',
-          '  .probe = origin_health;',
-          '}',
-          `backend alive_${n} {`,
-          `  .host = "${host}";`,
-          `  .port = "${port}";`,
-          '  .connect_timeout = 2s;',
-          '  .first_byte_timeout = 30s;',
-          '  .probe = origin_alive;',
-          '}',
-        ].join('\n'),
+      .flatMap(({ host, port }, n) =>
+        (['origin_health', 'origin_alive'] as const).map((probe) =>
+          [
+            `backend ${probe === 'origin_health' ? 'origin' : 'alive'}_${n} {`,
+            `  .host = "${host}";`,
+            `  .port = "${port}";`,
+            '  .connect_timeout = 2s;',
+            '  .first_byte_timeout = 30s;',
+            `  .probe = ${probe};`,
+            '}',
+          ].join('\n'),
+        ),
       )
       .join('\n'),
     ADD_BACKENDS: backends
