@@ -84,7 +84,8 @@ sub vcl_recv {
   if (req.http.x-stale-ok) {
     # Each copy's own grace (its stale-if-error) bounds it; a restart keeps what req.grace was set to.
     set req.grace = 3650d;
-  } elsif (std.healthy(req.backend_hint)) {
+  } elsif (std.healthy(req.backend_hint) && (req.method == "GET" || req.method == "HEAD")) {
+    # (Only what is kept: a POST passes, and is never asked twice.)
     set req.grace = 0s;
     set req.http.x-fresh-only = "1";
   }
