@@ -16,10 +16,18 @@ const nominatimOf = (geo: Place['geo']) =>
  * output, or to the sidecar's log at every render of a stored one, so it is kept quiet here and the throw speaks.
  */
 function parse(hours: string, nominatim: ReturnType<typeof nominatimOf>): OpeningHours {
+  return quietly(() => new OpeningHours(hours, nominatim));
+}
+
+/**
+ * `read()` with the library's console.error kept quiet: it writes there before it throws, when parsing and when
+ * evaluating (its warnings of a rule such as "1-2 1-2 …" end in "Infinite loop", a review found).
+ */
+function quietly<T>(read: () => T): T {
   const error = console.error;
   console.error = () => undefined;
   try {
-    return new OpeningHours(hours, nominatim);
+    return read();
   } finally {
     console.error = error;
   }
@@ -64,8 +72,13 @@ export function openingHoursProblem(hours: string, geo: Place['geo']): string | 
   // What the library reads only by guessing ("1-2": 01:00-02:00 or 13:00-14:00?; "daily"; "9 AM to 5 PM") is not
   // stored: the owner is given the rule to write, read here as people write hours, or told what the library doubts. A
   // later rule replacing part of an earlier one is the syntax's own (and its nights are judged below).
-  const doubts = rules
-    .getWarnings()
+  let warnings: string[];
+  try {
+    warnings = quietly(() => rules.getWarnings());
+  } catch {
+    return 'is not opening hours the library can read whole: write it in OpenStreetMap\'s syntax (such as "Mo-Fr 08:00-17:00; Sa 10:00-14:00")';
+  }
+  const doubts = warnings
     .filter((warning) => !/overwrites parts of the previous rule/.test(warning))
     .map((warning) => /<--- \((.*)\)\s*$/s.exec(warning)?.[1] ?? warning);
   if (doubts.length > 0) {
@@ -74,7 +87,13 @@ export function openingHoursProblem(hours: string, geo: Place['geo']): string | 
       ? `is not written in OpenStreetMap's syntax (two-letter days Mo-Su, 24-hour times with minutes): write "${written}"`
       : `is not clear: ${doubts[0]!.replace(/\s+/g, ' ').slice(0, 200)}`;
   }
-  const lost = lostNights(hours, geo);
+  let lost: ReturnType<typeof lostNights>;
+  try {
+    lost = quietly(() => lostNights(hours, geo));
+  } catch {
+    // A year of it cannot be evaluated: nothing can be said of its nights, and the rule itself was read.
+    lost = undefined;
+  }
   if (!lost) return undefined;
   return `closes ${lost.nights.join(', ')} night at midnight: in this syntax a rule after ";" replaces the whole of the days it names, hours after midnight included${lost.suggestion ? `; to keep those hours, write "${lost.suggestion}"` : ''}`;
 }
@@ -263,6 +282,16 @@ export function scheduleOf(place: Place, now: number): Schedule | undefined {
   } catch {
     return undefined;
   }
+  // Evaluated whole or not at all: a stored rule the library cannot evaluate (another writer's) shows no hours.
+  try {
+    return quietly(() => weekOf(rules, zone, now));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The schedule `rules` give at `now` in `zone` (scheduleOf's evaluation). */
+function weekOf(rules: OpeningHours, zone: string, now: number): Schedule {
   const wallNow = wallClock(now, zone);
   const today = new Date(wallNow.getFullYear(), wallNow.getMonth(), wallNow.getDate());
   const next = rules.getNextChange(wallNow, new Date(wallNow.getTime() + 8 * DAY));

@@ -175,4 +175,37 @@ describe('hours as owners mean them (issue 62)', () => {
       { numRuns: 300, seed: 62 },
     );
   });
+
+  it('judges and draws any value made of hours words without throwing (a review found "1-2 1-2 …" threw)', () => {
+    const words = [
+      '1-2',
+      '9-5',
+      'Mo',
+      'Su',
+      '-',
+      ',',
+      ';',
+      ' ',
+      '24/7',
+      '07:00-01:00',
+      'off',
+      'PH',
+      '||',
+      '"x"',
+      'am',
+      'sunset',
+      '+',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...words), { maxLength: 90 }), (parts) => {
+        const hours = parts.join(' ').slice(0, 255);
+        expect(() => openingHoursProblem(hours, null)).not.toThrow();
+        expect(() =>
+          scheduleOf({ address: null, geo: null, openingHours: hours, timeZone: ZONE }, MONDAY),
+        ).not.toThrow();
+      }),
+      { numRuns: 200, seed: 62 },
+    );
+    expect(openingHoursProblem('1-2 '.repeat(63), null)).toMatch(/^is not/);
+  });
 });
