@@ -34,6 +34,8 @@ const WORDS: [RegExp, Token | null][] = [
   [new RegExp(`^(noon|الظهر)${END}`, 'iu'), { kind: 'time', minutes: 12 * 60 }],
   [new RegExp(`^(midnight|منتصف\\s*الليل)${END}`, 'iu'), { kind: 'time', minutes: 24 * 60 }],
 ];
+/** The day names, each a whole word. */
+const DAYS = DAY_NAMES.map(([pattern, code]) => [new RegExp(pattern.source + END, 'iu'), code] as const);
 const TIME = new RegExp(
   `^(\\d{1,2})(?:[:.](\\d{2}))?\\s*(a\\.?m\\.?|p\\.?m\\.?|صباحاً|صباحا|ص|مساءً|مساء|م)?${END}`,
   'iu',
@@ -70,10 +72,10 @@ function tokens(text: string): Token[] | undefined {
       rest = rest.slice(word[0].exec(rest)![0].length);
       continue;
     }
-    const day = DAY_NAMES.find(([pattern]) => new RegExp(pattern.source + END, 'iu').test(rest));
+    const day = DAYS.map(([pattern, code]) => [pattern.exec(rest), code] as const).find(([match]) => match);
     if (day) {
       found.push({ kind: 'day', code: day[1] });
-      rest = rest.slice(new RegExp(day[0].source, 'iu').exec(rest)![0].length);
+      rest = rest.slice(day[0]![0].length);
       continue;
     }
     return undefined;
