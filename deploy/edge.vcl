@@ -267,6 +267,9 @@ sub vcl_synth {
     set resp.http.Content-Type = "text/plain; charset=utf-8";
     set resp.http.Cache-Control = "no-store";
     set resp.http.Retry-After = "{{RETRY_AFTER_BUSY}}";
+    # The connection is closed after the refusal (issue 60): what it pipelined behind it is dropped, not refused one
+    # request at a time; a client that is not pipelining opens another.
+    set resp.http.Connection = "close";
     synthetic("Too many requests: this client has sent more than its share; retry in {{RETRY_AFTER_BUSY}} s." + {"
 "});
     return (deliver);
