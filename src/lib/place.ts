@@ -113,3 +113,12 @@ export function mapLinks(place: Pick<Place, 'address' | 'geo'>): { name: string;
     { name: 'Google Maps', href: `https://www.google.com/maps/search/?api=1&query=${q}` },
   ];
 }
+
+/**
+ * Directions to the place (issue 62): Google Maps' documented cross-platform address, which opens the maps app a
+ * phone has (Google Maps on Android, and on iOS when installed) or the web, with the route from where the visitor is.
+ */
+export function directionsLink(place: Pick<Place, 'address' | 'geo'>): string | undefined {
+  const to = place.geo ? `${place.geo.lat},${place.geo.lon}` : place.address?.replace(/\s+/g, ' ');
+  return to ? `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(to)}` : undefined;
+}

@@ -349,7 +349,8 @@ function variables(c: Colours): { root: string; wide: string } {
  */
 export function themeCss(palette: Palette): string {
   const { fill, shape } = palette.buttons;
-  const link = 'html .profile-links a';
+  // The owner's links and the first taps above them (FirstTaps.astro), in the owner's buttons.
+  const link = 'html :is(.profile-links,.first-taps) a';
   const buttons =
     fill === 'filled'
       ? `${link}{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}${link}:hover{background:var(--accent);text-decoration:underline}`

@@ -90,6 +90,35 @@ describe("an owner's theme (issue 49)", () => {
   });
 });
 
+describe("a business's first taps (issue 62)", () => {
+  it.each(['/p/qahwat-alnakheel/ar', '/p/qahwat-alnakheel/en'])(
+    '%s: open now, Call, WhatsApp and Directions within the first screen of a 390 × 844 phone',
+    async (path) => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      try {
+        const { page } = await visit(context, server.url + path);
+        const bottoms = await page.evaluate(() =>
+          [
+            document.querySelector('.open-now'),
+            ...document.querySelectorAll(
+              '.first-taps a[href^="tel:"], .first-taps a[href*="wa.me"], .first-taps a[href*="maps/dir"]',
+            ),
+          ].map((element) => element?.getBoundingClientRect().bottom ?? Infinity),
+        );
+        expect(bottoms).toHaveLength(4);
+        for (const bottom of bottoms) expect(bottom).toBeLessThanOrEqual(844);
+        // Each a target a thumb can hit (WCAG 2.5.8 asks 24 px; the platforms 44-48).
+        const heights = await page.$$eval('.first-taps a', (links) =>
+          links.map((a) => a.getBoundingClientRect().height),
+        );
+        for (const height of heights) expect(height).toBeGreaterThanOrEqual(44);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});
+
 describe('codes and sharing', () => {
   it('the codes open without JavaScript and their images load', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });

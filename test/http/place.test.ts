@@ -20,6 +20,10 @@ function zoneAtNoon(): { zone: string; hour: number } {
 }
 const { zone, hour } = zoneAtNoon();
 const two = (n: number) => String(n).padStart(2, '0');
+/** Today's weekday in `zone`, as the opening-hours syntax writes it (Mo, Tu, …). */
+const weekdayHere = new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short' })
+  .format(Date.now())
+  .slice(0, 2);
 
 const databasePath = await createDatabase({
   ...demoData,
@@ -36,6 +40,14 @@ const databasePath = await createDatabase({
         openingHours: `Mo-Su 08:00-${two(hour + 3)}:00`,
         timeZone: zone,
       },
+    },
+    {
+      // Open an hour a week, on this weekday, in the morning: past now, so next open a week from today.
+      slug: 'next-week',
+      name: 'Once a Week Market',
+      lang: 'en',
+      kind: 'organization',
+      place: { address: '2 Market Square, Anytown', openingHours: `${weekdayHere} 08:00-09:00`, timeZone: zone },
     },
     {
       slug: 'closed-now',
@@ -119,5 +131,56 @@ describe('a place with its hours', () => {
     expect(twin).toContain('| Day | Hours |');
     expect(twin).toContain(`Open now · closes at ${two(hour + 3)}:00`);
     expect(twin).not.toContain('geo:');
+  });
+
+  it("marks today's row of the week", async () => {
+    const rows = [...(await doc('/p/open-now')).querySelectorAll('.hours tbody tr')];
+    const today = new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long' }).format(Date.now());
+    expect(
+      rows
+        .filter((row) => row.getAttribute('aria-current') === 'date')
+        .map((row) => row.querySelector('th')?.textContent),
+    ).toEqual([today]);
+  });
+
+  it('names the date of an opening a week away, not a weekday that reads as this one', async () => {
+    const next = Date.now() + 7 * 86_400_000;
+    const day = new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long' }).format(next);
+    const date = new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: 'numeric', month: 'long' }).format(next);
+    expect((await doc('/p/next-week')).querySelector('.open-now')?.textContent?.trim()).toBe(
+      `Closed now · opens ${day} ${date} at 08:00`,
+    );
+  });
+});
+
+describe("a business's first taps (issue 62)", () => {
+  it('puts open now and Call, WhatsApp and Directions above the links, from what the owner gave', async () => {
+    const d = await doc('/p/qahwat-alnakheel/en');
+    const taps = [...d.querySelectorAll('.first-taps a')].map((a) => [a.textContent?.trim(), a.getAttribute('href')]);
+    expect(taps).toEqual([
+      ['Call', 'tel:+966500000001'],
+      ['WhatsApp', 'https://wa.me/966500000001'],
+      ['Directions', 'https://www.google.com/maps/dir/?api=1&destination=24.6942%2C46.6853'],
+    ]);
+    // Said once, at the top: before the first of the owner's links, not again in the place's section.
+    const order = [...d.querySelectorAll('.open-now, .profile-links, .place')].map((e) => e.className);
+    expect(order).toEqual(['open-now', 'profile-links', 'profile-links', 'profile-links', 'place']);
+    expect(d.querySelector('.first-taps')?.getAttribute('aria-label')).toBe('Contact and directions');
+    const ar = await doc('/p/qahwat-alnakheel/ar');
+    expect([...ar.querySelectorAll('.first-taps a')].map((a) => a.textContent?.trim())).toEqual([
+      'اتصال',
+      'واتساب',
+      'الاتجاهات',
+    ]);
+  });
+
+  it("are not on a person's page, and the Markdown twin keeps the links once, not the shortcuts", async () => {
+    const person = await doc('/p/layla');
+    expect(person.querySelectorAll('.profile-links a').length).toBeGreaterThan(0);
+    expect(person.querySelectorAll('.first-taps').length).toBe(0);
+    const twin = matter(await (await get('/p/qahwat-alnakheel/en.md')).text()).content;
+    expect(twin).not.toContain('maps/dir');
+    expect(twin.match(/wa\.me\/966500000001/g)).toHaveLength(1);
+    expect(twin.match(/Open now|Closed now/g)).toHaveLength(1);
   });
 });
