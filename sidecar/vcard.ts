@@ -1,7 +1,8 @@
 // vCard 3.0 (RFC 2426) of a digital card. Written here because the npm vCard writers we tried neither escape
 // values nor fold lines: this does both, folding at 75 octets without splitting a UTF-8 character. The tests read
 // every vCard back with an independent parser (ical.js).
-import type { Card, CardEmail, CardPhone } from '../src/lib/live-content.ts';
+import { whatsappChats, type Card, type CardEmail, type CardPhone } from '../src/lib/live-content.ts';
+import { shownSocials } from '../src/lib/owner-socials.ts';
 import { safeHref, WEB_SCHEMES } from '../src/lib/owner-input.ts';
 import { absoluteUrl } from '../src/lib/urls.ts';
 import { pathOf } from '../src/lib/surface.ts';
@@ -45,7 +46,13 @@ function splitName(full: string): { family: string; given: string } {
   return { family: words.at(-1) ?? '', given: words.slice(0, -1).join(' ') };
 }
 
-const TEL_TYPES: Record<CardPhone['type'], string> = { cell: 'CELL,VOICE', work: 'WORK,VOICE', home: 'HOME,VOICE' };
+const TEL_TYPES: Record<CardPhone['type'], string> = {
+  cell: 'CELL,VOICE',
+  work: 'WORK,VOICE',
+  home: 'HOME,VOICE',
+  landline: 'VOICE',
+  phone: 'VOICE',
+};
 const EMAIL_TYPES: Record<CardEmail['type'], string> = { work: 'INTERNET,WORK', home: 'INTERNET,HOME' };
 
 /** Where the card and its owner's profile live: the canonical absolute URLs. */
@@ -104,6 +111,13 @@ export function cardToVcard(
     if (other?.organization && other.organization !== card.organization) add('X-PHONETIC-ORG', other.organization);
   }
   add('TITLE', card.jobTitle);
+  // The title and organisation in the card's other language (issue 62): both apps keep one TITLE and one ORG, and
+  // show a NOTE whole, so the other language's are said there, as one line.
+  const translated = otherLanguage && !compact ? otherLanguageOf(card) : undefined;
+  const role = [translated?.jobTitle, translated?.organization].filter(
+    (part, i) => part && part !== [card.jobTitle, card.organization][i],
+  );
+  if (role.length > 0) add('NOTE', role.join(' · '));
   for (const phone of card.phones) add(`TEL;TYPE=${TEL_TYPES[phone.type]}`, phone.number);
   for (const email of card.emails) add(`EMAIL;TYPE=${EMAIL_TYPES[email.type]}`, email.address);
   // URIs are emitted normalised (all ASCII, no whitespace): a stored value with a line break cannot add a property.
@@ -114,6 +128,18 @@ export function cardToVcard(
   } else {
     add('URL', website, true);
     add('URL', urls.profile, true);
+    // The card's WhatsApp chats and social networks (issue 62), each a URL labelled with its network's name as Apple's
+    // Contacts writes one (a group `itemN`: the URL and its X-ABLabel), which iOS shows as "WhatsApp", "LinkedIn" and
+    // keeps one entry each. Android's importer (AOSP com.android.vcard VCardEntry) keeps every URL as a website and
+    // drops the label, and reads neither X-SOCIALPROFILE nor an IMPP other than sip:, so a URL is what both keep.
+    const labelled = [
+      ...whatsappChats(card.phones).map((chat) => ({ name: 'WhatsApp', href: chat.href })),
+      ...shownSocials(card.socials),
+    ];
+    labelled.forEach(({ name, href }, i) => {
+      lines.push(`item${String(i + 1)}.URL:${href}`);
+      lines.push(`item${String(i + 1)}.X-ABLabel:${escapeText(name)}`);
+    });
     if (card.address?.trim()) lines.push(`ADR;TYPE=WORK:;;${escapeText(card.address.trim())};;;;`);
     if (photo) lines.push(`PHOTO;ENCODING=b;TYPE=JPEG:${Buffer.from(photo).toString('base64')}`);
     add('SOURCE', urls.card, true);
@@ -124,7 +150,7 @@ export function cardToVcard(
 }
 
 /** The card's name and organisation in its other language, as translated (the site has two languages). */
-function otherLanguageOf(card: Card): { name?: string; organization?: string } | undefined {
+function otherLanguageOf(card: Card): { name?: string; organization?: string; jobTitle?: string } | undefined {
   const lang = Object.keys(card.translations).find((l) => l !== card.lang) as keyof Card['translations'] | undefined;
   return lang && card.translations[lang];
 }

@@ -358,11 +358,33 @@ const phone = z
     new RegExp(`^\\+?\\d[0-9 ()-]{2,${OWNER_TEXT.phone - 1}}$`),
     'must be a phone number of digits, spaces, hyphens and brackets, optionally starting with +',
   );
-/** A phone: a number (a mobile line), or { number, type } with type cell, work or home. */
-const cardPhone = z.union([
-  phone.transform((number) => ({ number, type: 'cell' as const })),
-  z.object({ number: phone, type: z.enum(PHONE_TYPES) }).strict(),
-]);
+/** The kinds of line an import may name: the stored ones, and `mobile` for `cell` (what people call it). */
+const PHONE_KINDS = ['mobile', ...PHONE_TYPES.filter((type) => type !== 'phone')] as const;
+/**
+ * A phone: a number alone (its kind not said: labelled with none, never guessed from the number), or { number, type }
+ * with type mobile (or cell), work, home or landline. A mobile needs its country code: it is what WhatsApp's link and
+ * a caller abroad dial (issue 62: a local mobile number silently got no WhatsApp).
+ */
+const cardPhone = z
+  .union([phone, z.object({ number: phone, type: z.enum(PHONE_KINDS) }).strict()])
+  .superRefine((value, ctx) => {
+    if (
+      typeof value === 'object' &&
+      (value.type === 'mobile' || value.type === 'cell') &&
+      !value.number.startsWith('+')
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['number'],
+        message:
+          'a mobile number needs its country code, written with + (e.g. "+966 50 111 2222" for "050 111 2222"): WhatsApp and callers abroad dial it',
+      });
+  })
+  .transform((value) =>
+    typeof value === 'string'
+      ? { number: value, type: 'phone' as const }
+      : { number: value.number, type: value.type === 'mobile' ? ('cell' as const) : value.type },
+  );
 const email = z.email().max(OWNER_TEXT.email);
 /** An e-mail: an address (a work address), or { address, type } with type work or home. */
 const cardEmail = z.union([

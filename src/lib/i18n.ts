@@ -50,7 +50,7 @@ const en = {
   website: 'Website',
   address: 'Address',
   viewProfile: 'See all links',
-  phoneTypes: { cell: 'Mobile', work: 'Work', home: 'Home' },
+  phoneTypes: { cell: 'Mobile', work: 'Work', home: 'Home', landline: 'Landline', phone: '' },
   emailTypes: { work: 'Work', home: 'Personal' },
   // What the owner says on their own page, by who they are (live-content.ts Voice): a person "I", an organisation "we".
   elsewhere: { person: 'Find me on', organization: 'Find us on' },
@@ -188,7 +188,7 @@ const ar: Dictionary = {
   website: 'الموقع',
   address: 'العنوان',
   viewProfile: 'كل الروابط',
-  phoneTypes: { cell: 'جوال', work: 'العمل', home: 'المنزل' },
+  phoneTypes: { cell: 'جوال', work: 'العمل', home: 'المنزل', landline: 'هاتف ثابت', phone: '' },
   emailTypes: { work: 'العمل', home: 'شخصي' },
   elsewhere: { person: 'تجدني أيضًا على', organization: 'تجدنا أيضًا على' },
   showCode: { person: 'اعرض رمزي', organization: 'اعرض رمزنا' },

@@ -1,6 +1,6 @@
 // The shapes of live content (profiles and cards) as pages render them, derived from the tables' declaration
 // (live-schema.ts), and the rules that depend on the clock.
-import type { ShownRow, Tables } from './live-schema.ts';
+import type { CardPhone, ShownRow, Tables } from './live-schema.ts';
 import { LANGS, type Lang } from './locales.ts';
 import type { Schedule } from './place.ts';
 
@@ -185,4 +185,14 @@ export function telHref(phone: string): string {
  */
 export function whatsappHref(phone: string): string | undefined {
   return phone.trim().startsWith('+') ? `https://wa.me/${phone.replace(/\D/g, '')}` : undefined;
+}
+
+/** A chat on WhatsApp for each mobile written with its country code (issue 49): the card page's and its vCard's. */
+export function whatsappChats(phones: readonly CardPhone[]): { number: string; href: string }[] {
+  return phones
+    .filter((p) => p.type === 'cell')
+    .flatMap((p) => {
+      const href = whatsappHref(p.number);
+      return href ? [{ number: p.number, href }] : [];
+    });
 }

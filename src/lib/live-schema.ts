@@ -612,7 +612,11 @@ export const OWNER_TEXT = {
   email: 254,
 } as const;
 
-export const PHONE_TYPES = ['cell', 'work', 'home'] as const;
+/**
+ * What kind of line a phone is, as the owner said it (issue 62): a mobile (`cell`), work, home, a landline, or `phone`
+ * when the owner did not say (a number alone): labelled with no kind and never offered on WhatsApp, never guessed.
+ */
+export const PHONE_TYPES = ['cell', 'work', 'home', 'landline', 'phone'] as const;
 export const EMAIL_TYPES = ['work', 'home'] as const;
 /** A phone number as people write it, and what kind of line it is (a vCard TEL type). */
 export interface CardPhone {
@@ -630,11 +634,11 @@ export interface CardSocial {
 }
 
 /**
- * A card's phone, `{ number, type }` (or a plain string, as written before types existed: a mobile line), its number
- * cleaned; anything else is corrupt.
+ * A card's phone, `{ number, type }` (or a plain string, as written before types existed: a number whose kind nobody
+ * said, as an import's number alone is now), its number cleaned; anything else is corrupt.
  */
 function phoneEntry(value: unknown, of: string, column: string): CardPhone {
-  if (typeof value === 'string') return { number: servedText(value, 'line', OWNER_TEXT.phone), type: 'cell' };
+  if (typeof value === 'string') return { number: servedText(value, 'line', OWNER_TEXT.phone), type: 'phone' };
   const entry = value as Partial<Record<string, unknown>> | null;
   if (entry && typeof entry.number === 'string' && (PHONE_TYPES as readonly unknown[]).includes(entry.type))
     return { number: servedText(entry.number, 'line', OWNER_TEXT.phone), type: entry.type as CardPhone['type'] };

@@ -1,6 +1,7 @@
 // Icons of the known social networks, from simple-icons (CC0-1.0; each mark stays its owner's trademark), inlined
-// into the page as SVG paths: nothing is fetched from another host. A network without one (LinkedIn asked for its
-// mark to be removed from the set) gets the generic link icon. Only these icons reach the page bundle.
+// into the page as SVG paths: nothing is fetched from another host. Every network of the list has its own (the type
+// says so: LinkedIn, whose mark the set removed at its request, a briefcase of ours); a network the list does not know
+// gets the generic link icon. Only these icons reach the page bundle.
 import {
   siBehance,
   siBluesky,
@@ -36,10 +37,18 @@ import {
 import type { SOCIAL_NETWORKS } from './social-networks.ts';
 
 /** A 24×24 chain link (drawn for this project, under the project's licence). */
-const GENERIC_LINK_ICON =
+export const GENERIC_LINK_ICON =
   'M10.6 13.4a1 1 0 0 1 0-1.4l3.5-3.5a1 1 0 1 1 1.4 1.4L12 13.4a1 1 0 0 1-1.4 0zM8.1 19.9a4.5 4.5 0 0 1-3.2-7.7l2.5-2.5a1 1 0 1 1 1.4 1.4l-2.5 2.5a2.5 2.5 0 0 0 3.5 3.5l2.5-2.5a1 1 0 1 1 1.4 1.4l-2.5 2.5a4.5 4.5 0 0 1-3.1 1.4zm7.9-5.2a1 1 0 0 1-.7-1.7l2.5-2.5a2.5 2.5 0 1 0-3.5-3.5l-2.5 2.5a1 1 0 1 1-1.4-1.4l2.5-2.5a4.5 4.5 0 1 1 6.4 6.4l-2.5 2.5a1 1 0 0 1-.8.2z';
 
-const ICONS: Partial<Record<keyof typeof SOCIAL_NETWORKS, { path: string }>> = {
+/**
+ * LinkedIn's own (issue 62): LinkedIn asked simple-icons to remove its mark, so it is drawn as what it is, a
+ * briefcase (drawn for this project, under the project's licence), not as the generic link every unknown network gets.
+ */
+const BRIEFCASE_ICON =
+  'M9 3h6a2 2 0 0 1 2 2v1h3a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h3V5a2 2 0 0 1 2-2zm0 3h6V5H9v1zM4 8v3h16V8H4zm0 5v5h16v-5h-6v1h-4v-1H4z';
+
+const ICONS: Record<keyof typeof SOCIAL_NETWORKS, { path: string }> = {
+  linkedin: { path: BRIEFCASE_ICON },
   x: siX,
   twitter: siX,
   instagram: siInstagram,

@@ -240,7 +240,13 @@ describe('the vCard', () => {
       { value: 'noura@example.com', types: ['INTERNET', 'WORK'] },
       { value: 'noura.home@example.com', types: ['INTERNET', 'HOME'] },
     ]);
-    expect(values('url').map((u) => u.value)).toEqual(['https://example.com/noura', `${base}/p/layla`]);
+    // And the mobile's WhatsApp chat, labelled as iOS reads a URL's label (issue 62).
+    expect(values('url').map((u) => u.value)).toEqual([
+      'https://example.com/noura',
+      `${base}/p/layla`,
+      'https://wa.me/966501112222',
+    ]);
+    expect(values('x-ablabel').map((u) => u.value)).toEqual(['WhatsApp']);
     // The photo itself, as iOS and Android contacts apps read it (neither fetches a URI): a small JPEG, metadata-free.
     const photo = card.getFirstProperty('photo');
     expect(photo?.getParameter('encoding')).toBe('b');
@@ -252,12 +258,9 @@ describe('the vCard', () => {
     expect(first('source')).toBe(`${base}/c/noura-1`);
   });
 
-  it('a card imported with plain strings (the older format) still gives typed entries', async () => {
+  it('gives each phone the kind the import said (issue 62): a work line and a landline, neither a guessed mobile', async () => {
     const { values } = parseVcard(await (await get('/c/n0rth1.vcf')).text());
-    expect(values('tel').map((t) => t.types)).toEqual([
-      ['CELL', 'VOICE'],
-      ['CELL', 'VOICE'],
-    ]);
+    expect(values('tel').map((t) => t.types)).toEqual([['WORK', 'VOICE'], ['VOICE']]);
     expect(values('email').map((t) => t.types)).toEqual([['INTERNET', 'WORK']]);
   });
 });

@@ -153,7 +153,7 @@ describe.each(backends)('the Store contract on $name', (backend) => {
       name: 'Mine',
       profileSlug: 'contract-person',
       profileKind: 'person',
-      phones: [{ number: '+1 555 0100', type: 'cell' }],
+      phones: [{ number: '+1 555 0100', type: 'phone' }],
       emails: [{ address: 'me@example.com', type: 'work' }],
     });
     expect(await store.card('r8x1')).toMatchObject({ mode: 'redirect', redirectUrl: 'https://example.com/' });

@@ -83,6 +83,7 @@ type DemoData = {
     theme?: unknown;
     socials?: unknown;
     logoUrl?: unknown;
+    phones?: ({ number: string } | string)[];
   }[];
   aliases: { alias: string }[];
 };
@@ -90,6 +91,8 @@ type DemoData = {
 /**
  * The demo data as the landed code's fixtures hold it: today's without what came after (issue 48's translations and
  * the café's card, issue 49's places, themes, cards' socials and logos and links' sections and thumbnails, which a database made by that code cannot hold).
+ * Its phones are as that code stored them: every number a mobile, for it took a number alone for one (issue 62 made
+ * kinds the owner's to say; a migration cannot know what the owner meant, so a stored kind stays).
  */
 const LANDED_CARDS = ['k7f2q9', 'n0rth1', 'r8x1'];
 const landedDemo: DemoData = (({ profiles, cards, aliases }: DemoData) => ({
@@ -99,7 +102,12 @@ const landedDemo: DemoData = (({ profiles, cards, aliases }: DemoData) => ({
   })),
   cards: cards
     .filter((c) => LANDED_CARDS.includes(c.cardId))
-    .map(({ translations: _, place: __, theme: ___, socials: ____, logoUrl: _____, ...c }) => c),
+    .map(({ translations: _, place: __, theme: ___, socials: ____, logoUrl: _____, phones, ...c }) => ({
+      ...c,
+      ...(phones && {
+        phones: phones.map((phone) => ({ number: typeof phone === 'string' ? phone : phone.number, type: 'mobile' })),
+      }),
+    })),
   aliases,
 }))(demoData as DemoData);
 

@@ -129,6 +129,47 @@ describe('vCard', () => {
     );
   });
 
+  it('keeps the card whole (issue 62): WhatsApp and socials as labelled URLs, the other language, each kind as said', () => {
+    const whole: Card = {
+      ...card,
+      lang: 'en',
+      name: 'Dana Ortiz',
+      jobTitle: 'Product designer',
+      organization: 'Northwind',
+      phones: [
+        { number: '+971 50 000 0000', type: 'cell' },
+        { number: '011 456 7890', type: 'landline' },
+        { number: '+44 20 0000 0000', type: 'phone' },
+      ],
+      socials: [
+        { network: 'linkedin', url: 'https://www.linkedin.com/in/dana' },
+        { network: 'behance', url: 'https://www.behance.net/dana' },
+        { network: 'x', url: 'javascript:alert(1)' },
+      ],
+      translations: { ar: { name: 'دانا أورتيز', jobTitle: 'مصممة منتجات', organization: 'نورثويند' } },
+    };
+    const lines = cardToVcard(whole, { card: 'https://bio.example/c/n0rth1' }).replace(/\r\n /g, '').split('\r\n');
+    expect(lines.filter((l) => l.startsWith('item'))).toEqual([
+      'item1.URL:https://wa.me/971500000000',
+      'item1.X-ABLabel:WhatsApp',
+      'item2.URL:https://www.linkedin.com/in/dana',
+      'item2.X-ABLabel:LinkedIn',
+      'item3.URL:https://www.behance.net/dana',
+      'item3.X-ABLabel:Behance',
+    ]);
+    // A landline is no mobile, and a number whose kind was not said is given none.
+    expect(lines.filter((l) => l.startsWith('TEL'))).toEqual([
+      'TEL;TYPE=CELL,VOICE:+971 50 000 0000',
+      'TEL;TYPE=VOICE:011 456 7890',
+      'TEL;TYPE=VOICE:+44 20 0000 0000',
+    ]);
+    expect(lines).toContain('TITLE:Product designer');
+    expect(lines).toContain('NOTE:مصممة منتجات · نورثويند');
+    // The contact code stays small: no socials, no note.
+    const compact = cardToVcard(whole, { card: 'https://bio.example/c/n0rth1' }, { compact: true });
+    expect(compact).not.toMatch(/item1|NOTE/);
+  });
+
   it('names the file in ASCII, falling back to the card id', () => {
     expect(vcardFileName({ ...card, name: 'Dana Ortiz' })).toBe('dana-ortiz.vcf');
     expect(vcardFileName(card)).toBe('k7f2q9.vcf');
