@@ -53,7 +53,7 @@ export interface SidecarMetrics {
 }
 
 export function sidecarMetrics(
-  services: Pick<Services, 'live' | 'freshness' | 'store' | 'sitemap'>,
+  services: Pick<Services, 'live' | 'freshness' | 'store' | 'sitemap' | 'admission'>,
   server?: Server,
 ): SidecarMetrics {
   const registry = new Registry();
@@ -89,6 +89,12 @@ export function sidecarMetrics(
     'bio_sitemap_builds_total',
     'Sitemap documents (the list, the index or a part) built: once per change of what they list.',
     () => sitemap.builds,
+  );
+  counterOf(
+    registry,
+    'bio_connection_reads_total',
+    'Reads of client connections that brought bytes (a body dripped a byte a segment is read in batches).',
+    () => services.admission.connectionReads,
   );
   changeLogMetrics(registry, freshness);
   if (server) {

@@ -34,6 +34,14 @@ export class Admission {
   /** The bytes /mcp bodies hold while they arrive, a client's share and every client's (routes/mcp.ts). */
   readonly mcpBodies: BodyBudget;
 
+  /** The gates of the servers made here (one a process, or one an app in tests). */
+  readonly #servers: Pipelining[] = [];
+
+  /** Reads of client connections that brought bytes, on every server made here (bio_connection_reads_total). */
+  get connectionReads(): number {
+    return this.#servers.reduce((sum, gate) => sum + gate.reads, 0);
+  }
+
   constructor(limits: Limits) {
     this.limits = limits;
     this.requests = new RequestsInProgress(limits.maxRequestsPerClient);
@@ -81,6 +89,7 @@ export class Admission {
       maxPipelined: this.limits.maxPipelinedRequests,
       onUngated: (why) => console.error(why),
     });
+    this.#servers.push(pipelining);
     const server = createServer(pipelining.request);
     server.on('connection', pipelining.connection);
     server.maxConnections = this.limits.maxConnections;

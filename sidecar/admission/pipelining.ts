@@ -57,6 +57,12 @@ export class Pipelining {
   readonly #options: PipeliningOptions;
   readonly #connections = new WeakMap<Socket, Connection>();
   #warned = false;
+  /**
+   * Reads of its connections that brought bytes (each a read call of the event loop's thread): what a body sent a byte
+   * a segment costs unless it is read in batches (request-body.ts). Counted here, where every read arrives, not from
+   * the process's read calls, which also count each wake-up another thread gives the loop.
+   */
+  reads = 0;
 
   constructor(handler: Handler, options: PipeliningOptions) {
     this.#handler = handler;
@@ -80,7 +86,10 @@ export class Pipelining {
       read: undefined,
     };
     this.#connections.set(socket, connection);
-    socket.on('data', (chunk: Buffer) => this.#feed(socket, connection, chunk));
+    socket.on('data', (chunk: Buffer) => {
+      this.reads++;
+      this.#feed(socket, connection, chunk);
+    });
     // Held for Node's own pause (an answer not yet drained): read again once it is.
     socket.on('drain', () => this.#readOn(socket, connection));
   };
