@@ -183,7 +183,7 @@ export function telHref(phone: string): string {
  * WhatsApp's click-to-chat link of a mobile number written with its country code (+966 50 000 0001 →
  * https://wa.me/966500000001); undefined for a number without one, which the link cannot place.
  */
-export function whatsappHref(phone: string): string | undefined {
+function whatsappHref(phone: string): string | undefined {
   return phone.trim().startsWith('+') ? `https://wa.me/${phone.replace(/\D/g, '')}` : undefined;
 }
 
