@@ -16,7 +16,7 @@ export const FONTS = {
 } as const;
 export type FontKey = keyof typeof FONTS;
 export const FONT_KEYS = Object.keys(FONTS) as FontKey[];
-const DEFAULT_FONT: FontKey = 'plex';
+export const DEFAULT_FONT: FontKey = 'plex';
 
 export const FONT_WEIGHTS = [400, 700] as const;
 

@@ -1,20 +1,38 @@
 // Draws an Open Graph image with CanvasKit (Skia's WebAssembly build): its paragraph layout shapes text with
 // HarfBuzz and orders it with ICU's bidi, so an Arabic title comes out joined and right to left with Latin words
-// in place (satori, behind @vercel/og, does not shape Arabic: vercel/satori#74). Fonts from npm: Noto Naskh Arabic
-// and Noto Sans (the Arabic face has no Latin letters; each falls back on the other), and Noto Emoji, the monochrome
+// in place (satori, behind @vercel/og, does not shape Arabic: vercel/satori#74). Fonts from npm, as TrueType (the
+// site's own @fontsource files are WOFF, which CanvasKit does not read): the site's three Arabic faces (IBM Plex Sans
+// Arabic, its default, Noto Naskh Arabic and Noto Kufi Arabic), the one the owner's theme names drawing their text in
+// both scripts as their page does (issue 62: an Arabic name was drawn in Naskh under a theme that said Kufi), and Noto
+// Sans for Latin (where the face has none, each falls back on the other), and Noto Emoji, the monochrome
 // emoji face, whose ligatures draw a joined sequence (👨‍👩‍👧) as one picture in the text's colour (the colour face is 25 MB
 // a thread, and its bitmaps would clash with the card's two colours).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import CanvasKitInit, { type CanvasKit, type FontMgr, type MallocObj, type Surface } from 'canvaskit-wasm';
+import { DEFAULT_FONT, type FontKey } from './fonts.ts';
 import { dirOf } from './locales.ts';
 import { OG_HEIGHT, OG_WIDTH, type OgCard } from './og.ts';
 
 const require = createRequire(import.meta.url);
 const fontFile = (pkg: string, file: string) => readFileSync(require.resolve(`${pkg}/${file}`));
 
-const ARABIC = 'Noto Naskh Arabic';
+/** The site's faces (fonts.ts FONTS), by the word a theme names them with: their family names in the TrueType files. */
+const FACES: Record<FontKey, { family: string; file: [string, string] }> = {
+  plex: {
+    family: 'IBM Plex Sans Arabic',
+    file: ['@expo-google-fonts/ibm-plex-sans-arabic', '700Bold/IBMPlexSansArabic_700Bold.ttf'],
+  },
+  naskh: {
+    family: 'Noto Naskh Arabic',
+    file: ['@expo-google-fonts/noto-naskh-arabic', '700Bold/NotoNaskhArabic_700Bold.ttf'],
+  },
+  kufi: {
+    family: 'Noto Kufi Arabic',
+    file: ['@expo-google-fonts/noto-kufi-arabic', '700Bold/NotoKufiArabic_700Bold.ttf'],
+  },
+};
 const LATIN = 'Noto Sans';
 const EMOJI = 'Noto Emoji';
 
@@ -40,7 +58,7 @@ function load(): Promise<Kit> {
   kit ??= (async () => {
     const ck = await CanvasKitInit({ locateFile: (file: string) => require.resolve(`canvaskit-wasm/bin/${file}`) });
     const buffers = [
-      fontFile('@expo-google-fonts/noto-naskh-arabic', '700Bold/NotoNaskhArabic_700Bold.ttf'),
+      ...Object.values(FACES).map(({ file }) => fontFile(...file)),
       fontFile('@expo-google-fonts/noto-sans', '700Bold/NotoSans_700Bold.ttf'),
       fontFile('@expo-google-fonts/noto-sans', '400Regular/NotoSans_400Regular.ttf'),
       fontFile('@expo-google-fonts/noto-emoji', '700Bold/NotoEmoji_700Bold.ttf'),
@@ -84,7 +102,11 @@ export async function drawOgImage(card: OgCard, picture?: Uint8Array): Promise<B
     ? await sharp(picture).resize(PICTURE, PICTURE, { fit: 'cover' }).ensureAlpha().raw().toBuffer()
     : undefined;
   const rtl = dirOf(card.lang) === 'rtl';
-  const families = rtl ? [ARABIC, LATIN, EMOJI] : [LATIN, ARABIC, EMOJI];
+  // The owner's face first for both scripts, as their page draws them; without a theme's, the site's Arabic face for
+  // Arabic and Noto Sans for Latin (the pages' system Latin).
+  const own = card.font && FACES[card.font].family;
+  const arabic = FACES[DEFAULT_FONT].family;
+  const families = own ? [own, LATIN, EMOJI] : rtl ? [arabic, LATIN, EMOJI] : [LATIN, arabic, EMOJI];
   const canvas = surface.getCanvas();
   // The platform's teal, or the owner's accent with the text colour that reads on it (theme.ts ogColours); the band at
   // the foot a step further from the text colour, so that the host on it reads better still.
@@ -137,11 +159,12 @@ export async function drawOgImage(card: OgCard, picture?: Uint8Array): Promise<B
     colour: number[],
     maxLines: number,
     lineWidth = width,
+    faces = families,
   ) => {
     const style = new ck.ParagraphStyle({
       textStyle: {
         color: ck.Color(colour[0]!, colour[1]!, colour[2]!, 1),
-        fontFamilies: families,
+        fontFamilies: faces,
         fontSize: size,
         fontStyle: { weight: { value: weight } },
         heightMultiplier: rtl ? 1.35 : 1.2,
@@ -159,8 +182,9 @@ export async function drawOgImage(card: OgCard, picture?: Uint8Array): Promise<B
     return p;
   };
 
-  const kicker = paragraph(card.kicker, 34, 700, soft, 1);
-  canvas.drawParagraph(kicker, x, 72);
+  // No line above the title when there is nothing to say there (an owner's page names no platform).
+  const kicker = card.kicker ? paragraph(card.kicker, 34, 700, soft, 1) : undefined;
+  if (kicker) canvas.drawParagraph(kicker, x, 72);
   // The largest size at which the whole title fits in four lines.
   let title = paragraph(isolated(card.title), 76, 700, ink, 4);
   for (const size of [68, 60, 52]) {
@@ -169,9 +193,10 @@ export async function drawOgImage(card: OgCard, picture?: Uint8Array): Promise<B
     title = paragraph(isolated(card.title), size, 700, ink, 4);
   }
   canvas.drawParagraph(title, x, 150);
-  const host = paragraph(leftToRight(card.host), 30, 400, soft, 1, OG_WIDTH - 2 * margin);
+  // The address is the site's, in Latin letters: Noto Sans, whatever the owner's face.
+  const host = paragraph(leftToRight(card.host), 30, 400, soft, 1, OG_WIDTH - 2 * margin, [LATIN, arabic, EMOJI]);
   canvas.drawParagraph(host, margin, OG_HEIGHT - 96 + (96 - host.getHeight()) / 2);
-  for (const p of [kicker, title, host]) p.delete();
+  for (const p of [kicker, title, host]) p?.delete();
 
   const image = surface.makeImageSnapshot();
   const read = image.readPixels(

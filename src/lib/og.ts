@@ -8,6 +8,7 @@ import type { Version } from './live-content.ts';
 import type { Lang } from './locales.ts';
 import { pathOf } from './surface.ts';
 import type { PublicConfig } from './site-config.ts';
+import type { FontKey } from './fonts.ts';
 import { ogColours, type Theme } from './theme.ts';
 
 export const OG_WIDTH = 1200;
@@ -23,7 +24,7 @@ export interface OgCard {
   lang: Lang;
   /** The title drawn, as the page gives it. */
   title: string;
-  /** The line above it: the site's name and the section. */
+  /** The line above it: the site's name and the section on the site's own pages; the owner's role, or nothing, on theirs. */
   kicker: string;
   /** The line at the foot: the site's host. */
   host: string;
@@ -31,6 +32,8 @@ export interface OgCard {
   picture?: string | null | undefined;
   /** The owner's colours (theme.ts ogColours: `#rrggbb`), when they chose a theme; else the platform's. */
   colours?: { ground: string; ink: string } | undefined;
+  /** The owner's typeface (their theme's), for both scripts; else the site's (fonts.ts). */
+  font?: FontKey | undefined;
 }
 
 function missingDrawing(): never {
@@ -52,26 +55,31 @@ export function blogCard(config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, 
 
 /**
  * A profile's card, drawn live by the sidecar (its name can change any moment): the owner's name in the profile's
- * language under the site's name, its address at the foot, which is its handle.
+ * language and their typeface, its address at the foot, which is its handle. No platform name on it (issue 62): the
+ * picture is the owner's; the address says where it lives.
  */
 export function profileCard(
-  config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>,
+  config: Pick<PublicConfig, 'baseUrl'>,
   profile: { slug: string; name: string; lang: Lang; avatar: string | null; theme?: Theme | null; version?: Version },
 ): OgCard {
   return {
     // A name left untranslated is shaped in the profile's own language.
     lang: profile.version?.fallback.has('name') ? profile.version.primary : profile.lang,
     title: profile.name,
-    kicker: config.serviceName,
+    kicker: '',
     host: `${new URL(config.baseUrl).host}${pathOf('getProfilePage', { page: profile.slug })}`,
     picture: profile.avatar,
     ...(profile.theme ? { colours: ogColours(profile.theme) } : {}),
+    ...(profile.theme?.font ? { font: profile.theme.font } : {}),
   };
 }
 
-/** A page-mode card's card: its holder's name, their title and organisation above it, the card's address at the foot. */
+/**
+ * A page-mode card's card: its holder's name, their title and organisation above it (nothing when it names neither),
+ * in the owner's typeface, the card's address at the foot.
+ */
 export function businessCard(
-  config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>,
+  config: Pick<PublicConfig, 'baseUrl'>,
   card: {
     cardId: string;
     name: string | null;
@@ -91,10 +99,11 @@ export function businessCard(
     // A title left untranslated is shaped in the card's own language.
     lang: untranslated && card.version ? card.version.primary : card.lang,
     title,
-    kicker: role || config.serviceName,
+    kicker: role,
     host: `${new URL(config.baseUrl).host}${pathOf('getDigitalCard', { cardId: card.cardId })}`,
     picture: card.photo,
     ...(card.theme ? { colours: ogColours(card.theme) } : {}),
+    ...(card.theme?.font ? { font: card.theme.font } : {}),
   };
 }
 
@@ -118,6 +127,7 @@ function hashOf(card: OgCard, before: string[], length: number): string {
         card.host,
         ...(card.picture ? [card.picture] : []),
         ...(card.colours ? [card.colours.ground, card.colours.ink] : []),
+        ...(card.font ? [card.font] : []),
       ]),
     )
     .digest('base64url')

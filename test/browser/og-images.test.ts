@@ -12,6 +12,7 @@ import type { Browser } from 'playwright-core';
 import { drawOgImage } from '../../src/lib/og-draw.ts';
 import { ogDrawingHash } from '../../src/integrations/og-images.ts';
 import { blogCard, OG_HEIGHT, OG_WIDTH, ogImagePath, type OgCard } from '../../src/lib/og.ts';
+import type { FontKey } from '../../src/lib/fonts.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { builtFiles, read } from '../helpers/dist.ts';
 import { clientDir, projectRoot, testConfig } from '../helpers/env.ts';
@@ -22,7 +23,14 @@ const drawing = ogDrawingHash(projectRoot);
 const require = createRequire(import.meta.url);
 const font = (file: string) => readFileSync(require.resolve(file)).toString('base64');
 const NASKH = font('@expo-google-fonts/noto-naskh-arabic/700Bold/NotoNaskhArabic_700Bold.ttf');
+/** The site's Arabic faces as og-draw.ts draws them, by the word a theme names them with. */
+const ARABIC_FACES = {
+  plex: font('@expo-google-fonts/ibm-plex-sans-arabic/700Bold/IBMPlexSansArabic_700Bold.ttf'),
+  naskh: NASKH,
+  kufi: font('@expo-google-fonts/noto-kufi-arabic/700Bold/NotoKufiArabic_700Bold.ttf'),
+};
 const SANS = font('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf');
+const SANS_REGULAR = font('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf');
 
 const ZWNJ = '\u200c';
 /** The same letters, each in its isolated form: a non-joiner between every two. */
@@ -39,20 +47,20 @@ afterAll(() => browser?.close());
  * tests compare with the same two renderings: each is made once.
  */
 const renderings = new Map<string, Promise<Buffer>>();
-function chromiumTitle(card: OgCard, title: string, size: number): Promise<Buffer> {
-  const key = JSON.stringify([card.lang, title, size]);
+function chromiumTitle(card: OgCard, title: string, size: number, face: FontKey = 'plex'): Promise<Buffer> {
+  const key = JSON.stringify([card.lang, title, size, face]);
   let shot = renderings.get(key);
   if (!shot) {
-    shot = renderTitle(card, title, size);
+    shot = renderTitle(card, title, size, face);
     renderings.set(key, shot);
   }
   return shot;
 }
 
-async function renderTitle(card: OgCard, title: string, size: number): Promise<Buffer> {
+async function renderTitle(card: OgCard, title: string, size: number, face: FontKey): Promise<Buffer> {
   const page = await browser.newPage({ viewport: { width: OG_WIDTH, height: OG_HEIGHT } });
   await page.setContent(`<!doctype html><html lang="${card.lang}" dir="rtl"><style>
-    @font-face { font-family: N; src: url(data:font/ttf;base64,${NASKH}); }
+    @font-face { font-family: N; src: url(data:font/ttf;base64,${ARABIC_FACES[face]}); }
     @font-face { font-family: S; src: url(data:font/ttf;base64,${SANS}); }
     html, body { margin: 0; background: #000; }
     p { position: absolute; inset-inline: 80px; top: 150px; margin: 0; font: 700 ${size}px/1.35 N, S; color: #fff; }
@@ -99,10 +107,9 @@ const TITLE = 'رمز QR أم شريحة NFC؟ كيف تشارك بطاقة أع
 async function renderHost(host: string, isolate: boolean): Promise<Buffer> {
   const page = await browser.newPage({ viewport: { width: OG_WIDTH, height: OG_HEIGHT } });
   await page.setContent(`<!doctype html><html lang="ar" dir="rtl"><style>
-    @font-face { font-family: N; src: url(data:font/ttf;base64,${NASKH}); }
-    @font-face { font-family: S; src: url(data:font/ttf;base64,${SANS}); }
+    @font-face { font-family: R; src: url(data:font/ttf;base64,${SANS_REGULAR}); }
     html, body { margin: 0; background: #000; }
-    p { position: absolute; inset-inline: 80px; top: 554px; margin: 0; font: 700 30px/1.35 N, S; color: #fff; }
+    p { position: absolute; inset-inline: 80px; top: 554px; margin: 0; font: 400 30px/1.35 R; color: #fff; }
   </style><p></p></html>`);
   await page
     .locator('p')
@@ -137,6 +144,28 @@ async function band(png: Buffer): Promise<Float64Array> {
 }
 
 describe('Open Graph images', () => {
+  it("draw an owner's name in the typeface their theme names, with no platform name above it (issue 62)", async () => {
+    const host = 'bio.example/p/huda';
+    const title = 'هدى الشمري';
+    const card = (font: FontKey) => ({ lang: 'ar' as const, title, kicker: '', host, font });
+    for (const face of ['kufi', 'naskh'] as const) {
+      const ours = await thumbnail(await drawOgImage(card(face)), { invertBackground: true });
+      const other: FontKey = face === 'kufi' ? 'naskh' : 'kufi';
+      const inIt = await thumbnail(await chromiumTitle(card(face), title, 76, face), { invertBackground: true });
+      const inOther = await thumbnail(await chromiumTitle(card(other), title, 76, other), { invertBackground: true });
+      expect(distance(ours, inIt), `${face}: closer to Chromium's ${face} than to the other face`).toBeLessThan(
+        distance(ours, inOther) * 0.7,
+      );
+    }
+    // Above the title, where the site's pages print its name, an owner's picture has its ground alone.
+    const { data } = await sharp(await drawOgImage(card('kufi')))
+      .extract({ left: 0, top: 40, width: OG_WIDTH, height: 90 })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(Math.max(...data) - Math.min(...data)).toBe(0);
+  }, 60_000);
+
   it('draw an Arabic title joined and right to left, as Chromium lays it out', async () => {
     const { toJoined, toIsolated, referencesDiffer } = await compare(TITLE, TITLE);
     expect(referencesDiffer, 'joined and isolated letters must look different').toBeGreaterThan(0.02);
