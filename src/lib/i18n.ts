@@ -67,6 +67,8 @@ const en = {
   opensAt: 'opens at {time}',
   opensOn: 'opens {day} at {time}',
   opensOnDate: 'opens {day} {date} at {time}',
+  // For agents (the Markdown twin and MCP only): what "open now" was said for, and how long it holds (issue 62).
+  hoursAsOf: 'Hours in {zone} time. Open or closed as of {moment}; that holds until {until}.',
   // A business's first taps, at the top of its page (issue 62).
   firstTaps: 'Contact and directions',
   directions: 'Directions',
@@ -203,6 +205,7 @@ const ar: Dictionary = {
   opensAt: 'يفتح الساعة {time}',
   opensOn: 'يفتح {day} الساعة {time}',
   opensOnDate: 'يفتح {day} {date} الساعة {time}',
+  hoursAsOf: 'الساعات بتوقيت {zone}. مفتوح أو مغلق كما في {moment}، ويبقى ذلك صحيحًا حتى {until}.',
   firstTaps: 'التواصل والاتجاهات',
   directions: 'الاتجاهات',
   openAllDay: 'مفتوح على مدار الساعة',

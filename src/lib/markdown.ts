@@ -15,6 +15,7 @@ export interface PageMeta {
 /**
  * Elements that are chrome or behaviour, never content: these tags (unless marked `[data-twin="keep"]`, as the
  * blog's page links are: an agent pages through them too), and `[hidden]`, `[aria-hidden="true"]`, `[data-twin="skip"]`.
+ * An element marked `[data-twin="only"]` is the reverse: not shown on the page (global.css), kept here.
  */
 const REMOVED_TAGS = new Set([
   'SCRIPT',

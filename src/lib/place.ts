@@ -72,6 +72,24 @@ export function weekdayName(instant: number, zone: string, locale: string): stri
   return new Intl.DateTimeFormat(locale, { timeZone: zone, weekday: 'long' }).format(instant);
 }
 
+/** `instant` as ISO 8601 to the minute on the wall clock of `zone`, with its offset: `2026-11-28T21:39+03:00`. */
+export function isoMoment(instant: number, zone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'longOffset',
+    numberingSystem: 'latn',
+  }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const offset = part('timeZoneName').replace(/^GMT$/, 'GMT+00:00').slice(3);
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}${offset}`;
+}
+
 /** `HH:MM` in Latin digits, 24 hours, for machines (schema.org); the end of a day is 23:59. */
 export function isoClock(instant: number, zone: string, endOfSpan = false): string {
   const parts = new Intl.DateTimeFormat(undefined, {

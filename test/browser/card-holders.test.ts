@@ -112,6 +112,9 @@ describe("a business's first taps (issue 62)", () => {
           links.map((a) => a.getBoundingClientRect().height),
         );
         for (const height of heights) expect(height).toBeGreaterThanOrEqual(44);
+        // What only agents are told (the hours' zone and moment) is not on the page.
+        expect(await page.locator('[data-twin="only"]').count()).toBe(1);
+        expect(await page.locator('[data-twin="only"]').isVisible()).toBe(false);
       } finally {
         await context.close();
       }

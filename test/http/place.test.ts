@@ -131,6 +131,14 @@ describe('a place with its hours', () => {
     expect(twin).toContain('| Day | Hours |');
     expect(twin).toContain(`Open now · closes at ${two(hour + 3)}:00`);
     expect(twin).not.toContain('geo:');
+    // Read later, the twin still says what "open now" was said for and until when (issue 62), in the place's time.
+    const said = /Hours in (\S+) time\. Open or closed as of (\S+); that holds until (\S+)\./.exec(twin);
+    expect(said?.[1]).toBe(zone);
+    const offset =
+      zone === 'UTC' ? '+00:00' : `${zone.includes('-') ? '+' : '-'}${two(Number(/\d+$/.exec(zone)![0]))}:00`;
+    expect(Math.abs(Date.parse(said![2]!) - Date.now())).toBeLessThan(120_000);
+    expect(said?.[2]?.endsWith(offset)).toBe(true);
+    expect(said?.[3]).toMatch(new RegExp(`T${two(hour + 3)}:00\\${offset}$`));
   });
 
   it("marks today's row of the week", async () => {
