@@ -6,7 +6,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { hostPort, loadConfig } from '../sidecar/config.ts';
 import { bodyTooLarge } from '../sidecar/mcp/jsonrpc.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
@@ -18,6 +17,7 @@ import { pathOf, MCP_BODY_LIMIT, OWN_LANGUAGE_HEADER, RETRY_AFTER } from '../src
 import { paths } from '../src/lib/urls.ts';
 import { projectRoot } from './ensure-build.ts';
 import { FRONT_LIMITS, type ClientLimits } from './front-config.ts';
+import { commandLine } from './command-line.ts';
 
 export interface EdgeOptions {
   /**
@@ -177,8 +177,11 @@ export async function runEdge(
   throw new Error(`Varnish did not answer on ${url}: ${output}`);
 }
 
+const USAGE =
+  'Usage: npm run edge -- [config] [--listen HOST:PORT] [--backend HOST:PORT ...] [--purger ADDR ...] [--dist DIR] [--prefix DIR]';
+
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = commandLine(USAGE, {
     allowPositionals: true,
     options: {
       listen: { type: 'string', default: '127.0.0.1:6081' },
@@ -199,9 +202,7 @@ if (import.meta.main) {
   if (positionals[0] === 'config') {
     process.stdout.write(edgeConfig(options));
   } else if (positionals.length > 0) {
-    console.error(
-      'Usage: npm run edge -- [config] [--listen HOST:PORT] [--backend HOST:PORT ...] [--purger ADDR ...] [--dist DIR] [--prefix DIR]',
-    );
+    console.error(USAGE);
     process.exit(2);
   } else {
     const { url, varnish } = await runEdge({

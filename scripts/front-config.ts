@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from './command-line.ts';
 import { CONTENT_USAGE } from '../src/lib/ai-preferences.ts';
 import { homepageLinks, siteLinks } from '../src/lib/discovery.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
@@ -448,9 +448,12 @@ export async function runFront(options: {
   return { url, nginx: await runNginx(options.prefix, conf, url) };
 }
 
+const USAGE =
+  'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N]';
+
 /** The command line of `npm run front -- config`. */
 function parseFlags() {
-  return parseArgs({
+  return commandLine(USAGE, {
     allowPositionals: true,
     options: {
       listen: { type: 'string', default: '0.0.0.0:80' },
@@ -471,15 +474,8 @@ function parseFlags() {
 }
 
 if (import.meta.main) {
-  let parsed: ReturnType<typeof parseFlags>;
-  try {
-    parsed = parseFlags();
-  } catch (err) {
-    // A value that looks like a flag (`--client-burst -5`) or a flag it does not know: said plainly, no stack.
-    console.error((err as Error).message);
-    process.exit(2);
-  }
-  const { values, positionals } = parsed;
+  // A value that looks like a flag (`--client-burst -5`) or a flag it does not know: said plainly, no stack.
+  const { values, positionals } = parseFlags();
   // Each share a whole number of at least one: nginx would take `rate=0r/s` and refuse `rate=NaNr/s` only at `nginx -t`.
   const shares = {
     'client-requests': values['client-requests'],
@@ -497,9 +493,7 @@ if (import.meta.main) {
     process.exit(2);
   }
   if (positionals[0] !== 'config') {
-    console.error(
-      'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N]',
-    );
+    console.error(USAGE);
     process.exit(2);
   }
   // The folders the configuration names for nginx's own files (its pid, error log and temporary bodies): nginx makes

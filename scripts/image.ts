@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from './command-line.ts';
 import { makeRelease } from './release.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -129,7 +129,7 @@ export function makeImage(options: { release?: string; base?: string; build: boo
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
+  const { values } = commandLine('Usage: npm run image -- [--release DIR] [--no-build] [--base IMAGE]', {
     options: { release: { type: 'string' }, base: { type: 'string' }, 'no-build': { type: 'boolean' } },
   });
   const { image, bytes } = makeImage({

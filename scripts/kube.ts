@@ -7,7 +7,7 @@
 //   --publish      the edge's port also on the node's HOST_IP:PORT (hostPort): a one-machine trial, or the test
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from './command-line.ts';
 import { hostPort, loadConfig, type ServerConfig } from '../sidecar/config.ts';
 import { securityHeaders } from '../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../src/lib/build-manifest.ts';
@@ -100,8 +100,11 @@ export function kubeManifests(options: KubeOptions): string {
     });
 }
 
+const USAGE =
+  'Usage: npm run --silent kube -- config [--image IMAGE] [--edge-image IMAGE] [--replicas N] [--edge-replicas N] [--backend HOST:PORT ...] [--trust-proxy CIDR] [--publish HOST_IP:PORT] [--dist DIR]';
+
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = commandLine(USAGE, {
     allowPositionals: true,
     options: {
       image: { type: 'string' },
@@ -115,9 +118,7 @@ if (import.meta.main) {
     },
   });
   if (positionals[0] !== 'config' || positionals.length !== 1) {
-    console.error(
-      'Usage: npm run --silent kube -- config [--image IMAGE] [--edge-image IMAGE] [--replicas N] [--edge-replicas N] [--backend HOST:PORT ...] [--trust-proxy CIDR] [--publish HOST_IP:PORT] [--dist DIR]',
-    );
+    console.error(USAGE);
     process.exit(2);
   }
   process.stdout.write(

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { request as requestTls } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from './command-line.ts';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -285,7 +285,7 @@ const USAGE =
   'usage: npm run publish:site -- --bucket s3://NAME|DIR [--endpoint URL] [--build dist] [--distribution CLOUDFRONT_ID] [--purge-edge URL]… [--dry-run]';
 
 if (import.meta.main) {
-  const { values } = parseArgs({
+  const { values } = commandLine(USAGE, {
     options: {
       build: { type: 'string', default: 'dist' },
       bucket: { type: 'string' },

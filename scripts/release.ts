@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from './command-line.ts';
 
 const root = join(import.meta.dirname, '..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -77,7 +77,9 @@ export function makeRelease(options: { out?: string; build: boolean }): { folder
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { 'no-build': { type: 'boolean' }, out: { type: 'string' } } });
+  const { values } = commandLine('Usage: npm run release -- [--out DIR] [--no-build]', {
+    options: { 'no-build': { type: 'boolean' }, out: { type: 'string' } },
+  });
   const { folder, bytes } = makeRelease({ build: !values['no-build'], ...(values.out ? { out: values.out } : {}) });
   console.log(
     `bio-cards ${version}: ${folder} (${(bytes / 2 ** 20).toFixed(0)} MiB). Start it with ${folder}/bin/serve`,

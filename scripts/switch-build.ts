@@ -12,7 +12,7 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync } from 'node:fs';
 import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from './command-line.ts';
 import { manifestMismatch, readManifest } from '../src/lib/build-manifest.ts';
 import { filesUnder } from '../src/lib/files.ts';
 import type { PublicConfig } from '../src/lib/site-config.ts';
@@ -81,12 +81,17 @@ function lstatExists(path: string): boolean {
   }
 }
 
+const USAGE = 'Usage: DIST_DIR=/srv/bio/current npm run switch-build -- NEW_BUILD   (or --link LINK)';
+
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { link: { type: 'string' } } });
+  const { values, positionals } = commandLine(USAGE, {
+    allowPositionals: true,
+    options: { link: { type: 'string' } },
+  });
   const config = loadConfigOrExit();
   const link = values.link ?? config.distDir;
   if (positionals.length !== 1 || !link) {
-    console.error('Usage: DIST_DIR=/srv/bio/current npm run switch-build -- NEW_BUILD   (or --link LINK)');
+    console.error(USAGE);
     process.exit(2);
   }
   try {

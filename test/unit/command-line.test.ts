@@ -1,0 +1,24 @@
+// The operators' commands read their flags one way (issue 62: `npm run edge -- --help` printed Node's stack trace):
+// `--help` is the usage and exit 0; a flag a command does not know is one line and the usage, exit 2.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../helpers/env.ts';
+
+const COMMANDS = ['edge', 'front', 'kube', 'release', 'image', 'publish:site', 'switch-build'];
+
+const run = (command: string, flag: string) =>
+  spawnSync('npm', ['run', '--silent', command, '--', flag], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+
+describe("the operators' commands", () => {
+  it.each(COMMANDS)('npm run %s -- --help prints its usage; an unknown flag is one line and the usage', (command) => {
+    const help = run(command, '--help');
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^usage: (DIST_DIR=\S+ )?npm run (--silent )?\S+ --/i);
+    const unknown = run(command, '--no-such-flag');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toEqual([
+      "Unknown option '--no-such-flag'.",
+      expect.stringMatching(/^usage: /i),
+    ]);
+  });
+});
