@@ -1,5 +1,6 @@
 // The import file format and its validation: every record and field checked before anything is written.
 import { visit } from 'jsonc-parser';
+import { SPECIAL_HOURS_LIMITS, specialHoursProblem, type SpecialHours } from '../../src/lib/special-hours.ts';
 import { z } from 'zod';
 import {
   CARD_TRANSLATED,
@@ -195,11 +196,36 @@ function placeOf(withAddress: boolean) {
         .string()
         .refine(isTimeZone, 'is not a time zone: give an IANA name, such as "Asia/Riyadh" or "Europe/London"')
         .optional(),
+      // Days whose hours are not the week's (issue 62): by Hijri period or range, or Gregorian dates.
+      specialHours: z
+        .array(
+          z
+            .object({
+              period: z.string().optional(),
+              hijri: z.string().max(12).optional(),
+              dates: z.string().max(22).optional(),
+              hours: z.string().trim().min(1).max(60),
+              label: line(SPECIAL_HOURS_LIMITS.label).optional(),
+            })
+            .strict()
+            .superRefine((entry, ctx) => {
+              const problem = specialHoursProblem(entry as SpecialHours);
+              if (problem) ctx.addIssue({ code: 'custom', message: problem });
+            }),
+        )
+        .max(SPECIAL_HOURS_LIMITS.periods)
+        .optional(),
     })
     .strict()
     .superRefine((place, ctx) => {
       if (Object.keys(place).length === 0)
         ctx.addIssue({ code: 'custom', message: 'says nothing: give an address, a geo, or openingHours' });
+      if (place.specialHours && place.openingHours === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['specialHours'],
+          message: "are a change to the week's openingHours: give those too",
+        });
       if (place.openingHours === undefined) return;
       if (place.timeZone === undefined)
         ctx.addIssue({

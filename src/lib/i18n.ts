@@ -67,6 +67,9 @@ const en = {
   opensAt: 'opens at {time}',
   opensOn: 'opens {day} at {time}',
   opensOnDate: 'opens {day} {date} at {time}',
+  // A day whose hours are not the week's (issue 62): its Hijri period, or "special hours" when the owner named none.
+  specialPeriods: { ramadan: 'Ramadan hours', 'eid-al-fitr': 'Eid al-Fitr', 'eid-al-adha': 'Eid al-Adha' },
+  specialHours: 'Special hours',
   // For agents (the Markdown twin and MCP only): what "open now" was said for, and how long it holds (issue 62).
   hoursAsOf: 'Hours in {zone} time. Open or closed as of {moment}; that holds until {until}.',
   // A business's first taps, at the top of its page (issue 62).
@@ -205,6 +208,8 @@ const ar: Dictionary = {
   opensAt: 'يفتح الساعة {time}',
   opensOn: 'يفتح {day} الساعة {time}',
   opensOnDate: 'يفتح {day} {date} الساعة {time}',
+  specialPeriods: { ramadan: 'ساعات رمضان', 'eid-al-fitr': 'عيد الفطر', 'eid-al-adha': 'عيد الأضحى' },
+  specialHours: 'ساعات خاصة',
   hoursAsOf: 'الساعات بتوقيت {zone}. مفتوح أو مغلق كما في {moment}، ويبقى ذلك صحيحًا حتى {until}.',
   firstTaps: 'التواصل والاتجاهات',
   directions: 'الاتجاهات',

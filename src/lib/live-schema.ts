@@ -9,6 +9,7 @@ import { IMAGE_ID_PATTERN } from './image-files.ts';
 import { DEFAULT_LANG, LANGS, type Lang } from './locales.ts';
 import { servedText, storedInstant } from './owner-input.ts';
 import { PLACE_TEXT, type Place } from './place.ts';
+import { SPECIAL_HOURS_LIMITS, type SpecialHours } from './special-hours.ts';
 import { storedTheme, type Theme } from './theme.ts';
 
 /** A row holds what its column does not allow (another writer's mistake): logged and answered 500, never a 503. */
@@ -562,7 +563,30 @@ function placeOf(value: unknown, of: string, column: string): Place {
     geo: geo == null ? null : { lat: lat as number, lon: lon as number },
     openingHours: text('openingHours', 'line', PLACE_TEXT.openingHours),
     timeZone: text('timeZone', 'line', 64),
+    // Another writer's entries are judged where they are read (special-hours.ts specialOn skips one it cannot read);
+    // here, each kept to the shape and lengths an import gives.
+    specialHours: specialHoursOf(given.specialHours),
   };
+}
+
+/** A stored place's special hours: the entries of the import's shape, at most as many as an import takes. */
+function specialHoursOf(value: unknown): SpecialHours[] {
+  if (!Array.isArray(value)) return [];
+  const field = (entry: Record<string, unknown>, name: string, max: number) =>
+    typeof entry[name] === 'string' ? { [name]: servedText(entry[name], 'line', max) } : {};
+  return value.slice(0, SPECIAL_HOURS_LIMITS.periods).flatMap((entry: unknown) => {
+    if (!entry || typeof entry !== 'object' || typeof (entry as { hours?: unknown }).hours !== 'string') return [];
+    const e = entry as Record<string, unknown>;
+    return [
+      {
+        ...field(e, 'period', 20),
+        ...field(e, 'hijri', 12),
+        ...field(e, 'dates', 22),
+        ...field(e, 'label', SPECIAL_HOURS_LIMITS.label),
+        hours: servedText(e.hours as string, 'line', 60),
+      } as SpecialHours,
+    ];
+  });
 }
 
 /**

@@ -3,13 +3,7 @@
 // Saturday at 09:00" said on a Saturday afternoon means next week's.
 import { fill, t } from './i18n.ts';
 import { LOCALES, type Lang } from './locales.ts';
-import { clockTime, weekdayName, type Schedule } from './place.ts';
-
-/** The calendar date of `instant` in `zone`, `YYYY-MM-DD`. */
-export const dayOf = (instant: number, zone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    instant,
-  );
+import { clockTime, dayOf, weekdayName, type Schedule } from './place.ts';
 
 /** Whole calendar days from the day of `from` to the day of `to`, in `zone`. */
 const daysBetween = (from: number, to: number, zone: string) =>

@@ -5,6 +5,7 @@
 import OpeningHours from 'opening_hours';
 import { hoursAsWritten } from './hours-as-written.ts';
 import { DEFAULT_TIME_ZONE, isTimeZone, type Place, type Schedule, type ScheduleDay } from './place.ts';
+import { specialOn, spansOf, type SpecialHours } from './special-hours.ts';
 
 /** The nominatim object the library reads sun times and a country's holidays from: the place's coordinates. */
 const nominatimOf = (geo: Place['geo']) =>
@@ -284,24 +285,88 @@ export function scheduleOf(place: Place, now: number): Schedule | undefined {
   }
   // Evaluated whole or not at all: a stored rule the library cannot evaluate (another writer's) shows no hours.
   try {
-    return quietly(() => weekOf(rules, zone, now));
+    return quietly(() => weekOf(rules, zone, now, place.specialHours ?? []));
   } catch {
     return undefined;
   }
 }
 
+/**
+ * `intervals` (wall-clock openings, merged where they touch) with the day from `from` to `to` given `entry`'s hours:
+ * what the week opened within the day is cut out, except the night of the day before (`before`) running past
+ * midnight; an opening of the week that starts in the day and runs on past it, its own night, goes with it. The
+ * day's own openings are added (one past midnight runs into the next day), and what touches is merged again.
+ */
+function withSpecialDay(
+  intervals: [Date, Date][],
+  before: Date,
+  from: Date,
+  to: Date,
+  entry: SpecialHours,
+): [Date, Date][] {
+  const kept: [Date, Date][] = [];
+  for (const [a, b] of intervals) {
+    if (b <= from || a >= to) {
+      kept.push([a, b]);
+      continue;
+    }
+    // Its own opening (started within the day, a day long at most): given way, with the night it runs into.
+    const own = a >= from && b.getTime() - a.getTime() <= DAY;
+    if (a < from) {
+      const night = a >= before && b.getTime() - a.getTime() <= DAY;
+      kept.push([a, night ? (b < to ? b : to) : from]);
+    }
+    if (b > to && !own) kept.push([to, b]);
+  }
+  const spans = spansOf(entry.hours);
+  if (typeof spans !== 'string')
+    for (const [start, end] of spans)
+      kept.push([
+        new Date(from.getFullYear(), from.getMonth(), from.getDate(), 0, start),
+        new Date(from.getFullYear(), from.getMonth(), from.getDate(), 0, end),
+      ]);
+  kept.sort((x, y) => x[0].getTime() - y[0].getTime());
+  const merged: [Date, Date][] = [];
+  for (const [a, b] of kept) {
+    const last = merged.at(-1);
+    if (last && a <= last[1]) {
+      if (b > last[1]) last[1] = b;
+    } else merged.push([a, b]);
+  }
+  return merged;
+}
+
 /** The schedule `rules` give at `now` in `zone` (scheduleOf's evaluation). */
-function weekOf(rules: OpeningHours, zone: string, now: number): Schedule {
+function weekOf(rules: OpeningHours, zone: string, now: number, specials: readonly SpecialHours[]): Schedule {
   const wallNow = wallClock(now, zone);
   const today = new Date(wallNow.getFullYear(), wallNow.getMonth(), wallNow.getDate());
-  const next = rules.getNextChange(wallNow, new Date(wallNow.getTime() + 8 * DAY));
+  let next = rules.getNextChange(wallNow, new Date(wallNow.getTime() + 8 * DAY));
+  let open = rules.getState(wallNow);
   // Each day's part of the opening intervals, from the day before the week to the day after (the library cuts
   // intervals at the ends it is given, and merges those that touch: a night into the next morning, a whole week of
   // 24/7). A part that starts at midnight and ends within the day, after the day before ran to midnight from later
   // than its own midnight, and the two within a day, is that night's end: drawn on the night's day (Thursday 07:00-01:00), not as the next
   // morning's 00:00-01:00 (issue 62). A whole day is that day's (24/7 is open every day).
   const dayStart = (i: number) => new Date(today.getFullYear(), today.getMonth(), today.getDate() + i);
-  const intervals = rules.getOpenIntervals(dayStart(-1), dayStart(8));
+  const noonOf = (i: number) =>
+    instantOf(new Date(today.getFullYear(), today.getMonth(), today.getDate() + i, 12), zone);
+  let intervals: [Date, Date][] = rules.getOpenIntervals(dayStart(-1), dayStart(8)).map(([a, b]) => [a, b]);
+  // Days with special hours (special-hours.ts): the week's openings of the day give way to the day's own; the night
+  // before that runs past midnight is still the night before's. Open now and the next change are then read from the
+  // openings so made.
+  const special = new Map<number, SpecialHours>();
+  for (let i = -1; i < 8; i++) {
+    const entry = specialOn(noonOf(i), zone, specials);
+    if (entry) special.set(i, entry);
+  }
+  if (special.size > 0) {
+    for (const [i, entry] of special)
+      intervals = withSpecialDay(intervals, dayStart(i - 1), dayStart(i), dayStart(i + 1), entry);
+    intervals = intervals.filter(([a, b]) => a < dayStart(8) && b > dayStart(-1));
+    open = intervals.some(([a, b]) => a <= wallNow && wallNow < b);
+    const boundaries = intervals.flatMap(([a, b]) => [a, b]).filter((t) => t > wallNow && t < dayStart(8));
+    next = boundaries.length > 0 ? new Date(Math.min(...boundaries.map((t) => t.getTime()))) : undefined;
+  }
   const parts: { from: Date; to: Date }[][] = [];
   for (let i = -1; i < 8; i++) {
     const [from, to] = [dayStart(i), dayStart(i + 1)];
@@ -333,17 +398,19 @@ function weekOf(rules: OpeningHours, zone: string, now: number): Schedule {
   const days: ScheduleDay[] = [];
   for (let i = 0; i < 7; i++) {
     const start = dayStart(i);
+    const entry = special.get(i);
     days.push({
-      noon: instantOf(new Date(start.getFullYear(), start.getMonth(), start.getDate(), 12), zone),
+      noon: noonOf(i),
       weekday: WEEKDAYS[start.getDay()]!,
       spans: parts[i + 1]!.map(({ from, to }) => ({ from: instantOf(from, zone), to: instantOf(to, zone) })),
+      ...(entry ? { special: { period: entry.period, label: entry.label } } : {}),
     });
   }
   const nextChange = next ? instantOf(next, zone) : undefined;
   const midnight = instantOf(new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1), zone);
   return {
     zone,
-    open: rules.getState(wallNow),
+    open,
     ...(nextChange === undefined ? {} : { nextChange }),
     days,
     freshUntil: Math.min(nextChange ?? Infinity, midnight),

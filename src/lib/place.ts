@@ -2,6 +2,7 @@
 // `opening_hours` syntax and the time zone they are kept in; how a page writes its times; and the map links that
 // leave no trace: a geo: URI and links to OpenStreetMap, Apple Maps and Google Maps (no embedded map, nothing
 // fetched from another host). Reading the hours is opening-hours.ts's, which loads the library only where it runs.
+import type { HijriPeriod, SpecialHours } from './special-hours.ts';
 
 /** A place as stored and shown: each part optional (an address alone, hours alone). */
 export interface Place {
@@ -10,6 +11,8 @@ export interface Place {
   openingHours: string | null;
   /** An IANA time zone (`Asia/Riyadh`): what the hours are kept in. */
   timeZone: string | null;
+  /** Days whose hours are not the week's (special-hours.ts): Ramadan, the Eids, holidays. */
+  specialHours?: readonly SpecialHours[] | undefined;
 }
 
 /** How long a place's texts may be: OpenStreetMap's own limit for a tag's value (255) for the hours. */
@@ -37,6 +40,8 @@ export interface ScheduleDay {
   weekday: string;
   /** Each opening of the day: from and to, instants. */
   spans: { from: number; to: number }[];
+  /** The day's hours are special (special-hours.ts): the named Hijri period, or the owner's label, if any. */
+  special?: { period?: HijriPeriod | undefined; label?: string | undefined };
 }
 
 /** What a page says of a place's hours at one moment. */
@@ -71,6 +76,12 @@ export function isWholeDay(span: { from: number; to: number }, zone: string): bo
 export function weekdayName(instant: number, zone: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { timeZone: zone, weekday: 'long' }).format(instant);
 }
+
+/** The calendar date of `instant` in `zone`, `YYYY-MM-DD`. */
+export const dayOf = (instant: number, zone: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
 
 /** `instant` as ISO 8601 to the minute on the wall clock of `zone`, with its offset: `2026-11-28T21:39+03:00`. */
 export function isoMoment(instant: number, zone: string): string {

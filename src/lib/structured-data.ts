@@ -5,7 +5,7 @@
 // string can close the script element.
 import { inEachLanguage, type CardVersion, type ProfileVersion, type Version } from './live-content.ts';
 import { LANGS, type Lang } from './locales.ts';
-import { isoClock, type Place, type Schedule } from './place.ts';
+import { dayOf, isoClock, type Place, type Schedule } from './place.ts';
 import type { PublicConfig } from './site-config.ts';
 import { absoluteUrl, paths } from './urls.ts';
 import { pathOf } from './surface.ts';
@@ -119,14 +119,35 @@ function placeFacts(place: Pick<Place, 'address' | 'geo'> | null, schedule: Sche
     ...(place.geo ? { geo: { '@type': 'GeoCoordinates', latitude: place.geo.lat, longitude: place.geo.lon } } : {}),
     ...(schedule
       ? {
-          openingHoursSpecification: schedule.days.flatMap((day) =>
-            day.spans.map((span) => ({
-              '@type': 'OpeningHoursSpecification',
-              dayOfWeek: `https://schema.org/${day.weekday}`,
-              opens: isoClock(span.from, schedule.zone),
-              closes: isoClock(span.to, schedule.zone, true),
-            })),
-          ),
+          openingHoursSpecification: schedule.days
+            .filter((day) => !day.special)
+            .flatMap((day) =>
+              day.spans.map((span) => ({
+                '@type': 'OpeningHoursSpecification',
+                dayOfWeek: `https://schema.org/${day.weekday}`,
+                opens: isoClock(span.from, schedule.zone),
+                closes: isoClock(span.to, schedule.zone, true),
+              })),
+            ),
+          // A day of special hours (issue 62) by its date: its openings, or closed all day (opens = closes = 00:00,
+          // as schema.org says a closed day is written).
+          ...(schedule.days.some((day) => day.special)
+            ? {
+                specialOpeningHoursSpecification: schedule.days
+                  .filter((day) => day.special)
+                  .flatMap((day) => {
+                    const date = dayOf(day.noon, schedule.zone);
+                    const spec = { '@type': 'OpeningHoursSpecification', validFrom: date, validThrough: date };
+                    return day.spans.length === 0
+                      ? [{ ...spec, opens: '00:00', closes: '00:00' }]
+                      : day.spans.map((span) => ({
+                          ...spec,
+                          opens: isoClock(span.from, schedule.zone),
+                          closes: isoClock(span.to, schedule.zone, true),
+                        }));
+                  }),
+              }
+            : {}),
         }
       : {}),
   };

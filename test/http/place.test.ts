@@ -7,6 +7,7 @@ import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, demoData } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { calendarsOf } from '../../src/lib/special-hours.ts';
 
 /** A fixed-offset zone where it is now between 10:00 and 12:59 (Etc/GMT-3 is three hours ahead of UTC). */
 function zoneAtNoon(): { zone: string; hour: number } {
@@ -20,6 +21,9 @@ function zoneAtNoon(): { zone: string; hour: number } {
 }
 const { zone, hour } = zoneAtNoon();
 const two = (n: number) => String(n).padStart(2, '0');
+/** Today's Umm al-Qura month and day in `zone` (MM-DD), and tomorrow's Gregorian date there. */
+const hijriToday = (({ month, day }) => `${two(month)}-${two(day)}`)(calendarsOf(Date.now(), zone).hijri);
+const tomorrow = calendarsOf(Date.now() + 86_400_000, zone).date;
 /** Today's weekday in `zone`, as the opening-hours syntax writes it (Mo, Tu, …). */
 const weekdayHere = new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short' })
   .format(Date.now())
@@ -39,6 +43,23 @@ const databasePath = await createDatabase({
         geo: { lat: 51.5, lon: -0.12 },
         openingHours: `Mo-Su 08:00-${two(hour + 3)}:00`,
         timeZone: zone,
+      },
+    },
+    {
+      // Today by its Hijri date (whatever it is) an hour in the morning, already past; tomorrow by its Gregorian date
+      // closed, with the owner's name for it (issue 62).
+      slug: 'special-days',
+      name: 'Special Days Bakery',
+      lang: 'en',
+      kind: 'organization',
+      place: {
+        address: '3 Mill Lane, Anytown',
+        openingHours: 'Mo-Su 08:00-20:00',
+        timeZone: zone,
+        specialHours: [
+          { hijri: hijriToday, hours: '06:00-07:00' },
+          { dates: tomorrow, hours: 'closed', label: 'National Day' },
+        ],
       },
     },
     {
@@ -190,5 +211,31 @@ describe("a business's first taps (issue 62)", () => {
     expect(twin).not.toContain('maps/dir');
     expect(twin.match(/wa\.me\/966500000001/g)).toHaveLength(1);
     expect(twin.match(/Open now|Closed now/g)).toHaveLength(1);
+  });
+
+  it('draws special hours by Hijri and Gregorian dates in the week, names them, and gives them to schema.org', async () => {
+    const d = await doc('/p/special-days');
+    const rows = [...d.querySelectorAll('.hours tbody tr')].map((row) => row.querySelector('td')?.textContent?.trim());
+    expect(rows[0]).toBe('06:00–07:00, Special hours');
+    expect(rows[1]).toBe('Closed, National Day');
+    expect(rows[2]).toBe('08:00–20:00');
+    // It is about noon there: past today's special hour, closed until the day after tomorrow (tomorrow is closed).
+    expect(d.querySelector('.open-now')?.textContent?.trim()).toMatch(/^Closed now · opens \S+ at 08:00$/);
+    const graph = JSON.parse(d.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as {
+      '@graph': Record<string, unknown>[];
+    };
+    const business = graph['@graph'].find((node) => 'openingHoursSpecification' in node)!;
+    const today = calendarsOf(Date.now(), zone).date;
+    expect(business.specialOpeningHoursSpecification).toEqual([
+      { '@type': 'OpeningHoursSpecification', validFrom: today, validThrough: today, opens: '06:00', closes: '07:00' },
+      {
+        '@type': 'OpeningHoursSpecification',
+        validFrom: tomorrow,
+        validThrough: tomorrow,
+        opens: '00:00',
+        closes: '00:00',
+      },
+    ]);
+    expect((business.openingHoursSpecification as unknown[]).length).toBe(5);
   });
 });
