@@ -584,7 +584,7 @@ function specialHoursOf(value: unknown): SpecialHours[] {
         ...field(e, 'dates', 22),
         ...field(e, 'label', SPECIAL_HOURS_LIMITS.label),
         hours: servedText(e.hours as string, 'line', 60),
-      } as SpecialHours,
+      },
     ];
   });
 }

@@ -156,7 +156,7 @@ describe('a place with its hours', () => {
     const said = /Hours in (\S+) time\. Open or closed as of (\S+); that holds until (\S+)\./.exec(twin);
     expect(said?.[1]).toBe(zone);
     const offset =
-      zone === 'UTC' ? '+00:00' : `${zone.includes('-') ? '+' : '-'}${two(Number(/\d+$/.exec(zone)![0]))}:00`;
+      zone === 'UTC' ? '+00:00' : `${zone.includes('-') ? '+' : '-'}${two(Number(zone.replace(/^\D+/, '')))}:00`;
     expect(Math.abs(Date.parse(said![2]!) - Date.now())).toBeLessThan(120_000);
     expect(said?.[2]?.endsWith(offset)).toBe(true);
     expect(said?.[3]).toMatch(new RegExp(`T${two(hour + 3)}:00\\${offset}$`));
