@@ -185,10 +185,14 @@ function placeOf(withAddress: boolean) {
     .object({
       ...(withAddress ? { address: text(PLACE_TEXT.address).min(1).optional() } : {}),
       geo: z
-        .object({
-          lat: z.number().min(-90).max(90),
-          lon: z.number().min(-180).max(180),
-        })
+        .object(
+          {
+            lat: z.number().min(-90).max(90),
+            lon: z.number().min(-180).max(180),
+          },
+          // The shape, not zod's `expected object, received string` (issue 62).
+          { error: (issue) => (issue.code === 'invalid_type' ? `must be ${GEO_SHAPE}` : undefined) },
+        )
         .strict()
         .optional(),
       openingHours: z.string().trim().min(1).max(PLACE_TEXT.openingHours).optional(),
@@ -241,6 +245,25 @@ function placeOf(withAddress: boolean) {
 /** A theme as the import file gives it: a background image by its reference, until the intake takes it. */
 type ImportedTheme = Omit<Theme, 'background'> & { background: Theme['background'] | { image: string } };
 
+/** Whether `value` is a JSON object (not null, not a list). */
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** How a place's coordinates are written. */
+const GEO_SHAPE = '{ "lat": 24.6942, "lon": 46.6853 } (two numbers)';
+const BACKGROUND_SHAPES =
+  'a colour ("#fdf6ec"), { "gradient": ["#fde2f3", "#e0c3fc"] } (two colours, top to foot) or { "image": "images/bg.jpg" }';
+
+/** Why a theme's background is not one of its three shapes: a colour's own problem, else the shapes it may take. */
+function backgroundProblem(input: unknown): string {
+  if (typeof input === 'string') {
+    const judged = colourOf(input);
+    if (!judged.ok) return judged.problem;
+  }
+  if (Array.isArray(input)) return `must be ${BACKGROUND_SHAPES}: a gradient's two colours go under "gradient"`;
+  return `must be ${BACKGROUND_SHAPES}`;
+}
+
 /** A colour in any CSS syntax, opaque, kept as `#rrggbb`. */
 const colour = z.string().transform((value, ctx) => {
   const judged = colourOf(value);
@@ -260,12 +283,16 @@ const themeOf = z
   .object({
     accent: colour.optional(),
     background: z
-      .union([
-        colour.transform((color) => ({ color })),
-        z.object({ gradient: z.tuple([colour, colour]) }).strict(),
-        // An image, taken in as an avatar is (its shape kept) and judged by its tones once taken (image-intake.ts).
-        z.object({ image: imageRef }).strict(),
-      ])
+      .union(
+        [
+          colour.transform((color) => ({ color })),
+          z.object({ gradient: z.tuple([colour, colour]) }).strict(),
+          // An image, taken in as an avatar is (its shape kept) and judged by its tones once taken (image-intake.ts).
+          z.object({ image: imageRef }).strict(),
+        ],
+        // What would be taken, not zod's `Invalid input` (issue 62: a gradient written as a bare list said only that).
+        { error: (issue) => backgroundProblem(issue.input) },
+      )
       .optional(),
     buttons: z
       .object({ fill: z.enum(BUTTON_FILLS).optional(), shape: z.enum(BUTTON_SHAPES).optional() })
@@ -326,31 +353,46 @@ const profile = z
     theme: themeOf.optional(),
   })
   .strict()
-  .superRefine((record, ctx) => {
-    ownLanguageRefused(record, ctx);
-    // A link's title is translated under its URL, normalised as the link's is: one the profile does not link is refused.
-    const urls = new Set(record.links.map((l) => l.url));
-    for (const [lang, translation] of Object.entries(record.translations ?? {}))
-      for (const key of Object.keys(translation?.links ?? {})) {
-        const normalised = normalizeUrl(key, LINK_SCHEMES);
-        if (!normalised.ok || !urls.has(normalised.href))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['translations', lang, 'links', key],
-            message: "names no link of this profile: a link's title is translated under the link's url",
-          });
-      }
-    // A section's title is translated under its title in the profile's own language: one it does not have is refused.
-    const sections = new Set(record.links.flatMap((l) => (l.section === undefined ? [] : [l.section])));
-    for (const [lang, translation] of Object.entries(record.translations ?? {}))
-      for (const key of Object.keys(translation?.sections ?? {}))
-        if (!sections.has(key))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['translations', lang, 'sections', key],
-            message: "names no section of this profile: a section's title is translated under its title",
-          });
-  })
+  // Run even when a field of the record is refused (`when`), so that an import says every problem of a file in one run
+  // (issue 62: a section's key was refused only in the run after its slug was fixed). The record may then hold what
+  // the file gave where a field was refused: read with care.
+  .superRefine(
+    (record, ctx) => {
+      if (!isObject(record)) return;
+      if (typeof record.lang === 'string') ownLanguageRefused(record, ctx);
+      const links = (Array.isArray(record.links) ? record.links : []).filter(isObject);
+      const translations = Object.entries(isObject(record.translations) ? record.translations : {}).filter(
+        (entry): entry is [string, Record<string, unknown>] => isObject(entry[1]),
+      );
+      // A link's title is translated under its URL, normalised as the link's is: one the profile does not link is refused.
+      const urls = new Set(links.map((l) => l.url));
+      for (const [lang, translation] of translations)
+        for (const key of Object.keys(isObject(translation.links) ? translation.links : {})) {
+          const normalised = normalizeUrl(key, LINK_SCHEMES);
+          if (!normalised.ok || !urls.has(normalised.href))
+            ctx.addIssue({
+              code: 'custom',
+              path: ['translations', lang, 'links', key],
+              message: "names no link of this profile: a link's title is translated under the link's url",
+            });
+        }
+      // A section's title is translated under its title in the profile's own language: one it does not have is refused.
+      const sections = new Set(links.flatMap((l) => (typeof l.section === 'string' ? [l.section] : [])));
+      for (const [lang, translation] of translations)
+        for (const key of Object.keys(isObject(translation.sections) ? translation.sections : {}))
+          if (!sections.has(key))
+            ctx.addIssue({
+              code: 'custom',
+              path: ['translations', lang, 'sections', key],
+              message: `names no section of this profile: a section's title is translated under its title (${
+                sections.size > 0
+                  ? `one of ${[...sections].map((title) => JSON.stringify(title)).join(', ')}`
+                  : 'it has none'
+              })`,
+            });
+    },
+    { when: () => true },
+  )
   .transform(({ translations, ...record }) => ({
     ...record,
     translations: translations && normalisedLinkKeys(translations),
@@ -498,6 +540,26 @@ export interface ImportRules {
 /** An import's data, or every problem with it. */
 export type Validated = Result<{ data: ImportData; notices: string[] }, { errors: string[] }>;
 
+/** The ids an import's records give, read from a file that did not parse whole (strings only; anything else left out). */
+function looseView(input: unknown): {
+  profiles: { slug?: string | undefined }[];
+  cards: {
+    cardId?: string | undefined;
+    mode?: string | undefined;
+    profile?: string | undefined;
+    redirectUrl?: string | undefined;
+  }[];
+  aliases: { alias?: string | undefined; page?: string | undefined }[];
+} {
+  const records = (key: string) =>
+    (isObject(input) && Array.isArray(input[key]) ? (input[key] as unknown[]) : []).map((record) =>
+      Object.fromEntries(
+        Object.entries(isObject(record) ? record : {}).filter(([, value]) => typeof value === 'string'),
+      ),
+    );
+  return { profiles: records('profiles'), cards: records('cards'), aliases: records('aliases') };
+}
+
 /** Validates an import against the format, itself and what the database already holds; returns every problem. */
 export function validateImport(
   input: unknown,
@@ -505,47 +567,48 @@ export function validateImport(
   rules: ImportRules = {},
 ): Validated {
   const parsed = importFile.safeParse(input);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      errors: parsed.error.issues.map(
+  const errors: string[] = parsed.success
+    ? []
+    : parsed.error.issues.map(
         (issue) => `${describePath(input, issue.path)}${describeValue(input, issue.path)}: ${issue.message}`,
-      ),
-    };
-  }
-  const data = parsed.data;
-  const errors: string[] = [];
-  const duplicates = <T>(items: T[], key: (t: T) => string, what: string, name: string) => {
+      );
+  // Across records: on what parsed, or, when the file did not, on the ids its records give (issue 62: every problem
+  // of a file in one run, not a duplicate slug found only once the other errors were fixed).
+  const view = parsed.success ? parsed.data : looseView(input);
+  const duplicates = <T>(items: T[], key: (t: T) => string | undefined, what: string, name: string) => {
     const seen = new Set<string>();
     items.forEach((item, i) => {
       const k = key(item);
+      if (k === undefined) return;
       if (seen.has(k)) errors.push(`${what}[${i}] (${name} "${k}"): appears twice in this file`);
       seen.add(k);
     });
   };
-  duplicates(data.profiles, (p) => p.slug, 'profiles', 'slug');
-  duplicates(data.cards, (c) => c.cardId, 'cards', 'cardId');
-  duplicates(data.aliases, (a) => a.alias, 'aliases', 'alias');
+  duplicates(view.profiles, (p) => p.slug, 'profiles', 'slug');
+  duplicates(view.cards, (c) => c.cardId, 'cards', 'cardId');
+  duplicates(view.aliases, (a) => a.alias, 'aliases', 'alias');
 
-  const slugs = new Set(data.profiles.map((p) => p.slug));
+  const slugs = new Set(view.profiles.map((p) => p.slug));
   const known = (s: string) => slugs.has(s) || existingSlugs(s);
-  data.cards.forEach((c, i) => {
-    if (c.mode === 'page' && c.profile && !known(c.profile))
+  view.cards.forEach((c, i) => {
+    if (c.mode === 'page' && typeof c.profile === 'string' && !known(c.profile))
       errors.push(`cards[${i}] (cardId "${c.cardId}").profile: no profile "${c.profile}" in this file or the database`);
   });
-  data.aliases.forEach((a, i) => {
-    if (!known(a.page))
+  view.aliases.forEach((a, i) => {
+    if (typeof a.page === 'string' && !known(a.page))
       errors.push(`aliases[${i}] (alias "${a.alias}").page: no profile "${a.page}" in this file or the database`);
   });
   if (rules.baseUrl) {
     const baseUrl = rules.baseUrl;
-    data.cards.forEach((c, i) => {
-      if (c.mode !== 'redirect') return;
+    view.cards.forEach((c, i) => {
+      if (c.mode !== 'redirect' || typeof c.redirectUrl !== 'string') return;
       const problem = cardRedirectProblem(c.redirectUrl, baseUrl);
       if (problem)
         errors.push(`cards[${i}] (cardId "${c.cardId}").redirectUrl ${JSON.stringify(c.redirectUrl)}: ${problem}`);
     });
   }
+  if (!parsed.success) return { ok: false, errors };
+  const data = parsed.data;
   return errors.length > 0 ? { ok: false, errors } : { ok: true, data, notices: themeNotices(data) };
 }
 
