@@ -1,8 +1,11 @@
 // An import says every problem of a file in one run, each with the shape that would be taken (issue 62: a café's file
 // took three runs, the section key refused only after the slug was fixed; `geo` as a string said "expected object,
 // received string", a gradient as a bare list "Invalid input").
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateImport } from '../../sidecar/store/import-format.ts';
+import { projectRoot } from '../helpers/env.ts';
 
 describe("an import's problems", () => {
   it('are all said in one run: fields, keys across a record, and ids across records', () => {
@@ -46,5 +49,18 @@ describe("an import's problems", () => {
       'profiles[0] (slug "p").theme.background "not-a-colour": is not a CSS colour: give one such as "#8b4513" or ' +
         '"rgb(139 69 19)"',
     ]);
+  });
+});
+
+describe("docs/data.md's examples", () => {
+  it('each `json` example is a file that imports as it stands (the commented reference is marked `jsonc`)', () => {
+    const docs = readFileSync(join(projectRoot, 'docs/data.md'), 'utf8');
+    const examples = [...docs.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      const validated = validateImport(JSON.parse(example), () => false);
+      expect(validated.ok ? [] : validated.errors, example.slice(0, 80)).toEqual([]);
+    }
+    expect(docs).toMatch(/^```jsonc\n\{\n {2}"profiles"/m);
   });
 });
