@@ -199,6 +199,8 @@ export function frontConfig(options: FrontOptions): string {
   // The default language's prefix names its home, which is the root (issue 62), as the sidecars answer it.
   homes.push(
     `    location = /${DEFAULT_LANG} {\n${indent([...security, `return 301 ${config.baseUrl}${paths.home(DEFAULT_LANG)};`], 6)}\n    }`,
+    // With a slash (nginx merges a run of them), in one hop as well, its query kept, as the sidecars answer it.
+    `    location = /${DEFAULT_LANG}/ {\n${indent([...security, `return 301 ${config.baseUrl}${paths.home(DEFAULT_LANG)}$is_args$args;`], 6)}\n    }`,
   );
 
   // A sidecar is marked failed only when it cannot answer (refused, reset, timed out: `error timeout`), never for a

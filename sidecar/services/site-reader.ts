@@ -272,6 +272,8 @@ export class SiteReader {
     if (path.includes('%2F')) return { kind: 'not-found' };
     if (path.length > 1 && path.endsWith('/')) {
       const canonical = canonicalWithoutTrailingSlash(this.deps.baseUrl, options.rawUrl ?? path);
+      // The default language's prefix goes where it goes (below) in the same hop: /en/ to /, not to /en and on.
+      if (canonical.pathname === DEFAULT_LANGUAGE_PREFIX) canonical.pathname = paths.home(DEFAULT_LANG);
       return {
         kind: 'redirect',
         status: 301,
