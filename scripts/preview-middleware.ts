@@ -6,7 +6,7 @@ import type { MiddlewareHandler } from 'astro';
 import type { LiveLocals } from '../src/lib/live-content.ts';
 import { routeMatcher } from '../src/lib/surface.ts';
 import { loadConfig } from '../sidecar/config.ts';
-import { cardLocals, profileLocals } from '../sidecar/services/live-locals.ts';
+import { cardLocals, completeLocals, profileLocals } from '../sidecar/services/live-locals.ts';
 import { openStore } from '../sidecar/store/open-store.ts';
 import type { Store } from '../sidecar/store/store.ts';
 
@@ -31,6 +31,10 @@ async function previewLocals(path: string): Promise<LiveLocals> {
 
 export const onRequest: MiddlewareHandler = async (context, next) => {
   const locals = context.locals;
-  if (!locals.profile && !locals.card) Object.assign(locals, await previewLocals(context.url.pathname));
+  if (!locals.profile && !locals.card) {
+    Object.assign(locals, await previewLocals(context.url.pathname));
+    // The schedule and the owner's stylesheet, as the render threads add them (the preview sends no CSP to allow it).
+    completeLocals(locals);
+  }
   return next();
 };

@@ -1,6 +1,5 @@
 // A worker thread of the render pool (render-pool.ts): the CPU work of a live answer, off the event loop that answers
 // /health and every cached page. Each task returns the bytes and their compressed forms, ready to be kept.
-import { createHash } from 'node:crypto';
 import { workerData } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import Piscina from 'piscina';
@@ -10,9 +9,7 @@ import type { LiveLocals } from '../../src/lib/live-content.ts';
 import { loadAstroRenderer, type AstroRenderer } from './astro-renderer.ts';
 import { qrSvg } from './qr.ts';
 import type { OgCard } from '../../src/lib/og.ts';
-import { scheduleOf } from '../../src/lib/opening-hours.ts';
-import { paletteOf, themeCss } from '../../src/lib/theme.ts';
-import type { Schedule } from '../../src/lib/place.ts';
+import { completeLocals } from '../services/live-locals.ts';
 
 export type RenderTask =
   | { kind: 'page'; path: string; locals: LiveLocals; type: string }
@@ -40,8 +37,7 @@ let drawing: Promise<typeof import('../../src/lib/og-draw.ts')> | undefined;
 export default async function run(task: RenderTask): Promise<RenderedBytes> {
   // A place's hours are read here, at the moment of the answer, off the event loop (a long rule takes milliseconds to
   // parse): the page shows them, and the answer is kept no longer than their next change.
-  const schedule = task.kind === 'page' ? withSchedule(task.locals) : undefined;
-  const style = task.kind === 'page' ? withTheme(task.locals) : undefined;
+  const { freshUntil, styleHash } = task.kind === 'page' ? completeLocals(task.locals) : {};
   const body = await bodyOf(task);
   const forms: RenderedBytes['forms'] = {};
   // Brotli here, which browsers and the edge take: making gzip too, for every render, was a third of a render's cost;
@@ -50,8 +46,8 @@ export default async function run(task: RenderTask): Promise<RenderedBytes> {
   const result: RenderedBytes = {
     body: own(body),
     forms,
-    ...(schedule ? { freshUntil: schedule.freshUntil } : {}),
-    ...(style ? { styleHashes: [style] } : {}),
+    ...(freshUntil === undefined ? {} : { freshUntil }),
+    ...(styleHash ? { styleHashes: [styleHash] } : {}),
   };
   // The bytes move to the main thread instead of being copied.
   const buffers = [result.body, ...Object.values(forms)].map((bytes) => bytes.buffer);
@@ -59,26 +55,6 @@ export default async function run(task: RenderTask): Promise<RenderedBytes> {
     [Piscina.transferableSymbol]: buffers,
     [Piscina.valueSymbol]: result,
   } as never) as unknown as RenderedBytes;
-}
-
-/** The locals' place's schedule at their moment, set in them for the page; undefined without one. */
-function withSchedule(locals: LiveLocals): Schedule | undefined {
-  const place = locals.profile?.place ?? locals.card?.place;
-  if (!place || !locals.now) return undefined;
-  const schedule = scheduleOf(place, Date.parse(locals.now));
-  if (schedule) locals.schedule = schedule;
-  return schedule;
-}
-
-/**
- * The owner's stylesheet for the locals' theme (theme.ts: its colours judged for contrast in both schemes), set in
- * them for the page; the CSP source of its hash, or undefined for a page in the platform's look.
- */
-function withTheme(locals: LiveLocals): string | undefined {
-  const theme = locals.profile?.theme ?? locals.card?.theme;
-  if (!theme) return undefined;
-  locals.themeCss = themeCss(paletteOf(theme).palette);
-  return `'sha256-${createHash('sha256').update(locals.themeCss).digest('base64')}'`;
 }
 
 async function bodyOf(task: RenderTask): Promise<Buffer> {

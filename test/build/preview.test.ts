@@ -92,4 +92,13 @@ describe('npm run dev', () => {
     expect(card.body).toContain('/c/k7f2q9/contact-qr.svg');
     expect((await text('/p/nobody-at-all')).status).toBe(404);
   });
+
+  it("shows the owner's theme and the place's open state, as the sidecar's page does (issue 62)", async () => {
+    const cafe = (await text('/p/qahwat-alnakheel')).body;
+    // The owner's stylesheet (their accent, from theme.ts) and the hours now: the preview drew neither.
+    expect(cafe).toMatch(/--accent:#[0-9a-f]{6}/);
+    // (Astro's dev server adds attributes of its own to each element.)
+    expect(cafe).toMatch(/class="open-now"[^>]*>(مفتوح الآن|مغلق الآن)/);
+    expect(cafe).toMatch(/<table class="hours"[^>]*>/);
+  });
 });
