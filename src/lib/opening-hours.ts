@@ -5,7 +5,7 @@
 import OpeningHours from 'opening_hours';
 import { hoursAsWritten } from './hours-as-written.ts';
 import { DEFAULT_TIME_ZONE, isTimeZone, type Place, type Schedule, type ScheduleDay } from './place.ts';
-import { specialOn, spansOf, type SpecialHours } from './special-hours.ts';
+import { specialHoursProblem, specialOn, spansOf, type SpecialHours } from './special-hours.ts';
 
 /** The nominatim object the library reads sun times and a country's holidays from: the place's coordinates. */
 const nominatimOf = (geo: Place['geo']) =>
@@ -285,7 +285,9 @@ export function scheduleOf(place: Place, now: number): Schedule | undefined {
   }
   // Evaluated whole or not at all: a stored rule the library cannot evaluate (another writer's) shows no hours.
   try {
-    return quietly(() => weekOf(rules, zone, now, place.specialHours ?? []));
+    // Another writer's entry that cannot be read is left out, judged once here rather than at each day.
+    const specials = (place.specialHours ?? []).filter((entry) => !specialHoursProblem(entry));
+    return quietly(() => weekOf(rules, zone, now, specials));
   } catch {
     return undefined;
   }

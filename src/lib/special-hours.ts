@@ -82,26 +82,39 @@ function isDate(text: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
 }
 
+/** Each zone's two formatters (Gregorian, Umm al-Qura), made once: a week's schedule asks for nine days. */
+const formatters = new Map<string, { gregorian: Intl.DateTimeFormat; hijri: Intl.DateTimeFormat }>();
+
 /** A day's Gregorian date (`YYYY-MM-DD`) and Umm al-Qura month and day, at `instant` (its noon) in `zone`. */
 export function calendarsOf(instant: number, zone: string): { date: string; hijri: { month: number; day: number } } {
-  const date = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(instant);
-  const parts = new Intl.DateTimeFormat('en-u-ca-islamic-umalqura-nu-latn', {
-    timeZone: zone,
-    month: 'numeric',
-    day: 'numeric',
-  }).formatToParts(instant);
+  let format = formatters.get(zone);
+  if (!format) {
+    format = {
+      gregorian: new Intl.DateTimeFormat('en-CA', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      }),
+      hijri: new Intl.DateTimeFormat('en-u-ca-islamic-umalqura-nu-latn', {
+        timeZone: zone,
+        month: 'numeric',
+        day: 'numeric',
+      }),
+    };
+    // Zones are IANA names (checked where a place is read): a few hundred at most.
+    formatters.set(zone, format);
+  }
+  const date = format.gregorian.format(instant);
+  const parts = format.hijri.formatToParts(instant);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   return { date, hijri: { month: part('month'), day: part('day') } };
 }
 
 /**
- * The special hours that apply to a day (its noon `instant` in `zone`), if any: Gregorian dates first (an owner's
- * override of a computed Hijri date), then Hijri ones; among equals, the last given.
+ * The special hours that apply to a day (its noon `instant` in `zone`), if any, of `entries` already judged readable
+ * (specialHoursProblem): Gregorian dates first (an owner's override of a computed Hijri date), then Hijri ones; among
+ * equals, the last given.
  */
 export function specialOn(instant: number, zone: string, entries: readonly SpecialHours[]): SpecialHours | undefined {
   if (entries.length === 0) return undefined;
@@ -114,7 +127,6 @@ export function specialOn(instant: number, zone: string, entries: readonly Speci
   let found: SpecialHours | undefined;
   let rank = 0;
   for (const entry of entries) {
-    if (specialHoursProblem(entry)) continue;
     const period = entry.period && HIJRI_PERIODS[entry.period];
     const matches = entry.dates
       ? within(entry.dates, date)
