@@ -292,7 +292,7 @@ export function frontConfig(options: FrontOptions): string {
                     `add_header Cache-Control ${quote(CACHE[r.cache])} always;`,
                     ...(retryAfter === undefined ? [] : [`add_header Retry-After ${String(retryAfter)} always;`]),
                     // A refusal closes the connection, as the server's @too_many does (deploy/nginx.conf).
-                    ...(status === 429 ? ['keepalive_timeout 0;'] : []),
+                    ...(status === 429 ? ['keepalive_timeout 0;', 'lingering_time 0;'] : []),
                     'default_type application/json;',
                     `return ${String(status)} '${JSON.stringify(body)}';`,
                   ],

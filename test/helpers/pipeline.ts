@@ -36,3 +36,46 @@ export function pipeline(url: URL, localAddress: string, path: string, count: nu
     socket.on('end', () => done(true));
   });
 }
+
+/**
+ * A POST of `path` from `localAddress` declaring a body of `declared` bytes, sent a byte every `everyMs` after the
+ * head (a body that drips): the first answer's status, how many body bytes went out after it came, and whether the
+ * server closed the connection, within `forMs`. The body is never finished in that time.
+ */
+export function dripBody(
+  url: URL,
+  localAddress: string,
+  path: string,
+  { declared = 65_000, everyMs = 20, forMs = 15_000, headers = '' } = {},
+) {
+  return new Promise<{ status?: string; afterAnswer: number; closed: boolean }>((resolve) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port), localAddress });
+    let status: string | undefined;
+    let afterAnswer = 0;
+    let text = '';
+    const done = (closed: boolean) => {
+      clearInterval(drip);
+      clearTimeout(limit);
+      socket.destroy();
+      resolve({ ...(status === undefined ? {} : { status }), afterAnswer, closed });
+    };
+    const drip = setInterval(() => {
+      if (!socket.writable) return;
+      socket.write('[');
+      if (status !== undefined) afterAnswer++;
+    }, everyMs);
+    const limit = setTimeout(() => done(false), forMs);
+    socket.on('connect', () =>
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+          `Accept: application/json, text/event-stream\r\n${headers}Content-Length: ${declared}\r\n\r\n[`,
+      ),
+    );
+    socket.on('data', (data: Buffer) => {
+      text += data.toString('latin1');
+      status ??= /^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1];
+    });
+    socket.on('error', () => done(true));
+    socket.on('end', () => done(true));
+  });
+}
