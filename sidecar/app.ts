@@ -1,5 +1,6 @@
 // Builds the Fastify app (plugins and routes) apart from listening, so tests and server.ts share it. Layers: routes
 // (HTTP in and out) over services (site reader, live pages, sitemap, static site) over the store.
+import { runningBuild } from './version.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import Fastify, {
@@ -58,6 +59,7 @@ export type Services = Awaited<ReturnType<typeof openServices>>;
 export async function openServices(options: Omit<AppOptions, 'logger'>) {
   const { config, distDir } = options;
   const site = new StaticSite(join(distDir, 'client'));
+  const running = runningBuild(distDir);
   // What every client is held to (admission/admission.ts), and the slots the render threads and the store share out.
   const admission = new Admission(config);
   const store = openStore(config, (poolSize) => admission.pgSlots(poolSize));
@@ -97,8 +99,21 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
     sitemap,
     store,
     pressure,
+    running,
   });
-  return { site, store, pool, pressure, admission, live, sitemap, reader, freshness, errors: new ErrorPages(site) };
+  return {
+    site,
+    store,
+    pool,
+    pressure,
+    admission,
+    live,
+    sitemap,
+    reader,
+    freshness,
+    running,
+    errors: new ErrorPages(site),
+  };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

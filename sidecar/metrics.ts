@@ -3,7 +3,6 @@
 // so the request path pays only for the request counter, and only when metrics are on.
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { SERVICE_VERSION } from './version.ts';
 import { CACHE } from '../src/lib/surface.ts';
 import type { Services } from './app.ts';
 import { hostPort } from './config.ts';
@@ -53,7 +52,7 @@ export interface SidecarMetrics {
 }
 
 export function sidecarMetrics(
-  services: Pick<Services, 'live' | 'freshness' | 'store' | 'sitemap' | 'admission'>,
+  services: Pick<Services, 'live' | 'freshness' | 'store' | 'sitemap' | 'admission' | 'running'>,
   server?: Server,
 ): SidecarMetrics {
   const registry = new Registry();
@@ -73,13 +72,13 @@ export function sidecarMetrics(
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  // The version running, as the convention for it is: a gauge of 1 labelled with it.
+  // What runs, as the convention for it is: a gauge of 1 labelled with it.
   new Gauge({
     name: 'bio_build_info',
-    help: 'The version of the service this process runs (package.json), as a label; always 1.',
-    labelNames: ['version'],
+    help: 'What this process runs, as labels: the version (package.json), the source commit and the build; always 1.',
+    labelNames: ['version', 'revision', 'build'],
     registers: [registry],
-  }).set({ version: SERVICE_VERSION }, 1);
+  }).set({ ...services.running }, 1);
   const { live, freshness, store, sitemap } = services;
   counterOf(registry, 'bio_live_cache_hits_total', 'Live lookups answered from the live cache.', () => live.hits);
   counterOf(registry, 'bio_live_cache_misses_total', 'Live lookups the live cache did not answer.', () => live.misses);

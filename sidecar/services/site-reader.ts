@@ -3,7 +3,7 @@
 // a browser gets without re-entering the router. The live routes it dispatches are those declared in surface.ts,
 // one handler each (the compiler refuses a declared live route without one). Throws StoreUnavailableError when the
 // database cannot be read; each caller maps that in one place.
-import { SERVICE_VERSION } from '../version.ts';
+import type { RunningBuild } from '../version.ts';
 import { create as contentDisposition } from 'content-disposition';
 import { CONTENT_USAGE } from '../../src/lib/ai-preferences.ts';
 import { alternateLink, homepageLinks, siteLinks } from '../../src/lib/discovery.ts';
@@ -100,6 +100,8 @@ export interface SiteReaderDeps {
   store: Store;
   /** Why the process sheds load now, if it does: /health says so. */
   pressure?: Pick<Pressure, 'why'> | undefined;
+  /** What runs (version.ts): /livez says it. */
+  running: RunningBuild;
 }
 const VARY_ACCEPT = { vary: 'Accept' };
 const asset = (found: Asset | undefined, entity?: Change): Resolution =>
@@ -249,7 +251,7 @@ export class SiteReader {
         kind: 'document',
         status: 200,
         type: 'application/json; charset=utf-8',
-        body: JSON.stringify({ status: 'alive', version: SERVICE_VERSION }),
+        body: JSON.stringify({ status: 'alive', ...this.deps.running }),
         headers: { 'cache-control': CACHE.none },
       }),
       getProfileAlias: async ({ alias }) => {

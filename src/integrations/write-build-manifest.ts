@@ -3,7 +3,7 @@
 import type { AstroIntegration } from 'astro';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildFingerprint, MANIFEST_FILE, type BuildManifest } from '../lib/build-manifest.ts';
+import { buildFingerprint, MANIFEST_FILE, sourceRevision, type BuildManifest } from '../lib/build-manifest.ts';
 import type { PublicConfig } from '../lib/site-config.ts';
 import { buildStep } from './build-step.ts';
 import type { PageFactsBoard } from './page-facts.ts';
@@ -18,6 +18,7 @@ export default function writeBuildManifest(config: PublicConfig, pages: PageFact
       // Live pages use the same layout, so the same styles: test/http/site.test.ts checks every page kind.
       styleHashes: pages.read('build-manifest').styleHashes,
       builtAt: new Date().toISOString(),
+      revision: sourceRevision(projectRoot),
     };
     await writeFile(join(root, '..', MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
     return `the build manifest for ${config.baseUrl} (${manifest.styleHashes.length} inline style${manifest.styleHashes.length === 1 ? '' : 's'})`;

@@ -1,4 +1,5 @@
 // What a build was made for: written by the build, checked by `npm start` and by the sidecar at start-up.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { filesUnder } from './files.ts';
@@ -14,6 +15,11 @@ export interface BuildManifest {
   /** CSP sources (`'sha256-…'`) of every inline style element of the pages, for style-src. */
   styleHashes: string[];
   builtAt: string;
+  /**
+   * The source's commit (`git rev-parse HEAD`, `-dirty` when the work tree has changes), or SOURCE_REVISION where the
+   * build has no repository (a CI that exports it); `unknown` without either. Older builds have none.
+   */
+  revision?: string;
 }
 
 export const MANIFEST_FILE = 'build-manifest.json';
@@ -36,6 +42,19 @@ export function buildFingerprint(projectRoot: string, config: PublicConfig): str
     }
   }
   return hash.digest('hex');
+}
+
+/** The commit `projectRoot` was built from (BuildManifest.revision). */
+export function sourceRevision(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SOURCE_REVISION) return env.SOURCE_REVISION;
+  const git = (args: string[]) =>
+    execFileSync('git', ['-C', projectRoot, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const commit = git(['rev-parse', 'HEAD']);
+    return git(['status', '--porcelain', '--untracked-files=no']) === '' ? commit : `${commit}-dirty`;
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** The CSP source that allows an inline style element whose text is `css` (CSP 3, hash-source). */

@@ -1,7 +1,5 @@
 // Operators see it (issue 20): a sidecar process serves Prometheus metrics on its internal METRICS_LISTEN address,
 // never on the public port; a scrape parses, and the counters move with what the sidecar did.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
@@ -9,7 +7,7 @@ import { spawnTestSidecar } from '../helpers/sidecar.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { parseMetrics, valueOf } from '../helpers/metrics.ts';
 import { databaseFromSqlite } from '../helpers/postgres.ts';
-import { projectRoot } from '../helpers/env.ts';
+import { expectedLiveness } from '../helpers/env.ts';
 
 let sidecar: SidecarProcess;
 let metricsUrl: string;
@@ -56,9 +54,9 @@ describe('metrics', () => {
     expect(value(after, 'bio_change_log_position')).toBeGreaterThan(0);
     expect(after.some((m) => m.name === 'bio_change_log_lag_seconds')).toBe(true);
     expect(value(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
-    // The version running (#50), as package.json says.
-    const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
-    expect(value(after, 'bio_build_info', { version })).toBe(1);
+    // What runs (#50, #61): the version as package.json says, the commit and the build as /livez says them.
+    const { version, revision, build } = expectedLiveness();
+    expect(value(after, 'bio_build_info', { version, revision, build })).toBe(1);
   });
 
   it('count a request that fails (or is shed) after its route matched under that route, not as static (issue 46)', async () => {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../helpers/database.ts';
-import { cleanEnv, projectRoot } from '../helpers/env.ts';
+import { cleanEnv, expectedLiveness, projectRoot } from '../helpers/env.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { xmllintSitemap } from '../../scripts/validators.ts';
 import { pathOf } from '../../src/lib/surface.ts';
@@ -680,10 +680,8 @@ describe('health and the database going away', () => {
     const live = await get('/livez');
     expect(live.status).toBe(200);
     expect(live.headers.get('cache-control')).toBe('no-store');
-    expect(await live.json()).toEqual({
-      status: 'alive',
-      version: (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version,
-    });
+    // What runs (#61): the version, the commit the build was made from, and the build.
+    expect(await live.json()).toEqual(expectedLiveness());
     renameSync(`${path}.good`, path);
     expect((await get('/health')).status).toBe(200);
     expect((await get('/p/layla')).status).toBe(200);
