@@ -22,8 +22,8 @@ interface Target {
 
 /** A PostgreSQL client program: Debian's newest installed, else the one on PATH. */
 function pgProgram(name: 'pg_dump' | 'pg_restore'): string {
-  const bin = postgresBin();
-  return bin && existsSync(join(bin, name)) ? join(bin, name) : name;
+  const bin = postgresBin(name);
+  return bin ? join(bin, name) : name;
 }
 
 /** The table a backup carries of its images' SHA-256, made by `backup`, checked and dropped by `restore` (issue 64). */

@@ -3,20 +3,48 @@
 // and the edge's image (Varnish from Debian) when this machine has none yet: the two the Kubernetes manifests name.
 // No image registry is reachable on this machine kind, so the base is made from Debian's packages the first time
 // (mmdebstrap --variant=minbase bookworm, imported as localhost/bio-cards-base:bookworm); --base names another (a
-// registry's debian:bookworm-slim in production). Tagged localhost/bio-cards:<version>; its size is printed.
+// registry's debian:bookworm-slim in production). Tagged localhost/bio-cards:<version>-<build> (the build's fingerprint,
+// twelve hex digits: a content-only rebuild is a new tag, which nodes that have the last one pull), with the OCI labels
+// (version, revision, source, created); its layers change at different rates (the runtime, the packages, the code, the
+// build), so that an upgrade that changes only content moves only the build's. Its size is printed.
 // podman reads deploy/image/containers.conf (CONTAINERS_CONF), so the machine's own configuration is left alone.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandLine } from './command-line.ts';
+import { readManifest } from '../src/lib/build-manifest.ts';
 import { makeRelease } from './release.ts';
 
 const root = join(import.meta.dirname, '..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
-export const IMAGE = `localhost/bio-cards:${version}`;
-export const DEFAULT_BASE = 'localhost/bio-cards-base:bookworm';
+/**
+ * Where the source is published, for the image's `source` label: SOURCE_URL, else package.json's repository, else the
+ * checkout's `origin` when it names a host (a clone of a folder names a path, which says nothing off this machine).
+ */
+function sourceUrl(): string | undefined {
+  if (process.env.SOURCE_URL) return process.env.SOURCE_URL;
+  const { repository } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    repository?: { url?: string } | string;
+  };
+  const declared = typeof repository === 'string' ? repository : repository?.url;
+  if (declared) return declared.replace(/^git\+/, '');
+  const origin = spawnSync('git', ['-C', root, 'remote', 'get-url', 'origin'], { encoding: 'utf8' }).stdout?.trim();
+  return origin && /^(?:https?|ssh|git):\/\//.test(origin) ? origin : undefined;
+}
+
+/** The image's name for the build in `dist` (a release's, or the project's): its version and its build. */
+export function imageOf(dist: string): string {
+  const manifest = readManifest(dist);
+  if (!manifest) throw new Error(`no build in ${dist}: run \`npm run build\` first`);
+  return `localhost/bio-cards:${version}-${manifest.fingerprint.slice(0, 12)}`;
+}
+/**
+ * The base made here. Its tag names what is in it, so that a machine holding an older base (with apt, no pg_dump)
+ * makes this one rather than reusing that.
+ */
+export const DEFAULT_BASE = 'localhost/bio-cards-base:bookworm-pg15-noapt';
 
 /** podman with the project's settings (deploy/image/containers.conf). */
 export function podman(args: string[], options: { input?: string } = {}): string {
@@ -36,14 +64,31 @@ const imageExists = (name: string) =>
     env: { ...process.env, CONTAINERS_CONF: join(root, 'deploy', 'image', 'containers.conf') },
   }).status === 0;
 
-/** The Debian base, made from Debian's packages when this machine has none yet (some 15 s, 180 MB). */
+/**
+ * The Debian base, made from Debian's packages when this machine has none yet (some 20 s, 190 MB): minbase, with
+ * PostgreSQL 15's client programs (`bin/db backup` and `restore` run pg_dump and pg_restore on PostgreSQL, issue 61),
+ * then without a package manager (apt purged, dpkg's programs removed; its record of what is installed,
+ * /var/lib/dpkg/status, stays for scanners that inventory an image's packages).
+ */
 export function ensureBase(name = DEFAULT_BASE): void {
   if (imageExists(name)) return;
   if (name !== DEFAULT_BASE) throw new Error(`no image ${name} here: pull it, or leave --base out to make one`);
   const work = mkdtempSync(join(tmpdir(), 'bio-base-'));
   try {
     const tarball = join(work, 'rootfs.tar');
-    execFileSync('mmdebstrap', ['--quiet', '--variant=minbase', 'bookworm', tarball], { stdio: 'inherit' });
+    execFileSync(
+      'mmdebstrap',
+      [
+        '--quiet',
+        '--variant=minbase',
+        '--include=postgresql-client-15',
+        '--customize-hook=chroot "$1" dpkg --purge apt',
+        '--customize-hook=rm -f "$1"/usr/bin/dpkg "$1"/usr/bin/dpkg-* "$1"/usr/sbin/dpkg-* "$1"/usr/bin/apt*',
+        'bookworm',
+        tarball,
+      ],
+      { stdio: 'inherit' },
+    );
     podman(['import', tarball, name]);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -103,36 +148,46 @@ function ensureEdgeImage(): string {
   return EDGE_IMAGE;
 }
 
-export function makeImage(options: { release?: string; base?: string; build: boolean }): {
+export async function makeImage(options: { release?: string; base?: string; build: boolean }): Promise<{
   image: string;
   bytes: number;
-} {
-  const release = options.release ?? makeRelease({ build: options.build }).folder;
+}> {
+  const release = options.release ?? (await makeRelease({ build: options.build })).folder;
   const base = options.base ?? DEFAULT_BASE;
   ensureBase(base);
+  const image = imageOf(join(release, 'dist'));
+  const manifest = readManifest(join(release, 'dist'))!;
+  const source = sourceUrl();
+  const labels = {
+    'org.opencontainers.image.version': version,
+    'org.opencontainers.image.revision': manifest.revision ?? 'unknown',
+    'org.opencontainers.image.created': manifest.builtAt,
+    ...(source ? { 'org.opencontainers.image.source': source } : {}),
+  };
   podman([
     'build',
     // Docker's format: OCI's has no HEALTHCHECK.
     '--format=docker',
     '--network=none',
     `--build-arg=BASE=${base}`,
+    ...Object.entries(labels).map(([name, value]) => `--label=${name}=${value}`),
     '--file',
     join(root, 'deploy', 'image', 'Containerfile'),
     '--tag',
-    IMAGE,
+    image,
     release,
   ]);
   // The image this tag named before, now untagged: removed, so that building again does not pile them up.
   podman(['image', 'prune', '--force', '--filter', 'label=org.opencontainers.image.title=bio-cards']);
-  const bytes = Number(podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE]).trim());
-  return { image: IMAGE, bytes };
+  const bytes = Number(podman(['image', 'inspect', '--format', '{{.Size}}', image]).trim());
+  return { image, bytes };
 }
 
 if (import.meta.main) {
   const { values } = commandLine('Usage: npm run image -- [--release DIR] [--no-build] [--base IMAGE]', {
     options: { release: { type: 'string' }, base: { type: 'string' }, 'no-build': { type: 'boolean' } },
   });
-  const { image, bytes } = makeImage({
+  const { image, bytes } = await makeImage({
     build: !values['no-build'],
     ...(values.release ? { release: values.release } : {}),
     ...(values.base ? { base: values.base } : {}),

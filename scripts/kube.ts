@@ -14,12 +14,11 @@ import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { DEFAULT_LANG } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
 import { edgeConfig } from './edge.ts';
-import { EDGE_IMAGE, IMAGE } from './image.ts';
+import { EDGE_IMAGE, imageOf } from './image.ts';
 import { projectRoot } from './ensure-build.ts';
 
 export const KUBE_DEFAULTS = {
-  /** `npm run image`'s: push them to your registry and name them there. */
-  image: IMAGE,
+  /** `npm run image`'s (the sidecar's is named by the build: imageOf): push them to your registry, name them there. */
   edgeImage: EDGE_IMAGE,
   replicas: 2,
   edgeReplicas: 2,
@@ -74,7 +73,8 @@ export function kubeManifests(options: KubeOptions): string {
     TRUST_PROXY: JSON.stringify(o.trustProxy),
     REPLICAS: String(o.replicas),
     EDGE_REPLICAS: String(o.edgeReplicas),
-    IMAGE: o.image,
+    // The image `npm run image` makes of this build, unless named.
+    IMAGE: o.image ?? imageOf(dist),
     EDGE_IMAGE: o.edgeImage,
     EDGE_BACKENDS: backends.join(', '),
     EDGE_VCL: indent(vcl, 4),

@@ -1,16 +1,38 @@
 // `npm run release [-- --no-build] [--out DIR]` (#50): a self-contained folder an operator copies to a Debian machine
 // that has no Node and no npm, and starts with one command. It holds the built site (for BASE_URL, as every build is),
-// the server, the import CLI and the purger as the repository has them, the production dependencies only (copied from
-// this install, native builds included: nothing is fetched, so it is made offline), and the Node 24 runtime that the
-// `node` devDependency installed from npm. Its version is package.json's; CHANGELOG.md says what each changes.
+// the server, the import CLI and the purger as the repository has them, of the production dependencies the files each
+// of them loads (traced from their imports by @vercel/nft, as Vercel's and Netlify's builders cut a function's; and
+// the files drawing reads by a name made at run time, og-draw.ts DRAWING_FILES), copied from this install, native
+// builds for this platform only, no source maps: nothing is fetched, so it is made offline (issue 61: 454 MiB and
+// 24,018 files when it copied every production package whole, astro's build chain with them), and the Node 24 runtime
+// that the `node` devDependency installed from npm. Its version is package.json's; CHANGELOG.md says what each
+// changes. Beside the folder: a CycloneDX SBOM of the packages in it, and SHA-256 checksums of every file.
 //
 //   release/bio-cards-<version>/bin/serve      the sidecar (`npm run serve`: its heap cap), PORT, DATABASE_PATH, …
 //   release/bio-cards-<version>/bin/db         the import CLI (`npm run db`): migrate, import FILE, seed-demo
 //   release/bio-cards-<version>/bin/purger     the edge's purger (`npm run purger`)
 //   release/bio-cards-<version>/bin/probe PATH asks the local server for PATH: 0 when it answers 2xx (a health check)
+import { nodeFileTrace } from '@vercel/nft';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire, stripTypeScriptTypes } from 'node:module';
+import { arch, platform } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { DRAWING_FILES } from '../src/lib/og-draw.ts';
 import { commandLine } from './command-line.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -39,19 +61,104 @@ const LAUNCHERS: Record<string, string> = {
   probe: '"$here/scripts/probe.ts"',
 };
 
-/** The production dependencies as installed here: each top-level package folder (its own node_modules with it). */
-function productionPackages(): string[] {
-  const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
+/** Every script file under the parts (each an entry: a worker thread's file is named by a path, not imported). */
+const scriptsUnder = (part: string): string[] =>
+  statSync(join(root, part)).isDirectory()
+    ? readdirSync(join(root, part), { recursive: true, encoding: 'utf8' })
+        .filter((file) => /\.(?:ts|mjs|js)$/.test(file) && !file.endsWith('.d.ts'))
+        .map((file) => join(part, file))
+    : /\.(?:ts|mjs|js)$/.test(part)
+      ? [part]
+      : [];
+
+/**
+ * The files of node_modules that the server, the CLI, the purger and the build's server code load: traced from their
+ * imports (TypeScript read with its types stripped, as Node runs it), and the files read by a name made at run time.
+ */
+async function tracedPackageFiles(): Promise<string[]> {
+  const entries = [...PARTS.flatMap(scriptsUnder), ...scriptsUnder('dist/server')].map((file) => join(root, file));
+  const { fileList } = await nodeFileTrace(entries, {
+    base: root,
+    readFile: async (path) => {
+      try {
+        return path.endsWith('.ts') ? stripTypeScriptTypes(await readFile(path, 'utf8')) : await readFile(path);
+      } catch {
+        return null;
+      }
+    },
   });
-  return [...new Set(listed.split('\n'))]
-    .map((path) => relative(root, path))
-    .filter((path) => /^node_modules\/(?:@[^/]+\/)?[^/@][^/]*$/.test(path));
+  const require = createRequire(join(root, 'package.json'));
+  const computed = [DRAWING_FILES.wasm, ...DRAWING_FILES.fonts].map((file) => relative(root, require.resolve(file)));
+  return [...fileList, ...computed].filter(
+    (file) =>
+      file.startsWith('node_modules/') &&
+      !file.endsWith('.map') &&
+      // A native module's builds for other systems (better-sqlite3 carries eight): this platform's alone.
+      !(/\/prebuilds\/[^/]+\.node$/.test(file) && !file.endsWith(`/prebuilds/${platform()}-${arch()}.node`)),
+  );
 }
 
-export function makeRelease(options: { out?: string; build: boolean }): { folder: string; bytes: number } {
+interface Component {
+  properties?: { name: string; value: string }[];
+  components?: Component[];
+  'bom-ref'?: string;
+}
+
+/**
+ * A CycloneDX SBOM (JSON, by @cyclonedx/cyclonedx-npm from this install's production tree) of the packages in
+ * `folder`: the components whose folder the release carries, and the dependencies between them.
+ */
+function sbom(folder: string): string {
+  const made = JSON.parse(
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules/.bin/cyclonedx-npm'), '--omit', 'dev', '--output-format', 'JSON', '--output-file', '-'],
+      { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] },
+    ),
+  ) as {
+    metadata: { component: Component };
+    components: Component[];
+    dependencies?: { ref: string; dependsOn?: string[] }[];
+  };
+  const carried = (c: Component) => {
+    const path = c.properties?.find((p) => p.name === 'cdx:npm:package:path')?.value;
+    return path !== undefined && existsSync(join(folder, path, 'package.json'));
+  };
+  const keep = (list: Component[]): Component[] =>
+    list.filter(carried).map((c) => (c.components ? { ...c, components: keep(c.components) } : c));
+  made.components = keep(made.components);
+  // The project itself (the release's application), and the packages carried.
+  const refs = new Set<string>(made.metadata.component['bom-ref'] ? [made.metadata.component['bom-ref']] : []);
+  const collect = (list: Component[]) =>
+    list.forEach((c) => {
+      if (c['bom-ref']) refs.add(c['bom-ref']);
+      collect(c.components ?? []);
+    });
+  collect(made.components);
+  made.dependencies = (made.dependencies ?? [])
+    .filter((d) => refs.has(d.ref))
+    .map((d) => ({ ...d, dependsOn: d.dependsOn?.filter((ref) => refs.has(ref)) ?? [] }));
+  return JSON.stringify(made, null, 2) + '\n';
+}
+
+/** `sha256sum` lines for every file under `folder` and each of `beside`, named from the folder's parent. */
+function checksums(folder: string, beside: string[]): string {
+  const parent = dirname(folder);
+  const files = [
+    ...readdirSync(folder, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name)),
+    ...beside,
+  ].sort();
+  return files
+    .map((file) => `${createHash('sha256').update(readFileSync(file)).digest('hex')}  ${relative(parent, file)}\n`)
+    .join('');
+}
+
+export async function makeRelease(options: {
+  out?: string;
+  build: boolean;
+}): Promise<{ folder: string; bytes: number; files: number }> {
   const folder = options.out ?? join(root, 'release', `bio-cards-${version}`);
   if (options.build) execFileSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit' });
   if (!existsSync(join(root, 'dist/build-manifest.json')))
@@ -60,8 +167,11 @@ export function makeRelease(options: { out?: string; build: boolean }): { folder
   mkdirSync(join(folder, 'bin'), { recursive: true });
   cpSync(join(root, 'dist'), join(folder, 'dist'), { recursive: true, dereference: true });
   for (const part of PARTS) cpSync(join(root, part), join(folder, part), { recursive: true, dereference: true });
-  for (const pkg of productionPackages())
-    cpSync(join(root, pkg), join(folder, pkg), { recursive: true, dereference: true });
+  for (const file of await tracedPackageFiles()) {
+    mkdirSync(dirname(join(folder, file)), { recursive: true });
+    // A file, not a link: a package linked into node_modules is copied as what it names.
+    copyFileSync(realpathSync(join(root, file)), join(folder, file));
+  }
   // Node 24 from npm (the `node` package's binary), so that the machine needs none of its own.
   cpSync(join(root, 'node_modules/node/bin/node'), join(folder, 'bin/node'));
   for (const [name, args] of Object.entries(LAUNCHERS)) {
@@ -72,16 +182,25 @@ export function makeRelease(options: { out?: string; build: boolean }): { folder
     );
     chmodSync(join(folder, 'bin', name), 0o755);
   }
+  // Beside the folder, named after it: what is in it (the SBOM), and the checksums of every file and of the SBOM, for
+  // `sha256sum -c` in the folder's parent.
+  const bom = `${folder}.cdx.json`;
+  writeFileSync(bom, sbom(folder));
+  writeFileSync(`${folder}.sha256`, checksums(folder, [bom]));
   const bytes = Number(execFileSync('du', ['-sb', folder], { encoding: 'utf8' }).split('\t')[0]);
-  return { folder, bytes };
+  const files = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  return { folder, bytes, files };
 }
 
 if (import.meta.main) {
   const { values } = commandLine('Usage: npm run release -- [--out DIR] [--no-build]', {
     options: { 'no-build': { type: 'boolean' }, out: { type: 'string' } },
   });
-  const { folder, bytes } = makeRelease({ build: !values['no-build'], ...(values.out ? { out: values.out } : {}) });
+  const { folder, bytes, files } = await makeRelease({
+    build: !values['no-build'],
+    ...(values.out ? { out: values.out } : {}),
+  });
   console.log(
-    `bio-cards ${version}: ${folder} (${(bytes / 2 ** 20).toFixed(0)} MiB). Start it with ${folder}/bin/serve`,
+    `bio-cards ${version}: ${folder} (${(bytes / 2 ** 20).toFixed(0)} MiB, ${files} files). Start it with ${folder}/bin/serve`,
   );
 }

@@ -16,7 +16,6 @@ import { dirOf } from './locales.ts';
 import { OG_HEIGHT, OG_WIDTH, type OgCard } from './og.ts';
 
 const require = createRequire(import.meta.url);
-const fontFile = (pkg: string, file: string) => readFileSync(require.resolve(`${pkg}/${file}`));
 
 /** The site's faces (fonts.ts FONTS), by the word a theme names them with: their family names in the TrueType files. */
 const FACES: Record<FontKey, { family: string; file: [string, string] }> = {
@@ -33,6 +32,19 @@ const FACES: Record<FontKey, { family: string; file: [string, string] }> = {
     file: ['@expo-google-fonts/noto-kufi-arabic', '700Bold/NotoKufiArabic_700Bold.ttf'],
   },
 };
+/**
+ * Every file drawing reads by a name made at run time, which no import names (a release copies them beside what its
+ * imports trace: scripts/release.ts): CanvasKit's WebAssembly, and the faces in the order FontMgr takes them.
+ */
+export const DRAWING_FILES = {
+  wasm: 'canvaskit-wasm/bin/canvaskit.wasm',
+  fonts: [
+    ...Object.values(FACES).map(({ file }) => file.join('/')),
+    '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
+    '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
+    '@expo-google-fonts/noto-emoji/700Bold/NotoEmoji_700Bold.ttf',
+  ],
+} as const;
 const LATIN = 'Noto Sans';
 const EMOJI = 'Noto Emoji';
 
@@ -56,13 +68,10 @@ let kit: Promise<Kit> | undefined;
 
 function load(): Promise<Kit> {
   kit ??= (async () => {
-    const ck = await CanvasKitInit({ locateFile: (file: string) => require.resolve(`canvaskit-wasm/bin/${file}`) });
-    const buffers = [
-      ...Object.values(FACES).map(({ file }) => fontFile(...file)),
-      fontFile('@expo-google-fonts/noto-sans', '700Bold/NotoSans_700Bold.ttf'),
-      fontFile('@expo-google-fonts/noto-sans', '400Regular/NotoSans_400Regular.ttf'),
-      fontFile('@expo-google-fonts/noto-emoji', '700Bold/NotoEmoji_700Bold.ttf'),
-    ].map((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    const ck = await CanvasKitInit({ locateFile: () => require.resolve(DRAWING_FILES.wasm) });
+    const buffers = DRAWING_FILES.fonts
+      .map((file) => readFileSync(require.resolve(file)))
+      .map((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
     const fonts = ck.FontMgr.FromData(...buffers);
     if (!fonts) throw new Error('CanvasKit could not load the Open Graph fonts');
     const surface = ck.MakeSurface(OG_WIDTH, OG_HEIGHT);

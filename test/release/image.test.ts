@@ -3,15 +3,16 @@
 // database a read-only volume seeded by the image's own CLI. It serves a profile and its twin, says its version, its
 // HEALTHCHECK passes, nothing can be written beside the release, and SIGTERM stops it cleanly; a build in a volume
 // (DIST_DIR) is served instead of the one inside.
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { IMAGE, podman } from '../../scripts/image.ts';
+import { podman } from '../../scripts/image.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
-import { distDir, projectRoot } from '../helpers/env.ts';
+import { distDir, expectedLiveness, projectRoot } from '../helpers/env.ts';
 
-const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
 const containers: string[] = [];
 /** The database volume and a build: not left behind. */
 const work = mkdtempSync(join(tmpdir(), 'bio-image-'));
@@ -49,7 +50,7 @@ async function serve(args: string[] = []): Promise<{ container: string; base: st
     if (!live) await new Promise((r) => setTimeout(r, 200));
   }
   expect(live?.status, podman(['logs', container])).toBe(200);
-  expect(await live!.json()).toEqual({ status: 'alive', version });
+  expect(await live!.json()).toEqual(expectedLiveness());
   return { container, base };
 }
 
@@ -58,13 +59,21 @@ describe('the container image', () => {
     // The database volume: written once by the image's CLI (as its user), then mounted read-only for the server.
     mkdirSync(data);
     chmodSync(data, 0o777);
-    podman(['run', '--rm', '--volume', `${data}:/var/lib/bio`, '--entrypoint', '/opt/bio/bin/db', IMAGE, 'seed-demo']);
+    podman([
+      'run',
+      '--rm',
+      '--volume',
+      `${data}:/var/lib/bio`,
+      '--entrypoint',
+      '/opt/bio/bin/db',
+      inject('release').image,
+      'seed-demo',
+    ]);
   });
 
   it('runs read-only as an unprivileged user and serves the site from a database volume', async () => {
     // The tier's image (test/setup/release.ts): `npm run image`'s function on the tier's release folder.
     const { image, imageBytes } = inject('release');
-    expect(image).toBe(IMAGE);
     expect(imageBytes).toBeGreaterThan(0);
     const [inspected] = JSON.parse(podman(['image', 'inspect', image])) as {
       Config: { User: string };
@@ -87,6 +96,80 @@ describe('the container image', () => {
     // SIGTERM: drained and exited 0.
     podman(['stop', '--time', '15', container]);
     expect(podman(['inspect', '--format', '{{.State.ExitCode}}', container]).trim()).toBe('0');
+  });
+
+  it('is named by its version and build, labelled, without a package manager, with pg_dump (#61)', () => {
+    const { image, folder } = inject('release');
+    const manifest = JSON.parse(readFileSync(join(folder, 'dist', 'build-manifest.json'), 'utf8')) as {
+      fingerprint: string;
+      revision: string;
+      builtAt: string;
+    };
+    const { version } = expectedLiveness(join(folder, 'dist'));
+    expect(image).toBe(`localhost/bio-cards:${version}-${manifest.fingerprint.slice(0, 12)}`);
+    const labels = JSON.parse(podman(['image', 'inspect', '--format', '{{json .Labels}}', image])) as Record<
+      string,
+      string
+    >;
+    expect(labels).toMatchObject({
+      'org.opencontainers.image.version': version,
+      'org.opencontainers.image.revision': manifest.revision,
+      'org.opencontainers.image.created': manifest.builtAt,
+    });
+    // What is inside, asked of the image's own Node: every file of the release, no apt and no dpkg, and PostgreSQL's
+    // client programs, which `bin/db backup` runs on PostgreSQL.
+    const inside = JSON.parse(
+      podman([
+        'run',
+        '--rm',
+        '--entrypoint',
+        '/opt/bio/bin/node',
+        image,
+        '-e',
+        `const fs = require('node:fs');
+         const files = fs.readdirSync('/opt/bio', { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+         const on = (f) => fs.existsSync(f);
+         const dump = require('node:child_process').execFileSync('/usr/lib/postgresql/15/bin/pg_dump', ['--version']);
+         console.log(JSON.stringify({ files: files.length, apt: on('/usr/bin/apt') || on('/usr/bin/apt-get'),
+           dpkg: on('/usr/bin/dpkg'), pgDump: String(dump).trim() }));`,
+      ]),
+    ) as { files: number; apt: boolean; dpkg: boolean; pgDump: string };
+    const released = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+    expect(inside).toMatchObject({ files: released, apt: false, dpkg: false });
+    expect(inside.pgDump).toMatch(/^pg_dump \(PostgreSQL\) 15\./);
+  });
+
+  it("moves only the build's layer when only the content changed (#61)", () => {
+    // The same release with one article's worth of change: another build (its fingerprint), the same code.
+    const { image, folder } = inject('release');
+    const next = join(work, 'next', basename(folder));
+    cpSync(folder, next, { recursive: true });
+    writeFileSync(join(next, 'dist', 'client', 'volume.txt'), 'an edit\n');
+    const manifestFile = join(next, 'dist', 'build-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { fingerprint: string };
+    manifest.fingerprint = createHash('sha256').update('an edit').digest('hex');
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    // The guide's command.
+    const made = spawnSync('npm', ['run', 'image', '--', '--release', next, '--no-build'], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+    });
+    expect(made.status, made.stderr).toBe(0);
+    const upgrade = `localhost/bio-cards:${expectedLiveness(join(next, 'dist')).version}-${manifest.fingerprint.slice(0, 12)}`;
+    expect(made.stdout).toContain(`${upgrade}:`);
+    try {
+      const layers = (name: string) =>
+        podman(['image', 'inspect', '--format', '{{range .RootFS.Layers}}{{println .}}{{end}}', name])
+          .trim()
+          .split('\n');
+      const [before, after] = [layers(image), layers(upgrade)];
+      expect(after).toHaveLength(before.length);
+      // The runtime, the packages and the code are the layers a node already has; the build's is new.
+      expect(after.slice(0, -1)).toEqual(before.slice(0, -1));
+      expect(after.at(-1)).not.toBe(before.at(-1));
+    } finally {
+      podman(['rmi', '--force', upgrade]);
+    }
   });
 
   it('serves a build from a volume when DIST_DIR names it', async () => {

@@ -5,7 +5,7 @@
 // Secret is a podman secret holding the keys' base64. PostgreSQL runs on this machine, listening only on the bridge
 // the pods share (its gateway), trusted from that network alone; readers ask through the edge's hostPort on 127.0.0.1.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -131,6 +131,30 @@ describe('the Kubernetes manifests, played by podman', () => {
     for (const volume of VOLUMES) quietly(['volume', 'rm', '--force', volume]);
     topology?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("backs up the primary with the image's own pg_dump, as the guide's command does (#61)", () => {
+    const backups = join(work, 'backups');
+    mkdirSync(backups);
+    // The image's user writes it.
+    chmodSync(backups, 0o777);
+    podman([
+      'run',
+      '--rm',
+      '--network',
+      network,
+      '-v',
+      `${backups}:/backups`,
+      '-e',
+      `DATABASE_URL=${primary.url('bio')}`,
+      '--entrypoint',
+      '/opt/bio/bin/db',
+      inject('release').image,
+      'backup',
+      '/backups/bio.dump',
+    ]);
+    // A custom-format archive, pg_dump's own header.
+    expect(readFileSync(join(backups, 'bio.dump')).subarray(0, 5).toString('latin1')).toBe('PGDMP');
   });
 
   it('serves a profile and its twin through the edge, from sidecars that run as the manifests say', async () => {

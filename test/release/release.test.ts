@@ -3,13 +3,12 @@
 // CLI seeds a database, its server answers a profile, a card's picture and the twin, says its version at /livez, and
 // /health is ok. The tier runs alone too: `npx vitest run --project release`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { arch, platform, tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot } from '../helpers/env.ts';
+import { expectedLiveness } from '../helpers/env.ts';
 
-const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
 /** No Node, no npm, no coreutils: what a bare machine offers a process, less. */
 const BARE = { PATH: '/nonexistent', HOME: tmpdir() };
 
@@ -47,7 +46,7 @@ describe('the release folder', () => {
       if (!live) await new Promise((r) => setTimeout(r, 200));
     }
     expect(live?.status, output).toBe(200);
-    expect(await live!.json()).toEqual({ status: 'alive', version });
+    expect(await live!.json()).toEqual(expectedLiveness(join(folder, 'dist')));
     expect(await (await fetch(`${base}/health`)).json()).toMatchObject({ status: 'ok' });
     const page = await fetch(`${base}/p/layla`);
     expect(page.status).toBe(200);
@@ -56,5 +55,40 @@ describe('the release folder', () => {
     expect(picture.headers.get('content-type')).toBe('image/png');
     await picture.arrayBuffer();
     expect(await (await fetch(`${base}/p/sam-rivera.md`)).text()).toContain('# Sam Rivera');
+  });
+
+  it('carries what runs and nothing of the build chain, with an SBOM and checksums beside it (#61)', () => {
+    const { folder } = inject('release');
+    const files = readdirSync(folder, { recursive: true, encoding: 'utf8' });
+    // The build chain and the type checker stay behind (they were 393 MB of node_modules with the packages whole).
+    for (const tool of ['typescript', 'esbuild', 'vite', 'rolldown', '@astrojs/compiler', 'lightningcss', 'shiki'])
+      expect(existsSync(join(folder, 'node_modules', tool)), tool).toBe(false);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    // A native module's build for this platform alone.
+    const natives = files.filter((f) => /\/prebuilds\/[^/]+\.node$/.test(f));
+    expect(natives.length).toBeGreaterThan(0);
+    for (const file of natives) expect(file).toMatch(new RegExp(`/${platform()}-${arch()}\\.node$`));
+    // Every file and the SBOM as the checksums say, checked as an operator would: sha256sum -c in the folder's parent.
+    const checked = spawnSync('sha256sum', ['--check', '--quiet', `${basename(folder)}.sha256`], {
+      cwd: dirname(folder),
+      encoding: 'utf8',
+    });
+    expect(checked.status, checked.stdout + checked.stderr).toBe(0);
+    const listed = readFileSync(`${folder}.sha256`, 'utf8').trim().split('\n');
+    expect(listed).toHaveLength(files.filter((f) => statSync(join(folder, f)).isFile()).length + 1);
+    // The SBOM: CycloneDX, each package the folder carries at the version it carries, and none it does not.
+    const bom = JSON.parse(readFileSync(`${folder}.cdx.json`, 'utf8')) as {
+      bomFormat: string;
+      components: { name: string; group?: string; version: string }[];
+    };
+    expect(bom.bomFormat).toBe('CycloneDX');
+    const named = new Map(bom.components.map((c) => [c.group ? `${c.group}/${c.name}` : c.name, c.version]));
+    for (const pkg of ['better-sqlite3', 'fastify', 'sharp', '@modelcontextprotocol/server', 'pg']) {
+      const { version } = JSON.parse(readFileSync(join(folder, 'node_modules', pkg, 'package.json'), 'utf8')) as {
+        version: string;
+      };
+      expect(named.get(pkg), pkg).toBe(version);
+    }
+    expect(named.has('typescript')).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { EDGE_IMAGE, IMAGE, podman } from '../../scripts/image.ts';
+import { EDGE_IMAGE, imageOf, podman } from '../../scripts/image.ts';
 import { makeRelease } from '../../scripts/release.ts';
 import { projectRoot } from '../helpers/env.ts';
 
@@ -17,11 +17,11 @@ declare module 'vitest' {
   }
 }
 
-export default function setup(project: TestProject) {
+export default async function setup(project: TestProject) {
   const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
   const work = mkdtempSync(join(tmpdir(), 'bio-release-'));
   // The tests' build (for their BASE_URL, http://localhost:8080), as `npm run release` would make it.
-  const { folder, bytes } = makeRelease({ build: false, out: join(work, `bio-cards-${version}`) });
+  const { folder, bytes } = await makeRelease({ build: false, out: join(work, `bio-cards-${version}`) });
   // The guide's command, with the options it documents: this folder, and no build of its own (the tests' is in it).
   const made = spawnSync('npm', ['run', 'image', '--', '--release', folder, '--no-build'], {
     cwd: projectRoot,
@@ -29,7 +29,10 @@ export default function setup(project: TestProject) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   if (made.status !== 0) throw new Error(`npm run image failed (${made.status}):\n${made.stdout}`);
-  const imageBytes = Number(podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE]).trim());
-  project.provide('release', { folder, bytes, image: IMAGE, imageBytes, edgeImage: EDGE_IMAGE });
+  // The tag the command printed: the version and the build (#61).
+  const image = imageOf(join(folder, 'dist'));
+  if (!made.stdout.includes(`${image}:`)) throw new Error(`npm run image did not say ${image}:\n${made.stdout}`);
+  const imageBytes = Number(podman(['image', 'inspect', '--format', '{{.Size}}', image]).trim());
+  project.provide('release', { folder, bytes, image, imageBytes, edgeImage: EDGE_IMAGE });
   return () => rmSync(work, { recursive: true, force: true });
 }
