@@ -2,7 +2,7 @@
 // release folder (`npm run release`: one is made unless --release names one) with deploy/image/Containerfile, offline,
 // and the edge's image (Varnish from Debian) when this machine has none yet: the two the Kubernetes manifests name.
 // No image registry is reachable on this machine kind, so the base is made from Debian's packages the first time
-// (mmdebstrap --variant=minbase bookworm, imported as localhost/bio-cards-base:bookworm); --base names another (a
+// (mmdebstrap --variant=minbase bookworm, imported as localhost/bio-cards-base:bookworm-pg15-noapt); --base names another (a
 // registry's debian:bookworm-slim in production). Tagged localhost/bio-cards:<version>-<build> (the build's fingerprint,
 // twelve hex digits: a content-only rebuild is a new tag, which nodes that have the last one pull), with the OCI labels
 // (version, revision, source, created); its layers change at different rates (the runtime, the packages, the code, the
