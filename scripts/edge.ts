@@ -15,7 +15,7 @@ import { buildStyleHashes } from '../src/lib/build-manifest.ts';
 import { DEFAULT_LANG, LANGS } from '../src/lib/locales.ts';
 import { pathOf, MCP_BODY_LIMIT, OWN_LANGUAGE_HEADER, RETRY_AFTER } from '../src/lib/surface.ts';
 import { paths } from '../src/lib/urls.ts';
-import { projectRoot } from './ensure-build.ts';
+import { projectRoot } from './project-root.ts';
 import { FRONT_LIMITS, type ClientLimits } from './front-config.ts';
 import { commandLine } from './command-line.ts';
 

@@ -1,11 +1,12 @@
 // Builds the site when dist/ is missing or was built from other sources or another configuration.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildFingerprint, readManifest } from '../src/lib/build-manifest.ts';
 import type { PublicConfig } from '../src/lib/site-config.ts';
 
-export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+import { projectRoot } from './project-root.ts';
+
+export { projectRoot };
 
 /** Returns true when it had to build. Throws when the build fails. */
 export function ensureBuild(config: PublicConfig, env: NodeJS.ProcessEnv = process.env): boolean {

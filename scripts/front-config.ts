@@ -34,7 +34,7 @@ import {
 import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../sidecar/mcp/jsonrpc.ts';
 import { tooLargeMessage } from '../sidecar/request-body.ts';
-import { projectRoot } from './ensure-build.ts';
+import { projectRoot } from './project-root.ts';
 
 export interface FrontOptions {
   config: ServerConfig;

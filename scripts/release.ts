@@ -12,6 +12,10 @@
 //   release/bio-cards-<version>/bin/db         the import CLI (`npm run db`): migrate, import FILE, seed-demo
 //   release/bio-cards-<version>/bin/purger     the edge's purger (`npm run purger`)
 //   release/bio-cards-<version>/bin/probe PATH asks the local server for PATH: 0 when it answers 2xx (a health check)
+//   release/bio-cards-<version>/bin/switch-build NEW_BUILD   `npm run switch-build`: builds under this folder (#61)
+//   release/bio-cards-<version>/bin/front config …           `npm run front`: the front's nginx configuration
+//   release/bio-cards-<version>/bin/edge [config] …          `npm run edge`: the edge's Varnish, or its VCL
+// (the front and the edge run Debian's nginx and Varnish: no checkout and no npm on the server).
 import { nodeFileTrace } from '@vercel/nft';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -49,6 +53,13 @@ const PARTS = [
   'scripts/postgres-bin.ts',
   'scripts/purger.ts',
   'scripts/probe.ts',
+  'scripts/switch-build.ts',
+  'scripts/front-config.ts',
+  'scripts/edge.ts',
+  // The templates the front's and the edge's configurations are made from, and the front's negotiation.
+  'deploy/nginx.conf',
+  'deploy/negotiate.js',
+  'deploy/edge.vcl',
   'scripts/demo-data.json',
   'scripts/demo-images',
 ];
@@ -59,6 +70,9 @@ const LAUNCHERS: Record<string, string> = {
   db: '"$here/scripts/db.ts"',
   purger: '"$here/scripts/purger.ts"',
   probe: '"$here/scripts/probe.ts"',
+  'switch-build': '"$here/scripts/switch-build.ts"',
+  front: '"$here/scripts/front-config.ts"',
+  edge: '"$here/scripts/edge.ts"',
 };
 
 /** Every script file under the parts (each an entry: a worker thread's file is named by a path, not imported). */
@@ -72,10 +86,12 @@ const scriptsUnder = (part: string): string[] =>
       : [];
 
 /**
- * The files of node_modules that the server, the CLI, the purger and the build's server code load: traced from their
- * imports (TypeScript read with its types stripped, as Node runs it), and the files read by a name made at run time.
+ * The files that the server, the CLI, the purger, the operator's commands and the build's server code load, beside the
+ * parts: of node_modules, and of the project (a module a part imports, such as scripts/command-line.ts). Traced from
+ * their imports (TypeScript read with its types stripped, as Node runs it), with the files read by a name made at run
+ * time.
  */
-async function tracedPackageFiles(): Promise<string[]> {
+async function tracedFiles(): Promise<string[]> {
   const entries = [...PARTS.flatMap(scriptsUnder), ...scriptsUnder('dist/server')].map((file) => join(root, file));
   const { fileList } = await nodeFileTrace(entries, {
     base: root,
@@ -91,7 +107,8 @@ async function tracedPackageFiles(): Promise<string[]> {
   const computed = [DRAWING_FILES.wasm, ...DRAWING_FILES.fonts].map((file) => relative(root, require.resolve(file)));
   return [...fileList, ...computed].filter(
     (file) =>
-      file.startsWith('node_modules/') &&
+      // The build is copied whole (a switch may name files no import does).
+      !file.startsWith('dist/') &&
       !file.endsWith('.map') &&
       // A native module's builds for other systems (better-sqlite3 carries eight): this platform's alone.
       !(/\/prebuilds\/[^/]+\.node$/.test(file) && !file.endsWith(`/prebuilds/${platform()}-${arch()}.node`)),
@@ -167,7 +184,7 @@ export async function makeRelease(options: {
   mkdirSync(join(folder, 'bin'), { recursive: true });
   cpSync(join(root, 'dist'), join(folder, 'dist'), { recursive: true, dereference: true });
   for (const part of PARTS) cpSync(join(root, part), join(folder, part), { recursive: true, dereference: true });
-  for (const file of await tracedPackageFiles()) {
+  for (const file of await tracedFiles()) {
     mkdirSync(dirname(join(folder, file)), { recursive: true });
     // A file, not a link: a package linked into node_modules is copied as what it names.
     copyFileSync(realpathSync(join(root, file)), join(folder, file));

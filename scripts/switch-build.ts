@@ -98,7 +98,7 @@ if (import.meta.main) {
     const { previous, carried } = switchBuild(config, positionals[0]!, resolve(link));
     console.log(
       `${link} → ${realpathSync(link)}${previous ? ` (was ${previous}; ${carried} of its fingerprinted files kept)` : ''}.\n` +
-        'Now restart the sidecars one at a time, reload the front (npm run front -- config …; nginx -s reload) and purge ' +
+        'Now restart the sidecars one at a time, reload the front (npm run front -- config …, bin/front config … in a release; nginx -s reload) and purge ' +
         'the edges\' live pages (PURGE with xkey-purge: live): docs/operations.md, "Switching builds".',
     );
   } catch (err) {

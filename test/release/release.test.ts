@@ -3,10 +3,23 @@
 // CLI seeds a database, its server answers a profile, a card's picture and the twin, says its version at /livez, and
 // /health is ok. The tier runs alone too: `npx vitest run --project release`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { runNginx } from '../../scripts/front-config.ts';
+import { freePort } from '../../scripts/sidecar-process.ts';
 import { expectedLiveness } from '../helpers/env.ts';
 
 /** No Node, no npm, no coreutils: what a bare machine offers a process, less. */
@@ -55,6 +68,71 @@ describe('the release folder', () => {
     expect(picture.headers.get('content-type')).toBe('image/png');
     await picture.arrayBuffer();
     expect(await (await fetch(`${base}/p/sam-rivera.md`)).text()).toContain('# Sam Rivera');
+  });
+
+  it("runs the front, the edge's configuration and a build switch from the folder, with Debian's nginx and Varnish (#61)", async () => {
+    // The server the first test started (on 8080) stands for the sidecars. No checkout, no npm: the folder's commands.
+    const { folder } = inject('release');
+    const front = join(work, 'front');
+    const frontPort = await freePort();
+    const conf = spawnSync(
+      join(folder, 'bin/front'),
+      [
+        'config',
+        '--listen',
+        `127.0.0.1:${frontPort}`,
+        '--sidecar',
+        '127.0.0.1:8080',
+        '--dist',
+        join(folder, 'dist/client'),
+        '--prefix',
+        front,
+      ],
+      { env: BARE, encoding: 'utf8' },
+    );
+    expect(conf.status, conf.stderr).toBe(0);
+    // Debian's nginx on what the folder printed (as the tests run it: its own prefix, in the foreground).
+    const nginx = await runNginx(front, conf.stdout, `http://127.0.0.1:${frontPort}`);
+    try {
+      const home = await fetch(`http://127.0.0.1:${frontPort}/`);
+      // A static page from the folder's build (nginx), a live one from the server behind it.
+      expect(home.status).toBe(200);
+      const live = await fetch(`http://127.0.0.1:${frontPort}/p/layla`);
+      expect(live.status).toBe(200);
+      expect(await live.text()).toContain('ليلى الأحمد');
+    } finally {
+      nginx.kill('SIGQUIT');
+    }
+    // The edge's VCL, which Varnish compiles.
+    const vcl = spawnSync(join(folder, 'bin/edge'), ['config', '--backend', '127.0.0.1:8080'], {
+      env: BARE,
+      encoding: 'utf8',
+    });
+    expect(vcl.status, vcl.stderr).toBe(0);
+    writeFileSync(join(work, 'edge.vcl'), vcl.stdout);
+    const compiled = spawnSync(
+      '/usr/sbin/varnishd',
+      ['-C', '-f', join(work, 'edge.vcl'), '-n', join(work, 'varnish')],
+      { encoding: 'utf8' },
+    );
+    expect(compiled.status, compiled.stderr.slice(-2000)).toBe(0);
+    // A build switch between two builds inside the folder (the guide names /opt/bio/builds/…).
+    const builds = join(folder, 'builds');
+    cpSync(join(folder, 'dist'), join(builds, 'first'), { recursive: true });
+    cpSync(join(folder, 'dist'), join(builds, 'second'), { recursive: true });
+    const link = join(folder, 'current');
+    symlinkSync(join(builds, 'first'), link);
+    try {
+      const switched = spawnSync(join(folder, 'bin/switch-build'), [join(builds, 'second')], {
+        env: { ...BARE, DIST_DIR: link },
+        encoding: 'utf8',
+      });
+      expect(switched.status, switched.stderr).toBe(0);
+      expect(realpathSync(link)).toBe(join(builds, 'second'));
+    } finally {
+      rmSync(link, { force: true });
+      rmSync(builds, { recursive: true, force: true });
+    }
   });
 
   it('carries what runs and nothing of the build chain, with an SBOM and checksums beside it (#61)', () => {
