@@ -122,16 +122,27 @@ const RESPONSES: Partial<Record<RouteId, { responses?: Record<number, Json>; sch
   getLiveness: {
     responses: {
       200: {
-        description: 'The process answers: always 200 while it runs. Its version, as package.json says.',
+        description:
+          'The process answers: always 200 while it runs. What it runs: the version, the commit its build was made from, and the build.',
         headers: { 'Cache-Control': { description: `\`${CACHE.none}\`.`, schema: { type: 'string' } } },
         content: {
           'application/json': {
             schema: {
               type: 'object',
-              required: ['status', 'version'],
+              required: ['status', 'version', 'revision', 'build'],
               properties: {
                 status: { type: 'string', enum: ['alive'] },
                 version: { type: 'string', description: 'The version of the service this process runs.' },
+                revision: {
+                  type: 'string',
+                  description:
+                    'The commit its build was made from (40 hex digits, `-dirty` when the work tree had changes), or `unknown`.',
+                },
+                build: {
+                  type: 'string',
+                  description:
+                    "Its build: the first twelve hex digits of the build's fingerprint (every input, content included).",
+                },
               },
               additionalProperties: false,
             },
