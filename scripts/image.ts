@@ -9,6 +9,7 @@
 // build), so that an upgrade that changes only content moves only the build's. Its size is printed.
 // podman reads deploy/image/containers.conf (CONTAINERS_CONF), so the machine's own configuration is left alone.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,16 @@ export function ensureBase(name = DEFAULT_BASE): void {
   }
 }
 
+/** A root file system of Debian's packages (minbase and `include`), with `hooks`; its /etc/passwd. */
+function debianRoot(tarball: string, include: string[], hooks: string[] = []): string {
+  execFileSync(
+    'mmdebstrap',
+    ['--quiet', '--variant=minbase', `--include=${include.join(',')}`, ...hooks, 'bookworm', tarball],
+    { stdio: 'inherit' },
+  );
+  return execFileSync('tar', ['-xOf', tarball, './etc/passwd'], { encoding: 'utf8' });
+}
+
 /** The edge's image: Varnish and varnish-modules from Debian (the VCL comes from the manifests' ConfigMap). */
 export const EDGE_IMAGE = 'localhost/bio-cards-edge:bookworm';
 /** The varnish user Debian's package makes in it, which the manifests run Varnish as. */
@@ -110,21 +121,13 @@ function ensureEdgeImage(): string {
   const work = mkdtempSync(join(tmpdir(), 'bio-edge-image-'));
   try {
     const tarball = join(work, 'rootfs.tar');
-    execFileSync(
-      'mmdebstrap',
-      [
-        '--quiet',
-        '--variant=minbase',
-        '--include=varnish,varnish-modules',
-        // Varnish's work folder, a volume in the manifests, is the varnish user's (podman gives a new volume the
-        // owner of the folder it covers; Kubernetes makes an emptyDir writable by all).
-        `--customize-hook=chroot "$1" chown ${EDGE_USER.uid}:${EDGE_USER.gid} /var/lib/varnish`,
-        'bookworm',
-        tarball,
-      ],
-      { stdio: 'inherit' },
+    const passwd = debianRoot(
+      tarball,
+      ['varnish', 'varnish-modules'],
+      // Varnish's work folder, a volume in the manifests, is the varnish user's (podman gives a new volume the owner
+      // of the folder it covers; Kubernetes makes an emptyDir writable by all).
+      [`--customize-hook=chroot "$1" chown ${EDGE_USER.uid}:${EDGE_USER.gid} /var/lib/varnish`],
     );
-    const passwd = execFileSync('tar', ['-xOf', tarball, './etc/passwd'], { encoding: 'utf8' });
     if (!passwd.includes(`\nvarnish:x:${EDGE_USER.uid}:${EDGE_USER.gid}:`))
       throw new Error(
         `the varnish user is not ${EDGE_USER.uid}:${EDGE_USER.gid} in Debian's package any more: change deploy/kubernetes.yaml and EDGE_USER`,
@@ -146,6 +149,82 @@ function ensureEdgeImage(): string {
     rmSync(work, { recursive: true, force: true });
   }
   return EDGE_IMAGE;
+}
+
+/** The compose file's front: Debian's nginx with the njs and brotli modules (deploy/nginx.conf loads them by path). */
+export const FRONT_IMAGE = 'localhost/bio-cards-front:bookworm';
+
+/** The front's image, made from Debian's packages when this machine has none yet (some 15 s). */
+function ensureFrontImage(): string {
+  if (imageExists(FRONT_IMAGE)) return FRONT_IMAGE;
+  const work = mkdtempSync(join(tmpdir(), 'bio-front-image-'));
+  try {
+    const tarball = join(work, 'rootfs.tar');
+    debianRoot(tarball, ['nginx-light', 'libnginx-mod-http-js', 'libnginx-mod-http-brotli-static']);
+    podman([
+      'import',
+      '--change',
+      'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      '--change',
+      'ENTRYPOINT ["/usr/sbin/nginx"]',
+      tarball,
+      FRONT_IMAGE,
+    ]);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return FRONT_IMAGE;
+}
+
+/** What the compose file's PostgreSQL runs at each start, and the role it makes: baked into its image. */
+const POSTGRES_FILES = ['deploy/compose/postgres-init.sh', 'deploy/postgres-roles.sql'];
+
+/** The compose file's PostgreSQL image: named by what is baked into it, so that a change makes a new one. */
+export function postgresImage(): string {
+  const hash = createHash('sha256');
+  for (const file of POSTGRES_FILES) hash.update(readFileSync(join(root, file)));
+  return `localhost/bio-cards-postgres:15-${hash.digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * PostgreSQL 15 from Debian, running deploy/compose/postgres-init.sh as the postgres user, its data in a volume at
+ * /var/lib/postgresql/data (made here, the postgres user's: a new volume takes the owner of the folder it covers).
+ */
+function ensurePostgresImage(): string {
+  const name = postgresImage();
+  if (imageExists(name)) return name;
+  const work = mkdtempSync(join(tmpdir(), 'bio-postgres-image-'));
+  try {
+    const tarball = join(work, 'rootfs.tar');
+    const passwd = debianRoot(
+      tarball,
+      ['postgresql-15'],
+      [
+        `--customize-hook=copy-in ${join(root, POSTGRES_FILES[0]!)} /usr/local/bin`,
+        '--customize-hook=mkdir -p "$1"/usr/local/share/bio',
+        `--customize-hook=copy-in ${join(root, POSTGRES_FILES[1]!)} /usr/local/share/bio`,
+        '--customize-hook=chroot "$1" install -d -o postgres -g postgres -m 700 /var/lib/postgresql/data',
+      ],
+    );
+    const user = /^postgres:x:(\d+):(\d+):/m.exec(passwd);
+    if (!user) throw new Error("no postgres user in Debian's postgresql-15 package");
+    podman([
+      'import',
+      '--change',
+      'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      '--change',
+      `USER ${user[1]}:${user[2]}`,
+      '--change',
+      'EXPOSE 5432',
+      '--change',
+      'ENTRYPOINT ["/usr/local/bin/postgres-init.sh"]',
+      tarball,
+      name,
+    ]);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return name;
 }
 
 export async function makeImage(options: { release?: string; base?: string; build: boolean }): Promise<{
@@ -197,5 +276,8 @@ if (import.meta.main) {
   );
   // The edge's image (issue 61): the manifests (`npm run kube -- config`) name it beside the sidecar's.
   const edge = ensureEdgeImage();
-  console.log(`${edge}: the edge's Varnish, for the Kubernetes manifests.`);
+  console.log(`${edge}: the edge's Varnish, for the Kubernetes manifests and the compose file.`);
+  // The compose file's other two (issue 61: one machine, one file).
+  console.log(`${ensureFrontImage()}: the front's nginx, for the compose file.`);
+  console.log(`${ensurePostgresImage()}: PostgreSQL 15, for the compose file.`);
 }

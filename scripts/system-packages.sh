@@ -2,8 +2,8 @@
 # The system programs the tests drive: Chromium (browser tests), xmllint (sitemap XSD), Java (the Nu HTML Checker),
 # wrk (benchmarks), nginx with its njs and brotli modules (the front, and the benchmarks' baseline), Varnish with
 # varnish-modules (the edge), PostgreSQL's server binaries (the data tier), systemd-analyze and systemd-socket-activate
-# (the units in deploy/, an upgrade on a socket handed over), Prometheus's promtool (the alert rules), and podman, runc
-# and mmdebstrap (the container image and the Kubernetes manifests).
+# (the units in deploy/, an upgrade on a socket handed over), Prometheus's promtool (the alert rules), and podman, runc,
+# mmdebstrap and podman-compose (the container image, the Kubernetes manifests and the compose file).
 #   npm run setup                 installs what is missing with apt-get (as root on Debian), else says what to install
 #   bash scripts/system-packages.sh --check     installs nothing: names what is missing and fails (npm test's first step)
 #   bash scripts/system-packages.sh --content   installs only what `npm run check:build` needs (xmllint, Java): the
@@ -40,6 +40,8 @@ command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 command -v podman >/dev/null 2>&1 || missing+=(podman)
 command -v runc >/dev/null 2>&1 || missing+=(runc)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
+# The compose file for one machine (deploy/compose.yaml, issue 61), played by test/release/compose.test.ts.
+command -v podman-compose >/dev/null 2>&1 || missing+=(podman-compose)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0

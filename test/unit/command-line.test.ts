@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/env.ts';
 
-const COMMANDS = ['edge', 'front', 'kube', 'release', 'image', 'publish:site', 'switch-build'];
+const COMMANDS = ['edge', 'front', 'kube', 'compose', 'release', 'image', 'publish:site', 'switch-build'];
 
 const run = (command: string, flag: string) =>
   spawnSync('npm', ['run', '--silent', command, '--', flag], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
