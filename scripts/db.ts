@@ -28,6 +28,12 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/**
+ * How long a PostgreSQL that does not answer yet (refused, its name not found yet, starting up) is waited for, saying so:
+ * a compose file's database makes its cluster on its first start, while `migrate` and an import start beside it.
+ */
+const DATABASE_WAIT_MS = 30_000;
+
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function problems(label: string, errors: string[]): string {
@@ -35,7 +41,7 @@ function problems(label: string, errors: string[]): string {
 }
 
 async function importJson(json: unknown, label: string, images: IntakeOptions) {
-  const writer = await openWriter(config);
+  const writer = await openWriter({ ...config, waitForDatabaseMs: DATABASE_WAIT_MS });
   try {
     const outcome = await writer.importData(json, images);
     if (!outcome.ok) fail(problems(label, outcome.errors));
@@ -108,7 +114,7 @@ if (unknownFlag) fail(`Unknown option ${unknownFlag}\n${USAGE}`);
 const allowPrivateHosts = flags.includes('--allow-private-hosts');
 switch (command) {
   case 'migrate': {
-    const writer = await openWriter(config);
+    const writer = await openWriter({ ...config, waitForDatabaseMs: DATABASE_WAIT_MS });
     try {
       const migrated = await writer.migrate();
       if (migrated.length > 0) console.log(`Migrated ${writer.target} to schema version ${migrated.at(-1)}.`);

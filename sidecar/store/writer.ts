@@ -46,13 +46,37 @@ async function importWith(backend: Backend, json: unknown, images: IntakeOptions
 }
 
 /** Where to write, and (`baseUrl`, the site the data will be served on) what an import is judged against. */
+/** What a server says while it cannot take a connection yet: refused, not found yet, or starting up (57P03). */
+const NOT_YET = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', '57P03']);
+
+/**
+ * A connection to `url`, trying again for up to `waitMs` while the server is not up yet (a compose file's PostgreSQL
+ * making its cluster as the import starts: issue 61); any other failure (a wrong password, no such database) at once.
+ */
+async function connectWhenReady(url: string, waitMs: number): Promise<pg.Client> {
+  const until = Date.now() + waitMs;
+  for (let said = false; ; ) {
+    const client = new pg.Client({ connectionString: url, application_name: 'bio-db-cli' });
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      const code = (error as { code?: string }).code;
+      if (!code || !NOT_YET.has(code) || Date.now() >= until) throw error;
+      if (!said) console.error(`The database does not answer yet (${code}): trying again for ${waitMs / 1000} s…`);
+      said = true;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
 export async function openWriter(
-  config: { databasePath: string; databaseUrl?: string | undefined } & ImportRules,
+  config: { databasePath: string; databaseUrl?: string | undefined; waitForDatabaseMs?: number } & ImportRules,
 ): Promise<StoreWriter> {
   const rules: ImportRules = { baseUrl: config.baseUrl };
   if (config.databaseUrl) {
-    const client = new pg.Client({ connectionString: config.databaseUrl, application_name: 'bio-db-cli' });
-    await client.connect();
+    const client = await connectWhenReady(config.databaseUrl, config.waitForDatabaseMs ?? 0);
     const url = new URL(config.databaseUrl);
     url.password = '';
     return {
