@@ -55,7 +55,7 @@ const NOT_YET = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', '57P03']);
  */
 async function connectWhenReady(url: string, waitMs: number): Promise<pg.Client> {
   const until = Date.now() + waitMs;
-  for (let said = false; ; ) {
+  for (let said = false; ;) {
     const client = new pg.Client({ connectionString: url, application_name: 'bio-db-cli' });
     try {
       await client.connect();
