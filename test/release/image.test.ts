@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { podman } from '../../scripts/image.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
 import { distDir, expectedLiveness, projectRoot } from '../helpers/env.ts';
+import { guideBlock, runGuideBlock } from '../helpers/guide.ts';
 
 const containers: string[] = [];
 /** The database volume and a build: not left behind. */
@@ -170,6 +171,35 @@ describe('the container image', () => {
     } finally {
       podman(['rmi', '--force', upgrade]);
     }
+  });
+
+  it('seeds a volume and serves it as the guide prints the commands (#61)', async () => {
+    const volume = join(work, 'guide');
+    mkdirSync(volume);
+    // "make the database folder writable by it for the CLI"
+    chmodSync(volume, 0o777);
+    const port = await freePort();
+    const container = `bio-image-guide-${process.pid}`;
+    containers.push(container);
+    runGuideBlock(
+      guideBlock(/--entrypoint \/opt\/bio\/bin\/db \$IMAGE seed-demo/),
+      [
+        [/^IMAGE=(\S+)/m.exec(guideBlock(/\$IMAGE seed-demo/))![1]!, inject('release').image],
+        ['/srv/bio', volume],
+        ['-p 8080:8080', `-p 127.0.0.1:${port}:8080`],
+        // Named, so that the test can stop it.
+        ['podman run -d', `podman run -d --name ${container}`],
+      ],
+      { ...process.env, CONTAINERS_CONF: join(projectRoot, 'deploy', 'image', 'containers.conf') },
+    );
+    let page: Response | undefined;
+    for (let i = 0; i < 150 && page?.status !== 200; i++) {
+      page = await fetch(`http://127.0.0.1:${port}/p/layla`).catch(() => undefined);
+      if (page?.status !== 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(page?.status).toBe(200);
+    expect(await page!.text()).toContain('ليلى الأحمد');
+    podman(['rm', '--force', container]);
   });
 
   it('serves a build from a volume when DIST_DIR names it', async () => {

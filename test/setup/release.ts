@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { EDGE_IMAGE, imageOf, podman } from '../../scripts/image.ts';
-import { makeRelease } from '../../scripts/release.ts';
 import { projectRoot } from '../helpers/env.ts';
 
 declare module 'vitest' {
@@ -20,8 +19,17 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
   const work = mkdtempSync(join(tmpdir(), 'bio-release-'));
-  // The tests' build (for their BASE_URL, http://localhost:8080), as `npm run release` would make it.
-  const { folder, bytes } = await makeRelease({ build: false, out: join(work, `bio-cards-${version}`) });
+  // The tests' build (for their BASE_URL, http://localhost:8080), packed by the guide's command with the options it
+  // documents (`--no-build`: the build in dist/; `--out`: a folder of the run's own).
+  const folder = join(work, `bio-cards-${version}`);
+  const released = spawnSync('npm', ['run', 'release', '--', '--no-build', '--out', folder], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (released.status !== 0) throw new Error(`npm run release failed (${released.status}):\n${released.stdout}`);
+  if (!released.stdout.includes(`${folder} (`)) throw new Error(`npm run release did not name ${folder}`);
+  const bytes = Number(/\((\d+) MiB/.exec(released.stdout)?.[1] ?? 0) * 2 ** 20;
   // The guide's command, with the options it documents: this folder, and no build of its own (the tests' is in it).
   const made = spawnSync('npm', ['run', 'image', '--', '--release', folder, '--no-build'], {
     cwd: projectRoot,
