@@ -3,8 +3,8 @@
 // and the edge's image (Varnish from Debian) when this machine has none yet: the two the Kubernetes manifests name.
 // No image registry is reachable on this machine kind, so the base is made from Debian's packages the first time
 // (mmdebstrap --variant=minbase bookworm, imported as localhost/bio-cards-base:bookworm-pg15-noapt); --base names another (a
-// registry's debian:bookworm-slim in production). Tagged localhost/bio-cards:<version>-<build> (the build's fingerprint,
-// twelve hex digits: a content-only rebuild is a new tag, which nodes that have the last one pull), with the OCI labels
+// registry's debian:bookworm-slim in production). Tagged localhost/bio-cards:<version>-<commit>-<build> (imageOf: a
+// code-only or a content-only rebuild is a new tag, which nodes that have the last one pull), with the OCI labels
 // (version, revision, source, created); its layers change at different rates (the runtime, the packages, the code, the
 // build), so that an upgrade that changes only content moves only the build's. Its size is printed.
 // podman reads deploy/image/containers.conf (CONTAINERS_CONF), so the machine's own configuration is left alone.
@@ -35,11 +35,17 @@ function sourceUrl(): string | undefined {
   return origin && /^(?:https?|ssh|git):\/\//.test(origin) ? origin : undefined;
 }
 
-/** The image's name for the build in `dist` (a release's, or the project's): its version and its build. */
+/**
+ * The image's name for the build in `dist` (a release's, or the project's): the version, the commit (twelve hex
+ * digits, `.dirty` when the work tree had changes) and the build (its fingerprint's twelve: content). A change of
+ * code or of content is a new name; the same release, the same name. The build alone named it at first, and a
+ * code-only change then reused the name (two clones' images took each other's place).
+ */
 export function imageOf(dist: string): string {
   const manifest = readManifest(dist);
   if (!manifest) throw new Error(`no build in ${dist}: run \`npm run build\` first`);
-  return `localhost/bio-cards:${version}-${manifest.fingerprint.slice(0, 12)}`;
+  const [commit = 'unknown', dirty] = (manifest.revision ?? 'unknown').split('-');
+  return `localhost/bio-cards:${version}-${commit.slice(0, 12)}${dirty ? '.dirty' : ''}-${manifest.fingerprint.slice(0, 12)}`;
 }
 /**
  * The base made here. Its tag names what is in it, so that a machine holding an older base (with apt, no pg_dump)

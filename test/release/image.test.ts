@@ -107,7 +107,9 @@ describe('the container image', () => {
       builtAt: string;
     };
     const { version } = expectedLiveness(join(folder, 'dist'));
-    expect(image).toBe(`localhost/bio-cards:${version}-${manifest.fingerprint.slice(0, 12)}`);
+    // The version, the commit and the build: another commit or other content is another name.
+    const commit = manifest.revision.slice(0, 12) + (manifest.revision.endsWith('-dirty') ? '.dirty' : '');
+    expect(image).toBe(`localhost/bio-cards:${version}-${commit}-${manifest.fingerprint.slice(0, 12)}`);
     const labels = JSON.parse(podman(['image', 'inspect', '--format', '{{json .Labels}}', image])) as Record<
       string,
       string
@@ -156,7 +158,7 @@ describe('the container image', () => {
       encoding: 'utf8',
     });
     expect(made.status, made.stderr).toBe(0);
-    const upgrade = `localhost/bio-cards:${expectedLiveness(join(next, 'dist')).version}-${manifest.fingerprint.slice(0, 12)}`;
+    const upgrade = image.replace(/-[0-9a-f]{12}$/, `-${manifest.fingerprint.slice(0, 12)}`);
     expect(made.stdout).toContain(`${upgrade}:`);
     try {
       const layers = (name: string) =>
