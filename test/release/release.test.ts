@@ -70,7 +70,7 @@ describe('the release folder', () => {
     expect(await (await fetch(`${base}/p/sam-rivera.md`)).text()).toContain('# Sam Rivera');
   });
 
-  it("runs the front, the edge's configuration and a build switch from the folder, with Debian's nginx and Varnish (#61)", async () => {
+  it("runs the front, the edge and a build switch from the folder, with Debian's nginx and Varnish (#61)", async () => {
     // The server the first test started (on 8080) stands for the sidecars. No checkout, no npm: the folder's commands.
     const { folder } = inject('release');
     const front = join(work, 'front');
@@ -117,6 +117,28 @@ describe('the release folder', () => {
       { encoding: 'utf8' },
     );
     expect(compiled.status, compiled.stderr.slice(-2000)).toBe(0);
+    // The edge itself, started by the folder's command over the server: Debian's Varnish, which compiles its VCL with
+    // the machine's C compiler (on PATH: the programs Debian put there, not a Node of the machine's).
+    const edgePort = await freePort();
+    const edge = spawn(join(folder, 'bin/edge'), ['--listen', `127.0.0.1:${edgePort}`, '--backend', '127.0.0.1:8080'], {
+      env: { ...BARE, PATH: '/usr/sbin:/usr/bin:/bin' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let said = '';
+    edge.stdout?.on('data', (d) => (said += d));
+    edge.stderr?.on('data', (d) => (said += d));
+    try {
+      let page: Response | undefined;
+      for (let i = 0; i < 150 && page?.status !== 200; i++) {
+        page = await fetch(`http://127.0.0.1:${edgePort}/p/layla`).catch(() => undefined);
+        if (page?.status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(page?.status, said).toBe(200);
+      expect(page!.headers.get('cache-status'), said).toMatch(/^edge; /);
+    } finally {
+      edge.kill('SIGTERM');
+      await new Promise((resolve) => edge.once('exit', resolve));
+    }
     // A build switch between two builds inside the folder (the guide names /opt/bio/builds/…).
     const builds = join(folder, 'builds');
     cpSync(join(folder, 'dist'), join(builds, 'first'), { recursive: true });
