@@ -60,6 +60,8 @@ const PARTS = [
   'deploy/nginx.conf',
   'deploy/negotiate.js',
   'deploy/edge.vcl',
+  // podman's settings for this machine kind (runc, no default limits), for the operator's own podman commands.
+  'deploy/image/containers.conf',
   'scripts/demo-data.json',
   'scripts/demo-images',
 ];
@@ -105,7 +107,12 @@ async function tracedFiles(): Promise<string[]> {
   });
   const require = createRequire(join(root, 'package.json'));
   const computed = [DRAWING_FILES.wasm, ...DRAWING_FILES.fonts].map((file) => relative(root, require.resolve(file)));
-  return [...fileList, ...computed].filter(
+  // Each package a file is taken from, with its package.json: what it is and which version (the SBOM reads them).
+  const manifests = [...fileList, ...computed].flatMap((file) => {
+    const folder = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
+    return folder && existsSync(join(root, folder, 'package.json')) ? [join(folder, 'package.json')] : [];
+  });
+  return [...new Set([...fileList, ...computed, ...manifests])].filter(
     (file) =>
       // The build is copied whole (a switch may name files no import does).
       !file.startsWith('dist/') &&
@@ -122,14 +129,24 @@ interface Component {
 }
 
 /**
- * A CycloneDX SBOM (JSON, by @cyclonedx/cyclonedx-npm from this install's production tree) of the packages in
- * `folder`: the components whose folder the release carries, and the dependencies between them.
+ * A CycloneDX SBOM (JSON, by @cyclonedx/cyclonedx-npm from this install's whole tree) of the packages in `folder`:
+ * the components whose folder the release carries, and the dependencies between them. The whole tree, not its
+ * production part: an optional require of a production package (debug's supports-color) can resolve to a package
+ * npm installed for development, which the release then carries.
  */
 function sbom(folder: string): string {
   const made = JSON.parse(
     execFileSync(
       process.execPath,
-      [join(root, 'node_modules/.bin/cyclonedx-npm'), '--omit', 'dev', '--output-format', 'JSON', '--output-file', '-'],
+      [
+        join(root, 'node_modules/.bin/cyclonedx-npm'),
+        // npm ls finds fault with the development tree (an override of a test-only package); what it lists stands.
+        '--ignore-npm-errors',
+        '--output-format',
+        'JSON',
+        '--output-file',
+        '-',
+      ],
       { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] },
     ),
   ) as {
@@ -144,6 +161,17 @@ function sbom(folder: string): string {
   const keep = (list: Component[]): Component[] =>
     list.filter(carried).map((c) => (c.components ? { ...c, components: keep(c.components) } : c));
   made.components = keep(made.components);
+  // The runtime the folder carries (bin/node): npm's node package, which the release copies and no package names.
+  const { version: nodeVersion } = JSON.parse(readFileSync(join(root, 'node_modules/node/package.json'), 'utf8')) as {
+    version: string;
+  };
+  made.components.push({
+    type: 'application',
+    name: 'node',
+    version: nodeVersion,
+    purl: `pkg:npm/node@${nodeVersion}`,
+    'bom-ref': 'bio-cards-runtime|node',
+  } as Component);
   // The project itself (the release's application), and the packages carried.
   const refs = new Set<string>(made.metadata.component['bom-ref'] ? [made.metadata.component['bom-ref']] : []);
   const collect = (list: Component[]) =>

@@ -70,6 +70,20 @@ describe('the compose file, played by podman-compose', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('ليلى الأحمد');
     expect((await fetch(`${edge}/p/sam-rivera.md`)).headers.get('content-type')).toMatch(/^text\/markdown/);
+    // No container holds a volume but the database's: `down -v` leaves nothing behind (the image's VOLUME made an
+    // anonymous one for each of four services, which it left).
+    const ids = spawnSync('podman', ['ps', '-aq', '--filter', `label=io.podman.compose.project=${project}`], {
+      env,
+      encoding: 'utf8',
+    }).stdout.trim();
+    const mounts = spawnSync('podman', ['inspect', '--format', '{{json .Mounts}}', ...ids.split('\n')], {
+      env,
+      encoding: 'utf8',
+    })
+      .stdout.trim()
+      .split('\n')
+      .flatMap((line) => JSON.parse(line) as { Type: string; Name?: string }[]);
+    expect(mounts.filter((m) => m.Type === 'volume').map((m) => m.Name)).toEqual([`${project}_pgdata`]);
   }, 150_000);
 
   it('shows an edit through the edge within seconds: the purger tells it what the import changed', async () => {

@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { podman } from '../../scripts/image.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
-import { distDir, expectedLiveness, projectRoot } from '../helpers/env.ts';
+import { distDir, expectedLiveness, projectRoot, testConfig } from '../helpers/env.ts';
 import { guideBlock, runGuideBlock } from '../helpers/guide.ts';
 
 const containers: string[] = [];
@@ -176,10 +176,8 @@ describe('the container image', () => {
   });
 
   it('seeds a volume and serves it as the guide prints the commands (#61)', async () => {
+    // The block makes the folder and gives it to the image's user.
     const volume = join(work, 'guide');
-    mkdirSync(volume);
-    // "make the database folder writable by it for the CLI"
-    chmodSync(volume, 0o777);
     const port = await freePort();
     const container = `bio-image-guide-${process.pid}`;
     containers.push(container);
@@ -188,6 +186,7 @@ describe('the container image', () => {
       [
         [/^IMAGE=(\S+)/m.exec(guideBlock(/\$IMAGE seed-demo/))![1]!, inject('release').image],
         ['/srv/bio', volume],
+        ['https://bio.example', testConfig.baseUrl],
         ['-p 8080:8080', `-p 127.0.0.1:${port}:8080`],
         // Named, so that the test can stop it.
         ['podman run -d', `podman run -d --name ${container}`],

@@ -178,10 +178,18 @@ describe('the release folder', () => {
     const listed = readFileSync(`${folder}.sha256`, 'utf8').trim().split('\n');
     expect(listed).toHaveLength(files.filter((f) => statSync(join(folder, f)).isFile()).length + 1);
     // The SBOM: CycloneDX, each package the folder carries at the version it carries, and none it does not.
+    interface Component {
+      name: string;
+      group?: string;
+      version: string;
+      components?: Component[];
+    }
     const bom = JSON.parse(readFileSync(`${folder}.cdx.json`, 'utf8')) as {
       bomFormat: string;
-      components: { name: string; group?: string; version: string }[];
+      components: Component[];
     };
+    // A package nested in another's node_modules is a component of that one's.
+    const every = (list: Component[]): Component[] => list.flatMap((c) => [c, ...every(c.components ?? [])]);
     expect(bom.bomFormat).toBe('CycloneDX');
     const named = new Map(bom.components.map((c) => [c.group ? `${c.group}/${c.name}` : c.name, c.version]));
     for (const pkg of ['better-sqlite3', 'fastify', 'sharp', '@modelcontextprotocol/server', 'pg']) {
@@ -191,5 +199,16 @@ describe('the release folder', () => {
       expect(named.get(pkg), pkg).toBe(version);
     }
     expect(named.has('typescript')).toBe(false);
+    // Every package the folder carries is named (the typefaces, read by a computed path, were not), and the runtime.
+    const carried = files
+      .filter((f) => /^node_modules\/(?:.*\/node_modules\/)?(?:@[^/]+\/)?[^/@][^/]*\/package\.json$/.test(f))
+      .map((f) => JSON.parse(readFileSync(join(folder, f), 'utf8')) as { name?: string; version?: string })
+      .filter((pkg) => pkg.name && pkg.version);
+    expect(carried.length).toBeGreaterThan(100);
+    const versions = new Set(
+      every(bom.components).map((c) => `${c.group ? `${c.group}/${c.name}` : c.name}@${c.version}`),
+    );
+    expect(carried.map((pkg) => `${pkg.name}@${pkg.version}`).filter((id) => !versions.has(id))).toEqual([]);
+    expect(named.get('node')).toBe(process.versions.node);
   });
 });
