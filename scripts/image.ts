@@ -112,6 +112,12 @@ function debianRoot(tarball: string, include: string[], hooks: string[] = []): s
   return execFileSync('tar', ['-xOf', tarball, './etc/passwd'], { encoding: 'utf8' });
 }
 
+/** Imports the root file system `tarball` as the image `name`, with Debian's PATH and the Containerfile `changes`. */
+function importRoot(tarball: string, name: string, changes: string[]): void {
+  const all = ['ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', ...changes];
+  podman(['import', ...all.flatMap((change) => ['--change', change]), tarball, name]);
+}
+
 /** The edge's image: Varnish and varnish-modules from Debian (the VCL comes from the manifests' ConfigMap). */
 export const EDGE_IMAGE = 'localhost/bio-cards-edge:bookworm';
 /** The varnish user Debian's package makes in it, which the manifests run Varnish as. */
@@ -138,18 +144,10 @@ function ensureEdgeImage(): string {
       throw new Error(
         `the varnish user is not ${EDGE_USER.uid}:${EDGE_USER.gid} in Debian's package any more: change deploy/kubernetes.yaml and EDGE_USER`,
       );
-    podman([
-      'import',
-      '--change',
-      'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-      '--change',
+    importRoot(tarball, EDGE_IMAGE, [
       `USER ${EDGE_USER.uid}:${EDGE_USER.gid}`,
-      '--change',
       'EXPOSE 6081',
-      '--change',
       'ENTRYPOINT ["/usr/sbin/varnishd"]',
-      tarball,
-      EDGE_IMAGE,
     ]);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -167,15 +165,7 @@ function ensureFrontImage(): string {
   try {
     const tarball = join(work, 'rootfs.tar');
     debianRoot(tarball, ['nginx-light', 'libnginx-mod-http-js', 'libnginx-mod-http-brotli-static']);
-    podman([
-      'import',
-      '--change',
-      'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-      '--change',
-      'ENTRYPOINT ["/usr/sbin/nginx"]',
-      tarball,
-      FRONT_IMAGE,
-    ]);
+    importRoot(tarball, FRONT_IMAGE, ['ENTRYPOINT ["/usr/sbin/nginx"]']);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -214,18 +204,10 @@ function ensurePostgresImage(): string {
     );
     const user = /^postgres:x:(\d+):(\d+):/m.exec(passwd);
     if (!user) throw new Error("no postgres user in Debian's postgresql-15 package");
-    podman([
-      'import',
-      '--change',
-      'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-      '--change',
+    importRoot(tarball, name, [
       `USER ${user[1]}:${user[2]}`,
-      '--change',
       'EXPOSE 5432',
-      '--change',
       'ENTRYPOINT ["/usr/local/bin/postgres-init.sh"]',
-      tarball,
-      name,
     ]);
   } finally {
     rmSync(work, { recursive: true, force: true });
