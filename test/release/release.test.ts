@@ -138,6 +138,9 @@ describe('the release folder', () => {
     } finally {
       edge.kill('SIGTERM');
       await new Promise((resolve) => edge.once('exit', resolve));
+      // And Varnish, should it outlive the command that started it (it did, in CI): whatever listens on its port.
+      const listening = spawnSync('ss', ['-Hltnp', `sport = :${edgePort}`], { encoding: 'utf8' }).stdout;
+      for (const [, pid] of listening.matchAll(/pid=(\d+)/g)) process.kill(Number(pid), 'SIGTERM');
     }
     // A build switch between two builds inside the folder (the guide names /opt/bio/builds/…).
     const builds = join(folder, 'builds');
