@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/sidecar-process.ts';
 import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
-import { guideBlock } from '../helpers/guide.ts';
+import { asRunHere, guideBlock, stopListening } from '../helpers/guide.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'bio-shape-two-'));
 let shell: ChildProcess | undefined;
@@ -22,10 +22,7 @@ afterAll(() => {
   if (existsSync(pid)) spawnSync('kill', ['-QUIT', readFileSync(pid, 'utf8').trim()]);
   // bash and its background jobs (npm, which leaves the sidecar it started running): each sidecar found by its port.
   shell?.kill('SIGTERM');
-  for (const port of sidecarPorts) {
-    const listening = spawnSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' }).stdout;
-    for (const [, pid] of listening.matchAll(/pid=(\d+)/g)) process.kill(Number(pid), 'SIGTERM');
-  }
+  for (const port of sidecarPorts) stopListening(port);
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -36,7 +33,7 @@ describe('Shape 2, as the guide prints it', () => {
     cpSync(join(projectRoot, 'dist'), join(work, 'dist'), { recursive: true });
     const [port, first, second] = [await freePort(), await freePort(), await freePort()];
     sidecarPorts = [first, second];
-    let text = guideBlock(/npm run --silent front -- config --listen 0\.0\.0\.0:80/);
+    const block = guideBlock(/npm run --silent front -- config --listen 0\.0\.0\.0:80/);
     const replace: [string, string][] = [
       ['apt-get install nginx-light libnginx-mod-http-js libnginx-mod-http-brotli-static', '# (npm run setup)'],
       ['BASE_URL=https://bio.example npm run build', '# (the tier has built dist/ with this command)'],
@@ -49,10 +46,7 @@ describe('Shape 2, as the guide prints it', () => {
       ['/var/log/nginx/bio-access.log', join(work, 'access.log')],
       ['/etc/nginx/bio.conf', join(work, 'bio.conf')],
     ];
-    for (const [from, to] of replace) {
-      expect(text, `the guide's Shape 2 block says ${from}`).toContain(from);
-      text = text.replaceAll(from, to);
-    }
+    const text = asRunHere(block, replace);
     // Run as it is: nginx starts over sidecars still starting, and the front is asked until it answers.
     shell = spawn('bash', ['-c', `${text}\nwait`], {
       cwd: projectRoot,

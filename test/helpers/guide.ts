@@ -14,18 +14,33 @@ export function guideBlock(first: RegExp): string {
   return block;
 }
 
-/**
- * Runs `block` with bash in the project (as the guide's commands are run), `replace` applied: each pair's first
- * string must be in the block. Throws with bash's output when it fails; its output when it succeeds.
- */
-export function runGuideBlock(block: string, replace: [string, string][], env: NodeJS.ProcessEnv): string {
+/** `block` with `replace` applied, each pair's first string required in it (a guide that changes them fails). */
+export function asRunHere(block: string, replace: [string, string][]): string {
   let text = block;
   for (const [from, to] of replace) {
     if (!text.includes(from)) throw new Error(`the guide's block no longer says ${from}:\n${block}`);
     text = text.replaceAll(from, to);
   }
+  return text;
+}
+
+/**
+ * Runs `block` with bash in the project (as the guide's commands are run), `replace` applied (asRunHere). Throws with
+ * bash's output when it fails; its output when it succeeds.
+ */
+export function runGuideBlock(block: string, replace: [string, string][], env: NodeJS.ProcessEnv): string {
+  const text = asRunHere(block, replace);
   const run = spawnSync('bash', ['-euo', 'pipefail', '-c', text], { cwd: projectRoot, env, encoding: 'utf8' });
   if (run.status !== 0)
     throw new Error(`the guide's block failed (${run.status}):\n${text}\n${run.stdout}\n${run.stderr}`);
   return run.stdout;
+}
+
+/**
+ * Stops (SIGTERM) whatever listens on `port` on this machine: what a guide's command started in the background and
+ * left when its starter went (npm's sidecars, a Varnish), found by its socket.
+ */
+export function stopListening(port: number): void {
+  const listening = spawnSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' }).stdout;
+  for (const [, pid] of listening.matchAll(/pid=(\d+)/g)) process.kill(Number(pid), 'SIGTERM');
 }

@@ -21,6 +21,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { runNginx } from '../../scripts/front-config.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
 import { expectedLiveness } from '../helpers/env.ts';
+import { stopListening } from '../helpers/guide.ts';
 
 /** No Node, no npm, no coreutils: what a bare machine offers a process, less. */
 const BARE = { PATH: '/nonexistent', HOME: tmpdir() };
@@ -139,8 +140,7 @@ describe('the release folder', () => {
       edge.kill('SIGTERM');
       await new Promise((resolve) => edge.once('exit', resolve));
       // And Varnish, should it outlive the command that started it (it did, in CI): whatever listens on its port.
-      const listening = spawnSync('ss', ['-Hltnp', `sport = :${edgePort}`], { encoding: 'utf8' }).stdout;
-      for (const [, pid] of listening.matchAll(/pid=(\d+)/g)) process.kill(Number(pid), 'SIGTERM');
+      stopListening(edgePort);
     }
     // A build switch between two builds inside the folder (the guide names /opt/bio/builds/…).
     const builds = join(folder, 'builds');
