@@ -5,6 +5,9 @@
 //                           [--client-rate PER_SECOND] [--client-burst N] [--client-every-rate PER_SECOND]
 //                           [--client-every-burst N]
 // prints it. Tests, the bench and an operator all use this one function.
+//   npm run front -- firewall [--listen 0.0.0.0:80] [--trust-proxy ADDR ...] [--client-connection-rate PER_SECOND]
+//                             [--client-connection-burst N] [--client-connections N]
+// prints the nftables rules that hold each client address to its share of new connections (scripts/front-firewall.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -35,6 +38,7 @@ import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../sidecar/mcp/jsonrpc.ts';
 import { tooLargeMessage } from '../sidecar/request-body.ts';
 import { projectRoot } from './project-root.ts';
+import { firewallRules, type ConnectionLimits } from './front-firewall.ts';
 
 export interface FrontOptions {
   config: ServerConfig;
@@ -58,7 +62,8 @@ export interface FrontOptions {
   clientLimits?: ClientLimits;
 }
 
-export interface ClientLimits {
+/** One client's share at the front: nginx's limits, and the firewall's on its connections (front-firewall.ts). */
+export interface ClientLimits extends ConnectionLimits {
   inProgress: number;
   /** Of which to /mcp: an agent's calls, each holding one of a sidecar's few MCP slots (MCP_MAX_CONCURRENT, 4). */
   mcpInProgress: number;
@@ -84,6 +89,10 @@ export const FRONT_LIMITS: Readonly<ClientLimits> = {
   // A page and everything it loads is some thirty requests; a browser's first visit to a few pages, a few hundred.
   everyRatePerSecond: 100,
   everyBurst: 400,
+  // A browser opens six connections to a host; a few people behind one address, a few dozen.
+  connectionRatePerSecond: 64,
+  connectionBurst: 128,
+  connectionsOpen: 512,
 };
 
 /**
@@ -107,6 +116,9 @@ export const UNLIMITED_CLIENT: Readonly<ClientLimits> = {
   burst: 100_000,
   everyRatePerSecond: 100_000,
   everyBurst: 100_000,
+  connectionRatePerSecond: 100_000,
+  connectionBurst: 100_000,
+  connectionsOpen: 100_000,
 };
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
@@ -451,7 +463,8 @@ export async function runFront(options: {
 }
 
 const USAGE =
-  'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N]';
+  'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N]\n' +
+  '       npm run front -- firewall [--listen ADDR:PORT] [--trust-proxy ADDR ...] [--client-connection-rate N] [--client-connection-burst N] [--client-connections N]';
 
 /** The command line of `npm run front -- config`. */
 function parseFlags() {
@@ -471,6 +484,9 @@ function parseFlags() {
       'client-burst': { type: 'string', default: String(FRONT_LIMITS.burst) },
       'client-every-rate': { type: 'string', default: String(FRONT_LIMITS.everyRatePerSecond) },
       'client-every-burst': { type: 'string', default: String(FRONT_LIMITS.everyBurst) },
+      'client-connection-rate': { type: 'string', default: String(FRONT_LIMITS.connectionRatePerSecond) },
+      'client-connection-burst': { type: 'string', default: String(FRONT_LIMITS.connectionBurst) },
+      'client-connections': { type: 'string', default: String(FRONT_LIMITS.connectionsOpen) },
     },
   });
 }
@@ -486,6 +502,9 @@ if (import.meta.main) {
     'client-burst': values['client-burst'],
     'client-every-rate': values['client-every-rate'],
     'client-every-burst': values['client-every-burst'],
+    'client-connection-rate': values['client-connection-rate'],
+    'client-connection-burst': values['client-connection-burst'],
+    'client-connections': values['client-connections'],
   };
   const bad = Object.entries(shares).filter(([, value]) => !/^[1-9]\d{0,8}$/.test(value));
   if (bad.length > 0) {
@@ -493,6 +512,30 @@ if (import.meta.main) {
       bad.map(([name, value]) => `--${name} must be a whole number of at least 1 (got "${value}")`).join('\n'),
     );
     process.exit(2);
+  }
+  if (positionals[0] === 'firewall') {
+    const port = Number(/:(\d+)$/.exec(values.listen)?.[1]);
+    if (!(port >= 1 && port <= 65_535)) {
+      console.error(`--listen must end in a port, 1-65535 (got "${values.listen}")`);
+      process.exit(2);
+    }
+    try {
+      process.stdout.write(
+        firewallRules({
+          port,
+          trustProxy: values['trust-proxy'],
+          limits: {
+            connectionRatePerSecond: Number(values['client-connection-rate']),
+            connectionBurst: Number(values['client-connection-burst']),
+            connectionsOpen: Number(values['client-connections']),
+          },
+        }),
+      );
+    } catch (err) {
+      console.error(`--trust-proxy: ${(err as Error).message}`);
+      process.exit(2);
+    }
+    process.exit(0);
   }
   if (positionals[0] !== 'config') {
     console.error(USAGE);
@@ -523,6 +566,9 @@ if (import.meta.main) {
         burst: Number(values['client-burst']),
         everyRatePerSecond: Number(values['client-every-rate']),
         everyBurst: Number(values['client-every-burst']),
+        connectionRatePerSecond: Number(values['client-connection-rate']),
+        connectionBurst: Number(values['client-connection-burst']),
+        connectionsOpen: Number(values['client-connections']),
       },
       ...(values.dist ? { dist: values.dist } : {}),
     }),

@@ -3,7 +3,8 @@
 # wrk (benchmarks), nginx with its njs and brotli modules (the front, and the benchmarks' baseline), Varnish with
 # varnish-modules (the edge), PostgreSQL's server binaries (the data tier), systemd-analyze and systemd-socket-activate
 # (the units in deploy/, an upgrade on a socket handed over), Prometheus's promtool (the alert rules), and podman, runc,
-# mmdebstrap and podman-compose (the container image, the Kubernetes manifests and the compose file).
+# mmdebstrap and podman-compose (the container image, the Kubernetes manifests and the compose file), and nftables
+# (the front's firewall).
 #   npm run setup                 installs what is missing with apt-get (as root on Debian), else says what to install
 #   bash scripts/system-packages.sh --check     installs nothing: names what is missing and fails (npm test's first step)
 #   bash scripts/system-packages.sh --content   installs only what `npm run check:build` needs (xmllint, Java): the
@@ -42,6 +43,8 @@ command -v runc >/dev/null 2>&1 || missing+=(runc)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 # The compose file for one machine (deploy/compose.yaml, issue 61), played by test/release/compose.test.ts.
 command -v podman-compose >/dev/null 2>&1 || missing+=(podman-compose)
+# The front's firewall (issue 60): nftables holds each address to its share of new connections (test/front/firewall.test.ts).
+[ -x /usr/sbin/nft ] || missing+=(nftables)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0

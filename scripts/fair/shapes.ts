@@ -11,7 +11,8 @@ import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { runEdge } from '../edge.ts';
 import { projectRoot } from '../ensure-build.ts';
-import { runFront, runNginx } from '../front-config.ts';
+import { FRONT_LIMITS, runFront, runNginx } from '../front-config.ts';
+import { firewallRules, loadFirewall, removeFirewall } from '../front-firewall.ts';
 import { freePort, spawnSidecar, type SidecarProcess } from '../sidecar-process.ts';
 
 export type ShapeName = 'alone' | 'front' | 'edge';
@@ -60,7 +61,7 @@ export async function startShape(
     );
   };
   const prefix = mkdtempSync(join(tmpdir(), 'bio-fair-'));
-  const shape = (url: string, sidecars: SidecarProcess[], proxy?: ChildProcess): Shape => ({
+  const shape = (url: string, sidecars: SidecarProcess[], proxy?: ChildProcess, after = () => {}): Shape => ({
     name,
     url,
     sidecars,
@@ -73,6 +74,7 @@ export async function startShape(
     alive: () => sidecars.every((s) => s.child.exitCode === null && s.child.signalCode === null),
     stop: async () => {
       await Promise.all([...sidecars.map((s) => stopped(s.child)), ...(proxy ? [stopped(proxy, 'SIGTERM')] : [])]);
+      after();
       rmSync(prefix, { recursive: true, force: true });
     },
   });
@@ -85,13 +87,11 @@ export async function startShape(
       await sidecar({ STATIC_FILES: 'front', TRUST_PROXY: PROXY }),
       await sidecar({ STATIC_FILES: 'front', TRUST_PROXY: PROXY }),
     ];
-    const { url, nginx } = await runFront({
-      config,
-      sidecars: two.map((s) => s.address),
-      prefix,
-      port: await freePort(),
-    });
-    return shape(url, two, nginx);
+    const port = await freePort();
+    const { url, nginx } = await runFront({ config, sidecars: two.map((s) => s.address), prefix, port });
+    // And its firewall, as the guide deploys it (docs/operations.md, shape 2): for this port alone.
+    loadFirewall(firewallRules({ port, limits: FRONT_LIMITS }));
+    return shape(url, two, nginx, () => removeFirewall(port));
   }
   const one = await sidecar({ TRUST_PROXY: PROXY });
   const { url, varnish } = await runEdge({

@@ -2,12 +2,14 @@
 // front's configuration made and nginx started on it, one block run by bash. Replaced: the addresses and folders (this
 // run's own, the build a readable copy of the tests' for nginx's workers), BASE_URL (the tests' build's), and the two
 // lines the tier's setup does (installing nginx's packages, `npm run build`), which would rebuild dist/ under the other
-// tests. The database is this run's file (DATABASE_PATH, which the guide's commands read).
+// tests. The database is this run's file (DATABASE_PATH, which the guide's commands read). The front's firewall (issue
+// 60) is loaded for this run's port alone, and removed after.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { firewallTable, NFT, removeFirewall } from '../../scripts/front-firewall.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
 import { cleanEnv, projectRoot, testConfig } from '../helpers/env.ts';
 import { asRunHere, guideBlock, stopListening } from '../helpers/guide.ts';
@@ -15,6 +17,14 @@ import { asRunHere, guideBlock, stopListening } from '../helpers/guide.ts';
 const work = mkdtempSync(join(tmpdir(), 'bio-shape-two-'));
 let shell: ChildProcess | undefined;
 let sidecarPorts: number[] = [];
+let frontPort: number | undefined;
+
+/** PATH as an operator's shell has it: without the project's node_modules/.bin (npm and vitest put it first). */
+const operatorPath = () =>
+  (process.env.PATH ?? '')
+    .split(':')
+    .filter((folder) => !folder.includes('node_modules'))
+    .join(':');
 
 afterAll(() => {
   // nginx (a daemon, its pid in the prefix) and the two sidecars (bash's background jobs, in its process group).
@@ -23,6 +33,7 @@ afterAll(() => {
   // bash and its background jobs (npm, which leaves the sidecar it started running): each sidecar found by its port.
   shell?.kill('SIGTERM');
   for (const port of sidecarPorts) stopListening(port);
+  if (frontPort) removeFirewall(frontPort);
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -45,12 +56,15 @@ describe('Shape 2, as the guide prints it', () => {
       ['/var/lib/bio-front', join(work, 'prefix')],
       ['/var/log/nginx/bio-access.log', join(work, 'access.log')],
       ['/etc/nginx/bio.conf', join(work, 'bio.conf')],
+      ['/etc/nftables-bio-front.nft', join(work, 'bio-front.nft')],
     ];
+    frontPort = port;
     const text = asRunHere(block, replace);
     // Run as it is: nginx starts over sidecars still starting, and the front is asked until it answers.
     shell = spawn('bash', ['-c', `${text}\nwait`], {
       cwd: projectRoot,
-      env: cleanEnv({ DATABASE_PATH: join(work, 'bio.db') }),
+      // An operator's shell: no node_modules/.bin on its PATH, whose `nft` (@vercel/nft) is not nftables'.
+      env: cleanEnv({ DATABASE_PATH: join(work, 'bio.db'), PATH: operatorPath() }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -69,5 +83,8 @@ describe('Shape 2, as the guide prints it', () => {
     // Both sidecars answer behind it: each has its own port.
     for (const sidecar of [first, second])
       expect((await fetch(`http://127.0.0.1:${sidecar}/livez`)).status, `sidecar on ${sidecar}`).toBe(200);
+    // And its firewall holds the front's port, and no other.
+    const rules = spawnSync(NFT, ['list', 'table', 'inet', firewallTable(port)], { encoding: 'utf8' }).stdout;
+    expect(rules, output).toContain(`tcp dport ${port} ct state new jump per_client`);
   }, 120_000);
 });
