@@ -5,7 +5,7 @@
 //   --compression  the cached rows in each content coding                                    compression.ts
 //   --edge         live pages through Varnish and the purger, on both backends              edge.ts
 //   --lighthouse   Lighthouse (mobile) in Debian's Chromium on every page kind               lighthouse.ts
-//   --build        cold and incremental builds against Hugo [--articles N]                   build.ts
+//   --build        cold and incremental builds against Hugo [--articles N] [--baseline REV]  build.ts
 //   --publish      a first publish and an edit's, to a folder and an S3 server [--articles N]  publish.ts
 //   --data-tier    both database backends [--million]                                        data-tier.ts
 //   --fuzz         the project's fuzzer, long, from a new seed [--runs N] [--seed N]         fuzz.ts
@@ -75,7 +75,7 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
   [flags.compression, () => compressionBench(seconds)],
   [flags.edge, () => edgeMode(seconds)],
   [flags.lighthouse, () => lighthouseMode()],
-  [flags.build, () => buildMode(flags.articles)],
+  [flags.build, () => buildMode(flags.articles, flags.baseline)],
   [flags.publish, () => publishMode(flags.articles)],
   [
     flags['data-tier'],

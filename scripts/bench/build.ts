@@ -26,7 +26,7 @@ import { TOPICS } from '../../src/lib/blog/topics.ts';
 import { projectRoot } from '../ensure-build.ts';
 import { cleanEnv } from '../sidecar-process.ts';
 import { fmt } from './numbers.ts';
-import { demoDatabase, scratch } from './harness.ts';
+import { currentRevision, demoDatabase, scratch, worktreeAt } from './harness.ts';
 import { loadConfig } from '../../sidecar/config.ts';
 import type { Lang } from '../../src/lib/surface.ts';
 
@@ -101,14 +101,14 @@ const bytesUnder = (dir: string) => filesUnder(dir).reduce((sum, f) => sum + sta
  * A copy of the project under `scratch` with `perLang` generated articles a language (each language's QR/NFC article's
  * body, two topics each), and the same articles as Hugo content under its `hugo/` folder.
  */
-export function scaledProject(perLang: number, scratch: string): string {
+export function scaledProject(perLang: number, scratch: string, root = projectRoot): string {
   const dir = mkdtempSync(join(scratch, `build-${perLang}-`));
   for (const entry of ['src', 'content', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json'])
-    cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
+    cpSync(join(root, entry), join(dir, entry), { recursive: true });
   symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
   // Each language's own QR/NFC article (translationKey qr-nfc-cards): Arabic search is measured on Arabic text.
   const bodyOf = (lang: string) => {
-    const folder = join(projectRoot, 'content/blog', lang);
+    const folder = join(root, 'content/blog', lang);
     const text = readdirSync(folder)
       .map((f) => readFileSync(join(folder, f), 'utf8'))
       .find((t) => /^translationKey: qr-nfc-cards$/m.test(t));
@@ -143,8 +143,9 @@ export function editArticle(dir: string, i: number): void {
   );
 }
 
-export function buildBench(perLang: number, scratch: string): BuildBench {
-  const dir = scaledProject(perLang, scratch);
+/** The build bench at `perLang` articles a language, of the code at `root` (this checkout's unless told), with Hugo. */
+export function buildBench(perLang: number, scratch: string, root = projectRoot, hugoToo = true): BuildBench {
+  const dir = scaledProject(perLang, scratch, root);
   const hugo = join(dir, 'hugo');
   const cold = timedBuild(dir);
   // Three edits, each to another article's text, each followed by a rebuild: the median is reported, as for Hugo.
@@ -155,7 +156,7 @@ export function buildBench(perLang: number, scratch: string): BuildBench {
   const rebuild = rebuilds.sort((a, b) => a.seconds - b.seconds)[1]!;
 
   let hugoSeconds: number | undefined;
-  const binary = hugoBinary();
+  const binary = hugoToo ? hugoBinary() : undefined;
   if (binary) {
     mkdirSync(join(hugo, 'layouts/_default'), { recursive: true });
     writeFileSync(
@@ -243,6 +244,7 @@ export function buildReport(
   searches: Awaited<ReturnType<typeof searchDownload>>,
   command: string,
   machine: string,
+  baseline?: { rev: string; rows: BuildBench[] },
 ): string {
   const ratio = (s: number, h?: number) => (h ? `${fmt(s / h, 1)}×` : 'Hugo not installed');
   const stepNames = [...new Set(rows.flatMap((r) => [...Object.keys(r.cold.steps), ...Object.keys(r.rebuild.steps)]))];
@@ -258,6 +260,19 @@ export function buildReport(
         `| ${fmt(r.perLang)} | ${fmt(r.cold.seconds, 1)} | ${fmt(r.rebuild.seconds, 1)} | ${r.hugoSeconds === undefined ? '—' : fmt(r.hugoSeconds, 2)} | ${ratio(r.cold.seconds, r.hugoSeconds)} | ${ratio(r.rebuild.seconds, r.hugoSeconds)} |`,
     ),
     '',
+    ...(baseline
+      ? [
+          `Against the code at \`${baseline.rev}\`, built the same way in this run (its worktree, the same articles and node_modules; before this code at each size):`,
+          '',
+          `| Articles a language | Cold: ${baseline.rev} (s) | Cold: this code (s) | This / ${baseline.rev} | Rebuild: ${baseline.rev} (s) | Rebuild: this code (s) | This / ${baseline.rev} |`,
+          '|---:|---:|---:|---:|---:|---:|---:|',
+          ...rows.map((r, i) => {
+            const b = baseline.rows[i]!;
+            return `| ${fmt(r.perLang)} | ${fmt(b.cold.seconds, 1)} | ${fmt(r.cold.seconds, 1)} | ${fmt(r.cold.seconds / b.cold.seconds, 2)}× | ${fmt(b.rebuild.seconds, 1)} | ${fmt(r.rebuild.seconds, 1)} | ${fmt(r.rebuild.seconds / b.rebuild.seconds, 2)}× |`;
+          }),
+          '',
+        ]
+      : []),
     'Where the time goes (seconds; the rest is Astro starting, syncing the content and bundling):',
     '',
     `| Articles a language | Build | ${stepNames.join(' | ')} |`,
@@ -291,15 +306,28 @@ export function buildReport(
   ].join('\n');
 }
 
-/** `npm run bench -- --build [--articles N]`: cold and incremental builds against Hugo, and what a search downloads. */
-export async function buildMode(articles: string | undefined): Promise<void> {
+/**
+ * `npm run bench -- --build [--articles N] [--baseline REV]`: cold and incremental builds against Hugo, and what a
+ * search downloads; with a baseline, the same builds of the code at REV in the same run, beside this code's (issue 65:
+ * no round makes the build slower unseen).
+ */
+export async function buildMode(articles: string | undefined, baseline?: string): Promise<void> {
   const sizes = articles ? [Number(articles)] : [200, 2000];
+  const baselineRoot = baseline === undefined ? undefined : worktreeAt(baseline, `build-baseline`);
+  const said = (who: string, row: BuildBench) =>
+    console.log(
+      `${who} ${row.perLang}/lang: cold ${row.cold.seconds.toFixed(1)} s, rebuild ${row.rebuild.seconds.toFixed(1)} s, Hugo ${row.hugoSeconds?.toFixed(2) ?? '—'} s`,
+    );
+  const theirs: BuildBench[] = [];
   const rows = sizes.map((n) => {
     console.log(`Building ${n} articles a language, cold and after one edit…`);
+    // The baseline first, then this code, at each size: the machine's state alike for both.
+    if (baselineRoot) {
+      theirs.push(buildBench(n, scratch, baselineRoot, false));
+      said(`${baseline}`, theirs.at(-1)!);
+    }
     const row = buildBench(n, scratch);
-    console.log(
-      `${n}/lang: cold ${row.cold.seconds.toFixed(1)} s, rebuild ${row.rebuild.seconds.toFixed(1)} s, Hugo ${row.hugoSeconds?.toFixed(2) ?? '—'} s`,
-    );
+    said(currentRevision(), row);
     return row;
   });
   const largest = rows.at(-1)!;
@@ -318,12 +346,13 @@ export async function buildMode(articles: string | undefined): Promise<void> {
     Object.entries(queries).map(([lang, q]) => ({ lang, q: q })),
   );
   await app.close();
-  const command = `npm run bench -- --build${articles ? ` --articles ${articles}` : ''}`;
+  const command = `npm run bench -- --build${articles ? ` --articles ${articles}` : ''}${baseline ? ` --baseline ${baseline}` : ''}`;
   const report = buildReport(
     rows,
     searches,
     command,
-    `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, at commit ${currentRevision()}`,
+    baseline === undefined ? undefined : { rev: baseline, rows: theirs },
   );
   writeRecord('build.md', report + '\n');
   console.log('\n' + report);

@@ -1,8 +1,8 @@
 // What every bench mode stands on: a scratch folder and the processes it started (both gone when the bench ends),
 // the sidecar as production runs it, nginx serving the same files (the static baseline), the front over two
 // sidecars, a bare Fastify route answering given bytes (the dynamic baseline), the databases, and the numbers' format.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServerConfig } from '../../sidecar/config.ts';
@@ -132,6 +132,27 @@ export async function startFront(databasePath: string, config: ServerConfig) {
   });
   track(nginx);
   return { url, children: [nginx, ...sidecars.map((s) => s.child)] };
+}
+
+/**
+ * The code at `rev` in a git worktree of its own under the scratch folder (named `name`), with this checkout's
+ * node_modules: what a bench with `--baseline REV` measures this code against, in the same run. Removed at exit.
+ */
+export function worktreeAt(rev: string, name: string): string {
+  const dir = join(scratch, name);
+  execFileSync('git', ['-C', projectRoot, 'worktree', 'add', '--detach', '--force', dir, rev], { stdio: 'ignore' });
+  process.on('exit', () => spawnSync('git', ['-C', projectRoot, 'worktree', 'remove', '--force', dir]));
+  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+/** This checkout's commit, short, with `-dirty` when it has changes not committed: what a record was made on. */
+export function currentRevision(): string {
+  const rev = spawnSync('git', ['-C', projectRoot, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+  const dirty = spawnSync('git', ['-C', projectRoot, 'status', '--porcelain', '--untracked-files=no'], {
+    encoding: 'utf8',
+  }).stdout.trim();
+  return `${rev || 'unknown'}${dirty ? '-dirty' : ''}`;
 }
 
 /** A bare Fastify process answering each route with the given bytes: what the sidecar is measured against. */

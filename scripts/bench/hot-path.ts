@@ -4,15 +4,15 @@
 // the same demo database, pinned to the first CPU, wrk (Debian's, one thread) pinned to the second, against each in
 // turn, five rounds alternating, so that what the machine does meanwhile falls on both; the median of each. REV is
 // checked out in a scratch worktree (its own build; this checkout's node_modules). Writes docs/benchmarks/hot-path.md.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeRecord } from './records.ts';
-import { readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
 import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { freePort, serveFlags } from '../sidecar-process.ts';
-import { baseEnv, demoDatabase, LOAD_GENERATOR_ENV, scratch, track } from './harness.ts';
+import { baseEnv, demoDatabase, LOAD_GENERATOR_ENV, scratch, track, worktreeAt } from './harness.ts';
 import { fmt, median } from './numbers.ts';
 
 const ROUNDS = 5;
@@ -42,10 +42,7 @@ const ROUTES: Route[] = [
 
 /** The code at `rev` in a worktree of its own, built: its sidecar's entry point. */
 function checkout(rev: string): string {
-  const dir = join(scratch, 'baseline');
-  execFileSync('git', ['-C', projectRoot, 'worktree', 'add', '--detach', '--force', dir, rev], { stdio: 'ignore' });
-  process.on('exit', () => spawnSync('git', ['-C', projectRoot, 'worktree', 'remove', '--force', dir]));
-  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
+  const dir = worktreeAt(rev, 'baseline');
   const build = spawnSync(join(dir, 'node_modules', '.bin', 'astro'), ['build'], {
     cwd: dir,
     env: baseEnv({}),

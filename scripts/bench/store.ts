@@ -5,13 +5,13 @@
 // (store-probe.ts) that loads one revision's store or writer; the revisions take turns, round by round, so that what
 // the machine does meanwhile falls on both. Both revisions read the same databases (the schema is the same). The goal
 // (issue 47): reads no slower than 1.1x, the import no slower than 1.2x. Writes docs/benchmarks/store.md.
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { projectRoot } from '../ensure-build.ts';
 import { postgresBackend, sqliteBackend } from './data-tier.ts';
-import { generatedProfiles, scratch } from './harness.ts';
+import { generatedProfiles, scratch, worktreeAt } from './harness.ts';
 import { fmt, median } from './numbers.ts';
 import { writeRecord } from './records.ts';
 import { LARGEST } from './worst.ts';
@@ -20,13 +20,7 @@ const MILLION = 1_000_000;
 const IMPORTED = 50_000;
 
 /** The code at `rev` in a worktree of its own (this checkout's node_modules): its root. */
-function checkout(rev: string): string {
-  const dir = join(scratch, `store-${rev}`);
-  execFileSync('git', ['-C', projectRoot, 'worktree', 'add', '--detach', '--force', dir, rev], { stdio: 'ignore' });
-  process.on('exit', () => spawnSync('git', ['-C', projectRoot, 'worktree', 'remove', '--force', dir]));
-  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
+const checkout = (rev: string): string => worktreeAt(rev, `store-${rev}`);
 
 function probe(root: string, mode: string, env: Record<string, string>, arg: string): Promise<unknown> {
   return new Promise((resolve, reject) =>
