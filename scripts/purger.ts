@@ -1,12 +1,13 @@
 // `npm run purger`: follows the database's change log with the reader the sidecars use (services/freshness.ts) and
 // purges, at every edge in PURGE_URLS, the tags of the entities each change names (services/entities.ts), within
-// CHANGE_POLL_MS. At least once: a purge an edge did not take is sent again with back-off, and logged. When it cannot
+// CHANGE_POLL_MS; with CHANGE_NOTIFY_URL (the primary), as soon as its standby has replayed a commit the primary
+// announced (issue 65), the poll going on beside it to catch up what a notice missed. At least once: a purge an edge did not take is sent again with back-off, and logged. When it cannot
 // know what it missed (its first start, a restart, the log pruned past its position, another database, a sequence
 // that went backwards), it purges every live page (`live`). It writes nothing: the same read-only store as the server.
 import { loadConfigOrExit, type ServerConfig } from '../sidecar/config.ts';
 import { purgerMetrics, serveMetrics, type PurgerMetrics } from '../sidecar/metrics.ts';
 import { ALL_LIVE, purgeTags } from '../sidecar/services/entities.ts';
-import { Freshness, type FreshnessEvent } from '../sidecar/services/freshness.ts';
+import { followNotices, Freshness, type FreshnessEvent } from '../sidecar/services/freshness.ts';
 import { openStore } from '../sidecar/store/open-store.ts';
 import { StoreUnavailableError } from '../sidecar/store/store.ts';
 import { withoutTrailingSlashes } from '../src/lib/urls.ts';
@@ -75,7 +76,8 @@ export async function runPurger(config: ServerConfig): Promise<{ stop: () => Pro
   const store = openStore(config);
   // The purger asks as often as its own loop runs; the loop is the poll interval.
   const freshness = new Freshness(store, 0);
-  const metrics = purgerMetrics(freshness);
+  const notices = config.changeNotifyUrl ? followNotices(freshness, config.changeNotifyUrl, log) : undefined;
+  const metrics = purgerMetrics(freshness, notices);
   const metricsServer = config.metricsListen ? await serveMetrics(metrics.registry, config.metricsListen) : undefined;
   const edges = config.purgeUrls.map((url) => new EdgeQueue(withoutTrailingSlashes(url), metrics));
   const pollMs = Math.max(config.changePollMs, 50);
@@ -86,6 +88,7 @@ export async function runPurger(config: ServerConfig): Promise<{ stop: () => Pro
   freshness.listen((event: FreshnessEvent) => {
     const tags = event.reset ? [ALL_LIVE] : purgeTags(event.changes);
     if (tags.length === 0) return;
+    log({ msg: 'changes found', via: event.via, tags: tags.length });
     for (const edge of edges) edge.add(tags);
     setTimeout(() => {
       for (const edge of edges) edge.add(tags);
@@ -107,10 +110,11 @@ export async function runPurger(config: ServerConfig): Promise<{ stop: () => Pro
       await new Promise((r) => setTimeout(r, pollMs));
     }
   })();
-  log({ msg: 'purger started', edges: config.purgeUrls, pollMs });
+  log({ msg: 'purger started', edges: config.purgeUrls, pollMs, notices: Boolean(notices) });
   return {
     stop: async () => {
       stopped = true;
+      await notices?.stop();
       metricsServer?.close();
       await loop;
       await store.close();

@@ -32,7 +32,7 @@ import { securityHeaders } from './security-headers.ts';
 import { STALL_MS } from './send.ts';
 import { hasBody, holdBody, lingerOnUnreadBody } from './request-body.ts';
 import { originForm, checkedPathOfRequest, hasValidHost } from './request-path.ts';
-import { Freshness } from './services/freshness.ts';
+import { followNotices, Freshness } from './services/freshness.ts';
 import { LivePages } from './services/live-pages.ts';
 import { SiteReader } from './services/site-reader.ts';
 import { Sitemap } from './services/sitemap.ts';
@@ -74,6 +74,8 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
     lightRequests: config.lightRequests,
   });
   const freshness = new Freshness(store, config.changePollMs);
+  // Told of each commit by the primary (issue 65), beside the poll.
+  const notices = config.changeNotifyUrl ? followNotices(freshness, config.changeNotifyUrl) : undefined;
   const live = new LivePages({
     baseUrl: config.baseUrl,
     serviceName: config.serviceName,
@@ -111,6 +113,7 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
     sitemap,
     reader,
     freshness,
+    notices,
     running,
     errors: new ErrorPages(site),
   };
@@ -118,7 +121,7 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const { site, store, pool, pressure, admission, live, reader, errors } =
+  const { site, store, pool, pressure, admission, live, reader, errors, notices } =
     options.services ?? (await openServices(options));
   const { requests, rate, turns } = admission;
 
@@ -283,6 +286,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onClose', async () => {
+    await notices?.stop();
     await store.close();
     await pool.close();
   });

@@ -86,6 +86,18 @@ const serverSchema = z.object({
         )
         .optional(),
     ),
+  /** The primary, for LISTEN (issue 65): told of each commit instead of waiting for the next poll of the standby. */
+  CHANGE_NOTIFY_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw) => raw || undefined)
+    .pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL (the primary's, for LISTEN)")
+        .optional(),
+    ),
   MAX_REPLICA_LAG_MS: whole(30_000, 1, 86_400_000),
   /** Unset: the backend's default (0 for SQLite, whose log is a local read; 250 for PostgreSQL, a round trip). */
   CHANGE_POLL_MS: z
@@ -153,6 +165,8 @@ export interface ServerConfig extends PublicConfig, Limits {
   /** postgres://… : PostgreSQL instead of the SQLite file (for the server, a standby; for the CLI, the primary). */
   databaseUrl: string | undefined;
   maxReplicaLagMs: number;
+  /** postgres://… of the primary, whose notices of each commit this process LISTENs for (PostgreSQL only). */
+  changeNotifyUrl: string | undefined;
   /** How often, at most, a sidecar reads the database's change log once the cheap check says something changed. */
   changePollMs: number;
   /** Rendered live pages kept in memory; 0 renders every request (for measuring). */
@@ -201,6 +215,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       env,
     );
   const settings = server.data;
+  if (settings.CHANGE_NOTIFY_URL && !settings.DATABASE_URL)
+    throw configError(
+      [{ path: ['CHANGE_NOTIFY_URL'], message: 'needs DATABASE_URL: notices come from a PostgreSQL primary' }],
+      env,
+    );
   const limits = Object.fromEntries(
     Object.entries(LIMITS).map(([name, { variable }]) => [name, settings[variable as keyof typeof settings]]),
   ) as unknown as Limits;
@@ -213,6 +232,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     databaseUrl: settings.DATABASE_URL,
     distDir: settings.DIST_DIR,
     maxReplicaLagMs: settings.MAX_REPLICA_LAG_MS,
+    changeNotifyUrl: settings.CHANGE_NOTIFY_URL,
     changePollMs: settings.CHANGE_POLL_MS ?? (settings.DATABASE_URL ? 250 : 0),
     liveCacheSize: settings.LIVE_CACHE_SIZE,
     liveCacheMb: settings.LIVE_CACHE_MB,

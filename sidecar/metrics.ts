@@ -7,6 +7,7 @@ import { CACHE } from '../src/lib/surface.ts';
 import type { Services } from './app.ts';
 import { hostPort } from './config.ts';
 import type { Freshness } from './services/freshness.ts';
+import type { ChangeNotices } from './store/postgres/change-notices.ts';
 import { LoopWatch } from './loop-watch.ts';
 
 /** A counter whose total another object keeps: read at each scrape. */
@@ -22,8 +23,30 @@ function counterOf(registry: Registry, name: string, help: string, read: () => n
   });
 }
 
-/** How far the change log has been followed: its position, and how long since it was last read to its end. */
-function changeLogMetrics(registry: Registry, freshness: Freshness): void {
+/**
+ * How far the change log has been followed: its position, how long since it was last read to its end, which path
+ * found each change (a notice from the primary, or the poll), and whether the primary's notices are being heard.
+ */
+function changeLogMetrics(registry: Registry, freshness: Freshness, notices?: ChangeNotices): void {
+  new Counter({
+    name: 'bio_changes_found_total',
+    help: 'Reads of the change log that found changes, by what set them off: a notice from the primary, or the poll.',
+    labelNames: ['via'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [via, n] of Object.entries(freshness.found)) this.inc({ via }, n);
+    },
+  });
+  if (notices)
+    new Gauge({
+      name: 'bio_change_notices_listening',
+      help: "1 while the primary's notices of each commit are being heard (CHANGE_NOTIFY_URL), else 0.",
+      registers: [registry],
+      collect() {
+        this.set(notices.listening ? 1 : 0);
+      },
+    });
   new Gauge({
     name: 'bio_change_log_position',
     help: 'The change log sequence this process has seen up to.',
@@ -52,7 +75,7 @@ export interface SidecarMetrics {
 }
 
 export function sidecarMetrics(
-  services: Pick<Services, 'live' | 'freshness' | 'store' | 'sitemap' | 'admission' | 'running'>,
+  services: Pick<Services, 'live' | 'freshness' | 'notices' | 'store' | 'sitemap' | 'admission' | 'running'>,
   server?: Server,
 ): SidecarMetrics {
   const registry = new Registry();
@@ -79,7 +102,7 @@ export function sidecarMetrics(
     labelNames: ['version', 'revision', 'build'],
     registers: [registry],
   }).set({ ...services.running }, 1);
-  const { live, freshness, store, sitemap } = services;
+  const { live, freshness, notices, store, sitemap } = services;
   counterOf(registry, 'bio_live_cache_hits_total', 'Live lookups answered from the live cache.', () => live.hits);
   counterOf(registry, 'bio_live_cache_misses_total', 'Live lookups the live cache did not answer.', () => live.misses);
   counterOf(registry, 'bio_live_renders_total', 'Live pages rendered.', () => live.renders);
@@ -95,7 +118,7 @@ export function sidecarMetrics(
     'Reads of client connections that brought bytes (a body dripped a byte a segment is read in batches).',
     () => services.admission.connectionReads,
   );
-  changeLogMetrics(registry, freshness);
+  changeLogMetrics(registry, freshness, notices);
   if (server) {
     new Gauge({
       name: 'bio_http_connections',
@@ -153,7 +176,7 @@ export interface PurgerMetrics {
   failed(edge: string): void;
 }
 
-export function purgerMetrics(freshness: Freshness): PurgerMetrics {
+export function purgerMetrics(freshness: Freshness, notices?: ChangeNotices): PurgerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const sent = new Counter({
@@ -175,7 +198,7 @@ export function purgerMetrics(freshness: Freshness): PurgerMetrics {
     buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
     registers: [registry],
   });
-  changeLogMetrics(registry, freshness);
+  changeLogMetrics(registry, freshness, notices);
   return {
     registry,
     sent: (edge, seconds) => {

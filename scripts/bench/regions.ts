@@ -82,33 +82,53 @@ async function shown(edge: string, path: string, marker: string, since: number, 
   }
 }
 
-export async function regionsBench(cutSeconds: number): Promise<void> {
-  ensureBuild(loadConfig({}), baseEnv({}));
-  const world = await startRegions({
+/** Three regions over the bench's profiles, told of each commit by the primary or (`notices` false) polling alone. */
+const regionsOf = (notices: boolean) =>
+  startRegions({
     scratch: mkdtempSync(join(scratch, 'regions-')),
+    notices,
     fill: async (url) => {
       await bulkPostgres(url, PROFILES);
       await importDemo(url);
     },
   });
+
+/** Commit → the new page at each edge, `EDITS` times, with readers on every edge: each region's times, in ms. */
+async function editsAtEdges(world: Regions) {
+  console.log(`${EDITS} edits, readers on every edge…`);
+  const background = readers(world, 8);
+  const before = world.regions.map(counters);
+  const times: number[][] = world.regions.map(() => []);
+  for (let k = 0; k < EDITS; k++) {
+    const e = edit(k);
+    for (const region of world.regions) await (await fetch(region.edge.url + e.path)).arrayBuffer();
+    const marker = `marker-${k}-${Date.now()}`;
+    await world.write(e.sql, e.values(marker));
+    const committed = performance.now();
+    const each = await Promise.all(world.regions.map((region) => shown(region.edge.url, e.path, marker, committed)));
+    each.forEach((ms, i) => times[i]!.push(ms));
+  }
+  const after = world.regions.map(counters);
+  await background.stop();
+  /** Which path found the changes each region's purger purged for (its log: `changes found`, by `via`). */
+  const via = world.regions.map((region) => {
+    const found = [...region.purgerLog().matchAll(/"msg":"changes found","via":"(\w+)"/g)].map((m) => m[1]);
+    return { notice: found.filter((v) => v === 'notice').length, poll: found.filter((v) => v === 'poll').length };
+  });
+  return { times, background, before, after, via };
+}
+
+export async function regionsBench(cutSeconds: number): Promise<void> {
+  ensureBuild(loadConfig({}), baseEnv({}));
+  // The polling path alone first, in this same run: what the notices are measured against.
+  console.log('polling alone (no notices):');
+  const polling = await regionsOf(false);
+  const polled = await editsAtEdges(polling).finally(() => polling.stop());
+  const world = await regionsOf(true);
   try {
     const n = world.regions.length;
     // 1. Commit → page at each edge, with readers on every edge.
-    console.log(`${EDITS} edits, readers on every edge…`);
-    const background = readers(world, 8);
-    const before = world.regions.map(counters);
-    const times: number[][] = world.regions.map(() => []);
-    for (let k = 0; k < EDITS; k++) {
-      const e = edit(k);
-      for (const region of world.regions) await (await fetch(region.edge.url + e.path)).arrayBuffer();
-      const marker = `marker-${k}-${Date.now()}`;
-      await world.write(e.sql, e.values(marker));
-      const committed = performance.now();
-      const each = await Promise.all(world.regions.map((region) => shown(region.edge.url, e.path, marker, committed)));
-      each.forEach((ms, i) => times[i]!.push(ms));
-    }
-    const after = world.regions.map(counters);
-    await background.stop();
+    const { times, background, before, after, via } = await editsAtEdges(world);
 
     // 2. Fifty clients reading one page at each edge while it is edited: origin requests per edit per edge.
     console.log('fifty clients of one page at each edge, while it is edited…');
@@ -164,7 +184,11 @@ export async function regionsBench(cutSeconds: number): Promise<void> {
       const t = times[i]!.toSorted((a, b) => a - b);
       const hits = after[i]!.hit - before[i]!.hit;
       const misses = after[i]!.miss - before[i]!.miss;
-      return `| ${region.n} | ${region.link.delay * 2} | ${fmt(percentile(t, 50))} | ${fmt(percentile(t, 99))} | ${fmt(t.at(-1)!)} | ${perEdit[i]!.toFixed(1)} | ${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)} % | ${background.tally[i]!.requests.toLocaleString('en-US')} | ${background.tally[i]!.errors} |`;
+      return `| ${region.n} | ${region.link.delay * 2} | ${fmt(percentile(t, 50))} | ${fmt(percentile(t, 99))} | ${fmt(t.at(-1)!)} | ${via[i]!.notice} / ${via[i]!.poll} | ${perEdit[i]!.toFixed(1)} | ${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)} % | ${background.tally[i]!.requests.toLocaleString('en-US')} | ${background.tally[i]!.errors} |`;
+    });
+    const pollRows = world.regions.map((region, i) => {
+      const t = polled.times[i]!.toSorted((a, b) => a - b);
+      return `| ${region.n} | ${region.link.delay * 2} | ${fmt(percentile(t, 50))} | ${fmt(percentile(t, 99))} | ${fmt(t.at(-1)!)} | ${polled.background.tally[i]!.errors} |`;
     });
     const worstP99 = Math.max(
       ...times.map((t) =>
@@ -177,15 +201,21 @@ export async function regionsBench(cutSeconds: number): Promise<void> {
     const lines = [
       '# Regions',
       '',
-      `Produced by \`npm run bench -- --regions${cutSeconds === 60 ? '' : ` --duration ${cutSeconds}`}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}. Three regions on loopback (\`npm run regions\`, scripts/regions/regions.ts): the PostgreSQL primary in region 1 (127.0.1.1); in each region a hot standby streaming from the primary through a link that adds one-way latency (a TCP delay proxy), a sidecar reading that standby, Varnish with deploy/edge.vcl (soft purges) and a purger following the same standby; sidecars and purgers poll the change log every 100 ms. ${PROFILES.toLocaleString('en-US')} generated profiles and the demo cards; eight readers on every edge reading random profiles and cards throughout.`,
+      `Produced by \`npm run bench -- --regions${cutSeconds === 60 ? '' : ` --duration ${cutSeconds}`}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}. Three regions on loopback (\`npm run regions\`, scripts/regions/regions.ts): the PostgreSQL primary in region 1 (127.0.1.1); in each region a hot standby streaming from the primary through a link that adds one-way latency (a TCP delay proxy), a sidecar reading that standby, Varnish with deploy/edge.vcl (soft purges) and a purger following the same standby; sidecars and purgers are told of each commit by the primary through their region's link (\`CHANGE_NOTIFY_URL\`: LISTEN, the trigger's NOTIFY naming the commit's WAL position) and read their standby once it has replayed it, and poll its change log every 100 ms beside it. ${PROFILES.toLocaleString('en-US')} generated profiles and the demo cards; eight readers on every edge reading random profiles and cards throughout.`,
       '',
       `## An edit, from the commit on the primary to the new page at each edge`,
       '',
       `${EDITS} edits one after another (one in five a card's job title, the others a random profile's bio), each page read at every edge just before (so every edge holds the old one); then every edge polled every 5 ms until it shows the edit. Origin requests per edit: fifty clients reading one page at each edge while it is edited (${COALESCE_EDITS} edits), Varnish's backend requests divided by the edits; the purger purges each change twice (at once, and once every sidecar has surely seen it), so two per edit is one fetch per purge.`,
       '',
-      '| Region | Round trip to the primary (ms) | p50 (ms) | p99 (ms) | max (ms) | Origin requests per edit, 50 clients | Hit ratio during the edits | Reader requests | Reader errors |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| Region | Round trip to the primary (ms) | p50 (ms) | p99 (ms) | max (ms) | Changes found by a notice / by the poll | Origin requests per edit, 50 clients | Hit ratio during the edits | Reader requests | Reader errors |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
+      '',
+      `The same ${EDITS} edits in this run with the notices off (CHANGE_NOTIFY_URL unset: the sidecars and purgers find each change by polling their standby every 100 ms), the polling path alone:`,
+      '',
+      '| Region | Round trip to the primary (ms) | p50 (ms) | p99 (ms) | max (ms) | Reader errors |',
+      '|---:|---:|---:|---:|---:|---:|',
+      ...pollRows,
       '',
       `p99 within 1 s at every region, the farthest at a 180 ms round trip included: ${worstP99 <= 1000 ? 'yes' : '**no**'} (the highest, ${fmt(worstP99)} ms).`,
       '',

@@ -65,6 +65,8 @@ export interface RegionsOptions {
   fill?: (primaryUrl: string) => Promise<void>;
   /** Where each edge keeps its files. */
   scratch: string;
+  /** Whether the sidecars and purgers are told of each commit by the primary (CHANGE_NOTIFY_URL); true unless false. */
+  notices?: boolean;
 }
 
 /** Loads the demo data into the database at `url` with the project's one writer, as `npm run db -- seed-demo` does. */
@@ -137,7 +139,14 @@ export async function startRegions(options: RegionsOptions): Promise<Regions> {
       links.push(link);
       const standby = await topology.addStandby(`region${n}`, { host: `127.0.${n}.1`, upstream: link.listen });
       await caughtUp(primary, standby);
-      const env = { DATABASE_URL: standby.url(DATABASE, 'bio_reader'), CHANGE_POLL_MS: POLL_MS };
+      // Told of each commit by the primary, through the region's own link (issue 65), unless polling alone is asked.
+      const primaryHere = new URL(topology.primary.url(DATABASE, 'bio_reader'));
+      primaryHere.host = `${link.listen.host}:${link.listen.port}`;
+      const env = {
+        DATABASE_URL: standby.url(DATABASE, 'bio_reader'),
+        CHANGE_POLL_MS: POLL_MS,
+        ...(options.notices === false ? {} : { CHANGE_NOTIFY_URL: primaryHere.href }),
+      };
       const sidecar = await spawnSidecar(
         { ...env, MCP_RATE_LIMIT: '1000000', TRUST_PROXY: '127.0.0.0/8' },
         { discardOutput: true },

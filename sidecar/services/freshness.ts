@@ -3,12 +3,23 @@
 // SQLite's data_version and a stat, the change log's last sequence on PostgreSQL) runs at most every `pollMs`, and
 // the log itself is read only when it moves, so an idle database costs nothing. Another database (a replaced file, a restore), a
 // sequence that goes backwards, or a log pruned past what this sidecar has seen, drops everything.
+// Told of a commit (a notice from the primary, store/postgres/change-notices.ts: issue 65), it reads the log as soon as
+// its database has replayed the commit, without waiting for the next poll, and until then every sync asks again: a
+// request that comes after the notice (an edge's, once the purger purged the page) gets the new page.
+import { ChangeNotices, type ChangeNotice } from '../store/postgres/change-notices.ts';
 import type { Change, Store } from '../store/store.ts';
 
-export type FreshnessEvent = { reset: true } | { reset: false; changes: Change[] };
+/** How a change was found: a notice chased to the database, or the poll (a request's sync, the purger's loop). */
+export type FoundBy = 'notice' | 'poll';
+
+export type FreshnessEvent = ({ reset: true } | { reset: false; changes: Change[] }) & { via: FoundBy };
 
 /** Changes read in one go; more than this pending (a sidecar far behind) is treated as everything. */
 const BATCH = 10_000;
+/** How often a notice's commit is looked for while its database has not replayed it. */
+const CHASE_EVERY_MS = 5;
+/** How long a notice is chased (and makes every sync read): past it, the poll finds what the notice named. */
+const CHASE_FOR_MS = 5_000;
 
 export class Freshness {
   private readonly store: Store;
@@ -18,9 +29,14 @@ export class Freshness {
   private lastSeq = 0;
   /** When the change log was last read to its end (metrics: how far behind the log this reader may be). */
   syncedAt = 0;
+  /** The reads of the log that found changes, by how they were set off (metrics: which path an edit took). */
+  readonly found: Record<FoundBy, number> = { notice: 0, poll: 0 };
   private seenVersion: string | undefined;
   private checkedAt = -Infinity;
   private pending: Promise<void> | undefined;
+  /** The latest notice's sequence and position, and when it came. */
+  private announced: (ChangeNotice & { at: number }) | undefined;
+  private chasing = false;
 
   constructor(store: Store, pollMs: number) {
     this.store = store;
@@ -35,11 +51,11 @@ export class Freshness {
    * Brings every listener up to date with the database, or throws StoreUnavailableError when it cannot be read
    * (so nothing cached is served from a database that is gone). Concurrent callers share one read.
    */
-  async sync(now = Date.now()): Promise<void> {
+  async sync(now = Date.now(), via: FoundBy = 'poll'): Promise<void> {
     if (this.pending) return this.pending;
-    if (now - this.checkedAt < this.pollMs) return;
+    if (now - this.checkedAt < this.pollMs && !this.behind(now)) return;
     this.checkedAt = now;
-    this.pending = this.check().then(
+    this.pending = this.check(via).then(
       () => {
         this.pending = undefined;
       },
@@ -58,7 +74,40 @@ export class Freshness {
     return this.lastSeq;
   }
 
-  private async check(): Promise<void> {
+  /**
+   * A commit announced by the primary (store/postgres/change-notices.ts): read as soon as this database has replayed
+   * it, and, until then, by every sync.
+   */
+  announce(notice: ChangeNotice, now = Date.now()): void {
+    if (notice.seq <= this.lastSeq || (this.announced && notice.seq <= this.announced.seq)) return;
+    this.announced = { ...notice, at: now };
+    void this.chase();
+  }
+
+  /** Whether a notice names a change this reader has not read yet (for a while: a notice is a hint). */
+  private behind(now: number): boolean {
+    const announced = this.announced;
+    return announced !== undefined && announced.seq > this.lastSeq && now - announced.at < CHASE_FOR_MS;
+  }
+
+  /** Waits for the database to replay the announced commit, then reads the log; again until it holds the change. */
+  private async chase(): Promise<void> {
+    if (this.chasing) return;
+    this.chasing = true;
+    try {
+      while (this.behind(Date.now())) {
+        const { lsn } = this.announced!;
+        if (!this.store.replayed || (await this.store.replayed(lsn))) await this.sync(Date.now(), 'notice');
+        if (this.behind(Date.now())) await new Promise((resolve) => setTimeout(resolve, CHASE_EVERY_MS));
+      }
+    } catch {
+      // The database cannot be read now: the poll and the requests' syncs find out, and say so.
+    } finally {
+      this.chasing = false;
+    }
+  }
+
+  private async check(via: FoundBy): Promise<void> {
     const version = await this.store.version();
     this.syncedAt = Date.now();
     if (version === this.seenVersion) return;
@@ -71,8 +120,28 @@ export class Freshness {
     this.epoch = batch.epoch;
     this.lastSeq = batch.last;
     this.seenVersion = version;
-    const event: FreshnessEvent = reset ? { reset: true } : { reset: false, changes: batch.changes };
+    const event: FreshnessEvent = reset ? { reset: true, via } : { reset: false, changes: batch.changes, via };
     if (!reset && batch.changes.length === 0) return;
+    this.found[via]++;
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/**
+ * Notices of each commit from the primary at `url` (CHANGE_NOTIFY_URL), announced to `freshness`; when the connection
+ * is made again, the log is read at once for what came while it was away. Started; stop it with the process.
+ */
+export function followNotices(
+  freshness: Freshness,
+  url: string,
+  log?: (fields: Record<string, unknown>) => void,
+): ChangeNotices {
+  const notices = new ChangeNotices({
+    url,
+    onNotice: (notice) => freshness.announce(notice),
+    onListening: () => void freshness.sync().catch(() => undefined),
+    ...(log ? { log } : {}),
+  });
+  notices.start();
+  return notices;
 }

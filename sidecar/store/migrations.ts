@@ -6,6 +6,9 @@
 import { TABLES, type Column } from '../../src/lib/live-schema.ts';
 import { DEFAULT_LANG, LANGS } from '../../src/lib/locales.ts';
 
+/** The channel a commit that changes what is cached is announced on (version 10; store/postgres/change-notices.ts). */
+export const CHANGE_CHANNEL = 'bio_changes';
+
 /** One version of the schema, written for each backend: the same tables, columns, checks and triggers. */
 export interface Migration {
   version: number;
@@ -170,6 +173,27 @@ const MIGRATIONS: Migration[] = [
       CREATE TABLE images (name TEXT PRIMARY KEY, bytes BYTEA NOT NULL);
       ALTER TABLE profiles ADD COLUMN avatar_image TEXT;
       ALTER TABLE cards ADD COLUMN photo_image TEXT;
+    `,
+  },
+  {
+    version: 10,
+    description: 'a commit that changes what is cached is announced to listeners (PostgreSQL: NOTIFY bio_changes)',
+    // Issue 65: the regions' sidecars and purgers LISTEN on the primary (CHANGE_NOTIFY_URL) and are told of a change
+    // as it commits, instead of finding it at their next poll of their standby's change log. The payload is the
+    // change log's last sequence the transaction sees and the WAL position it had reached (the commit record comes
+    // just after): a listener reads its standby once that standby has replayed it. Once a transaction, however many
+    // rows it logs: the trigger runs at commit, and PostgreSQL sends a payload repeated in one transaction once. A
+    // notification is a hint: a listener that misses one (its link cut, a restart) catches up by its poll.
+    // SQLite: nothing; a sidecar learns of a commit to its file by a file-system event.
+    sql: `SELECT 1;`,
+    postgres: `
+      CREATE FUNCTION announce_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('${CHANGE_CHANNEL}', (SELECT max(seq) FROM changes)::text || ' ' || pg_current_wal_insert_lsn()::text);
+        RETURN NULL;
+      END $$;
+      CREATE CONSTRAINT TRIGGER changes_announce AFTER INSERT ON changes DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION announce_changes();
     `,
   },
 ];

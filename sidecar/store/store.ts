@@ -62,6 +62,11 @@ export interface Store {
   /** The change log after `seq`, at most `limit` rows. */
   changesSince(seq: number, limit: number): Promise<ChangeBatch>;
   /**
+   * Whether this database has replayed the primary's WAL up to `lsn` (`X/Y`): a standby once it has, a primary always
+   * (PostgreSQL only: a notice names the position its commit reached, store/postgres/change-notices.ts).
+   */
+  replayed?(lsn: string): Promise<boolean>;
+  /**
    * The sitemap's live part, read by key in bounded steps (keyset pagination: no query reads every row, so that a
    * million profiles are walked in short steps, never in one long one): published profiles by slug, active page-mode
    * cards by card id. The key `offset` rows after the key `after` ('' before the first), or undefined past the end;

@@ -37,9 +37,13 @@ function cli(...args: string[]) {
 const primarySql = (text: string, values: unknown[] = []) =>
   withClient(cluster.primary.url(DB), (c) => c.query(text, values));
 
-async function sidecar(
-  config: Partial<typeof testConfig> = {},
-): Promise<{ url: string; app: FastifyInstance; renders: () => number; waiting: () => number }> {
+async function sidecar(config: Partial<typeof testConfig> = {}): Promise<{
+  url: string;
+  app: FastifyInstance;
+  renders: () => number;
+  waiting: () => number;
+  services: Awaited<ReturnType<typeof openServices>>;
+}> {
   const options = {
     config: {
       ...testConfig,
@@ -57,6 +61,7 @@ async function sidecar(
     app,
     renders: () => services.live.renders,
     waiting: () => services.store.stats?.().poolWaiting ?? 0,
+    services,
   };
 }
 
@@ -170,6 +175,48 @@ describe('reading a standby', () => {
     }
     await eventually(async () => (await status(a.url, '/health')) === 200);
     expect(await status(a.url, '/p/layla')).toBe(200);
+  });
+});
+
+describe('told of each commit by the primary (issue 65: CHANGE_NOTIFY_URL)', () => {
+  // Polling once a minute: only a notice can bring an edit within the bounds below.
+  let told: Awaited<ReturnType<typeof sidecar>>;
+  beforeAll(async () => {
+    told = await sidecar({ changePollMs: 60_000, changeNotifyUrl: cluster.primary.url(DB, 'bio_reader') });
+    await eventually(async () => (await status(told.url, '/p/sam-rivera')) === 200);
+    await eventually(async () => told.services.notices?.listening === true);
+  });
+  afterAll(async () => told?.app.close());
+
+  const edited = async (marker: string) => {
+    await primarySql('UPDATE profiles SET bio = $1 WHERE slug = $2', [marker, 'sam-rivera']);
+    await eventually(async () => (await text(told.url, '/p/sam-rivera')).includes(marker), 10_000);
+  };
+
+  it('a sidecar that polls once a minute serves an edit as soon as its standby has it, found by the notice', async () => {
+    expect(await text(told.url, '/p/sam-rivera')).not.toContain('Told at once');
+    await edited(`Told at once ${Date.now()}`);
+    expect(told.services.freshness.found.notice).toBeGreaterThanOrEqual(1);
+  });
+
+  it('listens again when its connection to the primary is lost, and the next edit is told', async () => {
+    const { rows } = await primarySql(
+      "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'bio-change-notices'",
+    );
+    const listened = told.services.notices!.listens;
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    await eventually(async () => told.services.notices!.listens > listened, 10_000);
+    const before = told.services.freshness.found.notice;
+    await edited(`Told after the reconnection ${Date.now()}`);
+    expect(told.services.freshness.found.notice).toBeGreaterThan(before);
+  });
+
+  it('a notice from another writer on the channel that is not one is ignored', async () => {
+    const before = told.services.notices!.heard;
+    await primarySql("NOTIFY bio_changes, 'not a notice'");
+    await primarySql("NOTIFY bio_changes, '99999999999999999999 0/0'");
+    await edited(`After junk on the channel ${Date.now()}`);
+    expect(told.services.notices!.heard).toBe(before + 1);
   });
 });
 

@@ -1,7 +1,8 @@
 // Three regions on loopback (issue 29, scripts/regions/regions.ts): a primary, a standby per region behind a link
-// that delays (20, 45, 90 ms each way) and can be cut, a sidecar, a Varnish edge and a purger per region. An owner's
-// edit shows at every edge; a region cut off keeps answering its readers (the old page) and catches up once the
-// link is back, without a purge lost. The bench measures the same at length (npm run bench -- --regions).
+// that delays (20, 45, 90 ms each way) and can be cut, a sidecar, a Varnish edge and a purger per region, each told
+// of every commit by the primary through its region's link (issue 65). An owner's edit shows at every edge; a region
+// cut off keeps answering its readers (the old page) and catches up once the link is back, without a purge lost. The
+// bench measures the same at length (npm run bench -- --regions).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,9 @@ describe('three regions', () => {
     );
     // Bounded loosely here (a test machine is shared); the bench measures p50 and p99 per region.
     for (const [i, ms] of times.entries()) expect(ms, `region ${i + 1}`).toBeLessThan(3_000);
+    // Each region's purger was told of it by the primary (issue 65), not only by its poll.
+    for (const region of world.regions)
+      expect(region.purgerLog(), `region ${region.n}`).toMatch(/"msg":"changes found","via":"notice"/);
   });
 
   it('region 3 cut off: its readers keep getting the page (the old one), and once the link is back the edit arrives; no purge lost', async () => {

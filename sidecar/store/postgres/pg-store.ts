@@ -144,6 +144,18 @@ export class PgStore implements Store {
     };
   }
 
+  async replayed(lsn: string): Promise<boolean> {
+    return this.reading(async () => {
+      const { rows } = await this.own.query<{ replayed: boolean }>({
+        name: 'replayed',
+        // NULL on a primary, which has everything it wrote.
+        text: 'SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, true) AS replayed',
+        values: [lsn],
+      });
+      return rows[0]?.replayed ?? false;
+    });
+  }
+
   async liveKeyAfter(kind: LivePageKind, after: string, offset: number): Promise<string | undefined> {
     const [row] = await this.query(READS.liveKeyAfter[kind], { after, offset });
     return row?.key;
