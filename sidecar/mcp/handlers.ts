@@ -2,6 +2,7 @@
 // completions, over the site's own services. mcp-server.ts's one factory registers these for both protocol eras; only
 // the envelope differs.
 import { z } from 'zod';
+import { contentUsageOf } from '../../src/lib/ai-preferences.ts';
 import { mcpInstructions, toolDescriptions } from '../../src/lib/agent-discovery.ts';
 import { escapeMarkdownText, markdownDocument, markdownLink } from '../../src/lib/markdown.ts';
 import {
@@ -43,6 +44,13 @@ export interface ToolResult {
 }
 
 const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] });
+
+/**
+ * `result` with the AI-use preference of what it holds (issue 63): the owner's, as its pages' Content-Usage header
+ * says it (AIPREF: train-ai and search, y or n), in the result's `_meta`, which an agent reads with the text.
+ */
+const withUsage = (result: ToolResult, contentUsage: string | undefined): ToolResult =>
+  contentUsage && !result.isError ? { ...result, _meta: { contentUsage } } : result;
 const failure = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
 /** A resource the server does not have (each revision answers it with its own error). */
@@ -147,7 +155,8 @@ export function mcpHandlers(deps: McpDeps) {
       // A profile's own address, or an alias of it, as GET /{alias} and read_page resolve one (issue 62).
       const slug = (await live.profile(page)) ? page : ((await live.alias(page))?.slug ?? page);
       const found = await live.profilePage(slug, lang ? exactly(lang) : primaryLang);
-      if (found) return textOf(await found.page.markdown(), `The profile "${page}"`);
+      if (found)
+        return withUsage(textOf(await found.page.markdown(), `The profile "${page}"`), contentUsageOf(found.aiUse));
       const other = lang && (await live.profile(slug));
       return failure(
         other
@@ -163,7 +172,7 @@ export function mcpHandlers(deps: McpDeps) {
       if (found.redirect) {
         // Built with the shared converter's escaping: the target is the owner's string, even once normalised.
         const url = absoluteUrl(config.baseUrl, pathOf('getDigitalCard', { cardId: found.card.cardId }));
-        return text(
+        const redirect = text(
           markdownDocument(
             {
               title: `Digital card ${found.card.cardId}`,
@@ -174,9 +183,11 @@ export function mcpHandlers(deps: McpDeps) {
             `# Digital card ${escapeMarkdownText(found.card.cardId)}\n\nThis card is a plain redirect: opening ${markdownLink(url, url)} leads to ${markdownLink(found.redirect, found.redirect)}.`,
           ),
         );
+        return withUsage(redirect, contentUsageOf(found.card.aiUse));
       }
       const version = await live.cardPage(cardId, lang ? exactly(lang) : primaryLang);
-      if (version) return textOf(await version.page.markdown(), `The card "${cardId}"`);
+      if (version)
+        return withUsage(textOf(await version.page.markdown(), `The card "${cardId}"`), contentUsageOf(version.aiUse));
       return failure(
         lang && found.vcard
           ? `The card "${cardId}" is not in ${lang}: it is in ${found.langs.join(' and ')}.`
@@ -208,7 +219,7 @@ export function mcpHandlers(deps: McpDeps) {
     }),
     read_page: guarded(async (args) => {
       const result = await readPage(reader, errors, config, String(args.path));
-      return result.ok ? text(result.text) : failure(result.problem);
+      return result.ok ? withUsage(text(result.text), result.contentUsage) : failure(result.problem);
     }),
   };
 
@@ -237,7 +248,9 @@ export function mcpHandlers(deps: McpDeps) {
      * A resource's contents; UnknownResource when there is none, AnswerTooLarge when it does not fit in the answer,
      * StoreUnavailableError when it cannot be read now.
      */
-    readResource: async (uri: string): Promise<{ uri: string; mimeType: string; text: string }> => {
+    readResource: async (
+      uri: string,
+    ): Promise<{ uri: string; mimeType: string; text: string; _meta?: { contentUsage: string } }> => {
       const resource = resources.find((r) => r.uri === uri);
       const file = resource && site.files.get(resource.path);
       if (resource && file) return { uri: resource.uri, mimeType: resource.mimeType, text: resourceText(file, uri) };
@@ -246,8 +259,15 @@ export function mcpHandlers(deps: McpDeps) {
       const checked = path !== undefined && matchTemplate(path) ? checkedPath(path) : undefined;
       if (checked !== undefined) {
         const resolution = await reader.resolve(checked, { markdown: true, lang: DEFAULT_LANG }, { staticFiles: true });
-        if (resolution.kind === 'asset' && resolution.asset.type.startsWith('text/markdown'))
-          return { uri, mimeType: 'text/markdown', text: resourceText(resolution.asset, uri) };
+        if (resolution.kind === 'asset' && resolution.asset.type.startsWith('text/markdown')) {
+          const contentUsage = resolution.headers['content-usage'];
+          return {
+            uri,
+            mimeType: 'text/markdown',
+            text: resourceText(resolution.asset, uri),
+            ...(contentUsage ? { _meta: { contentUsage } } : {}),
+          };
+        }
       }
       throw new UnknownResource(`Resource not found: ${uri}`);
     },

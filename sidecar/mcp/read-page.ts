@@ -9,7 +9,8 @@ import { bytesLeft, textForAnswer, tooLarge } from './budget.ts';
 import type { SiteReader } from '../services/site-reader.ts';
 import type { Result } from '../../src/lib/result.ts';
 
-export type PageResult = Result<{ text: string; path: string }>;
+/** A page's text, where it was found, and its owner's choice for AI use of it (its Content-Usage), if it is a page. */
+export type PageResult = Result<{ text: string; path: string; contentUsage?: string }>;
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -86,7 +87,12 @@ export async function readPage(
           return { ok: false, problem: `${path} is not a text document (${resolution.asset.type}).` };
         // Judged by its size before it is read: a sitemap part of 5 MB is never turned into a string here.
         if (resolution.asset.size > bytesLeft()) return { ok: false, problem: tooLarge(path, resolution.asset.size) };
-        return { ok: true, text: textForAnswer(resolution.asset), path };
+        return {
+          ok: true,
+          text: textForAnswer(resolution.asset),
+          path,
+          ...(resolution.headers['content-usage'] ? { contentUsage: resolution.headers['content-usage'] } : {}),
+        };
     }
   }
   return { ok: false, problem: `${input} redirects too many times.` };

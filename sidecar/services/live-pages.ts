@@ -12,6 +12,7 @@ import {
   type LiveLocals,
   type Profile,
 } from '../../src/lib/live-content.ts';
+import type { AiUse } from '../../src/lib/ai-preferences.ts';
 import type { Lang } from '../../src/lib/locales.ts';
 import { cardRedirectProblem, safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
 import { typeOf } from '../../src/lib/media-types.ts';
@@ -72,6 +73,8 @@ export interface VersionFound {
   page: LivePage;
   lang: Lang;
   langs: readonly Lang[];
+  /** Its owner's choice for AI use of it (ai-preferences.ts), if they made one. */
+  aiUse: AiUse | null;
 }
 
 /** Where an alias leads: a published profile on the paid plan. */
@@ -167,7 +170,7 @@ export class LivePages {
       );
       return [page, page.freshUntil];
     });
-    return page && { page, lang, langs: found.langs };
+    return page && { page, lang, langs: found.langs, aiUse: found.profile.aiUse };
   }
 
   /** The card's languages and vCard, or its redirect target; undefined when there is no active card of that id. */
@@ -204,7 +207,17 @@ export class LivePages {
       const page = await this.render(pathOf('getDigitalCard', { cardId }), locals);
       return [page, page.freshUntil];
     });
-    return page && { page, lang, langs: found.langs };
+    return page && { page, lang, langs: found.langs, aiUse: found.card.aiUse };
+  }
+
+  /**
+   * What the owner of `entity` (a profile or a card) chose for AI use of everything of theirs (ai-preferences.ts),
+   * or null when they said nothing or there is no such owner: read from the records the cache holds.
+   */
+  async aiUseOf(entity: Change, now = Date.now()): Promise<AiUse | null> {
+    if (entity.kind === 'profile') return (await this.profile(entity.key, now))?.profile.aiUse ?? null;
+    if (entity.kind === 'card') return (await this.card(entity.key, now))?.card.aiUse ?? null;
+    return null;
   }
 
   /**

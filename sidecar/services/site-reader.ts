@@ -5,7 +5,7 @@
 // database cannot be read; each caller maps that in one place.
 import type { RunningBuild } from '../version.ts';
 import { create as contentDisposition } from 'content-disposition';
-import { CONTENT_USAGE } from '../../src/lib/ai-preferences.ts';
+import { CONTENT_USAGE, contentUsageOf } from '../../src/lib/ai-preferences.ts';
 import { alternateLink, homepageLinks, siteLinks } from '../../src/lib/discovery.ts';
 import {
   CACHE,
@@ -136,6 +136,8 @@ export class SiteReader {
       const headers: Record<string, string> = {
         ...this.pageHeaders(path, markdown, this.links.site),
         'content-language': found.lang,
+        // The owner's choice for AI use of their page, the site's where they said nothing (issue 63).
+        'content-usage': contentUsageOf(found.aiUse),
       };
       if (printed && found.langs.length > 1) {
         headers.vary = 'Accept, Accept-Language';
@@ -156,6 +158,16 @@ export class SiteReader {
       (prefs: ReadPreferences): LangPick =>
       (langs) =>
         preferredAmong(prefs.acceptLanguage, langs) ?? langs[0];
+    /** What an owner's record makes (a picture, a code): with their choice for AI use of it (issue 63). */
+    const owners = async (found: Asset | undefined, entity: Change): Promise<Resolution> =>
+      found
+        ? {
+            kind: 'asset',
+            asset: found,
+            headers: { 'content-usage': contentUsageOf(await live.aiUseOf(entity)) },
+            entity,
+          }
+        : { kind: 'not-found' };
     const profileEntity = (key: string): Change => ({ kind: 'profile', key });
     const cardEntity = (key: string): Change => ({ kind: 'card', key });
     /** A page-mode card's page at its printed address /c/{cardId}, in the visitor's language. */
@@ -216,6 +228,7 @@ export class SiteReader {
           asset: found.vcard,
           headers: {
             'content-disposition': contentDisposition(`${name}.vcf`, { fallback: vcardFileName(found.card) }),
+            'content-usage': contentUsageOf(found.card.aiUse),
           },
           entity: { kind: 'card', key: cardId },
         };
@@ -226,15 +239,15 @@ export class SiteReader {
         const bytes = type ? await deps.store.image(image) : undefined;
         return type && bytes ? asset(makeAsset(bytes, type, CACHE.immutable)) : { kind: 'not-found' };
       },
-      getProfileOgImage: async ({ page }) => asset(await live.profileOg(page), profileEntity(page)),
+      getProfileOgImage: async ({ page }) => owners(await live.profileOg(page), profileEntity(page)),
       getProfileOgImageInLanguage: async ({ page, lang }) =>
-        asset(await live.profileOg(page, lang as Lang), profileEntity(page)),
-      getDigitalCardOgImage: async ({ cardId }) => asset(await live.cardOg(cardId), cardEntity(cardId)),
+        owners(await live.profileOg(page, lang as Lang), profileEntity(page)),
+      getDigitalCardOgImage: async ({ cardId }) => owners(await live.cardOg(cardId), cardEntity(cardId)),
       getDigitalCardOgImageInLanguage: async ({ cardId, lang }) =>
-        asset(await live.cardOg(cardId, lang as Lang), cardEntity(cardId)),
-      getProfileQr: async ({ page: slug }) => asset(await live.profileQr(slug), { kind: 'profile', key: slug }),
-      getDigitalCardQr: async ({ cardId }) => asset(await live.cardQr(cardId), { kind: 'card', key: cardId }),
-      getDigitalCardContactQr: async ({ cardId }) => asset(await live.contactQr(cardId), { kind: 'card', key: cardId }),
+        owners(await live.cardOg(cardId, lang as Lang), cardEntity(cardId)),
+      getProfileQr: async ({ page: slug }) => owners(await live.profileQr(slug), profileEntity(slug)),
+      getDigitalCardQr: async ({ cardId }) => owners(await live.cardQr(cardId), cardEntity(cardId)),
+      getDigitalCardContactQr: async ({ cardId }) => owners(await live.contactQr(cardId), cardEntity(cardId)),
       getBlogForPreferredLanguage: async (_params, prefs) =>
         siteRedirect(baseUrl, 302, pathOf('listBlogArticles', { lang: prefs.lang }), {
           vary: 'Accept-Language',

@@ -336,6 +336,15 @@ const socials = z
   .max(OWNER_LISTS.socials)
   .default([]);
 
+/**
+ * An owner's choice for AI use of their page (issue 63, ai-preferences.ts): AIPREF's labels, each allowed or not; a
+ * label left out is the site's choice.
+ */
+const aiUse = z
+  .object({ 'train-ai': z.boolean().optional(), search: z.boolean().optional() })
+  .strict()
+  .transform((choice) => Object.fromEntries(Object.entries(choice).filter(([, allowed]) => allowed !== undefined)));
+
 const profile = z
   .object({
     slug,
@@ -351,6 +360,7 @@ const profile = z
     translations: translationsOf(profileTranslation, 'profile').optional(),
     place: placeOf(true).optional(),
     theme: themeOf.optional(),
+    aiUse: aiUse.optional(),
   })
   .strict()
   // Run even when a field of the record is refused (`when`), so that an import says every problem of a file in one run
@@ -487,6 +497,7 @@ const pageCard = z
     translations: translationsOf(cardTranslation, 'card').optional(),
     place: placeOf(false).optional(),
     theme: themeOf.optional(),
+    aiUse: aiUse.optional(),
     socials,
   })
   .strict()

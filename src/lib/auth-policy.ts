@@ -1,4 +1,5 @@
 // /auth.md: the agent registration and credential policy (SPEC.md, Authentication), with the operators' contact.
+import { CONTENT_USAGE } from './ai-preferences.ts';
 import type { PublicConfig } from './site-config.ts';
 import { describeLangNames } from './locales.ts';
 import { pathOf, OWNER_APP_SEGMENTS } from './surface.ts';
@@ -42,6 +43,10 @@ If you need something the public surface does not give (higher request rates, bu
 4. a contact address for operational problems.
 
 An operator answers by e-mail. Access is provisioned by hand and is never granted through the web app's sign-in flows.
+
+## What each owner allows AI to do with their page
+
+The site's preference for AI use, in the IETF AIPREF vocabulary (\`train-ai\`, \`search\`), is \`${CONTENT_USAGE}\`. Each owner may choose otherwise for their own profile or card, and their choice is the one that holds for everything of theirs: every representation of their page (its HTML, its Markdown twin, its share picture, its vCard, its QR codes) carries it in a \`Content-Usage\` header, the MCP tools' results and resources that hold it carry it in their \`_meta.contentUsage\`, and the page says it to people at its foot. A label the owner left out is the site's. Read the header of what you fetched, not this default: \`train-ai=n\` means do not train AI models on it; \`search=n\` means do not use it to build a search index or answer searches with it.
 
 ## Good behaviour
 

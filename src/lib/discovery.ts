@@ -150,6 +150,8 @@ export function llmsTxt(config: PublicConfig, articles: Record<Lang, LlmsArticle
     '',
     'Do not use /login or any sign-in, one-time-code, OAuth or payment flow: they create accounts and send e-mail.',
     '',
+    `AI use: the site allows \`${CONTENT_USAGE}\` (IETF AIPREF); each owner may choose otherwise for their own profile or card. Every representation of an owner's page (HTML, Markdown twin, share picture, vCard, QR codes) says the owner's choice in its \`Content-Usage\` header, and MCP results in \`_meta.contentUsage\`: honour what each answer says.`,
+    '',
     '## Docs',
     '',
     `- [API documentation](${url(pathOf('getApiDocsMarkdown'))}): every endpoint, header and rule, as Markdown`,

@@ -4,6 +4,15 @@ import type { Lang } from './locales.ts';
 
 const en = {
   skipToContent: 'Skip to content',
+  /** An owner's page's foot: the owner's choice for AI use of it (issue 63; ai-preferences.ts), label by label. */
+  aiUse: {
+    heading: 'AI use of this page',
+    search: 'search',
+    'train-ai': 'training AI models',
+    yes: 'allowed',
+    no: 'not allowed',
+    separator: '; ',
+  },
   homeTitle: 'Link-in-bio pages and digital business cards',
   homeDescription:
     'One page for all your links and a business card that opens on any phone, in Arabic or English. Readable by people and by AI agents.',
@@ -148,6 +157,14 @@ type Dictionary = {
 
 const ar: Dictionary = {
   skipToContent: 'انتقل إلى المحتوى',
+  aiUse: {
+    heading: 'استخدام الذكاء الاصطناعي لهذه الصفحة',
+    search: 'البحث',
+    'train-ai': 'تدريب نماذج الذكاء الاصطناعي',
+    yes: 'مسموح',
+    no: 'غير مسموح',
+    separator: '؛ ',
+  },
   homeTitle: 'صفحات الروابط وبطاقات الأعمال الرقمية',
   homeDescription:
     'صفحة واحدة لكل روابطك وبطاقة أعمال تُفتح على أي هاتف، بالعربية أو الإنجليزية. يقرؤها الناس ووكلاء الذكاء الاصطناعي.',

@@ -5,6 +5,7 @@
 // of a row to it, with every owner string and date judged on the way out, and the rows an import writes. A new field of
 // a profile or a card is one column here, its field in the import format (sidecar/store/import-format.ts), and the page
 // that shows it: docs/architecture.md, "Adding a field"; test/store/new-column.test.ts does exactly that.
+import { AI_USE_LABELS, type AiUse } from './ai-preferences.ts';
 import { IMAGE_ID_PATTERN } from './image-files.ts';
 import { DEFAULT_LANG, LANGS, type Lang } from './locales.ts';
 import { servedText, storedInstant } from './owner-input.ts';
@@ -599,6 +600,21 @@ function themeOf(value: unknown, of: string, column: string): Theme {
   return shown;
 }
 
+/** An owner's choice for AI use (ai-preferences.ts): AIPREF's labels, each true or false; anything else is corrupt. */
+function aiUseStored(value: unknown, of: string, column: string): AiUse {
+  const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : undefined;
+  if (
+    !entries ||
+    !entries.every(
+      ([label, allowed]) => (AI_USE_LABELS as readonly string[]).includes(label) && typeof allowed === 'boolean',
+    )
+  )
+    throw new CorruptRowError(
+      `${column} of ${of} is not a choice for AI use (train-ai and search, each true or false)`,
+    );
+  return Object.fromEntries(entries) as AiUse;
+}
+
 /** Plain text that is not an owner's (a change log's key, a store's identity). */
 const plain = (options: { nullable?: boolean; since?: number } = {}): Column<string, never> => ({
   type: TEXT,
@@ -722,6 +738,7 @@ export const TABLES = {
     translations: translations(PROFILE_TRANSLATED, true, { since: 4 }),
     place: optionalJson(placeOf, { since: 5 }),
     theme: optionalJson(themeOf, { since: 6 }),
+    ai_use: optionalJson(aiUseStored, { since: 11 }),
   },
   links: {
     id: key(),
@@ -768,6 +785,7 @@ export const TABLES = {
     socials: jsonList(OWNER_LISTS.socials, socialEntry, { since: 7 }),
     logo_url: imageSource({ since: 9 }),
     logo_image: shownAs(image({ since: 9 }), 'logo'),
+    ai_use: optionalJson(aiUseStored, { since: 11 }),
   },
   aliases: {
     alias: { type: { sqlite: 'TEXT PRIMARY KEY', postgres: 'TEXT PRIMARY KEY' }, nullable: false, since: 1 } as Column<

@@ -90,19 +90,20 @@ type DemoData = {
 
 /**
  * The demo data as the landed code's fixtures hold it: today's without what came after (issue 48's translations and
- * the café's card, issue 49's places, themes, cards' socials and logos and links' sections and thumbnails, which a database made by that code cannot hold).
+ * the café's card, issue 49's places, themes, cards' socials and logos and links' sections and thumbnails, issue 63's
+ * choices for AI use, which a database made by that code cannot hold).
  * Its phones are as that code stored them: every number a mobile, for it took a number alone for one (issue 62 made
  * kinds the owner's to say; a migration cannot know what the owner meant, so a stored kind stays).
  */
 const LANDED_CARDS = ['k7f2q9', 'n0rth1', 'r8x1'];
 const landedDemo: DemoData = (({ profiles, cards, aliases }: DemoData) => ({
-  profiles: profiles.map(({ translations: _, place: __, theme: ___, links, ...p }) => ({
+  profiles: profiles.map(({ translations: _, place: __, theme: ___, aiUse: ____, links, ...p }) => ({
     ...p,
     links: links?.map(({ section: _s, thumbnailUrl: _t, ...link }) => link),
   })),
   cards: cards
     .filter((c) => LANDED_CARDS.includes(c.cardId))
-    .map(({ translations: _, place: __, theme: ___, socials: ____, logoUrl: _____, phones, ...c }) => ({
+    .map(({ translations: _, place: __, theme: ___, socials: ____, logoUrl: _____, aiUse: ______, phones, ...c }) => ({
       ...c,
       ...(phones && {
         phones: phones.map((phone) => ({ number: typeof phone === 'string' ? phone : phone.number, type: 'mobile' })),

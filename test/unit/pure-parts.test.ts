@@ -37,6 +37,7 @@ const card: Card = {
   translations: {},
   place: null,
   theme: null,
+  aiUse: null,
   socials: [],
   logo: null,
 };
