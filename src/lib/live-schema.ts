@@ -612,7 +612,7 @@ function aiUseStored(value: unknown, of: string, column: string): AiUse {
     throw new CorruptRowError(
       `${column} of ${of} is not a choice for AI use (train-ai and search, each true or false)`,
     );
-  return Object.fromEntries(entries) as AiUse;
+  return Object.fromEntries(entries);
 }
 
 /** Plain text that is not an owner's (a change log's key, a store's identity). */
