@@ -74,6 +74,7 @@ type DemoData = {
     translations?: unknown;
     place?: unknown;
     theme?: unknown;
+    aiUse?: unknown;
     links?: { section?: unknown; thumbnailUrl?: unknown }[] | undefined;
   }[];
   cards: {
@@ -83,6 +84,7 @@ type DemoData = {
     theme?: unknown;
     socials?: unknown;
     logoUrl?: unknown;
+    aiUse?: unknown;
     phones?: ({ number: string } | string)[];
   }[];
   aliases: { alias: string }[];
