@@ -38,7 +38,7 @@ import { ERROR_STATUSES, paths } from '../src/lib/urls.ts';
 import { bodyTooLarge, CODES, errorResponse } from '../sidecar/mcp/jsonrpc.ts';
 import { tooLargeMessage } from '../sidecar/request-body.ts';
 import { projectRoot } from './project-root.ts';
-import { firewallRules, type ConnectionLimits } from './front-firewall.ts';
+import { firewallRules, notAddresses, type ConnectionLimits } from './front-firewall.ts';
 
 export interface FrontOptions {
   config: ServerConfig;
@@ -510,6 +510,13 @@ if (import.meta.main) {
     console.error(
       bad.map(([name, value]) => `--${name} must be a whole number of at least 1 (got "${value}")`).join('\n'),
     );
+    process.exit(2);
+  }
+  // The proxies the front believes: addresses or CIDRs only, for the firewall and nginx's realip alike (a name reached
+  // nginx's file and failed only at `nginx -t`).
+  const notProxies = notAddresses(values['trust-proxy']);
+  if (notProxies.length > 0) {
+    console.error(`--trust-proxy must be an IP address or a CIDR (got ${notProxies.map((a) => `"${a}"`).join(', ')})`);
     process.exit(2);
   }
   if (positionals[0] === 'firewall') {

@@ -38,9 +38,12 @@ function family(address: string): 4 | 6 | undefined {
   return undefined;
 }
 
+/** The entries of `addresses` that are not an IP address or a CIDR (nginx's realip and nftables take no other). */
+export const notAddresses = (addresses: readonly string[]) => addresses.filter((a) => family(a) === undefined);
+
 /** The nftables ruleset (for `nft -f`) that holds each client address to `limits` on `port`. */
 export function firewallRules({ port, limits, trustProxy = [] }: FirewallOptions): string {
-  const bad = trustProxy.filter((address) => family(address) === undefined);
+  const bad = notAddresses(trustProxy);
   if (bad.length > 0) throw new Error(`not an address or a CIDR: ${bad.join(', ')}`);
   const trusted = (v: 4 | 6) => trustProxy.filter((address) => family(address) === v);
   const table = firewallTable(port);

@@ -22,3 +22,19 @@ describe("the operators' commands", () => {
     ]);
   });
 });
+
+describe("the front's trusted proxies", () => {
+  it.each(['config', 'firewall'])(
+    'npm run front -- %s refuses a --trust-proxy that is not an address or a CIDR, before writing anything',
+    (form) => {
+      const r = spawnSync('npm', ['run', '--silent', 'front', '--', form, '--trust-proxy', 'proxy.example'], {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim()).toBe('--trust-proxy must be an IP address or a CIDR (got "proxy.example")');
+    },
+  );
+});
