@@ -340,8 +340,19 @@ const socials = z
  * An owner's choice for AI use of their page (issue 63, ai-preferences.ts): AIPREF's labels, each allowed or not; a
  * label left out is the site's choice.
  */
+const AI_USE_SHAPE = '{ "train-ai": true or false, "search": true or false } (either label may be left out)';
 const aiUse = z
-  .object({ 'train-ai': z.boolean().optional(), search: z.boolean().optional() })
+  .object(
+    {
+      'train-ai': z.boolean({ error: 'must be true or false' }).optional(),
+      search: z.boolean({ error: 'must be true or false' }).optional(),
+    },
+    // The shape, not zod's `Unrecognized key` or `expected object` (issue 62's rule for refusals).
+    {
+      error: (issue) =>
+        issue.code === 'invalid_type' || issue.code === 'unrecognized_keys' ? `must be ${AI_USE_SHAPE}` : undefined,
+    },
+  )
   .strict()
   .transform((choice) => Object.fromEntries(Object.entries(choice).filter(([, allowed]) => allowed !== undefined)));
 

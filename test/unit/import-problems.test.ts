@@ -50,6 +50,27 @@ describe("an import's problems", () => {
         '"rgb(139 69 19)"',
     ]);
   });
+
+  it("says the two labels an owner's choice for AI use takes (issue 63)", () => {
+    const validated = validateImport(
+      {
+        profiles: [
+          { slug: 'a', name: 'A', lang: 'en', aiUse: { train: true } },
+          { slug: 'b', name: 'B', lang: 'en', aiUse: { search: 'no' } },
+          { slug: 'c', name: 'C', lang: 'en', aiUse: true },
+        ],
+        cards: [{ cardId: 'card1', mode: 'page', name: 'C', aiUse: { 'train-ai': 1 } }],
+      },
+      () => false,
+    );
+    const shape = 'must be { "train-ai": true or false, "search": true or false } (either label may be left out)';
+    expect(validated.ok ? [] : validated.errors).toEqual([
+      `profiles[0] (slug "a").aiUse: ${shape}`,
+      'profiles[1] (slug "b").aiUse.search "no": must be true or false',
+      `profiles[2] (slug "c").aiUse true: ${shape}`,
+      'cards[0] (cardId "card1").aiUse["train-ai"] 1: must be true or false',
+    ]);
+  });
 });
 
 describe("docs/data.md's examples", () => {
