@@ -63,6 +63,20 @@ const limitsShape = Object.fromEntries(
   Object.values(LIMITS).map((l) => [l.variable, whole(l.default, l.min, l.max)]),
 ) as Record<(typeof LIMITS)[keyof typeof LIMITS]['variable'], ReturnType<typeof whole>>;
 
+/** An optional postgres:// URL (empty: unset); `what` says, when it is not one, what it is for. */
+const postgresUrl = (what: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw) => raw || undefined)
+    .pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, `must be a postgres:// or postgresql:// URL (${what})`)
+        .optional(),
+    );
+
 /** The server-only variables, by name, each with its default (the README's table lists the same). */
 const serverSchema = z.object({
   ...limitsShape,
@@ -72,32 +86,9 @@ const serverSchema = z.object({
   DATABASE_PATH: text('data/bio.db').transform((path) => resolve(path)),
   // Empty: the project's own dist/. A path (or a link, followed once at start: see docs/operations.md) otherwise.
   DIST_DIR: text('').transform((path) => (path ? resolve(path) : undefined)),
-  DATABASE_URL: z
-    .string()
-    .trim()
-    .optional()
-    .transform((raw) => raw || undefined)
-    .pipe(
-      z
-        .string()
-        .regex(
-          /^postgres(ql)?:\/\//,
-          'must be a postgres:// or postgresql:// URL (leave it unset for the SQLite file at DATABASE_PATH)',
-        )
-        .optional(),
-    ),
+  DATABASE_URL: postgresUrl('leave it unset for the SQLite file at DATABASE_PATH'),
   /** The primary, for LISTEN (issue 65): told of each commit instead of waiting for the next poll of the standby. */
-  CHANGE_NOTIFY_URL: z
-    .string()
-    .trim()
-    .optional()
-    .transform((raw) => raw || undefined)
-    .pipe(
-      z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL (the primary's, for LISTEN)")
-        .optional(),
-    ),
+  CHANGE_NOTIFY_URL: postgresUrl("the primary's, for LISTEN"),
   MAX_REPLICA_LAG_MS: whole(30_000, 1, 86_400_000),
   /** Unset: the backend's default (0 for SQLite, whose log is a local read; 250 for PostgreSQL, a round trip). */
   CHANGE_POLL_MS: z
