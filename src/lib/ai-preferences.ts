@@ -32,10 +32,11 @@ export const aiUseOf = (own: AiUse | null | undefined): Record<AiUseLabel, boole
  * each y or n, for a page whose owner chose `own`. AIPREF has no category for AI input; saying nothing of it leaves
  * it to the default (allowed here too).
  */
-export const contentUsageOf = (own?: AiUse | null): string => {
-  const use = aiUseOf(own);
-  return AI_USE_LABELS.map((label) => `${label}=${yN(use[label])}`).join(', ');
-};
+const usageText = (use: Record<AiUseLabel, boolean>): string =>
+  AI_USE_LABELS.map((label) => `${label}=${yN(use[label])}`).join(', ');
 
 /** The site's Content-Usage: every page but an owner's who chose otherwise. */
-export const CONTENT_USAGE = contentUsageOf();
+export const CONTENT_USAGE = usageText(SITE_AI_USE);
+
+/** The Content-Usage of a page whose owner chose `own`: made only for an owner who chose (every page answer asks). */
+export const contentUsageOf = (own?: AiUse | null): string => (own ? usageText(aiUseOf(own)) : CONTENT_USAGE);
