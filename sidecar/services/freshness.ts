@@ -16,10 +16,12 @@ export type FreshnessEvent = ({ reset: true } | { reset: false; changes: Change[
 
 /** Changes read in one go; more than this pending (a sidecar far behind) is treated as everything. */
 const BATCH = 10_000;
-/** How often a notice's commit is looked for while its database has not replayed it. */
-const CHASE_EVERY_MS = 5;
-/** How long a notice is chased (and makes every sync read): past it, the poll finds what the notice named. */
+/** How long a notice makes every sync read (a request that comes after the purge it set off gets the new page). */
 const CHASE_FOR_MS = 5_000;
+/** How long a notice is chased at all: a standby that far behind is found by the poll, and /health says it lags. */
+const CHASE_AT_MOST_MS = 60_000;
+/** How often a notice's commit is looked for while its database has not replayed it: often at first, then less. */
+const chaseEvery = (elapsed: number) => (elapsed < 1000 ? 5 : elapsed < CHASE_FOR_MS ? 50 : 250);
 
 export class Freshness {
   private readonly store: Store;
@@ -52,8 +54,15 @@ export class Freshness {
    * (so nothing cached is served from a database that is gone). Concurrent callers share one read.
    */
   async sync(now = Date.now(), via: FoundBy = 'poll'): Promise<void> {
+    // A read a notice asked for is the notice's, whichever caller made it (a request's may come before the chase's).
+    const told = this.behind(now, CHASE_FOR_MS);
+    if (!this.pending && now - this.checkedAt < this.pollMs && !told) return;
+    return this.read(told ? 'notice' : via, now);
+  }
+
+  /** Reads the database now, or joins the read under way. */
+  private read(via: FoundBy, now = Date.now()): Promise<void> {
     if (this.pending) return this.pending;
-    if (now - this.checkedAt < this.pollMs && !this.behind(now)) return;
     this.checkedAt = now;
     this.pending = this.check(via).then(
       () => {
@@ -67,6 +76,11 @@ export class Freshness {
       },
     );
     return this.pending;
+  }
+
+  /** Reads the log at once, whenever it was last read (the notices' connection made again: what came meanwhile). */
+  catchUp(): Promise<void> {
+    return this.read('poll');
   }
 
   /** The change log's sequence this reader has seen up to. */
@@ -84,24 +98,33 @@ export class Freshness {
     void this.chase();
   }
 
-  /** Whether a notice names a change this reader has not read yet (for a while: a notice is a hint). */
-  private behind(now: number): boolean {
+  /** Whether a notice of the last `ms` names a change this reader has not read yet (a notice is a hint). */
+  private behind(now: number, ms: number): boolean {
     const announced = this.announced;
-    return announced !== undefined && announced.seq > this.lastSeq && now - announced.at < CHASE_FOR_MS;
+    return announced !== undefined && announced.seq > this.lastSeq && now - announced.at < ms;
   }
 
-  /** Waits for the database to replay the announced commit, then reads the log; again until it holds the change. */
+  /**
+   * Waits for the database to replay the announced commit, then reads the log; again until it holds the change. A
+   * failed look (the database away a moment) is tried again, not given up: the poll may be a minute away.
+   */
   private async chase(): Promise<void> {
     if (this.chasing) return;
     this.chasing = true;
     try {
-      while (this.behind(Date.now())) {
-        const { lsn } = this.announced!;
-        if (!this.store.replayed || (await this.store.replayed(lsn))) await this.sync(Date.now(), 'notice');
-        if (this.behind(Date.now())) await new Promise((resolve) => setTimeout(resolve, CHASE_EVERY_MS));
+      while (this.behind(Date.now(), CHASE_AT_MOST_MS)) {
+        const { lsn, at } = this.announced!;
+        let failed = false;
+        try {
+          if (!this.store.replayed || (await this.store.replayed(lsn))) await this.read('notice');
+        } catch {
+          // The poll and the requests' syncs say so; the chase looks again a little later.
+          failed = true;
+        }
+        if (!this.behind(Date.now(), CHASE_AT_MOST_MS)) break;
+        const elapsed = Date.now() - at;
+        await new Promise((resolve) => setTimeout(resolve, failed ? 250 : chaseEvery(elapsed)));
       }
-    } catch {
-      // The database cannot be read now: the poll and the requests' syncs find out, and say so.
     } finally {
       this.chasing = false;
     }
@@ -139,7 +162,7 @@ export function followNotices(
   const notices = new ChangeNotices({
     url,
     onNotice: (notice) => freshness.announce(notice),
-    onListening: () => void freshness.sync().catch(() => undefined),
+    onListening: () => void freshness.catchUp().catch(() => undefined),
     ...(log ? { log } : {}),
   });
   notices.start();
