@@ -108,6 +108,11 @@ export async function startServer(): Promise<string> {
     if (draining) return;
     draining = true;
     app.log.info({ signal, drainMs }, 'draining, then shutting down');
+    // Connections the kernel completed before the signal wait in the listener's queue until the loop takes them, one a
+    // turn (on a busy machine, many): closing the listener now would reset them with their requests. So the queue is
+    // taken first, until a turn takes none (at most a second: a balancer still sending is refused after it); their
+    // requests are answered with `Connection: close`.
+    await acceptQueued(app.server, 1000);
     Server.prototype.close.call(app.server);
     await new Promise((resolve) => setTimeout(resolve, drainMs));
     // Sockets that stayed idle through the drain are closed; those with a request in flight are waited for (bounded).
@@ -154,6 +159,23 @@ export async function startServer(): Promise<string> {
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   console.log(`Serving ${config.baseUrl} on ${url}${inherited ? ' (a socket handed over: LISTEN_FDS)' : ''}`);
   return url;
+}
+
+/** Turns of the loop until one accepts no connection on `server`, at most `ms`: what its listener's queue held is taken. */
+async function acceptQueued(server: Server, ms: number): Promise<void> {
+  let accepted = 0;
+  const count = () => void accepted++;
+  server.on('connection', count);
+  const until = Date.now() + ms;
+  try {
+    for (let quiet = 0; quiet < 2 && Date.now() < until;) {
+      const before = accepted;
+      await new Promise((resolve) => setImmediate(resolve));
+      quiet = accepted === before ? quiet + 1 : 0;
+    }
+  } finally {
+    server.off('connection', count);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,7 @@
 // Faults with real files and real processes: the database missing or broken, and SIGTERM under load.
 import { chmodSync, copyFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -156,5 +157,34 @@ describe('SIGTERM under load', () => {
     // Keep-alive connections still open at shutdown get Fastify's 503 "closing"; no request sent before the signal is
     // reset.
     expect(outcomes.other).toEqual([]);
+  });
+});
+
+describe('SIGTERM with connections the server has not taken yet', () => {
+  it('answers the requests on connections opened before the signal, not resets them with the listener (CI: ECONNRESET)', async () => {
+    const { child, port } = await spawnTestSidecar({ DATABASE_PATH: await createDatabase() });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // The server's loop stopped: the kernel completes each handshake and queues the connection, unaccepted, with its
+    // request, as it does while a busy loop has not come round to the listener yet.
+    child.kill('SIGSTOP');
+    const answers = Array.from(
+      { length: 5 },
+      () =>
+        new Promise<string>((resolve) => {
+          const socket = connect(port, '127.0.0.1', () =>
+            socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+          );
+          let got = '';
+          socket.on('data', (chunk) => (got += chunk.toString('latin1')));
+          socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+          socket.on('close', () => resolve(got.split('\r\n')[0] ?? ''));
+        }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGTERM');
+    child.kill('SIGCONT');
+    const got = await Promise.all(answers);
+    await exited;
+    expect(got).toEqual(Array(5).fill('HTTP/1.1 200 OK'));
   });
 });
