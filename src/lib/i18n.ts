@@ -99,6 +99,19 @@ const en = {
   pageCodeAlt: 'QR code of this page',
   contactCodeAlt: 'QR code holding the contact details',
   downloadCode: 'Download for printing (SVG)',
+  // A page opened inside another app's browser (issue 63, src/scripts/in-app.ts): {app} is the app's name.
+  inApp: {
+    saysOut: 'You opened this page inside {app}. Some things work better in your own browser.',
+    saysMenu:
+      'You opened this page inside {app}. To open it in your own browser, use {app}’s menu and choose to open it in the browser.',
+    open: 'Open in your browser',
+    copyLink: 'Copy link',
+    contactOut: 'Contacts cannot be saved inside {app}: “Save contact” opens the contact in your browser, or copy it.',
+    contactMenu:
+      'Contacts cannot be saved inside {app}: open this card in your browser from {app}’s menu to save it, or copy the contact.',
+    copyContact: 'Copy contact',
+    contactCopied: 'Contact copied',
+  },
   share: 'Share',
   linkCopied: 'Link copied',
   contactCard: 'Contact card',
@@ -244,6 +257,17 @@ const ar: Dictionary = {
   pageCodeAlt: 'رمز QR لهذه الصفحة',
   contactCodeAlt: 'رمز QR يحمل بيانات الاتصال',
   downloadCode: 'تنزيل للطباعة (SVG)',
+  inApp: {
+    saysOut: 'فتحت هذه الصفحة داخل {app}. بعض الأشياء تعمل أفضل في متصفحك.',
+    saysMenu: 'فتحت هذه الصفحة داخل {app}. لفتحها في متصفحك، استخدم قائمة {app} واختر فتحها في المتصفح.',
+    open: 'افتحها في متصفحك',
+    copyLink: 'انسخ الرابط',
+    contactOut: 'لا يمكن حفظ جهات الاتصال داخل {app}: «حفظ جهة الاتصال» يفتحها في متصفحك، أو انسخها.',
+    contactMenu:
+      'لا يمكن حفظ جهات الاتصال داخل {app}: افتح هذه البطاقة في متصفحك من قائمة {app} لحفظها، أو انسخ جهة الاتصال.',
+    copyContact: 'انسخ جهة الاتصال',
+    contactCopied: 'نُسخت جهة الاتصال',
+  },
   share: 'مشاركة',
   linkCopied: 'نُسخ الرابط',
   contactCard: 'بطاقة تواصل',
