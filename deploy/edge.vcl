@@ -77,6 +77,7 @@ sub vcl_recv {
   if (req.restarts == 0) {
     unset req.http.x-stale-ok;
     unset req.http.x-fresh-only;
+    unset req.http.x-edge-fetch;
     # This edge's id for the request (issue 64), sent to the origin, which keeps it from this edge (its TRUST_PROXY),
     # and returned: its start (seconds) and Varnish's transaction number. A client's own is not believed.
     set req.http.X-Request-Id = "edge-" + std.time2integer(now, 0) + "-" + req.xid;
@@ -176,6 +177,11 @@ sub vcl_pass {
 sub vcl_backend_fetch {
   if (!std.healthy(bereq.backend)) {
     set bereq.backend = alive.backend();
+  }
+  # A fetch of what is kept (a miss, a purged page's new copy) has the origin read its change log first (issue 65):
+  # after a purge, the purger may have found the edit before this sidecar did.
+  if (!bereq.uncacheable) {
+    set bereq.http.x-edge-fetch = "1";
   }
 }
 

@@ -231,6 +231,7 @@ export function frontConfig(options: FrontOptions): string {
         'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
         'proxy_set_header X-Forwarded-Proto $scheme;',
         'proxy_set_header X-Request-Id $bio_request_id;',
+        'proxy_set_header X-Edge-Fetch $bio_edge_fetch;',
         // One value a language (negotiate.js siteLang), none when the visitor prefers no language of the site.
         'proxy_set_header Accept-Language $site_lang;',
         `proxy_next_upstream ${retry};`,
@@ -447,6 +448,8 @@ export async function runFront(options: {
   clientLimits?: ClientLimits;
   /** Where nginx writes its access log (JSON lines), or none. */
   accessLog?: string;
+  /** Proxies in front of this front whose client address and request headers are believed. */
+  trustProxy?: string[];
 }): Promise<{ url: string; nginx: ChildProcess }> {
   const url = `http://127.0.0.1:${options.port}`;
   const conf = frontConfig({
@@ -458,6 +461,7 @@ export async function runFront(options: {
     workers: 1,
     accessLog: options.accessLog ?? 'off',
     ...(options.clientLimits ? { clientLimits: options.clientLimits } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
   });
   return { url, nginx: await runNginx(options.prefix, conf, url) };
 }

@@ -121,7 +121,7 @@ export async function openServices(options: Omit<AppOptions, 'logger'>) {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const { site, store, pool, pressure, admission, live, reader, errors, notices } =
+  const { site, store, pool, pressure, admission, live, reader, errors, notices, freshness } =
     options.services ?? (await openServices(options));
   const { requests, rate, turns } = admission;
 
@@ -241,6 +241,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     request.sitePath = path;
     turns.start(client, () => runAs(client, done));
+  });
+  // An edge's fetch of what it keeps (deploy/edge.vcl names one `x-edge-fetch`; a proxy TRUST_PROXY names is believed,
+  // anyone else is not) reads the change log first, whenever it was last read: the edge fetches after a purge, which
+  // the region's purger sent once it found an edit on this same database, and this sidecar may not have learnt of it
+  // yet (its notice not yet read from its socket, its poll not due). Answered from its cache, the old page was kept at
+  // the edge until the purger's next purge, a third of a second later (issue 65). One look at the database's version
+  // a fetch, shared by the fetches meanwhile; a database that cannot be read is the route's to answer.
+  app.addHook('preHandler', async (request) => {
+    if (request.headers['x-edge-fetch'] !== undefined && fromProxy(request.raw.socket.remoteAddress))
+      await freshness.catchUp().catch(() => undefined);
   });
   // A body is read only by the route that takes one (/mcp reads its own, bounded: request-body.ts). Anywhere else it
   // is not parsed: the answer (405, 404) is sent at once and the rest of the body lingers out, dropped, or, declared

@@ -277,6 +277,75 @@ describe('the standby stopped behind the edge (issue 61): the site degrades, nev
   });
 });
 
+describe('an edge fetch after a purge (issue 65): the sidecar reads the change log first', () => {
+  // A sidecar polling once a minute, and no notices: only the edge's fetch can bring the edit within the test. The
+  // region's purger found the edit on this same standby and purged; the sidecar has not learnt of it yet.
+  let slow: Awaited<ReturnType<typeof sidecar>>;
+  let edge: { url: string; varnish: ChildProcess; prefix: string };
+  beforeAll(async () => {
+    slow = await sidecar({ changePollMs: 60_000, trustProxy: '127.0.0.1' });
+    edge = await runEdge({
+      listen: `127.0.0.1:${await freePort()}`,
+      backend: [new URL(slow.url).host],
+      dist: clientDir,
+      headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
+      clientShare: UNLIMITED_CLIENT,
+    });
+    await eventually(async () => (await status(edge.url, '/health')) === 200);
+  });
+  afterAll(async () => {
+    edge?.varnish.kill('SIGKILL');
+    await slow?.app.close();
+  });
+
+  it("the page the edge fetches after the purge is the new one, not the sidecar's cached old one", async () => {
+    expect(await status(edge.url, '/p/layla')).toBe(200);
+    const marker = `Fetched after the purge ${Date.now()}`;
+    await primarySql("UPDATE profiles SET bio = $1 WHERE slug = 'layla'", [marker]);
+    // The standby has it (what the purger saw before it purged).
+    await eventually(async () =>
+      withClient(
+        cluster.standby.url(DB),
+        async (c) => (await c.query("SELECT bio FROM profiles WHERE slug = 'layla'")).rows[0]?.bio === marker,
+      ),
+    );
+    // Asked directly, the sidecar answers from its cache: it polls once a minute.
+    expect(await text(slow.url, '/p/layla')).not.toContain(marker);
+    const purged = await fetch(edge.url + '/', { method: 'PURGE', headers: { 'xkey-purge': 'profile:layla' } });
+    expect(purged.status).toBe(200);
+    expect(await text(edge.url, '/p/layla')).toContain(marker);
+  });
+
+  it('a client cannot make the sidecar read the log at each request by sending the header itself', async () => {
+    const marker = `Not fetched by a client ${Date.now()}`;
+    await primarySql("UPDATE profiles SET bio = $1 WHERE slug = 'sam-rivera'", [marker]);
+    expect(await status(slow.url, '/p/sam-rivera')).toBe(200);
+    await eventually(async () =>
+      withClient(
+        cluster.standby.url(DB),
+        async (c) => (await c.query("SELECT bio FROM profiles WHERE slug = 'sam-rivera'")).rows[0]?.bio === marker,
+      ),
+    );
+    // From an address the sidecar does not trust as a proxy, the header is nobody's word.
+    const direct = await sidecar({ changePollMs: 60_000 });
+    try {
+      expect(await text(direct.url, '/p/sam-rivera')).toContain(marker);
+      await primarySql("UPDATE profiles SET bio = 'Changed again' WHERE slug = 'sam-rivera'");
+      await eventually(async () =>
+        withClient(
+          cluster.standby.url(DB),
+          async (c) =>
+            (await c.query("SELECT bio FROM profiles WHERE slug = 'sam-rivera'")).rows[0]?.bio === 'Changed again',
+        ),
+      );
+      const asked = await fetch(direct.url + '/p/sam-rivera', { headers: { 'x-edge-fetch': '1' } });
+      expect(await asked.text()).toContain(marker);
+    } finally {
+      await direct.app.close();
+    }
+  });
+});
+
 describe('a standby that falls behind', () => {
   it('an idle primary is no lag: a standby with nothing to replay stays ok however long ago the last commit was', async () => {
     const idle = await sidecar({ maxReplicaLagMs: 300 });
