@@ -79,8 +79,10 @@ export function servedText(value: string, kind: 'line' | 'text', max: number): s
   // Most strings hold none of it: one scan says so (a profile's hundred link titles are read on every cold read).
   if (!(kind === 'line' ? SUSPECT_IN_LINE : SUSPECT_IN_TEXT).test(value) && value.length <= max) return value;
   let clean = value;
-  if (kind === 'line') clean = clean.replace(/\r\n?|\n/g, ' ');
-  else clean = clean.replace(/\r\n?/g, '\n');
+  // The separators readers take for line breaks (U+0085, U+2028, U+2029) are line breaks: a space in a line, not
+  // nothing ("Org\u2028Two" read "OrgTwo").
+  if (kind === 'line') clean = clean.replace(/\r\n?|[\n\u0085\u2028\u2029]/g, ' ');
+  else clean = clean.replace(/\r\n?|[\u0085\u2028\u2029]/g, '\n');
   if (FORBIDDEN_IN_TEXT.test(clean)) clean = clean.replace(FORBIDDEN_ALL, '');
   if (INVISIBLE.test(clean)) {
     const flags: string[] = [];
