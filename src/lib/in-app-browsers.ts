@@ -65,6 +65,29 @@ export const IN_APP_BROWSERS: Record<InAppKey, InAppBrowser> = {
   gsa: { name: 'Google', out: { ios: 'safari', android: 'browser' }, downloads: { ios: true, android: true } },
 };
 
+/**
+ * The app a page is open in, from what `inapp-spy` said (`key`), the user agent and what the app's browser adds to the
+ * page (`globals`: the names `window` has), or undefined when it is not one this table names. Two corrections, each
+ * found by a reviewer with the apps' user agents:
+ * - inapp-spy 5.0.10 names Messenger any Facebook user agent without `IABMV` (its rule for Messenger's newer ones), and
+ *   Facebook's own app still sends such (`[FB_IAB/FB4A;FBAV/…;]`, `[FBAN/FBIOS;…]`): the app's own marks say Facebook.
+ * - It looks for Telegram's objects only when the user agent says nothing, but Telegram's browser is a web view (its
+ *   user agent says that much), so it never did: they are looked for here first, with Telegram's Android mark.
+ */
+export function appOf(
+  key: string | undefined,
+  userAgent: string,
+  globals: (name: string) => boolean,
+): InAppKey | undefined {
+  if (
+    ['TelegramWebview', 'TelegramWebviewProxy', 'TelegramWebviewProxyProto'].some(globals) ||
+    /\bTelegram-Android\//.test(userAgent)
+  )
+    return 'telegram';
+  if (key === 'messenger' && /\bFB_IAB\/FB4A\b|\bFBAN\/FBIOS\b/.test(userAgent)) return 'facebook';
+  return key !== undefined && Object.hasOwn(IN_APP_BROWSERS, key) ? (key as InAppKey) : undefined;
+}
+
 /** The platform a user agent names; Android when it says so, iOS for an iPhone, iPad or iPod, else undefined. */
 export function platformOf(userAgent: string): Platform | undefined {
   if (/\bAndroid\b/i.test(userAgent)) return 'android';

@@ -4,7 +4,7 @@
 // browser (or hidden where no way out is known) beside a button that copies the contact as text. Shown only in an app
 // the table names (src/lib/in-app-browsers.ts); in any other browser the page is left as it was sent.
 import InAppSpy from 'inapp-spy';
-import { IN_APP_BROWSERS, platformOf, wayOut, type InAppKey } from '../lib/in-app-browsers.ts';
+import { appOf, IN_APP_BROWSERS, platformOf, wayOut } from '../lib/in-app-browsers.ts';
 
 /** `template`'s text with `{app}` replaced by the app's name, isolated (a Latin name in an Arabic sentence). */
 function say(element: Element | null, template: string | undefined, app: string): void {
@@ -34,9 +34,9 @@ function copier(button: HTMLButtonElement | null, status: Element | null, text: 
 }
 
 function inApp(notice: HTMLElement): void {
-  const { isInApp, appKey } = InAppSpy();
-  if (!isInApp || !appKey || !Object.hasOwn(IN_APP_BROWSERS, appKey)) return;
-  const app = IN_APP_BROWSERS[appKey as InAppKey];
+  const key = appOf(InAppSpy().appKey, navigator.userAgent, (name) => name in window);
+  if (!key) return;
+  const app = IN_APP_BROWSERS[key];
   const platform = platformOf(navigator.userAgent);
   if (!platform || app.out[platform] === 'browser') return;
   const way = app.out[platform];

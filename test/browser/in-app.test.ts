@@ -53,6 +53,7 @@ const AGENTS: Record<InAppKey, Partial<Record<Platform, string>>> = {
     ios: `${IOS} Safari Line/15.10.1`,
     android: `${ANDROID} Line/15.10.1/IAB`,
   },
+  // Telegram is told by what its browser adds to the page, or its Android mark: tested on its own below.
   telegram: {},
   gsa: { ios: `${IOS} GSA/385.0.780459087 Mobile/15E148 Safari/604.1` },
 };
@@ -173,6 +174,40 @@ describe('in-app browsers (issue 63)', () => {
       expect(await page.textContent('[data-in-app-status]')).toBe('Contact copied');
     },
   );
+
+  it.each([
+    ['Android', `${ANDROID} [FB_IAB/FB4A;FBAV/460.0.0.48.109;]`, /^intent:/],
+    [
+      'iOS',
+      `${IOS} [FBAN/FBIOS;FBAV/465.0.0.42.107;FBBV/735624163;FBDV/iPhone15,3;FBMD/iPhone;FBSN/iOS;FBRV/0]`,
+      /^x-safari-/,
+    ],
+  ])(
+    'Facebook on %s without the newer mark (IABMV) is Facebook, not Messenger (a reviewer found it)',
+    async (_, ua, way) => {
+      const seen = await shown(await open(ua, '/c/n0rth1'));
+      expect(seen.app).toBe('Facebook');
+      expect(seen.open).toMatch(way);
+    },
+  );
+
+  it("Telegram on Android, told by its user agent's mark: a way out, and the vCard as everywhere", async () => {
+    const seen = await shown(
+      await open(`${ANDROID} Telegram-Android/11.2.2 (Google Pixel 9; Android 16; SDK 36; HIGH)`, '/c/n0rth1'),
+    );
+    expect(seen.app).toBe('Telegram');
+    expect(seen.open).toMatch(/^intent:/);
+    expect(seen.save).toEqual({ href: '/c/n0rth1.vcf', download: true });
+  });
+
+  it("on a card, the notice leaves the name, the contacts and Save contact on a phone's first screen", async () => {
+    const page = await open(AGENTS.instagram.android!, '/c/k7f2q9');
+    expect((await shown(page)).visible).toBe(true);
+    const bottom = await page.evaluate(
+      () => document.querySelector('[data-save-contact]')!.getBoundingClientRect().bottom,
+    );
+    expect(bottom).toBeLessThanOrEqual(915);
+  });
 
   it.each(Object.entries(OWN_BROWSERS))(
     '%s: nothing is said, and "Save contact" downloads the vCard',

@@ -135,10 +135,15 @@ describe('/p/{page}', () => {
   it('renders user content inert: markup escaped, unsafe schemes never in an href', async () => {
     const html = await (await get('/p/xss-test')).text();
     const doc = createDocument(html, true);
-    // The only scripts are our own files (WebMCP, the share button) and the JSON-LD data block; none came from user text.
+    // The only scripts are our own files (WebMCP, the share button, the in-app notice's module, fingerprinted by the
+    // build) and the JSON-LD data block; none came from user text.
     expect(
-      Array.from(doc.querySelectorAll('script')).map((s) => s.getAttribute('src') ?? s.getAttribute('type')),
-    ).toEqual(['application/ld+json', '/global-scripts/webmcp.js', '/global-scripts/share.js']);
+      Array.from(doc.querySelectorAll('script'))
+        .map((s) => s.getAttribute('src') ?? s.getAttribute('type'))
+        .map((src) =>
+          src?.replace(/^\/_astro\/InAppNotice\.astro_astro_type_script_index_0_lang\.[\w-]+\.js$/, 'in-app'),
+        ),
+    ).toEqual(['application/ld+json', '/global-scripts/webmcp.js', '/global-scripts/share.js', 'in-app']);
     expect(doc.querySelectorAll('img[onerror], b, [onerror]').length).toBe(0);
     expect(doc.querySelector('h1')?.textContent).toBe('<script>alert("name")</script>');
     expect(html).toContain('&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;');
