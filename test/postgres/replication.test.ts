@@ -75,6 +75,26 @@ async function eventually(check: () => Promise<boolean>, ms = 8000): Promise<voi
 }
 const status = async (base: string, path: string) => (await fetch(base + path, { redirect: 'manual' })).status;
 const text = async (base: string, path: string) => (await fetch(base + path)).text();
+/** Varnish with the project's edge over `sidecars`, its probes seeing them up. */
+async function edgeOver(sidecars: { url: string }[]): Promise<{ url: string; varnish: ChildProcess; prefix: string }> {
+  const edge = await runEdge({
+    listen: `127.0.0.1:${await freePort()}`,
+    backend: sidecars.map((s) => new URL(s.url).host),
+    dist: clientDir,
+    headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
+    clientShare: UNLIMITED_CLIENT,
+  });
+  await eventually(async () => (await status(edge.url, '/health')) === 200);
+  return edge;
+}
+/** Waits until the standby has replayed the edit of `slug`'s bio to `bio`. */
+const standbyHas = (slug: string, bio: string) =>
+  eventually(async () =>
+    withClient(
+      cluster.standby.url(DB),
+      async (c) => (await c.query('SELECT bio FROM profiles WHERE slug = $1', [slug])).rows[0]?.bio === bio,
+    ),
+  );
 
 beforeAll(async () => {
   cluster = await startCluster();
@@ -228,14 +248,7 @@ describe('the standby stopped behind the edge (issue 61): the site degrades, nev
     execFileSync('varnishadm', ['-n', join(edge.prefix, 'varnish'), 'backend.list'], { encoding: 'utf8' });
   beforeAll(async () => {
     sidecars = [await sidecar({ trustProxy: '127.0.0.1' }), await sidecar({ trustProxy: '127.0.0.1' })];
-    edge = await runEdge({
-      listen: `127.0.0.1:${await freePort()}`,
-      backend: sidecars.map((s) => new URL(s.url).host),
-      dist: clientDir,
-      headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
-      clientShare: UNLIMITED_CLIENT,
-    });
-    await eventually(async () => (await status(edge.url, '/health')) === 200);
+    edge = await edgeOver(sidecars);
   });
   afterAll(async () => {
     edge?.varnish.kill('SIGKILL');
@@ -284,14 +297,7 @@ describe('an edge fetch after a purge (issue 65): the sidecar reads the change l
   let edge: { url: string; varnish: ChildProcess; prefix: string };
   beforeAll(async () => {
     slow = await sidecar({ changePollMs: 60_000, trustProxy: '127.0.0.1' });
-    edge = await runEdge({
-      listen: `127.0.0.1:${await freePort()}`,
-      backend: [new URL(slow.url).host],
-      dist: clientDir,
-      headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
-      clientShare: UNLIMITED_CLIENT,
-    });
-    await eventually(async () => (await status(edge.url, '/health')) === 200);
+    edge = await edgeOver([slow]);
   });
   afterAll(async () => {
     edge?.varnish.kill('SIGKILL');
@@ -303,12 +309,7 @@ describe('an edge fetch after a purge (issue 65): the sidecar reads the change l
     const marker = `Fetched after the purge ${Date.now()}`;
     await primarySql("UPDATE profiles SET bio = $1 WHERE slug = 'layla'", [marker]);
     // The standby has it (what the purger saw before it purged).
-    await eventually(async () =>
-      withClient(
-        cluster.standby.url(DB),
-        async (c) => (await c.query("SELECT bio FROM profiles WHERE slug = 'layla'")).rows[0]?.bio === marker,
-      ),
-    );
+    await standbyHas('layla', marker);
     // Asked directly, the sidecar answers from its cache: it polls once a minute.
     expect(await text(slow.url, '/p/layla')).not.toContain(marker);
     const purged = await fetch(edge.url + '/', { method: 'PURGE', headers: { 'xkey-purge': 'profile:layla' } });
@@ -320,24 +321,13 @@ describe('an edge fetch after a purge (issue 65): the sidecar reads the change l
     const marker = `Not fetched by a client ${Date.now()}`;
     await primarySql("UPDATE profiles SET bio = $1 WHERE slug = 'sam-rivera'", [marker]);
     expect(await status(slow.url, '/p/sam-rivera')).toBe(200);
-    await eventually(async () =>
-      withClient(
-        cluster.standby.url(DB),
-        async (c) => (await c.query("SELECT bio FROM profiles WHERE slug = 'sam-rivera'")).rows[0]?.bio === marker,
-      ),
-    );
+    await standbyHas('sam-rivera', marker);
     // From an address the sidecar does not trust as a proxy, the header is nobody's word.
     const direct = await sidecar({ changePollMs: 60_000 });
     try {
       expect(await text(direct.url, '/p/sam-rivera')).toContain(marker);
       await primarySql("UPDATE profiles SET bio = 'Changed again' WHERE slug = 'sam-rivera'");
-      await eventually(async () =>
-        withClient(
-          cluster.standby.url(DB),
-          async (c) =>
-            (await c.query("SELECT bio FROM profiles WHERE slug = 'sam-rivera'")).rows[0]?.bio === 'Changed again',
-        ),
-      );
+      await standbyHas('sam-rivera', 'Changed again');
       const asked = await fetch(direct.url + '/p/sam-rivera', { headers: { 'x-edge-fetch': '1' } });
       expect(await asked.text()).toContain(marker);
     } finally {
