@@ -7,6 +7,7 @@
 // prints it. Tests, the bench and an operator all use this one function.
 //   npm run front -- firewall [--listen 0.0.0.0:80] [--trust-proxy ADDR ...] [--client-connection-rate PER_SECOND]
 //                             [--client-connection-burst N] [--client-connections N]
+//                             [--client-small-segment-rate PER_SECOND] [--client-small-segment-burst N]
 // prints the nftables rules that hold each client address to its share of new connections (scripts/front-firewall.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -93,6 +94,9 @@ export const FRONT_LIMITS: Readonly<ClientLimits> = {
   connectionRatePerSecond: 64,
   connectionBurst: 128,
   connectionsOpen: 512,
+  // A request is one segment of a few hundred bytes; small ones are a drip's, or a few control frames a second.
+  smallSegmentRatePerSecond: 256,
+  smallSegmentBurst: 1024,
 };
 
 /**
@@ -119,6 +123,8 @@ export const UNLIMITED_CLIENT: Readonly<ClientLimits> = {
   connectionRatePerSecond: 100_000,
   connectionBurst: 100_000,
   connectionsOpen: 100_000,
+  smallSegmentRatePerSecond: 100_000,
+  smallSegmentBurst: 100_000,
 };
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
@@ -467,7 +473,7 @@ export async function runFront(options: {
 }
 
 const USAGE =
-  'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N]; or: npm run front -- firewall [--listen ADDR:PORT] [--trust-proxy ADDR ...] [--client-connection-rate N] [--client-connection-burst N] [--client-connections N]';
+  'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N]; or: npm run front -- firewall [--listen ADDR:PORT] [--trust-proxy ADDR ...] [--client-connection-rate N] [--client-connection-burst N] [--client-connections N] [--client-small-segment-rate N] [--client-small-segment-burst N]';
 
 /** The command line of `npm run front -- config`. */
 function parseFlags() {
@@ -490,6 +496,8 @@ function parseFlags() {
       'client-connection-rate': { type: 'string', default: String(FRONT_LIMITS.connectionRatePerSecond) },
       'client-connection-burst': { type: 'string', default: String(FRONT_LIMITS.connectionBurst) },
       'client-connections': { type: 'string', default: String(FRONT_LIMITS.connectionsOpen) },
+      'client-small-segment-rate': { type: 'string', default: String(FRONT_LIMITS.smallSegmentRatePerSecond) },
+      'client-small-segment-burst': { type: 'string', default: String(FRONT_LIMITS.smallSegmentBurst) },
     },
   });
 }
@@ -508,6 +516,8 @@ if (import.meta.main) {
     'client-connection-rate': values['client-connection-rate'],
     'client-connection-burst': values['client-connection-burst'],
     'client-connections': values['client-connections'],
+    'client-small-segment-rate': values['client-small-segment-rate'],
+    'client-small-segment-burst': values['client-small-segment-burst'],
   };
   const bad = Object.entries(shares).filter(([, value]) => !/^[1-9]\d{0,8}$/.test(value));
   if (bad.length > 0) {
@@ -538,6 +548,8 @@ if (import.meta.main) {
             connectionRatePerSecond: Number(values['client-connection-rate']),
             connectionBurst: Number(values['client-connection-burst']),
             connectionsOpen: Number(values['client-connections']),
+            smallSegmentRatePerSecond: Number(values['client-small-segment-rate']),
+            smallSegmentBurst: Number(values['client-small-segment-burst']),
           },
         }),
       );
@@ -579,6 +591,8 @@ if (import.meta.main) {
         connectionRatePerSecond: Number(values['client-connection-rate']),
         connectionBurst: Number(values['client-connection-burst']),
         connectionsOpen: Number(values['client-connections']),
+        smallSegmentRatePerSecond: Number(values['client-small-segment-rate']),
+        smallSegmentBurst: Number(values['client-small-segment-burst']),
       },
       ...(values.dist ? { dist: values.dist } : {}),
     }),

@@ -84,6 +84,41 @@ describe("the front's firewall", () => {
     release();
   }, 60_000);
 
+  it("holds one address's small segments to its rate: a drip's body still arrives whole, and another address reads on", async () => {
+    const port = Number(url.port);
+    loadFirewall(port, ['--client-small-segment-rate', '16', '--client-small-segment-burst', '32']);
+    const dropped = () =>
+      Number(
+        /add @small4 \{[^}]*\} counter packets (\d+)/.exec(
+          execFileSync(NFT, ['list', 'table', 'inet', `bio_front_${port}`], { encoding: 'utf8' }),
+        )?.[1] ?? NaN,
+      );
+    expect(dropped()).toBe(0);
+    // A body of 300 bytes to /mcp, a byte a segment, from the stranger's address.
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(240) } });
+    const socket = connect({ port, host: url.hostname, localAddress: '127.0.2.80', noDelay: true });
+    held.push(socket);
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    for (const byte of body) {
+      socket.write(byte);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // A reader on another address meanwhile, not held to the stranger's share.
+    expect((await fetch(new URL('/robots.txt', url))).status).toBe(200);
+    // The dropped segments are sent again by the stranger's kernel, with what came after them: the body arrives whole
+    // and is answered (MCP's own answer to a ping without a session, whatever it is: not a timeout, not a reset).
+    const until = Date.now() + 20_000;
+    while (!/^HTTP\/1\.1 (\d{3})/.test(answer) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(answer).toMatch(/^HTTP\/1\.1 (200|202|400|406) /);
+    expect(dropped()).toBeGreaterThan(0);
+    release();
+  }, 60_000);
+
   it('counts nothing from a proxy the front trusts', async () => {
     loadFirewall(Number(url.port), ['--trust-proxy', '127.0.5.0/24', '--client-connections', '20']);
     const proxy = await Promise.all(Array.from({ length: 200 }, () => established(url, '127.0.5.9', 5_000, held)));
