@@ -64,7 +64,8 @@ export function firewallRules({ port, limits, trustProxy = [] }: FirewallOptions
     `# ${rate} a second with a burst of ${burst}, and ${open} open at once; a SYN past either is dropped. And its small`,
     `# data segments (under 100 bytes, pushed): ${smallRate} a second with a burst of ${smallBurst}; one past it is dropped.`,
     `# Made by \`npm run front -- firewall\` (scripts/front-firewall.ts). Load it with \`nft -f FILE\` (again to change it);`,
-    `# remove it with \`nft delete table inet ${table}\`.`,
+    `# remove it with \`nft delete table inet ${table}\`; \`nft list table inet ${table}\` shows what each rule dropped.`,
+    ...(trustProxy.length > 0 ? [`# Not counted: the trusted proxies ${trustProxy.join(', ')}.`] : []),
     // Declared, then deleted, then made: loading the file again replaces the table instead of adding to it.
     `table inet ${table}`,
     `delete table inet ${table}`,
