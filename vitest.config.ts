@@ -23,6 +23,7 @@ const SERVED_SUITES = [
   'test/http/surface.test.ts',
   'test/http/compression.test.ts',
   'test/http/agents.test.ts',
+  'test/http/owner-domains.test.ts',
   'test/mcp/*.test.ts',
 ];
 

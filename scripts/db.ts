@@ -47,7 +47,7 @@ async function importJson(json: unknown, label: string, images: IntakeOptions) {
     if (!outcome.ok) fail(problems(label, outcome.errors));
     const { counts, notices } = outcome;
     console.log(
-      `Imported ${label} into ${writer.target}: ${count(counts.profiles, 'profile')}, ${count(counts.cards, 'card')}, ${count(counts.aliases, 'alias', 'aliases')}.`,
+      `Imported ${label} into ${writer.target}: ${count(counts.profiles, 'profile')}, ${count(counts.cards, 'card')}, ${count(counts.aliases, 'alias', 'aliases')}${counts.domains > 0 ? `, ${count(counts.domains, 'domain')}` : ''}.`,
     );
     // Written as given; drawn otherwise where a colour would not read (theme.ts).
     if (notices.length > 0)

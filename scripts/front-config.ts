@@ -9,6 +9,7 @@
 //                             [--client-connection-burst N] [--client-connections N]
 //                             [--client-small-segment-rate PER_SECOND] [--client-small-segment-burst N]
 // prints the nftables rules that hold each client address to its share of new connections (scripts/front-firewall.ts).
+import { OWNER_DOMAIN_ASSETS } from '../src/lib/owner-domains.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -61,6 +62,14 @@ export interface FrontOptions {
   trustProxy?: string[];
   /** One client's share (FRONT_LIMITS unless given): a load test from one address needs a larger one. */
   clientLimits?: ClientLimits;
+  /**
+   * TLS (issue 63): host:port nginx listens on with TLS too, and the folder of certificates it reads there, one folder a
+   * host as certbot keeps them (`{folder}/{host}/fullchain.pem` and `privkey.pem`), chosen by the name the client asks
+   * for (SNI), read at each handshake: an owner's domain is served once its certificate is there, no reload needed.
+   */
+  tls?: { listen: string; certificates: string };
+  /** A folder whose `.well-known/acme-challenge/` is served over plain HTTP at every host: an ACME client's webroot. */
+  acmeWebroot?: string;
 }
 
 /** One client's share at the front: nginx's limits, and the firewall's on its connections (front-firewall.ts). */
@@ -354,6 +363,41 @@ export function frontConfig(options: FrontOptions): string {
       4,
     ),
     LISTEN: options.listen,
+    TLS: indent(
+      options.tls
+        ? [
+            `listen ${options.tls.listen} ssl http2;`,
+            // The certificate of the name the client asked for, read at the handshake (nginx 1.15.9 and later).
+            `ssl_certificate ${options.tls.certificates}/$ssl_server_name/fullchain.pem;`,
+            `ssl_certificate_key ${options.tls.certificates}/$ssl_server_name/privkey.pem;`,
+            'ssl_protocols TLSv1.2 TLSv1.3;',
+            'ssl_session_cache shared:bio_tls:10m;',
+            'ssl_session_timeout 1d;',
+          ]
+        : ['# No TLS here (--tls-listen): it ends in front of this front, or add it here.'],
+      4,
+    ),
+    ACME: indent(
+      options.acmeWebroot
+        ? [
+            `location ^~ /.well-known/acme-challenge/ {`,
+            `  root ${options.acmeWebroot};`,
+            '  default_type text/plain;',
+            '  try_files $uri =404;',
+            '}',
+          ]
+        : ['# No ACME challenges answered here (--acme-webroot).'],
+      4,
+    ),
+    OWNER_TO_HTTPS: indent(
+      options.tls
+        ? [
+            // An owner's page is at https:// (its canonical, its codes): plain HTTP leads there, ACME's challenges apart.
+            'if ($scheme = http) { return 301 https://$host$request_uri; }',
+          ]
+        : [],
+      6,
+    ),
     SERVER_NAME: new URL(config.baseUrl).hostname,
     BASE_URL: config.baseUrl,
     SITE_LANGS: [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG)].join(' '),
@@ -389,6 +433,8 @@ export function frontConfig(options: FrontOptions): string {
     SECURITY_HEADERS_INDENTED: indent(security, 6),
     CACHE_IMMUTABLE: CACHE.immutable,
     FINGERPRINTED: `"${FINGERPRINTED_PATH.source}"`,
+    OWNER_DOMAIN_ASSETS: `"${OWNER_DOMAIN_ASSETS.source}"`,
+    FINGERPRINTED_KEY: `"~${FINGERPRINTED_PATH.source}"`,
     CACHE_PAGE: CACHE.page,
     CACHE_NONE: CACHE.none,
     CACHE_ERROR: CACHE.error,
@@ -473,7 +519,7 @@ export async function runFront(options: {
 }
 
 const USAGE =
-  'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N]; or: npm run front -- firewall [--listen ADDR:PORT] [--trust-proxy ADDR ...] [--client-connection-rate N] [--client-connection-burst N] [--client-connections N] [--client-small-segment-rate N] [--client-small-segment-burst N]';
+  'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N] [--tls-listen ADDR:PORT --tls-certificates DIR] [--acme-webroot DIR]; or: npm run front -- firewall [--listen ADDR:PORT] [--trust-proxy ADDR ...] [--client-connection-rate N] [--client-connection-burst N] [--client-connections N] [--client-small-segment-rate N] [--client-small-segment-burst N]';
 
 /** The command line of `npm run front -- config`. */
 function parseFlags() {
@@ -487,6 +533,9 @@ function parseFlags() {
       'access-log': { type: 'string', default: '/var/log/nginx/bio-access.log' },
       dist: { type: 'string' },
       'trust-proxy': { type: 'string', multiple: true, default: [] },
+      'tls-listen': { type: 'string' },
+      'tls-certificates': { type: 'string' },
+      'acme-webroot': { type: 'string' },
       'client-requests': { type: 'string', default: String(FRONT_LIMITS.inProgress) },
       'client-mcp-requests': { type: 'string', default: String(FRONT_LIMITS.mcpInProgress) },
       'client-rate': { type: 'string', default: String(FRONT_LIMITS.ratePerSecond) },
@@ -563,6 +612,17 @@ if (import.meta.main) {
     console.error(USAGE);
     process.exit(2);
   }
+  // TLS takes both: where to listen, and where the certificates are.
+  const tlsListen = values['tls-listen'];
+  const tlsCertificates = values['tls-certificates'];
+  if ((tlsListen === undefined) !== (tlsCertificates === undefined)) {
+    console.error('--tls-listen and --tls-certificates go together: give both, or neither');
+    process.exit(2);
+  }
+  if (tlsListen !== undefined && !/:\d{1,5}$/.test(tlsListen)) {
+    console.error(`--tls-listen must end in a port (got "${tlsListen}")`);
+    process.exit(2);
+  }
   // The folders the configuration names for nginx's own files (its pid, error log and temporary bodies): nginx makes
   // none of them, and `nginx -t` fails without them (#50).
   try {
@@ -595,6 +655,8 @@ if (import.meta.main) {
         smallSegmentBurst: Number(values['client-small-segment-burst']),
       },
       ...(values.dist ? { dist: values.dist } : {}),
+      ...(tlsListen && tlsCertificates ? { tls: { listen: tlsListen, certificates: tlsCertificates } } : {}),
+      ...(values['acme-webroot'] ? { acmeWebroot: values['acme-webroot'] } : {}),
     }),
   );
 }

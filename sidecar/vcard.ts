@@ -1,10 +1,9 @@
 // vCard 3.0 (RFC 2426) of a digital card. Written here because the npm vCard writers we tried neither escape
 // values nor fold lines: this does both, folding at 75 octets without splitting a UTF-8 character. The tests read
 // every vCard back with an independent parser (ical.js).
-import { whatsappChats, type Card, type CardEmail, type CardPhone } from '../src/lib/live-content.ts';
+import { cardAddresses, whatsappChats, type Card, type CardEmail, type CardPhone } from '../src/lib/live-content.ts';
 import { shownSocials } from '../src/lib/owner-socials.ts';
 import { safeHref, WEB_SCHEMES } from '../src/lib/owner-input.ts';
-import { absoluteUrl } from '../src/lib/urls.ts';
 import { pathOf } from '../src/lib/surface.ts';
 import { qrVersion } from './render/qr.ts';
 
@@ -62,9 +61,11 @@ export interface CardUrls {
 }
 
 export function cardUrlsOf(baseUrl: string, card: Card): CardUrls {
+  // At their homes: an owner's own domain where the card or the profile lives there (owner-domains.ts).
+  const { url } = cardAddresses(baseUrl, card);
   return {
-    card: absoluteUrl(baseUrl, pathOf('getDigitalCard', { cardId: card.cardId })),
-    profile: card.profileSlug ? absoluteUrl(baseUrl, pathOf('getProfilePage', { page: card.profileSlug })) : undefined,
+    card: url(pathOf('getDigitalCard', { cardId: card.cardId })),
+    profile: card.profileSlug ? url(pathOf('getProfilePage', { page: card.profileSlug })) : undefined,
   };
 }
 

@@ -57,7 +57,9 @@ export async function readPage(
   const resolved = resolveSitePath(input, config);
   if (!resolved.ok) return { ok: false, problem: `Refused: ${resolved.problem}.` };
   let url = resolved.path;
-  // Follow the site's own redirects (aliases, /blog, trailing slashes), a few hops at most.
+  /** An owner's domain a redirect led to (a page that lives there): its paths are asked there. */
+  let host: string | undefined;
+  // Follow the site's own redirects (aliases, /blog, trailing slashes, a page to its owner's domain), a few hops at most.
   for (let hop = 0; hop < 4; hop++) {
     const q = url.indexOf('?');
     const path = checkedPath(q === -1 ? url : url.slice(0, q));
@@ -65,14 +67,16 @@ export async function readPage(
     const resolution = await reader.resolve(
       path,
       { markdown: true, lang: DEFAULT_LANG },
-      { staticFiles: true, rawUrl: url },
+      { staticFiles: true, rawUrl: url, host },
     );
     switch (resolution.kind) {
       case 'redirect':
         if (resolution.sitePath === undefined)
           return { ok: false, problem: `${path} redirects to another site: ${resolution.location}` };
         url = resolution.sitePath;
+        host = resolution.host ?? host;
         continue;
+      case 'misdirected':
       case 'not-found': {
         const page = errors.page(404, langOfPath(path) ?? DEFAULT_LANG, true);
         const shown = page && page.size <= bytesLeft() ? `\n\n${page.body.toString('utf8')}` : '';

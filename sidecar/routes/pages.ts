@@ -49,6 +49,13 @@ function sendResolution(
       return reply.headers(resolution.headers).code(resolution.status).type(resolution.type).send(resolution.body);
     case 'not-found':
       return errors.send(request, reply, 404, request.sitePath);
+    case 'misdirected':
+      // RFC 9110 §15.5.20: this server does not answer for that host; a client may try another connection.
+      return reply
+        .code(421)
+        .header('cache-control', CACHE.none)
+        .type('text/plain; charset=utf-8')
+        .send('Misdirected request: no page of this service is at this host.\n');
   }
 }
 
@@ -65,6 +72,7 @@ export function pageRoutes(
     const resolution = await reader.resolve(request.sitePath, preferencesOf(request), {
       staticFiles,
       rawUrl: request.raw.url ?? '/',
+      host: hostOf(request),
       // Known before the answer is made: a request shed or failed there is counted under its route, not as static.
       onRoute: (route) => (request.surfaceRoute = route),
     });
@@ -81,7 +89,9 @@ export function pageRoutes(
       const resolution = await reader.resolve(request.sitePath, preferencesOf(request), {
         staticFiles: true,
         rawUrl: request.raw.url ?? '/',
+        host: hostOf(request),
       });
+      if (resolution.kind === 'misdirected') return sendResolution(request, reply, resolution, errors, edge);
       if (resolution.kind !== 'not-found') {
         reply.header('allow', ALLOW).header('cache-control', CACHE.none);
         if (request.method === 'OPTIONS') return reply.code(204).send();
@@ -96,3 +106,9 @@ export function pageRoutes(
 }
 
 const ALLOW = 'GET, HEAD';
+
+/** The request's host as the reader compares it: lower case, without its port or a trailing dot (Host, RFC 9110). */
+function hostOf(request: FastifyRequest): string | undefined {
+  const host = request.hostname;
+  return host ? host.toLowerCase().replace(/\.$/, '') : undefined;
+}

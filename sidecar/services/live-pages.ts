@@ -4,9 +4,11 @@
 // Overloaded when the pool has more waiting than it can do soon: the HTTP app and the MCP server each map those in
 // one place.
 import {
+  cardAddresses,
   cardIn,
   languagesOf,
   nextLinkChange,
+  profileAddresses,
   profileIn,
   type Card,
   type LiveLocals,
@@ -19,7 +21,6 @@ import { typeOf } from '../../src/lib/media-types.ts';
 import { pathOf, CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
 import { businessCard, profileCard, type OgCard } from '../../src/lib/og.ts';
 import { imageFile, OG_PHOTO_WIDTH, VCARD_PHOTO_WIDTH } from '../../src/lib/image-files.ts';
-import { absoluteUrl } from '../../src/lib/urls.ts';
 import type { LiveCache } from '../live-cache.ts';
 import { Overloaded } from '../admission/fair-slots.ts';
 import type { RenderPool, Rendered } from '../render/render-pool.ts';
@@ -31,6 +32,8 @@ import { cardToVcard, cardUrlsOf, contactCode } from '../vcard.ts';
 import { cardLocals, profileLocals } from './live-locals.ts';
 import { makeAsset, type Asset } from '../asset.ts';
 import { qrInk, type Theme } from '../../src/lib/theme.ts';
+import { HOST_LONGEST, type OwnerDomain } from '../../src/lib/owner-domains.ts';
+import { ownerDomainFile, type OwnerDomainFile } from './owner-domain-files.ts';
 
 export interface LiveDeps {
   baseUrl: string;
@@ -102,7 +105,7 @@ const VCARD = typeOf('/x.vcf');
 const SVG = typeOf('/x.svg');
 const PNG = typeOf('/x.png');
 
-type Cached = LivePage | ProfileFound | CardFound | AliasFound | Asset;
+type Cached = LivePage | ProfileFound | CardFound | AliasFound | OwnerDomain | Asset;
 
 /**
  * What a cached value holds, as the live cache counts it. A page counts its HTML twice over: its Markdown twin, made on
@@ -112,7 +115,7 @@ function bytesOf(value: Cached): number {
   if ('html' in value) return 2 * value.html.held();
   if ('profile' in value) return 1024 + 2 * JSON.stringify(value.profile).length;
   if ('card' in value) return (value.vcard?.held() ?? 0) + 1024 + 2 * JSON.stringify(value.card).length;
-  if ('slug' in value) return 256;
+  if ('slug' in value || 'host' in value) return 512;
   return value.held();
 }
 
@@ -256,7 +259,12 @@ export class LivePages {
     return this.lookup<Asset>(`pq:${slug}`, { kind: 'profile', key: slug }, now, async () => {
       const found = await this.profile(slug, now);
       return found
-        ? [await this.qr(absoluteUrl(this.deps.baseUrl, pathOf('getProfilePage', { page: slug })), found.profile.theme)]
+        ? [
+            await this.qr(
+              profileAddresses(this.deps.baseUrl, found.profile).url(pathOf('getProfilePage', { page: slug })),
+              found.profile.theme,
+            ),
+          ]
         : undefined;
     });
   }
@@ -266,7 +274,12 @@ export class LivePages {
     return this.lookup<Asset>(`cq:${cardId}`, { kind: 'card', key: cardId }, now, async () => {
       const found = await this.card(cardId, now);
       return found
-        ? [await this.qr(absoluteUrl(this.deps.baseUrl, pathOf('getDigitalCard', { cardId })), found.card.theme)]
+        ? [
+            await this.qr(
+              cardAddresses(this.deps.baseUrl, found.card).url(pathOf('getDigitalCard', { cardId })),
+              found.card.theme,
+            ),
+          ]
         : undefined;
     });
   }
@@ -288,13 +301,41 @@ export class LivePages {
   }
 
   /**
+   * The profile whose own domain `host` is (owner-domains.ts), while it is published; undefined when none is. Kept
+   * until that profile changes (its domain moved or dropped); a host no profile has is asked of the database each
+   * time, as an unknown slug is, so that a domain given a moment ago answers at once.
+   */
+  domain(host: string, now = Date.now()): Promise<OwnerDomain | undefined> {
+    if (host.length > HOST_LONGEST) return Promise.resolve(undefined);
+    return this.lookup<OwnerDomain>(
+      `d:${host}`,
+      (found) => ({ kind: 'profile', key: found.page }),
+      now,
+      async () => {
+        const found = await this.deps.store.domain(host);
+        return found && [found];
+      },
+    );
+  }
+
+  /** A file an owner's domain answers itself (its robots.txt, sitemap.xml, llms.txt), kept until the profile changes. */
+  async domainFile(domain: OwnerDomain, path: OwnerDomainFile, now = Date.now()): Promise<Asset | undefined> {
+    return this.lookup<Asset>(`df:${domain.host}:${path}`, { kind: 'profile', key: domain.page }, now, async () => {
+      const found = await this.profile(domain.page, now);
+      if (!found) return undefined;
+      const { type, text } = await ownerDomainFile(path, domain, found.profile, this.deps.baseUrl);
+      return [makeAsset(Buffer.from(text), type, CACHE.live)];
+    });
+  }
+
+  /**
    * The entry cached under `key`, once the cache knows every change in the database, or what `find` makes of the
    * database, cached when found (until `expiresAt`) and tagged with the entity it shows, whose change evicts it.
    * What is not found is not cached: unknown paths cannot fill the cache.
    */
   private async lookup<T extends Cached>(
     key: string,
-    entity: Change,
+    entity: Change | ((found: T) => Change),
     now: number,
     find: () => Promise<[value: T, expiresAt?: number] | undefined>,
   ): Promise<T | undefined> {
@@ -314,7 +355,8 @@ export class LivePages {
     const lookup = find()
       .then((found) => {
         if (!found) return undefined;
-        if (evictions === this.evictions) cache.set(key, found[0], found[1], entityTag(entity), bytesOf(found[0]));
+        const tag = entityTag(typeof entity === 'function' ? entity(found[0]) : entity);
+        if (evictions === this.evictions) cache.set(key, found[0], found[1], tag, bytesOf(found[0]));
         return found[0];
       })
       .finally(() => this.inflight.delete(key));

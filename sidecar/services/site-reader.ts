@@ -39,6 +39,17 @@ import type { Pressure } from '../admission/pressure.ts';
 import { makeAsset, type Asset } from '../asset.ts';
 import { imageFileType } from '../../src/lib/image-files.ts';
 import type { StaticSite } from './static-site.ts';
+import { domainOfProfile } from '../../src/lib/live-content.ts';
+import {
+  addressesOf,
+  domainOrigin,
+  hostProblem,
+  isPageAsset,
+  pathOnDomain,
+  platformPathOf,
+  type OwnerDomain,
+} from '../../src/lib/owner-domains.ts';
+import { isOwnerDomainFile } from './owner-domain-files.ts';
 
 /** What the request asks for: decided from Accept and Accept-Language by the caller. */
 export interface ReadPreferences {
@@ -47,15 +58,29 @@ export interface ReadPreferences {
   lang: Lang;
   /** Accept-Language as sent, for the printed addresses of profiles and cards in two languages; none: their own. */
   acceptLanguage?: string | undefined;
+  /** The owner's domain the request came to (set by the reader from ReadOptions.host): its pages' addresses are there. */
+  on?: OwnerDomain | undefined;
 }
 
 export type Resolution = (
   | { kind: 'asset'; asset: Asset; headers: Record<string, string> }
-  /** `location` is absolute; `sitePath` is its path and query when it is on this site (read_page follows those). */
-  | { kind: 'redirect'; status: 301 | 302; location: string; sitePath?: string; headers: Record<string, string> }
+  /**
+   * `location` is absolute; `sitePath` is its path and query when this site serves it (read_page follows those), at
+   * `host` when that is an owner's domain.
+   */
+  | {
+      kind: 'redirect';
+      status: 301 | 302;
+      location: string;
+      sitePath?: string;
+      host?: string;
+      headers: Record<string, string>;
+    }
   /** Computed per request and never cached (health). */
   | { kind: 'document'; status: number; type: string; body: string; headers: Record<string, string> }
   | { kind: 'not-found' }
+  /** A Host that is neither the platform's nor any owner's domain: 421 (RFC 9110), never another owner's page. */
+  | { kind: 'misdirected' }
 ) & {
   /** The declared path of the live route that answered (`/p/{page}`), for the request log. */
   route?: string;
@@ -72,6 +97,11 @@ export interface ReadOptions {
   rawUrl?: string;
   /** Told the declared route as soon as the path matches one, before its answer is made (which may fail or shed). */
   onRoute?: (route: string) => void;
+  /**
+   * The request's host (lower case, no port): the platform's (BASE_URL's, an address, a name of one label) or an
+   * owner's domain (owner-domains.ts). None: the platform's (read_page).
+   */
+  host?: string | undefined;
 }
 
 /** The routes the sidecar answers itself: the live ones (from the database) and its operations' (/health). */
@@ -114,9 +144,12 @@ export class SiteReader {
   private readonly links: { site: string; home: string; llms: string };
 
   private readonly deps: SiteReaderDeps;
+  /** The platform's host (BASE_URL's): it and the names under it are never an owner's domain. */
+  private readonly platformHost: string;
 
   constructor(deps: SiteReaderDeps) {
     this.deps = deps;
+    this.platformHost = new URL(deps.baseUrl).hostname;
     const { baseUrl, live, sitemap } = deps;
     this.homepages = new Set(LANGS.map(paths.home));
     this.links = { site: siteLinks(deps), home: homepageLinks(deps), llms: siteLinks(deps, { describedBy: false }) };
@@ -131,17 +164,19 @@ export class SiteReader {
       path: string,
       entity: Change,
       printed?: { versionPath: string },
+      on?: OwnerDomain,
     ): Promise<Resolution> => {
       if (!found) return { kind: 'not-found' };
       const headers: Record<string, string> = {
-        ...this.pageHeaders(path, markdown, this.links.site),
+        ...this.pageHeaders(path, markdown, this.links.site, on),
         'content-language': found.lang,
         // The owner's choice for AI use of their page, the site's where they said nothing (issue 63).
         'content-usage': contentUsageOf(found.aiUse),
       };
       if (printed && found.langs.length > 1) {
         headers.vary = 'Accept, Accept-Language';
-        headers['content-location'] = markdown ? twinPath(printed.versionPath) : printed.versionPath;
+        const located = markdown ? twinPath(printed.versionPath) : printed.versionPath;
+        headers['content-location'] = on ? (pathOnDomain(on, located) ?? located) : located;
         headers[OWN_LANGUAGE_HEADER] = found.langs[0]!;
       }
       const freshUntil = found.page.freshUntil;
@@ -174,17 +209,27 @@ export class SiteReader {
     const cardPage = async (cardId: string, prefs: ReadPreferences): Promise<Resolution> => {
       const found = await live.cardPage(cardId, visitors(prefs));
       const path = pathOf('getDigitalCard', { cardId });
-      return version(found, prefs.markdown, path, cardEntity(cardId), {
-        versionPath: found ? pathOf('getDigitalCardInLanguage', { cardId, lang: found.lang }) : path,
-      });
+      return version(
+        found,
+        prefs.markdown,
+        path,
+        cardEntity(cardId),
+        { versionPath: found ? pathOf('getDigitalCardInLanguage', { cardId, lang: found.lang }) : path },
+        prefs.on,
+      );
     };
     this.handlers = {
       getProfilePage: async ({ page }, prefs) => {
         const found = await live.profilePage(page, visitors(prefs));
         const path = pathOf('getProfilePage', { page });
-        return version(found, prefs.markdown, path, profileEntity(page), {
-          versionPath: found ? pathOf('getProfilePageInLanguage', { page, lang: found.lang }) : path,
-        });
+        return version(
+          found,
+          prefs.markdown,
+          path,
+          profileEntity(page),
+          { versionPath: found ? pathOf('getProfilePageInLanguage', { page, lang: found.lang }) : path },
+          prefs.on,
+        );
       },
       getProfilePageInLanguage: async ({ page, lang }, prefs) =>
         version(
@@ -192,6 +237,8 @@ export class SiteReader {
           prefs.markdown,
           pathOf('getProfilePageInLanguage', { page, lang }),
           profileEntity(page),
+          undefined,
+          prefs.on,
         ),
       // A twin at a URL of its own answers as the negotiated Markdown of its page does.
       getProfilePageMarkdown: (params, prefs) => this.handlers.getProfilePage(params, { ...prefs, markdown: true }),
@@ -218,6 +265,8 @@ export class SiteReader {
           prefs.markdown,
           pathOf('getDigitalCardInLanguage', { cardId, lang }),
           cardEntity(cardId),
+          undefined,
+          prefs.on,
         ),
       getDigitalCardVcard: async ({ cardId }) => {
         const found = await live.card(cardId);
@@ -283,8 +332,50 @@ export class SiteReader {
 
   /** What `path` (decoded and checked: no dot segments, NUL or backslash) resolves to for these preferences. */
   async resolve(path: string, prefs: ReadPreferences, options: ReadOptions): Promise<Resolution> {
+    const host = options.host;
+    if (host !== undefined && hostProblem(host, this.platformHost) === undefined)
+      return this.resolveOnDomain(host, path, prefs, options);
+    return this.resolveOnPlatform(path, { ...prefs, on: undefined }, options);
+  }
+
+  /**
+   * A request to an owner's domain (owner-domains.ts): the profile's paths there stand for its routes (and its cards'
+   * where the domain takes them), its robots.txt, sitemap.xml and llms.txt are its own, the build's page assets are
+   * served as on the platform, and nothing else is there. A host no profile has is misdirected.
+   */
+  private async resolveOnDomain(
+    host: string,
+    path: string,
+    prefs: ReadPreferences,
+    options: ReadOptions,
+  ): Promise<Resolution> {
+    const domain = await this.deps.live.domain(host);
+    if (!domain) return { kind: 'misdirected' };
+    if (path.includes('%2F')) return { kind: 'not-found' };
+    if (path.length > 1 && path.endsWith('/'))
+      return {
+        kind: 'redirect',
+        status: 301,
+        location: canonicalWithoutTrailingSlash(domainOrigin(host), options.rawUrl ?? path).href,
+        headers: {},
+      };
+    if (isOwnerDomainFile(path)) {
+      const file = await this.deps.live.domainFile(domain, path);
+      return file
+        ? { kind: 'asset', asset: file, headers: {}, entity: { kind: 'profile', key: domain.page } }
+        : { kind: 'not-found' };
+    }
+    const platform = platformPathOf(domain, path);
+    if (platform !== undefined) return this.resolveOnPlatform(platform, { ...prefs, on: domain }, options);
+    const file = options.staticFiles && isPageAsset(path) ? this.deps.site.files.get(path) : undefined;
+    return file ? { kind: 'asset', asset: file, headers: {} } : { kind: 'not-found' };
+  }
+
+  /** A platform path, asked at the platform's address or (`prefs.on`) at an owner's domain that stands for it. */
+  private async resolveOnPlatform(path: string, prefs: ReadPreferences, options: ReadOptions): Promise<Resolution> {
     // An encoded slash, kept encoded by the path's judgement (request-path.ts), names nothing: not even a trailing slash.
     if (path.includes('%2F')) return { kind: 'not-found' };
+    if (prefs.on) return this.answerLive(path, prefs, options);
     if (path.length > 1 && path.endsWith('/')) {
       const canonical = canonicalWithoutTrailingSlash(this.deps.baseUrl, options.rawUrl ?? path);
       // The default language's prefix goes where it goes (below) in the same hop: /en/ to /, not to /en and on.
@@ -327,11 +418,59 @@ export class SiteReader {
         return { kind: 'asset', asset: file, headers };
       }
     }
+    return this.answerLive(path, prefs, options);
+  }
+
+  /** A live route's answer at its page's home: elsewhere, a 301 there (the platform's address) or nothing (a domain). */
+  private async answerLive(path: string, prefs: ReadPreferences, options: ReadOptions): Promise<Resolution> {
     // A parameter its declaration refuses names nothing (a slug with capitals, a card id too long).
     const match = this.matchAnswered(path);
     if (!match) return { kind: 'not-found' };
     options.onRoute?.(match.route.path);
+    const away = await this.awayFromHome(match, path, prefs.on, options.rawUrl);
+    if (away) return { ...away, route: match.route.path };
     return { ...(await this.answer(match, prefs)), route: match.route.path };
+  }
+
+  /**
+   * What a route of a profile or a card answers when asked away from the page's home (owner-domains.ts): at the
+   * platform's address of a page that lives at its owner's domain, a 301 there (one canonical address; a printed code
+   * still leads to it), kept five minutes and purged with the profile; at a domain, for a page that is not its,
+   * nothing. Undefined: asked at home (or a route of no one's page), answered as it is.
+   */
+  private async awayFromHome(
+    match: RouteMatch<AnsweredRouteId>,
+    path: string,
+    on: OwnerDomain | undefined,
+    rawUrl: string | undefined,
+  ): Promise<Resolution | undefined> {
+    const params = match.params as Readonly<Record<string, string>>;
+    let home: OwnerDomain | null;
+    let entity: Change;
+    if (params.page !== undefined) {
+      const found = await this.deps.live.profile(params.page);
+      if (!found) return { kind: 'not-found' };
+      home = domainOfProfile(found.profile);
+      entity = { kind: 'profile', key: params.page };
+    } else if (params.cardId !== undefined) {
+      const found = await this.deps.live.card(params.cardId);
+      if (!found) return { kind: 'not-found' };
+      home = found.card.profileDomain?.cards ? found.card.profileDomain : null;
+      entity = { kind: 'card', key: params.cardId };
+    } else return on ? { kind: 'not-found' } : undefined;
+    if (on) return home?.host === on.host ? undefined : { kind: 'not-found' };
+    if (!home) return undefined;
+    const q = rawUrl?.indexOf('?') ?? -1;
+    const there = pathOnDomain(home, q === -1 ? path : `${path}${rawUrl!.slice(q)}`) ?? '/';
+    return {
+      kind: 'redirect',
+      status: 301,
+      location: absoluteUrl(domainOrigin(home.host), there),
+      sitePath: there,
+      host: home.host,
+      headers: { 'cache-control': CACHE.alias },
+      entity,
+    };
   }
 
   /** The matched route's handler, with the parameters its template names. */
@@ -354,14 +493,15 @@ export class SiteReader {
    * What every HTML and Markdown page answers with besides its body: Vary, the links to the discovery documents and to
    * its other representation (discovery.ts), and the site's one preference for AI use (ai-preferences.ts).
    */
-  private pageHeaders(path: string, markdown: boolean, links: string): Record<string, string> {
+  private pageHeaders(path: string, markdown: boolean, links: string, on?: OwnerDomain): Record<string, string> {
     // Made once a page and form, then kept (answers copy them): parsing the URL for the link cost a twentieth of a
     // cached page's answer.
     return this.headersMemo.get(
-      `${markdown ? 'md' : 'html'} ${links === this.links.home ? 'home' : 'site'} ${path}`,
+      `${markdown ? 'md' : 'html'} ${links === this.links.home ? 'home' : 'site'} ${on?.host ?? ''} ${path}`,
       () => {
-        // The other representation at a URL of its own: the twin of an HTML page, the page of a Markdown answer.
-        const other = absoluteUrl(this.deps.baseUrl, markdown ? path : twinPath(path));
+        // The other representation at a URL of its own: the twin of an HTML page, the page of a Markdown answer (at
+        // the owner's domain, where the page is served there).
+        const other = addressesOf(this.deps.baseUrl, on, on !== undefined).url(markdown ? path : twinPath(path));
         return {
           ...VARY_ACCEPT,
           link: `${links}, ${alternateLink(other, markdown ? 'text/html' : 'text/markdown')}`,

@@ -35,6 +35,7 @@ import {
 import type { Result } from '../../src/lib/result.ts';
 import { nestsDeeperThan } from '../json-nesting.ts';
 import { aliasSchema, DEFAULT_LANG, ids } from '../../src/lib/surface.ts';
+import { HOST_LONGEST, hostOf, hostProblem } from '../../src/lib/owner-domains.ts';
 import { NETWORK_ID_PATTERN } from '../../src/lib/social-networks.ts';
 
 /** Owner text: trimmed, bounded, without the invisible characters that disguise it (see owner-input.ts). */
@@ -543,11 +544,38 @@ const alias = z
   })
   .strict();
 
+/**
+ * An owner's own domain (issue 63, owner-domains.ts): the host, the profile it serves (null: the host serves none any
+ * more), and whether the profile's cards are served there too. The operator's process gives it once the owner has
+ * proved the domain is theirs (docs/data.md): the import takes what it is given.
+ */
+const domain = z
+  .object({
+    host: z
+      .string()
+      .max(HOST_LONGEST + 1)
+      .transform((written, ctx) => {
+        const host = hostOf(written);
+        if (host === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be a domain name such as links.example.sa (no scheme, port or path)',
+          });
+          return z.NEVER;
+        }
+        return host;
+      }),
+    page: slug.nullable(),
+    cards: z.boolean({ error: 'must be true or false' }).default(false),
+  })
+  .strict();
+
 const importFile = z
   .object({
     profiles: z.array(profile).default([]),
     cards: z.array(z.discriminatedUnion('mode', [pageCard, redirectCard])).default([]),
     aliases: z.array(alias).default([]),
+    domains: z.array(domain).default([]),
   })
   .strict();
 
@@ -572,6 +600,7 @@ function looseView(input: unknown): {
     redirectUrl?: string | undefined;
   }[];
   aliases: { alias?: string | undefined; page?: string | undefined }[];
+  domains: { host?: string | undefined; page?: string | undefined }[];
 } {
   const records = (key: string) =>
     (isObject(input) && Array.isArray(input[key]) ? (input[key] as unknown[]) : []).map((record) =>
@@ -579,7 +608,15 @@ function looseView(input: unknown): {
         Object.entries(isObject(record) ? record : {}).filter(([, value]) => typeof value === 'string'),
       ),
     );
-  return { profiles: records('profiles'), cards: records('cards'), aliases: records('aliases') };
+  return {
+    profiles: records('profiles'),
+    cards: records('cards'),
+    aliases: records('aliases'),
+    domains: records('domains').map((d) => {
+      const host = typeof d.host === 'string' ? (hostOf(d.host) ?? d.host) : undefined;
+      return { host, page: typeof d.page === 'string' ? d.page : undefined };
+    }),
+  };
 }
 
 /** Validates an import against the format, itself and what the database already holds; returns every problem. */
@@ -609,6 +646,9 @@ export function validateImport(
   duplicates(view.profiles, (p) => p.slug, 'profiles', 'slug');
   duplicates(view.cards, (c) => c.cardId, 'cards', 'cardId');
   duplicates(view.aliases, (a) => a.alias, 'aliases', 'alias');
+  const domains: { host?: string | undefined; page?: string | null | undefined }[] = view.domains;
+  duplicates(domains, (d) => d.host, 'domains', 'host');
+  duplicates(domains, (d) => d.page ?? undefined, 'domains', 'page');
 
   const slugs = new Set(view.profiles.map((p) => p.slug));
   const known = (s: string) => slugs.has(s) || existingSlugs(s);
@@ -619,6 +659,14 @@ export function validateImport(
   view.aliases.forEach((a, i) => {
     if (typeof a.page === 'string' && !known(a.page))
       errors.push(`aliases[${i}] (alias "${a.alias}").page: no profile "${a.page}" in this file or the database`);
+  });
+  domains.forEach((d, i) => {
+    if (typeof d.page === 'string' && !known(d.page))
+      errors.push(`domains[${i}] (host "${d.host}").page: no profile "${d.page}" in this file or the database`);
+    const host = d.host;
+    if (typeof host !== 'string' || hostOf(host) !== host) return;
+    const problem = hostProblem(host, rules.baseUrl ? new URL(rules.baseUrl).hostname : undefined);
+    if (problem) errors.push(`domains[${i}].host ${JSON.stringify(host)}: ${problem}`);
   });
   if (rules.baseUrl) {
     const baseUrl = rules.baseUrl;
@@ -762,7 +810,7 @@ function describePath(input: unknown, path: PropertyKey[]): string {
     node = node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key as string] : undefined;
     if (depth === 1 && node && typeof node === 'object') {
       const record = node as Record<string, unknown>;
-      const id = (['slug', 'cardId', 'alias'] as const).find((k) => typeof record[k] === 'string');
+      const id = (['slug', 'cardId', 'alias', 'host'] as const).find((k) => typeof record[k] === 'string');
       if (id) out += ` (${id} "${String(record[id])}")`;
     }
   });

@@ -13,6 +13,7 @@ export interface ImportCounts {
   profiles: number;
   cards: number;
   aliases: number;
+  domains: number;
 }
 
 type Row<T extends keyof Database> = Insertable<Database[T]>;
@@ -26,6 +27,8 @@ export interface ImportPlan {
   /** `profile`: the slug of the profile a card shows (photo_image null until taken). */
   cards: (Omit<Row<'cards'>, 'profile_id'> & { profile: string | null })[];
   aliases: { alias: string; slug: string }[];
+  /** Owners' domains (owner-domains.ts): each host moved to its profile, or (slug null) to none. */
+  domains: { host: string; slug: string | null; cards: boolean }[];
   /** Image files to write (image-files.ts): the images taken for this file's avatars and photos. */
   images: { name: string; bytes: Uint8Array }[];
   /** What the import says beside writing: each theme colour a page will draw in another (import-format.ts). */
@@ -51,6 +54,7 @@ function rowsOf(data: ImportData, notices: string[], now = new Date()): ImportPl
       profile: c.mode === 'page' ? (c.profile ?? null) : null,
     })),
     aliases: data.aliases.map((a) => ({ alias: a.alias, slug: a.page })),
+    domains: data.domains.map((d) => ({ host: d.host, slug: d.page, cards: d.cards })),
     images: [],
     notices,
   };
@@ -58,7 +62,12 @@ function rowsOf(data: ImportData, notices: string[], now = new Date()): ImportPl
 
 /** What an import wrote, for the CLI's message. */
 export function countsOf(plan: ImportPlan): ImportCounts {
-  return { profiles: plan.profiles.length, cards: plan.cards.length, aliases: plan.aliases.length };
+  return {
+    profiles: plan.profiles.length,
+    cards: plan.cards.length,
+    aliases: plan.aliases.length,
+    domains: plan.domains.length,
+  };
 }
 
 /**
@@ -131,6 +140,18 @@ export async function writeImport(db: Kysely<Database>, plan: ImportPlan, keepCh
       .onConflict((oc) => oc.column('alias').doUpdateSet((eb) => ({ profile_id: eb.ref('excluded.profile_id') })))
       .execute();
 
+  // A host is one profile's at most (a unique index): each named host leaves whichever profile had it, then goes to
+  // its own (so that a file may move a host from one profile to another), and a profile takes one host.
+  for (const hosts of batches(plan.domains.map((d) => d.host)))
+    await db.updateTable('profiles').set({ domain: null, domain_cards: 0 }).where('domain', 'in', hosts).execute();
+  for (const { host, slug, cards } of plan.domains)
+    if (slug !== null)
+      await db
+        .updateTable('profiles')
+        .set({ domain: host, domain_cards: cards ? 1 : 0 })
+        .where('slug', '=', slug)
+        .execute();
+
   await db
     .deleteFrom('changes')
     .where('seq', '<=', (eb) =>
@@ -152,12 +173,17 @@ function excludedAll<R extends object>(
   );
 }
 
-/** The slugs of profiles a file's cards and aliases name: the ones validation must find in the file or the database. */
+/** The slugs of profiles a file's cards, aliases and domains name: the ones validation must find in the file or the database. */
 export function referencedSlugs(json: unknown): string[] {
-  const data = json as { cards?: { profile?: unknown }[]; aliases?: { page?: unknown }[] } | null;
+  const data = json as {
+    cards?: { profile?: unknown }[];
+    aliases?: { page?: unknown }[];
+    domains?: { page?: unknown }[];
+  } | null;
   const slugs = [
     ...(Array.isArray(data?.cards) ? data.cards.map((c) => c?.profile) : []),
     ...(Array.isArray(data?.aliases) ? data.aliases.map((a) => a?.page) : []),
+    ...(Array.isArray(data?.domains) ? data.domains.map((d) => d?.page) : []),
   ];
   return [...new Set(slugs.filter((s): s is string => typeof s === 'string'))];
 }

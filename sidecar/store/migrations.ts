@@ -196,6 +196,14 @@ const MIGRATIONS: Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION announce_changes();
     `,
   },
+  {
+    version: 12,
+    description: "an owner's own domain: one profile a host (the columns come from their declaration)",
+    // Issue 63: a request's Host finds its profile by this index; a host is one profile's at most. A column added to a
+    // table cannot be UNIQUE in SQLite's ALTER TABLE: the index says it on both.
+    sql: `CREATE UNIQUE INDEX profiles_by_domain ON profiles (domain);`,
+    postgres: `CREATE UNIQUE INDEX profiles_by_domain ON profiles (domain);`,
+  },
 ];
 
 /** The rows a trigger has: NEW for an insert, OLD for a delete, both for an update. */

@@ -128,6 +128,8 @@ export function readsFor(dialect: DialectName) {
         .select((eb) => [
           eb.case().when('profiles.published', '=', 1).then(eb.ref('profiles.slug')).end().as('profile_slug'),
           eb.case().when('profiles.published', '=', 1).then(eb.ref('profiles.kind')).end().as('profile_kind'),
+          eb.case().when('profiles.published', '=', 1).then(eb.ref('profiles.domain')).end().as('profile_domain'),
+          'profiles.domain_cards as profile_domain_cards',
         ])
         .where('cards.card_id', '=', param<string>('cardId'))
         .where('cards.active', '=', 1),
@@ -135,6 +137,14 @@ export function readsFor(dialect: DialectName) {
     /** An image's file (image-files.ts), by name. */
     image: compiled<{ name: string }>()(
       db.selectFrom('images').select('bytes').where('name', '=', param<string>('name')),
+    ),
+    /** The published profile whose own domain `host` is (owner-domains.ts), by the unique index on it. */
+    domain: compiled<{ host: string }>()(
+      db
+        .selectFrom('profiles')
+        .select(['slug', 'domain', 'domain_cards'])
+        .where('domain', '=', param<string>('host'))
+        .where('published', '=', 1),
     ),
     alias: compiled<{ alias: string }>()(
       db

@@ -4,6 +4,7 @@
 // what its column promises is a CorruptRowError (another writer's mistake: logged as an error, answered 500), never an
 // unavailable database.
 import type { Card, Profile } from '../../src/lib/live-content.ts';
+import { hostProblem, type OwnerDomain } from '../../src/lib/owner-domains.ts';
 import { CorruptRowError, shownRow } from '../../src/lib/live-schema.ts';
 import { storedInstant } from '../../src/lib/owner-input.ts';
 import { isLang, LANGS, type Lang } from '../../src/lib/locales.ts';
@@ -37,7 +38,28 @@ export function cardFromRow(row: CardRow): Card {
     ...shownRow('cards', row, of),
     profileSlug: row.profile_slug,
     profileKind: row.profile_slug === null ? null : (kind as (typeof PROFILE_KINDS)[number] | null),
+    profileDomain:
+      row.profile_slug === null || row.profile_domain === null
+        ? null
+        : ownerDomainOf(
+            { slug: row.profile_slug, domain: row.profile_domain, domain_cards: row.profile_domain_cards },
+            `the profile of ${of}`,
+          ),
   };
+}
+
+/** A profile's own domain from its row, judged as its column is (a value that is no host name is corrupt). */
+export function ownerDomainOf(
+  row: { slug: string; domain: string | null; domain_cards: number | boolean | null },
+  of = `profile ${row.slug}`,
+): OwnerDomain | null {
+  if (row.domain === null) return null;
+  const problem = hostProblem(row.domain);
+  if (problem)
+    throw new CorruptRowError(
+      `profiles.domain of ${of} is not a host name (${problem}): ${JSON.stringify(String(row.domain).slice(0, 40))}`,
+    );
+  return { host: row.domain, page: row.slug, cards: row.domain_cards === 1 || row.domain_cards === true };
 }
 
 /** An alias's row: the profile it leads to, its owner's plan, and whether the profile is published. */

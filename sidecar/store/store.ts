@@ -2,6 +2,7 @@
 // embedded SQLite file (sqlite/) and PostgreSQL (postgres/) answer alike. Every database failure is a
 // StoreUnavailableError (a 503 that recovers); a row that breaks the schema is a CorruptRowError (rows.ts). This
 // module stands alone: open-store.ts opens a backend, and the backends import their errors from here.
+import type { OwnerDomain } from '../../src/lib/owner-domains.ts';
 import type { Card, Profile } from '../../src/lib/live-content.ts';
 import type { Lang } from '../../src/lib/locales.ts';
 
@@ -59,6 +60,8 @@ export interface Store {
   /** An image's file by name (image-files.ts): its bytes, or undefined when the database holds none of that name. */
   image(file: string): Promise<Buffer | undefined>;
   alias(alias: string): Promise<AliasTarget | undefined>;
+  /** The published profile whose own domain `host` is (owner-domains.ts). */
+  domain(host: string): Promise<OwnerDomain | undefined>;
   /** The change log after `seq`, at most `limit` rows. */
   changesSince(seq: number, limit: number): Promise<ChangeBatch>;
   /**

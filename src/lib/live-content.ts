@@ -1,5 +1,6 @@
 // The shapes of live content (profiles and cards) as pages render them, derived from the tables' declaration
 // (live-schema.ts), and the rules that depend on the clock.
+import { addressesOf, type OwnerDomain } from './owner-domains.ts';
 import type { CardPhone, ShownRow, Tables } from './live-schema.ts';
 import { LANGS, type Lang } from './locales.ts';
 import type { Schedule } from './place.ts';
@@ -30,7 +31,23 @@ export type Card = ShownRow<Tables['cards']> & {
   profileSlug: string | null;
   /** Whether that profile is a person's or an organization's (who the card's holder is to it). */
   profileKind: 'person' | 'organization' | null;
+  /** That profile's own domain (owner-domains.ts), if it has one: the card lives there when it takes its cards. */
+  profileDomain: OwnerDomain | null;
 };
+
+/** A profile's own domain, if it has one (owner-domains.ts). */
+export const domainOfProfile = (profile: Pick<Profile, 'slug' | 'domain' | 'domainCards'>): OwnerDomain | null =>
+  profile.domain ? { host: profile.domain, page: profile.slug, cards: profile.domainCards } : null;
+
+/** How a profile's page and what it makes (codes, pictures) write addresses: its home is its domain, if it has one. */
+export const profileAddresses = (baseUrl: string, profile: Pick<Profile, 'slug' | 'domain' | 'domainCards'>) => {
+  const domain = domainOfProfile(profile);
+  return addressesOf(baseUrl, domain, domain !== null);
+};
+
+/** How a card's page, vCard and codes write addresses: its home is its profile's domain when that takes its cards. */
+export const cardAddresses = (baseUrl: string, card: Pick<Card, 'profileDomain'>) =>
+  addressesOf(baseUrl, card.profileDomain, card.profileDomain?.cards ?? false);
 
 /** What a record's language versions need: its primary language and its translations. */
 interface Translated {

@@ -7,6 +7,7 @@
 // that shows it: docs/architecture.md, "Adding a field"; test/store/new-column.test.ts does exactly that.
 import { AI_USE_LABELS, type AiUse } from './ai-preferences.ts';
 import { IMAGE_ID_PATTERN } from './image-files.ts';
+import { HOST_LONGEST, hostProblem } from './owner-domains.ts';
 import { DEFAULT_LANG, LANGS, type Lang } from './locales.ts';
 import { servedText, storedInstant } from './owner-input.ts';
 import { PLACE_TEXT, type Place } from './place.ts';
@@ -616,6 +617,25 @@ function aiUseStored(value: unknown, of: string, column: string): AiUse {
 }
 
 /** Plain text that is not an owner's (a change log's key, a store's identity). */
+/** A host name (owner-domains.ts), shown as it is; one that is no host name is corrupt (it becomes a redirect). */
+const ownerHost = (options: Options = {}): ShownColumn<string | null, string | null, string> => ({
+  type: TEXT,
+  nullable: true,
+  since: options.since ?? 1,
+  longest: HOST_LONGEST,
+  from: false,
+  show: (stored, of, column) => {
+    if (stored === null) return null;
+    const problem = hostProblem(stored);
+    if (problem)
+      throw new CorruptRowError(
+        `${column} of ${of} is not a host name (${problem}): ${JSON.stringify(stored.slice(0, 40))}`,
+      );
+    return stored;
+  },
+  ...options,
+});
+
 const plain = (options: { nullable?: boolean; since?: number } = {}): Column<string, never> => ({
   type: TEXT,
   nullable: options.nullable ?? false,
@@ -739,6 +759,10 @@ export const TABLES = {
     place: optionalJson(placeOf, { since: 5 }),
     theme: optionalJson(themeOf, { since: 6 }),
     ai_use: optionalJson(aiUseStored, { since: 11 }),
+    // The owner's own domain (issue 63, owner-domains.ts): written by an import's `domains`, which the operator's
+    // check of the domain gives; unique (migration 12's index).
+    domain: ownerHost({ since: 12 }),
+    domain_cards: flag({ default: 0, since: 12, from: false }),
   },
   links: {
     id: key(),

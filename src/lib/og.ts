@@ -2,6 +2,7 @@
 // blog's) and where the build puts it. The path is a hash of everything drawn, so a page's image changes name when
 // its title does (no CDN ever holds a stale picture) and an unchanged one is reused from the build cache.
 // Drawn by src/integrations/og-images.ts.
+import { addressesOf, type OwnerDomain } from './owner-domains.ts';
 import { createHash } from 'node:crypto';
 import { t } from './i18n.ts';
 import type { Version } from './live-content.ts';
@@ -53,6 +54,12 @@ export function blogCard(config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, 
   return { lang, title, kicker: `${config.serviceName} · ${t(lang).blogTitle}`, host: new URL(config.baseUrl).host };
 }
 
+/** An address as a person reads it at the foot of a picture: host and path, no scheme (`links.example.sa`). */
+function printedAddress(url: string): string {
+  const { host, pathname } = new URL(url);
+  return pathname === '/' ? host : `${host}${pathname}`;
+}
+
 /**
  * A profile's card, drawn live by the sidecar (its name can change any moment): the owner's name in the profile's
  * language and their typeface, its address at the foot, which is its handle. No platform name on it (issue 62): the
@@ -60,14 +67,29 @@ export function blogCard(config: Pick<PublicConfig, 'baseUrl' | 'serviceName'>, 
  */
 export function profileCard(
   config: Pick<PublicConfig, 'baseUrl'>,
-  profile: { slug: string; name: string; lang: Lang; avatar: string | null; theme?: Theme | null; version?: Version },
+  profile: {
+    slug: string;
+    name: string;
+    lang: Lang;
+    avatar: string | null;
+    theme?: Theme | null;
+    version?: Version;
+    domain?: string | null;
+    domainCards?: boolean;
+  },
 ): OgCard {
   return {
     // A name left untranslated is shaped in the profile's own language.
     lang: profile.version?.fallback.has('name') ? profile.version.primary : profile.lang,
     title: profile.name,
     kicker: '',
-    host: `${new URL(config.baseUrl).host}${pathOf('getProfilePage', { page: profile.slug })}`,
+    host: printedAddress(
+      addressesOf(
+        config.baseUrl,
+        profile.domain ? { host: profile.domain, page: profile.slug, cards: false } : null,
+        true,
+      ).url(pathOf('getProfilePage', { page: profile.slug })),
+    ),
     picture: profile.avatar,
     ...(profile.theme ? { colours: ogColours(profile.theme) } : {}),
     ...(profile.theme?.font ? { font: profile.theme.font } : {}),
@@ -89,6 +111,7 @@ export function businessCard(
     photo: string | null;
     theme?: Theme | null;
     version?: Version;
+    profileDomain?: OwnerDomain | null;
   },
 ): OgCard {
   // Named as its page names it: the holder, else the organisation, else the card.
@@ -100,7 +123,11 @@ export function businessCard(
     lang: untranslated && card.version ? card.version.primary : card.lang,
     title,
     kicker: role,
-    host: `${new URL(config.baseUrl).host}${pathOf('getDigitalCard', { cardId: card.cardId })}`,
+    host: printedAddress(
+      addressesOf(config.baseUrl, card.profileDomain, card.profileDomain?.cards ?? false).url(
+        pathOf('getDigitalCard', { cardId: card.cardId }),
+      ),
+    ),
     picture: card.photo,
     ...(card.theme ? { colours: ogColours(card.theme) } : {}),
     ...(card.theme?.font ? { font: card.theme.font } : {}),

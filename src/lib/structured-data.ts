@@ -3,6 +3,7 @@
 // a profile's owner (Person or Organization), which a card naming that profile describes too, an article with its
 // translations and breadcrumbs. Pages hand their facts to these builders; HeadTags serialises the graph so that no
 // string can close the script element.
+import { platformAddresses, type Addresses } from './owner-domains.ts';
 import { inEachLanguage, type CardVersion, type ProfileVersion, type Version } from './live-content.ts';
 import { LANGS, type Lang } from './locales.ts';
 import { dayOf, isoClock, type Place, type Schedule } from './place.ts';
@@ -17,10 +18,13 @@ type Base = Pick<PublicConfig, 'baseUrl' | 'serviceName'>;
 const nodeIds = {
   organization: (c: Base) => `${c.baseUrl}/#organization`,
   website: (c: Base) => `${c.baseUrl}/#website`,
-  /** A profile's owner, whichever page describes them (the profile, a card that names the profile). */
-  owner: (c: Base, slug: string) => `${absoluteUrl(c.baseUrl, pathOf('getProfilePage', { page: slug }))}#owner`,
+  /**
+   * A profile's owner, whichever page describes them (the profile, a card that names the profile): at the profile's
+   * home (`at`: its owner's domain, if it has one).
+   */
+  owner: (at: Addresses, slug: string) => `${at.url(pathOf('getProfilePage', { page: slug }))}#owner`,
   /** A card's holder when the card names no profile. */
-  holder: (c: Base, cardId: string) => `${absoluteUrl(c.baseUrl, pathOf('getDigitalCard', { cardId }))}#holder`,
+  holder: (at: Addresses, cardId: string) => `${at.url(pathOf('getDigitalCard', { cardId }))}#holder`,
   page: (url: string) => `${url}#page`,
   article: (url: string) => `${url}#article`,
   breadcrumbs: (url: string) => `${url}#breadcrumbs`,
@@ -156,12 +160,19 @@ function placeFacts(place: Pick<Place, 'address' | 'geo'> | null, schedule: Sche
 export function profileGraph(
   c: Base,
   profile: ProfileVersion,
-  facts: { avatar: string | undefined; sameAs: string[]; schedule?: Schedule | undefined },
+  facts: {
+    avatar: string | undefined;
+    sameAs: string[];
+    schedule?: Schedule | undefined;
+    /** Where the page and its versions live (owner-domains.ts); the platform's by default. */
+    addresses?: Addresses;
+  },
 ): Node {
   const { langs } = profile.version;
-  const urlOf = (lang: Lang) => absoluteUrl(c.baseUrl, paths.profile(profile.slug, lang, langs));
+  const at = facts.addresses ?? platformAddresses(c.baseUrl);
+  const urlOf = (lang: Lang) => at.url(paths.profile(profile.slug, lang, langs));
   const url = urlOf(profile.lang);
-  const owner = nodeIds.owner(c, profile.slug);
+  const owner = nodeIds.owner(at, profile.slug);
   return graph(
     {
       '@type': 'ProfilePage',
@@ -179,7 +190,7 @@ export function profileGraph(
       '@id': owner,
       name: profile.name,
       ...otherNames(Object.values(inEachLanguage(profile.version.original, 'name')), profile.name),
-      url: absoluteUrl(c.baseUrl, pathOf('getProfilePage', { page: profile.slug })),
+      url: at.url(pathOf('getProfilePage', { page: profile.slug })),
       ...(profile.bio ? { description: profile.bio } : {}),
       ...(facts.avatar ? { image: facts.avatar } : {}),
       ...(facts.sameAs.length > 0 ? { sameAs: facts.sameAs } : {}),
@@ -205,17 +216,20 @@ export function cardGraph(
     sameAs?: string[];
     /** The organisation's logo, absolute. */
     logo?: string | undefined;
+    /** Where the card's page and its profile's live (owner-domains.ts); the platform's by default. */
+    addresses?: Addresses;
   },
 ): Node {
   const { langs, original } = card.version;
+  const at = facts.addresses ?? platformAddresses(c.baseUrl);
   const sameAs = [...(facts.website ? [facts.website] : []), ...(facts.sameAs ?? [])];
-  const urlOf = (lang: Lang) => absoluteUrl(c.baseUrl, paths.card(card.cardId, lang, langs));
+  const urlOf = (lang: Lang) => at.url(paths.card(card.cardId, lang, langs));
   const url = urlOf(card.lang);
   const organizationNames = card.organization
     ? otherNames(Object.values(inEachLanguage(original, 'organization')), card.organization)
     : {};
   const samePerson = card.profileSlug !== null && card.profileKind === 'person';
-  const holder = samePerson ? nodeIds.owner(c, card.profileSlug!) : nodeIds.holder(c, card.cardId);
+  const holder = samePerson ? nodeIds.owner(at, card.profileSlug!) : nodeIds.holder(at, card.cardId);
   // The card's place is its organisation's: a local business, where it is and when it is open.
   const business = card.place ? { ...placeFacts({ address: card.address, geo: card.place.geo }, facts.schedule) } : {};
   const employerType = card.place ? 'LocalBusiness' : 'Organization';
@@ -223,7 +237,7 @@ export function cardGraph(
   const employer =
     card.profileSlug !== null && card.profileKind === 'organization'
       ? {
-          '@id': nodeIds.owner(c, card.profileSlug),
+          '@id': nodeIds.owner(at, card.profileSlug),
           '@type': employerType,
           ...(card.organization ? { name: card.organization, ...organizationNames } : {}),
           ...business,
@@ -258,7 +272,7 @@ export function cardGraph(
       ...(card.address ? { address: card.address } : {}),
       ...(facts.photo ? { image: facts.photo } : {}),
       ...(sameAs.length > 0 ? { sameAs } : {}),
-      ...(samePerson ? { url: absoluteUrl(c.baseUrl, pathOf('getProfilePage', { page: card.profileSlug! })) } : {}),
+      ...(samePerson ? { url: at.url(pathOf('getProfilePage', { page: card.profileSlug! })) } : {}),
     },
   );
 }

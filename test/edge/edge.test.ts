@@ -11,6 +11,7 @@ import { runEdge } from '../../scripts/edge.ts';
 import { buildApp, openServices } from '../../sidecar/app.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
+import { getAt } from '../helpers/at-host.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { cleanEnv, clientDir, distDir, projectRoot, testConfig } from '../helpers/env.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
@@ -402,6 +403,39 @@ describe('live pages at the edge', () => {
       expect(await uncached.text()).toContain('<html lang="en"');
     } finally {
       sidecar = await startAppInProcess(port);
+    }
+  });
+});
+
+describe("an owner's domain at the edge (issue 63)", () => {
+  const SAM = 'sam.example';
+  const atSam = async (path: string) => getAt(edge.url, SAM, path);
+
+  it('keeps both addresses, each under its own host, and an edit forgets both', async () => {
+    await cacheOf('/p/sam-rivera');
+    sql("UPDATE profiles SET domain = ?, domain_cards = 0 WHERE slug = 'sam-rivera'", SAM);
+    try {
+      // The platform's page, kept before, purged: its address now leads to the domain.
+      await eventually(async () => (await get('/p/sam-rivera')).status === 301);
+      expect((await get('/p/sam-rivera')).headers.get('location')).toBe(`https://${SAM}/`);
+      await eventually(async () => (await get('/p/sam-rivera')).headers.get('x-cache') === 'HIT');
+      const first = await atSam('/');
+      expect(first.status).toBe(200);
+      expect(first.text).toContain(`<link rel="canonical" href="https://${SAM}/">`);
+      expect((await atSam('/')).header('x-cache')).toBe('HIT');
+      // Another host's answer is never this one's: the edge keys by host.
+      expect((await getAt(edge.url, 'nobody.example', '/')).status).toBe(421);
+
+      sql("UPDATE profiles SET name = 'Sam Rivera, renamed' WHERE slug = 'sam-rivera'");
+      await eventually(async () => (await atSam('/')).text.includes('Sam Rivera, renamed'));
+      expect((await get('/p/sam-rivera')).status).toBe(301);
+
+      // The domain given up: the platform's address is the page's home again, the domain nobody's.
+      sql("UPDATE profiles SET domain = NULL WHERE slug = 'sam-rivera'");
+      await eventually(async () => (await get('/p/sam-rivera')).status === 200);
+      await eventually(async () => (await atSam('/')).status === 421);
+    } finally {
+      sql("UPDATE profiles SET domain = NULL, name = 'Sam Rivera' WHERE slug = 'sam-rivera'");
     }
   });
 });

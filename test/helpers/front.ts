@@ -21,7 +21,8 @@ export interface Front {
   close: () => Promise<void>;
 }
 
-async function startAppInProcess(
+/** A sidecar in front mode, in this process, on 127.0.0.1 (`port`, or a free one). */
+export async function startAppInProcess(
   config: ServerConfig,
   port = 0,
 ): Promise<{ url: string; app: FastifyInstance; renders: () => number }> {

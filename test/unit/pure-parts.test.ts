@@ -33,6 +33,7 @@ const card: Card = {
   photo: null,
   profileSlug: 'layla',
   profileKind: 'person',
+  profileDomain: null,
   updatedAt: '2026-11-01T00:00:00Z',
   translations: {},
   place: null,

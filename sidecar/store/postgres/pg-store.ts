@@ -16,7 +16,8 @@ import { LIMITS } from '../../admission/limits.ts';
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
 import { namedReadsFor, type Read } from '../reads.ts';
 import { StandbyProbe } from './standby-probe.ts';
-import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows } from '../rows.ts';
+import { aliasTargetOf, cardFromRow, livePagesOf, ownerDomainOf, profileFromRows } from '../rows.ts';
+import type { OwnerDomain } from '../../../src/lib/owner-domains.ts';
 import {
   StoreUnavailableError,
   type AliasTarget,
@@ -130,6 +131,11 @@ export class PgStore implements Store {
   async alias(alias: string): Promise<AliasTarget | undefined> {
     const [row] = await this.query(READS.alias, { alias });
     return row && aliasTargetOf(row);
+  }
+
+  async domain(host: string): Promise<OwnerDomain | undefined> {
+    const [row] = await this.query(READS.domain, { host });
+    return (row && ownerDomainOf(row)) ?? undefined;
   }
 
   async changesSince(seq: number, limit: number): Promise<ChangeBatch> {

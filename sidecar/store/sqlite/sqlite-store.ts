@@ -1,7 +1,8 @@
 // The store on the embedded SQLite file (the default, one machine): read-only, reopening the file when it is
 // replaced or comes back, and telling a change by SQLite's data_version and the file's identity.
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
-import { aliasTargetOf, cardFromRow, livePagesOf, profileFromRows } from '../rows.ts';
+import { aliasTargetOf, cardFromRow, livePagesOf, ownerDomainOf, profileFromRows } from '../rows.ts';
+import type { OwnerDomain } from '../../../src/lib/owner-domains.ts';
 import {
   StoreUnavailableError,
   type AliasTarget,
@@ -88,6 +89,11 @@ export class SqliteStore implements Store {
   async alias(alias: string): Promise<AliasTarget | undefined> {
     const row = await this.run((s) => s.get(READS.alias, { alias }));
     return row && aliasTargetOf(row);
+  }
+
+  async domain(host: string): Promise<OwnerDomain | undefined> {
+    const row = await this.run((s) => s.get(READS.domain, { host }));
+    return (row && ownerDomainOf(row)) ?? undefined;
   }
 
   async changesSince(seq: number, limit: number): Promise<ChangeBatch> {
