@@ -457,7 +457,7 @@ export class SiteReader {
       if (!found) return { kind: 'not-found' };
       home = found.card.profileDomain?.cards ? found.card.profileDomain : null;
       entity = { kind: 'card', key: params.cardId };
-    } else return on ? { kind: 'not-found' } : undefined;
+    } else return on && match.id !== 'getImage' ? { kind: 'not-found' } : undefined;
     if (on) return home?.host === on.host ? undefined : { kind: 'not-found' };
     if (!home) return undefined;
     const q = rawUrl?.indexOf('?') ?? -1;

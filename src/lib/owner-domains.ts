@@ -62,6 +62,8 @@ const profileHome = (page: string) => pathOf('getProfilePage', { page });
 const TWIN = '.md';
 const ROOT_TWIN = '/index.md';
 const CARDS = '/c/';
+/** Owners' pictures (`/images/{image}`), named by their content: the page shows its own from where it is served. */
+const IMAGES = '/images/';
 
 /**
  * Where a platform path (`/p/layla/ar`, a query kept) is found on `domain`: its path there (`/ar`), or undefined when
@@ -77,6 +79,7 @@ export function pathOnDomain(domain: OwnerDomain, path: string): string | undefi
   if (bare === `${home}${TWIN}`) return `${ROOT_TWIN}${query}`;
   if (bare.startsWith(`${home}/`)) return path.slice(home.length);
   if (domain.cards && bare.startsWith(CARDS)) return path;
+  if (bare.startsWith(IMAGES)) return path;
   return undefined;
 }
 
@@ -90,6 +93,7 @@ export function platformPathOf(domain: OwnerDomain, path: string): string | unde
   if (path === '/') return home;
   if (path === ROOT_TWIN) return `${home}${TWIN}`;
   if (path.startsWith(CARDS)) return domain.cards ? path : undefined;
+  if (path.startsWith(IMAGES)) return path;
   const candidate = `${home}${path}`;
   const match = matchProfileRoute(candidate);
   return match && 'page' in match.params && match.params.page === domain.page ? candidate : undefined;
