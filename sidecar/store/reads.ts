@@ -81,8 +81,27 @@ export function readsFor(dialect: DialectName) {
    * for each kind as a query of its table (a shared subquery cost the sitemap's part a sixth more on SQLite).
    */
   const listed = {
-    profile: () => db.selectFrom('profiles').where('published', '=', 1),
-    card: () => db.selectFrom('cards').where('active', '=', 1).where('mode', '=', 'page'),
+    // A page that lives at its owner's own domain is listed in that domain's sitemap, not here (a sitemap lists its own
+    // host's URLs; the platform's address of it is a redirect): a profile with a domain, and a card its domain takes.
+    profile: () => db.selectFrom('profiles').where('published', '=', 1).where('domain', 'is', null),
+    card: () =>
+      db
+        .selectFrom('cards')
+        .where('active', '=', 1)
+        .where('mode', '=', 'page')
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('profiles as owner')
+                .select('owner.id')
+                .whereRef('owner.id', '=', 'cards.profile_id')
+                .where('owner.published', '=', 1)
+                .where('owner.domain', 'is not', null)
+                .where('owner.domain_cards', '=', 1),
+            ),
+          ),
+        ),
   };
   return {
     /** A real query against the schema, for health. */

@@ -167,6 +167,24 @@ describe("the platform's address of a page at its owner's domain", () => {
     await res.arrayBuffer();
   });
 
+  it("is not in the platform's sitemap: the domain's own lists it", async () => {
+    // One urlset at this size, or an index of parts past 50,000 URLs.
+    const locsOf = async (path: string) =>
+      [...(await (await platform(path)).text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    const top = await (await platform('/sitemap.xml')).clone().text();
+    const locs = top.includes('<sitemapindex')
+      ? (await Promise.all((await locsOf('/sitemap.xml')).map((loc) => locsOf(new URL(loc).pathname)))).flat()
+      : await locsOf('/sitemap.xml');
+    const paths = locs.map((loc) => new URL(loc).pathname);
+    expect(paths).toContain('/p/layla');
+    expect(paths).toContain('/c/nakheel1/en');
+    for (const moved of ['/p/northwind-studio', '/p/qahwat-alnakheel', '/c/n0rth1'])
+      expect(
+        paths.filter((path) => path.startsWith(moved)),
+        moved,
+      ).toEqual([]);
+  });
+
   it('leaves every other page where it is', async () => {
     for (const path of ['/p/layla', '/c/k7f2q9', '/c/nakheel1', '/'])
       expect((await platform(path)).status, path).toBe(200);
