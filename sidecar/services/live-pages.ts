@@ -33,7 +33,7 @@ import { cardLocals, profileLocals } from './live-locals.ts';
 import { makeAsset, type Asset } from '../asset.ts';
 import { qrInk, type Theme } from '../../src/lib/theme.ts';
 import { HOST_LONGEST, type OwnerDomain } from '../../src/lib/owner-domains.ts';
-import { ownerDomainFile, type OwnerDomainFile } from './owner-domain-files.ts';
+import { OWNER_DOMAIN_CARDS, ownerDomainFile, type OwnerDomainFile } from './owner-domain-files.ts';
 
 export interface LiveDeps {
   baseUrl: string;
@@ -323,7 +323,9 @@ export class LivePages {
     return this.lookup<Asset>(`df:${domain.host}:${path}`, { kind: 'profile', key: domain.page }, now, async () => {
       const found = await this.profile(domain.page, now);
       if (!found) return undefined;
-      const { type, text } = await ownerDomainFile(path, domain, found.profile, this.deps.baseUrl);
+      // The cards the domain takes (a thousand at most: one owner's, not a catalogue).
+      const cards = domain.cards ? await this.deps.store.cardsOfProfile(domain.page, OWNER_DOMAIN_CARDS) : [];
+      const { type, text } = await ownerDomainFile(path, domain, found.profile, this.deps.baseUrl, cards);
       return [makeAsset(Buffer.from(text), type, CACHE.live)];
     });
   }

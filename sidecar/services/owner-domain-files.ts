@@ -3,6 +3,7 @@
 // every URL on the domain. Made from the profile as the live cache holds it, kept until the profile changes.
 import { contentUsageOf } from '../../src/lib/ai-preferences.ts';
 import type { Profile } from '../../src/lib/live-content.ts';
+import type { LivePage } from '../store/store.ts';
 import { languagesOf, profileAddresses } from '../../src/lib/live-content.ts';
 import type { Lang } from '../../src/lib/locales.ts';
 import { domainOrigin, type OwnerDomain } from '../../src/lib/owner-domains.ts';
@@ -18,12 +19,16 @@ export type OwnerDomainFile = (typeof OWNER_DOMAIN_FILES)[Kind];
 const FILE_KINDS = new Map(Object.entries(OWNER_DOMAIN_FILES).map(([kind, path]) => [path, kind as Kind]));
 export const isOwnerDomainFile = (path: string): path is OwnerDomainFile => FILE_KINDS.has(path);
 
-/** The file at `path` of `domain`, serving `profile`: its media type and text. */
+/** The most cards a domain's sitemap lists. */
+export const OWNER_DOMAIN_CARDS = 1000;
+
+/** The file at `path` of `domain`, serving `profile` (and `cards`, the profile's that the domain takes). */
 export async function ownerDomainFile(
   path: OwnerDomainFile,
   domain: OwnerDomain,
   profile: Profile,
   baseUrl: string,
+  cards: readonly LivePage[] = [],
 ): Promise<{ type: string; text: string }> {
   const { url } = profileAddresses(baseUrl, profile);
   const langs = languagesOf(profile);
@@ -49,17 +54,13 @@ export async function ownerDomainFile(
     case 'sitemap':
       return {
         type: 'application/xml; charset=utf-8',
-        text: await sitemapXml(
-          langs.map((lang) => ({
-            url: versionUrl(lang),
-            lastmod: profile.updatedAt,
-            ...(langs.length > 1
-              ? {
-                  links: [...langs.map((l) => ({ lang: l, url: versionUrl(l) })), { lang: 'x-default', url: home }],
-                }
-              : {}),
-          })),
-        ),
+        text: await sitemapXml([
+          ...versions(langs, versionUrl, home, profile.updatedAt),
+          ...cards.flatMap((card) => {
+            const cardUrl = (lang: Lang) => url(paths.card(card.key, lang, card.langs));
+            return versions(card.langs, cardUrl, url(pathOf('getDigitalCard', { cardId: card.key })), card.lastmod);
+          }),
+        ]),
       };
     default:
       return {
@@ -80,6 +81,17 @@ export async function ownerDomainFile(
         ].join('\n'),
       };
   }
+}
+
+/** A page's sitemap entries: one a language version, each naming the others and the printed address (x-default). */
+function versions(langs: readonly Lang[], urlOf: (lang: Lang) => string, printed: string, lastmod: string) {
+  return langs.map((lang) => ({
+    url: urlOf(lang),
+    lastmod,
+    ...(langs.length > 1
+      ? { links: [...langs.map((l) => ({ lang: l, url: urlOf(l) })), { lang: 'x-default', url: printed }] }
+      : {}),
+  }));
 }
 
 /** Owner text as one line of Markdown that starts nothing (markdown.ts's escapes, its line breaks made spaces). */

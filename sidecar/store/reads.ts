@@ -271,6 +271,20 @@ export function readsFor(dialect: DialectName) {
           .limit(param<number>('limit')),
       ),
     },
+    /** A published profile's active page-mode cards, as liveFrom gives them, at most `limit`: its domain's sitemap. */
+    cardsOfProfile: compiled<{ slug: string; limit: number }>()(
+      db
+        .selectFrom('cards')
+        .innerJoin('profiles', 'profiles.id', 'cards.profile_id')
+        .select(['cards.card_id as key', 'cards.updated_at', 'cards.lang'])
+        .select((eb) => LANGS.map((l) => eb('cards.translations', 'like', `%"${l}":%`).as(`in_${l}`)))
+        .where('profiles.slug', '=', param<string>('slug'))
+        .where('profiles.published', '=', 1)
+        .where('cards.active', '=', 1)
+        .where('cards.mode', '=', 'page')
+        .orderBy('cards.card_id')
+        .limit(param<number>('limit')),
+    ),
   };
 }
 

@@ -79,6 +79,8 @@ export interface Store {
   liveKeyAfter(kind: LivePageKind, after: string, offset: number): Promise<string | undefined>;
   liveCountAfter(kind: LivePageKind, after: string, max: number): Promise<{ rows: number; translated: number }>;
   livePagesFrom(kind: LivePageKind, start: string, limit: number): Promise<LivePage[]>;
+  /** A published profile's active page-mode cards, at most `limit`, as livePagesFrom gives them (its domain's sitemap). */
+  cardsOfProfile(slug: string, limit: number): Promise<LivePage[]>;
   close(): Promise<void>;
   /**
    * What an operator watches of a networked database (PostgreSQL only): the standby's replay lag, when the newest

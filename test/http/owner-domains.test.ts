@@ -205,6 +205,9 @@ describe("a domain's own robots.txt, sitemap.xml and llms.txt", () => {
     expect(res.status).toBe(200);
     const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     expect(locs.sort()).toEqual([`https://${CAFE}/ar`, `https://${CAFE}/en`]);
+    // With the cards the domain takes.
+    const northwind = [...(await at(NORTHWIND, '/sitemap.xml')).text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(northwind.sort()).toEqual([`https://${NORTHWIND}/`, `https://${NORTHWIND}/c/n0rth1`]);
   });
 
   it('llms.txt names the page and its twin on the domain', async () => {

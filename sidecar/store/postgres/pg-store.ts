@@ -176,6 +176,10 @@ export class PgStore implements Store {
     return livePagesOf(kind, await this.query(READS.liveFrom[kind], { start, limit }));
   }
 
+  async cardsOfProfile(slug: string, limit: number): Promise<LivePage[]> {
+    return livePagesOf('card', await this.query(READS.cardsOfProfile, { slug, limit }));
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.pool.end(), this.own.end()]);
   }

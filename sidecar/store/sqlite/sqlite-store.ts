@@ -123,6 +123,10 @@ export class SqliteStore implements Store {
     return livePagesOf(kind, await this.run((s) => s.all(READS.liveFrom[kind], { start, limit })));
   }
 
+  async cardsOfProfile(slug: string, limit: number): Promise<LivePage[]> {
+    return livePagesOf('card', await this.run((s) => s.all(READS.cardsOfProfile, { slug, limit })));
+  }
+
   async close(): Promise<void> {
     this.file.close();
     this.connection.close();
