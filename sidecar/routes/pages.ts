@@ -107,8 +107,15 @@ export function pageRoutes(
 
 const ALLOW = 'GET, HEAD';
 
-/** The request's host as the reader compares it: lower case, without its port or a trailing dot (Host, RFC 9110). */
+/**
+ * The request's host as the reader compares it: the Host header as received, lower case, without its port or a
+ * trailing dot (RFC 9110). Not Fastify's `hostname`, which behind a trusted proxy reads X-Forwarded-Host: a header any
+ * client may send through the front, which would have had an owner's page answered, and kept by an edge that keys by
+ * Host, at the platform's address. The front and the edge pass the client's Host on as it came.
+ */
 function hostOf(request: FastifyRequest): string | undefined {
-  const host = request.hostname;
-  return host ? host.toLowerCase().replace(/\.$/, '') : undefined;
+  const host = request.headers.host;
+  if (!host) return undefined;
+  const bare = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '');
+  return bare.toLowerCase().replace(/\.$/, '');
 }

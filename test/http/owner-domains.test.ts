@@ -237,6 +237,20 @@ describe('agents', () => {
   });
 });
 
+describe('who names the host', () => {
+  it("is the Host header alone: a forwarded host a client sends is nobody's word (no cache keyed by Host keeps another page under it)", async () => {
+    for (const forwarded of [NORTHWIND, 'nobody.example']) {
+      const res = await fetch(server.url + '/', { headers: { 'x-forwarded-host': forwarded } });
+      expect(res.status, forwarded).toBe(200);
+      const html = await res.text();
+      expect(html, forwarded).not.toContain('Northwind');
+      expect(html, forwarded).toContain('<link rel="canonical" href="http://localhost:8080/">');
+    }
+    const moved = await fetch(server.url + '/p/layla', { headers: { 'x-forwarded-host': NORTHWIND } });
+    expect(moved.status).toBe(200);
+  });
+});
+
 describe('a host that is no one', () => {
   it('is refused with 421, never another page, whatever the method', async () => {
     for (const path of ['/', '/p/layla', '/robots.txt']) {
