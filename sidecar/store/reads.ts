@@ -83,7 +83,13 @@ export function readsFor(dialect: DialectName) {
   const listed = {
     // A page that lives at its owner's own domain is listed in that domain's sitemap, not here (a sitemap lists its own
     // host's URLs; the platform's address of it is a redirect): a profile with a domain, and a card its domain takes.
-    profile: () => db.selectFrom('profiles').where('published', '=', 1).where('domain', 'is', null),
+    // (Written so that no index on the domain can serve it: SQLite took the domain's index for `domain IS NULL` and
+    // sorted every row by slug, each step of the sitemap 0.1 ms to 11; a domain is never empty.)
+    profile: () =>
+      db
+        .selectFrom('profiles')
+        .where('published', '=', 1)
+        .where((eb) => eb(eb.fn.coalesce('domain', sql.lit('')), '=', sql.lit(''))),
     card: () =>
       db
         .selectFrom('cards')
