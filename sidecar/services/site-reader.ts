@@ -205,32 +205,32 @@ export class SiteReader {
         : { kind: 'not-found' };
     const profileEntity = (key: string): Change => ({ kind: 'profile', key });
     const cardEntity = (key: string): Change => ({ kind: 'card', key });
+    /** The version a printed address (`path`) answers with, naming its own address (`inLanguage`). */
+    const printedVersion = (
+      found: VersionFound | undefined,
+      prefs: ReadPreferences,
+      path: string,
+      entity: Change,
+      inLanguage: (lang: Lang) => string,
+    ) => version(found, prefs.markdown, path, entity, { versionPath: found ? inLanguage(found.lang) : path }, prefs.on);
     /** A page-mode card's page at its printed address /c/{cardId}, in the visitor's language. */
-    const cardPage = async (cardId: string, prefs: ReadPreferences): Promise<Resolution> => {
-      const found = await live.cardPage(cardId, visitors(prefs));
-      const path = pathOf('getDigitalCard', { cardId });
-      return version(
-        found,
-        prefs.markdown,
-        path,
+    const cardPage = async (cardId: string, prefs: ReadPreferences): Promise<Resolution> =>
+      printedVersion(
+        await live.cardPage(cardId, visitors(prefs)),
+        prefs,
+        pathOf('getDigitalCard', { cardId }),
         cardEntity(cardId),
-        { versionPath: found ? pathOf('getDigitalCardInLanguage', { cardId, lang: found.lang }) : path },
-        prefs.on,
+        (lang) => pathOf('getDigitalCardInLanguage', { cardId, lang }),
       );
-    };
     this.handlers = {
-      getProfilePage: async ({ page }, prefs) => {
-        const found = await live.profilePage(page, visitors(prefs));
-        const path = pathOf('getProfilePage', { page });
-        return version(
-          found,
-          prefs.markdown,
-          path,
+      getProfilePage: async ({ page }, prefs) =>
+        printedVersion(
+          await live.profilePage(page, visitors(prefs)),
+          prefs,
+          pathOf('getProfilePage', { page }),
           profileEntity(page),
-          { versionPath: found ? pathOf('getProfilePageInLanguage', { page, lang: found.lang }) : path },
-          prefs.on,
-        );
-      },
+          (lang) => pathOf('getProfilePageInLanguage', { page, lang }),
+        ),
       getProfilePageInLanguage: async ({ page, lang }, prefs) =>
         version(
           await live.profilePage(page, exactly(lang as Lang)),
