@@ -9,7 +9,10 @@
 //                             [--client-connection-burst N] [--client-connections N]
 //                             [--client-small-segment-rate PER_SECOND] [--client-small-segment-burst N]
 // prints the nftables rules that hold each client address to its share of new connections (scripts/front-firewall.ts).
-import { OWNER_DOMAIN_ASSETS } from '../src/lib/owner-domains.ts';
+import { OWNER_DOMAIN_ASSETS, OWNER_HSTS } from '../src/lib/owner-domains.ts';
+
+/** The group whose members may read the TLS keys: nginx's workers, when the front holds certificates (docs/operations.md). */
+export const TLS_GROUP = 'bio-tls';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -363,13 +366,47 @@ export function frontConfig(options: FrontOptions): string {
       4,
     ),
     LISTEN: options.listen,
+    WORKER_USER: options.tls
+      ? // The workers read each certificate at its handshake: in a group of their own that may read the keys (the
+        // guide's `bio-tls`), not one every daemon running as nobody shares.
+        `user nobody ${TLS_GROUP};`
+      : '# Workers as nginx runs them (nobody, when started as root).',
+    TLS_MAPS: indent(
+      options.tls
+        ? [
+            // The certificate's folder is the name the client asked for (SNI), only when it is a host name: a name with
+            // a slash or dots in a row would have nginx load any file pair it can read. None asked: the platform's.
+            'map $ssl_server_name $tls_name {',
+            `  "" ${new URL(config.baseUrl).hostname};`,
+            '  "~^[a-z0-9-]+(\\.[a-z0-9-]+)*$" $ssl_server_name;',
+            '  default "-";',
+            '}',
+            // Over TLS, a request whose Host is not the name the connection was made for (RFC 9110 §15.5.20).
+            'map "$https:$tls_name:$host" $tls_misdirected {',
+            '  "~^on:([^:]+):\\1$" 0;',
+            '  "~^on:" 1;',
+            '  default 0;',
+            '}',
+          ]
+        : [],
+      2,
+    ),
+    TLS_MISDIRECTED: indent(options.tls ? ['if ($tls_misdirected) { return 421; }'] : [], 4),
+    OWNER_SECURITY_HEADERS_INDENTED: indent(
+      security.map((line) =>
+        line.startsWith('add_header strict-transport-security ')
+          ? `add_header strict-transport-security ${quote(OWNER_HSTS)} always;`
+          : line,
+      ),
+      6,
+    ),
     TLS: indent(
       options.tls
         ? [
             `listen ${options.tls.listen} ssl http2;`,
             // The certificate of the name the client asked for, read at the handshake (nginx 1.15.9 and later).
-            `ssl_certificate ${options.tls.certificates}/$ssl_server_name/fullchain.pem;`,
-            `ssl_certificate_key ${options.tls.certificates}/$ssl_server_name/privkey.pem;`,
+            `ssl_certificate ${options.tls.certificates}/$tls_name/fullchain.pem;`,
+            `ssl_certificate_key ${options.tls.certificates}/$tls_name/privkey.pem;`,
             'ssl_protocols TLSv1.2 TLSv1.3;',
             'ssl_session_cache shared:bio_tls:10m;',
             'ssl_session_timeout 1d;',

@@ -1,5 +1,6 @@
 // Every GET of the surface but /mcp: the site reader resolves the path, and this translates its answer into HTTP
 // (negotiation in, status, headers and body out). A database failure is thrown on to the app's one error mapping.
+import { OWNER_HSTS } from '../../src/lib/owner-domains.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CACHE, edgeLiveUntil, pathOf } from '../../src/lib/surface.ts';
 import type { ErrorPages } from '../error-pages.ts';
@@ -69,10 +70,15 @@ export function pageRoutes(
   }: { reader: SiteReader; errors: ErrorPages; staticFiles: boolean; edge: EdgeTags },
 ) {
   app.get('/*', async (request, reply) => {
+    const host = hostOf(request);
+    // An owner's domain is theirs: the platform's HSTS covers the platform's names under it (includeSubDomains), and
+    // would force every name under an owner's apex onto HTTPS for a year. Theirs alone, there.
+    if (!reader.isPlatformHost(host) && reply.hasHeader('strict-transport-security'))
+      reply.header('strict-transport-security', OWNER_HSTS);
     const resolution = await reader.resolve(request.sitePath, preferencesOf(request), {
       staticFiles,
       rawUrl: request.raw.url ?? '/',
-      host: hostOf(request),
+      host,
       // Known before the answer is made: a request shed or failed there is counted under its route, not as static.
       onRoute: (route) => (request.surfaceRoute = route),
     });

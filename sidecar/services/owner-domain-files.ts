@@ -47,7 +47,7 @@ export async function ownerDomainFile(
           '',
           // Lighthouse refuses any directive outside its list (discovery.ts robotsTxt): the owner's choice is the
           // Content-Usage header of every answer here, named for people.
-          `# AI use (IETF AIPREF), the Content-Usage header of every answer here: ${contentUsageOf(profile.aiUse)}.`,
+          `# AI use (IETF AIPREF) of the profile, its owner's choice: ${contentUsageOf(profile.aiUse)}; each answer here says what holds for it in its Content-Usage header (a card's choice is its own).`,
           '',
         ].join('\n'),
       };
@@ -75,8 +75,13 @@ export async function ownerDomainFile(
             (lang) =>
               `- [${lang}](${versionUrl(lang)}): the page; Markdown: ${url(twinPath(paths.profile(profile.slug, lang, langs)))}`,
           ),
+          // The business cards the domain takes (their ids are letters, digits, - and _: nothing to escape).
+          ...cards.map((card) => {
+            const page = pathOf('getDigitalCard', { cardId: card.key });
+            return `- [card ${card.key}](${url(page)}): a digital business card; Markdown: ${url(twinPath(page))}; vCard: ${url(pathOf('getDigitalCardVcard', { cardId: card.key }))}`;
+          }),
           '',
-          `AI use: \`${contentUsageOf(profile.aiUse)}\` (IETF AIPREF), the owner's choice, in the Content-Usage header of every answer here.`,
+          `AI use of the profile: \`${contentUsageOf(profile.aiUse)}\` (IETF AIPREF), the owner's choice; every answer here says what holds for it in its Content-Usage header (a card's choice is its own).`,
           '',
         ].join('\n'),
       };

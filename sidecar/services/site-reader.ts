@@ -45,6 +45,7 @@ import {
   domainOrigin,
   hostProblem,
   isPageAsset,
+  isPlatformHost,
   pathOnDomain,
   platformPathOf,
   type OwnerDomain,
@@ -333,9 +334,14 @@ export class SiteReader {
   /** What `path` (decoded and checked: no dot segments, NUL or backslash) resolves to for these preferences. */
   async resolve(path: string, prefs: ReadPreferences, options: ReadOptions): Promise<Resolution> {
     const host = options.host;
-    if (host !== undefined && hostProblem(host, this.platformHost) === undefined)
-      return this.resolveOnDomain(host, path, prefs, options);
-    return this.resolveOnPlatform(path, { ...prefs, on: undefined }, options);
+    if (this.isPlatformHost(host)) return this.resolveOnPlatform(path, { ...prefs, on: undefined }, options);
+    if (hostProblem(host!) !== undefined) return { kind: 'misdirected' };
+    return this.resolveOnDomain(host!, path, prefs, options);
+  }
+
+  /** Whether `host` (a request's, lower case, no port) is the platform's (owner-domains.ts isPlatformHost). */
+  isPlatformHost(host: string | undefined): boolean {
+    return isPlatformHost(host, this.platformHost);
   }
 
   /**

@@ -39,6 +39,18 @@ export function hostProblem(host: string, platformHost?: string): string | undef
   return undefined;
 }
 
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/**
+ * Whether a request's host (lower case, no port) is the platform's: BASE_URL's host and the names under it, an address
+ * (`127.0.0.1`, `[::1]`), a name of one label (`localhost`), or none at all. Any other host is an owner's domain or
+ * nobody's (a name that is no DNS name is nobody's: 421, never the platform's pages under a name that is not its).
+ */
+export function isPlatformHost(host: string | undefined, platformHost: string): boolean {
+  if (!host || host === platformHost || host.endsWith(`.${platformHost}`)) return true;
+  return host.startsWith('[') || !host.includes('.') || IPV4.test(host);
+}
+
 /**
  * The host an owner or an operator wrote, in the form the store keeps and a request's Host is compared in: lower case,
  * an internationalised name in its ASCII (xn--) form, without a trailing dot; undefined when it is no host name at all
@@ -106,6 +118,9 @@ export function platformPathOf(domain: OwnerDomain, path: string): string | unde
  */
 export const OWNER_DOMAIN_ASSETS = /^\/(?:_astro\/[^/]+|global-scripts\/[^/]+\.js|favicon\.svg)$/;
 export const isPageAsset = (path: string) => OWNER_DOMAIN_ASSETS.test(path);
+
+/** HSTS at an owner's domain: a year, for that name alone (the platform's covers the names under its own). */
+export const OWNER_HSTS = 'max-age=31536000';
 
 /** The origin of an owner's domain: always https (the front or the edge holds its certificate; docs/operations.md). */
 export const domainOrigin = (host: string) => `https://${host}`;

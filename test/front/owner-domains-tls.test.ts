@@ -4,7 +4,8 @@
 // challenge file served at an owner's name. Replaced: the addresses and folders (this run's), BASE_URL (the tests'
 // build's), the package installation (the tier's setup), and certbot's lines, which need an ACME server this machine
 // cannot reach: self-signed certificates written where certbot writes them. The two sidecars are this test's, in front
-// mode, over a database that gives the two domains (the guide's shape 2 starts its own).
+// mode, over a database that gives the two domains (the guide's shape 2 starts its own). The guide's `bio-tls` group is
+// made on this machine as it says (groupadd -f: once, and left).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -160,6 +161,43 @@ describe("owners' domains over TLS, as the guide prints it", () => {
     );
     expect(challenge.status).toBe(200);
     expect(challenge.text).toBe('token-63.thumbprint');
+  });
+
+  it("loads no certificate but a host name's folder (SNI is the client's word), and answers 421 to a Host not the connection's name", async () => {
+    // A pair of files beside the certificates' folder, which a name with `..` would have had nginx load.
+    mkdirSync(join(work, 'elsewhere'), { recursive: true });
+    spawnSync('bash', ['-c', selfSigned('elsewhere').replaceAll(`${live}/elsewhere`, join(work, 'elsewhere'))]);
+    spawnSync('chmod', ['-R', 'a+rX', join(work, 'elsewhere')]);
+    const traversal = new Promise<string | undefined>((resolve, reject) => {
+      const req = httpsRequest(
+        { host: '127.0.0.1', port: ports.https, path: '/', servername: '../elsewhere', rejectUnauthorized: false },
+        (res) => resolve((res.socket as TLSSocket).getPeerCertificate().subject?.CN?.toString()),
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    await expect(traversal).rejects.toThrow();
+    // The connection made for one owner's name, the request for another's: refused, not answered as the other's.
+    const crossed = await new Promise<number>((resolve, reject) => {
+      const req = httpsRequest(
+        {
+          host: '127.0.0.1',
+          port: ports.https,
+          path: '/',
+          servername: LAYLA,
+          headers: { host: NORTHWIND },
+          ca: readFileSync(join(live, LAYLA, 'fullchain.pem')),
+          checkServerIdentity: () => undefined,
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(crossed).toBe(421);
   });
 
   it("offers no certificate for a name that is nobody's: no page of another's is served under it", async () => {

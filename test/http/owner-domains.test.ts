@@ -215,6 +215,8 @@ describe("a domain's own robots.txt, sitemap.xml and llms.txt", () => {
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/^# مقهى النخيل\n/);
     expect(res.text).toContain(`https://${CAFE}/ar.md`);
+    // With the cards the domain takes.
+    expect((await at(NORTHWIND, '/llms.txt')).text).toContain(`(https://${NORTHWIND}/c/n0rth1)`);
   });
 });
 
@@ -259,6 +261,8 @@ describe('a host that is no one', () => {
       expect(res.text).not.toContain('Layla');
     }
     expect((await getAt(server.url, 'nobody.example', '/', {}, 'DELETE')).status).toBe(421);
+    // A name that is no DNS name is nobody's too, not the platform's.
+    for (const host of ['links_northwind.example', '1.2.3.4.5']) expect((await at(host, '/')).status, host).toBe(421);
   });
 
   it("a domain's page takes GET and HEAD only, as the platform's", async () => {

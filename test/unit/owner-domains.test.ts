@@ -2,7 +2,17 @@
 // held for every route of a profile and a card the surface declares (not a list written here), and for paths drawn at
 // random, which map back to what they came from or to nothing.
 import { describe, expect, it } from 'vitest';
-import { hostOf, hostProblem, pathOnDomain, platformPathOf, type OwnerDomain } from '../../src/lib/owner-domains.ts';
+import {
+  hostOf,
+  hostProblem,
+  isPlatformHost,
+  OWNER_HSTS,
+  pathOnDomain,
+  platformPathOf,
+  type OwnerDomain,
+} from '../../src/lib/owner-domains.ts';
+import { frontConfig } from '../../scripts/front-config.ts';
+import { testConfig } from '../helpers/env.ts';
 import { examplePath, LANGS, ROUTES, type RouteId } from '../../src/lib/surface.ts';
 import { validateImport } from '../../sidecar/store/import-format.ts';
 
@@ -100,5 +110,39 @@ describe('paths on a domain', () => {
       expect(platform === '/p/layla' || platform.startsWith('/p/layla') || platform.startsWith('/c/'), path).toBe(true);
       if (!platform.startsWith('/c/')) expect(pathOnDomain(layla, platform), path).toBe(path);
     }
+  });
+});
+
+describe("whose a request's host is", () => {
+  it.each([
+    ['bio.example', true],
+    ['www.bio.example', true],
+    ['127.0.0.1', true],
+    ['[::1]', true],
+    ['localhost', true],
+    [undefined, true],
+    ['links.example.sa', false],
+    // No DNS name: nobody's (421), never the platform's pages under a name that is not its own.
+    ['links_northwind.example', false],
+    ['1.2.3.4.5', false],
+    ['0x7f.1', false],
+  ])('%j is the platform’s: %s', (host, platform) => {
+    expect(isPlatformHost(host, 'bio.example')).toBe(platform);
+  });
+});
+
+describe('the front at an owner’s domain', () => {
+  it("sends HSTS for that name alone (the platform's includeSubDomains would bind every name under an owner's apex)", () => {
+    const conf = frontConfig({
+      config: { ...testConfig, baseUrl: 'https://bio.example' },
+      listen: '127.0.0.1:1',
+      sidecars: ['127.0.0.1:2'],
+      prefix: '/tmp/x',
+    });
+    const owners = conf.slice(conf.indexOf('server_name "~^'));
+    const platform = conf.slice(0, conf.indexOf('server_name "~^'));
+    expect(platform).toContain('includeSubDomains');
+    expect(owners).toContain(`add_header strict-transport-security "${OWNER_HSTS}" always;`);
+    expect(owners).not.toContain('includeSubDomains');
   });
 });
