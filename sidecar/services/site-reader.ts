@@ -455,12 +455,15 @@ export class SiteReader {
     let entity: Change;
     if (params.page !== undefined) {
       const found = await this.deps.live.profile(params.page);
-      if (!found) return { kind: 'not-found' };
+      // A language the profile is not in is nowhere: not a redirect to a page that is not there either.
+      if (!found || (params.lang !== undefined && !found.langs.includes(params.lang as Lang)))
+        return { kind: 'not-found' };
       home = domainOfProfile(found.profile);
       entity = { kind: 'profile', key: params.page };
     } else if (params.cardId !== undefined) {
       const found = await this.deps.live.card(params.cardId);
-      if (!found) return { kind: 'not-found' };
+      if (!found || (params.lang !== undefined && !found.langs.includes(params.lang as Lang)))
+        return { kind: 'not-found' };
       home = found.card.profileDomain?.cards ? found.card.profileDomain : null;
       entity = { kind: 'card', key: params.cardId };
     } else return on && match.id !== 'getImage' ? { kind: 'not-found' } : undefined;

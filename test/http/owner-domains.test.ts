@@ -185,6 +185,13 @@ describe("the platform's address of a page at its owner's domain", () => {
       ).toEqual([]);
   });
 
+  it('answers 404 for a language the page is not in, rather than a redirect to a page that is not there', async () => {
+    const res = await platform('/p/northwind-studio/ar');
+    expect(res.status).toBe(404);
+    await res.arrayBuffer();
+    expect((await at(NORTHWIND, '/ar')).status).toBe(404);
+  });
+
   it('leaves every other page where it is', async () => {
     for (const path of ['/p/layla', '/c/k7f2q9', '/c/nakheel1', '/'])
       expect((await platform(path)).status, path).toBe(200);
