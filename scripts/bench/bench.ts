@@ -15,7 +15,8 @@
 //   --hot-path     cached answers against an earlier revision, side by side [--baseline REV]    hot-path.ts
 //   --images       an owner's image and a link-preview picture: made, and served against a bare route  images.ts
 //   --fair         what an innocent reader gets while one stranger (or five) attacks, in every shape  fair.ts
-//                  (--stranger N: N more attackers drawn at random from the stranger's space, --seed S)
+//                  (--stranger N: N more attackers drawn at random from the stranger's space, --seed S;
+//                  --shape TEXT, --attack NAME: those cells alone, printed, no record)
 //   --store        the data tier against an earlier revision: cold reads, a sitemap part, an import [--baseline REV]  store.ts
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';
@@ -62,6 +63,8 @@ const { values: flags } = parseArgs({
     images: { type: 'boolean', default: false },
     fair: { type: 'boolean', default: false },
     stranger: { type: 'string' },
+    shape: { type: 'string' },
+    attack: { type: 'string' },
     store: { type: 'boolean', default: false },
     baseline: { type: 'string' },
   },
@@ -110,6 +113,8 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
       return fairBench(flags.duration ? seconds : 10, {
         draws: flags.stranger ? Number(flags.stranger) : 0,
         seed: flags.seed ? Number(flags.seed) : undefined,
+        shape: flags.shape,
+        attack: flags.attack,
       });
     },
   ],

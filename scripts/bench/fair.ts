@@ -121,6 +121,12 @@ const withinTwiceTheControl = (row: Pick<Row, 'reading' | 'control'>) =>
 export interface StrangerDraws {
   draws: number;
   seed?: number | undefined;
+  /**
+   * Only the shapes whose label holds `shape` and the attacks named `attack` (`--shape postgres --attack "render
+   * crawl"`): a cell looked at again. A part run prints its cells and writes no record (the record is every cell).
+   */
+  shape?: string | undefined;
+  attack?: string | undefined;
 }
 
 export async function fairBench(seconds: number, stranger: StrangerDraws = { draws: 0 }): Promise<boolean> {
@@ -134,7 +140,10 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
       attack: JSON.stringify(b),
       addressesOf: [b.addresses],
     })),
-  ];
+  ].filter(
+    (a) => stranger.attack === undefined || a.name === stranger.attack || a.name.startsWith(`${stranger.attack}:`),
+  );
+  if (attacks.length === 0) throw new Error(`no attack is named ${stranger.attack}`);
   // The generated profiles, and the demo's beside them (the reader's cached page is /p/layla).
   const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as unknown;
   const lite = await sqliteBackend(scratch).prepare(PROFILES, demo);
@@ -143,11 +152,12 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
   const postgres = await postgresBackend();
   const pg = await postgres.prepare(PROFILES, demo);
   const shapes: { label: string; name: ShapeName; env: Record<string, string> }[] = [
-    { label: 'one sidecar, SQLite', name: 'alone', env: { DATABASE_PATH: sqlite } },
-    { label: 'one sidecar, PostgreSQL standby', name: 'alone', env: pg.env },
-    { label: 'nginx over two sidecars, SQLite', name: 'front', env: { DATABASE_PATH: sqlite } },
-    { label: 'Varnish over one sidecar, SQLite', name: 'edge', env: { DATABASE_PATH: sqlite } },
-  ];
+    { label: 'one sidecar, SQLite', name: 'alone' as const, env: { DATABASE_PATH: sqlite } },
+    { label: 'one sidecar, PostgreSQL standby', name: 'alone' as const, env: pg.env },
+    { label: 'nginx over two sidecars, SQLite', name: 'front' as const, env: { DATABASE_PATH: sqlite } },
+    { label: 'Varnish over one sidecar, SQLite', name: 'edge' as const, env: { DATABASE_PATH: sqlite } },
+  ].filter(({ label }) => stranger.shape === undefined || label.toLowerCase().includes(stranger.shape.toLowerCase()));
+  if (shapes.length === 0) throw new Error(`no shape is called ${stranger.shape}`);
   const rows: Row[] = [];
   /** Each shape's baselines, before its attacks and after them, and the bar they make together (`bar`). */
   const baselines = new Map<string, Baselines>();
@@ -317,6 +327,7 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
     }
     lines.push('');
   }
-  writeRecord('fair.md', lines.join('\n'));
+  if (stranger.shape === undefined && stranger.attack === undefined) writeRecord('fair.md', lines.join('\n'));
+  else console.log('A part run: no record written.');
   return rows.every((row) => row.alive);
 }
