@@ -240,7 +240,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return;
     }
     request.sitePath = path;
-    turns.start(client, () => runAs(client, done));
+    turns.start(client, () => runAs(client, done, reply.raw));
   });
   // An edge's fetch of what it keeps (deploy/edge.vcl names one `x-edge-fetch`; a proxy TRUST_PROXY names is believed,
   // anyone else is not) reads the change log first, whenever it was last read: the edge fetches after a purge, which

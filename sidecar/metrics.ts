@@ -75,7 +75,7 @@ export interface SidecarMetrics {
 }
 
 export function sidecarMetrics(
-  services: Pick<Services, 'live' | 'freshness' | 'notices' | 'store' | 'sitemap' | 'admission' | 'running'>,
+  services: Pick<Services, 'live' | 'freshness' | 'notices' | 'store' | 'sitemap' | 'admission' | 'running' | 'pool'>,
   server?: Server,
 ): SidecarMetrics {
   const registry = new Registry();
@@ -106,6 +106,24 @@ export function sidecarMetrics(
   counterOf(registry, 'bio_live_cache_hits_total', 'Live lookups answered from the live cache.', () => live.hits);
   counterOf(registry, 'bio_live_cache_misses_total', 'Live lookups the live cache did not answer.', () => live.misses);
   counterOf(registry, 'bio_live_renders_total', 'Live pages rendered.', () => live.renders);
+  new Counter({
+    name: 'bio_render_tasks_total',
+    help: 'Tasks the render threads did, by kind (page, markdown, og, qr, json-string, warm); a task whose client left while it waited is not done.',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [kind, n] of Object.entries(services.pool.done)) this.inc({ kind }, n);
+    },
+  });
+  new Gauge({
+    name: 'bio_render_waiting',
+    help: 'Render tasks waiting for a thread now (RENDER_WAITING_PER_THREAD bounds them).',
+    registers: [registry],
+    collect() {
+      this.set(services.pool.queued);
+    },
+  });
   counterOf(
     registry,
     'bio_sitemap_builds_total',

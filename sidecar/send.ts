@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CACHE } from '../src/lib/surface.ts';
 import { preferredEncoding } from './negotiation.ts';
 import type { Asset, Encoded } from './asset.ts';
-import { currentClient } from './admission/clients.ts';
+import { clientGone, currentClient } from './admission/clients.ts';
 import { Overloaded } from './admission/fair-slots.ts';
 import { allowStyles } from './security-headers.ts';
 
@@ -105,8 +105,7 @@ export const STALL_MS = Symbol('stall bound');
 
 async function decompressing(request: FastifyRequest): Promise<() => void> {
   const slots = request.server.admission.decompressing;
-  const gone = new Promise<void>((left) => request.raw.once('close', left));
-  const release = await slots.acquire(currentClient(), gone);
+  const release = await slots.acquire(currentClient(), clientGone());
   if (!release)
     throw new Overloaded(
       `${slots.busy} clients are reading an uncompressed copy of a large document now; ask for it with Accept-Encoding: gzip, or retry`,

@@ -5,6 +5,7 @@
 // client through every call it makes (AsyncLocalStorage), so that a service far below the route (the render pool)
 // knows whose work it queues without each layer between passing it on.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ServerResponse } from 'node:http';
 
 /**
  * The client a request counts against: its address, or for IPv6 its /64 network (one host is usually given a whole
@@ -24,16 +25,42 @@ export function clientOf(address: string): string {
 /** The server's own work (warming up, a render asked for outside any request): one client of its own. */
 const SERVER_CLIENT = 'server';
 
-const current = new AsyncLocalStorage<string>();
+/** The request being answered: whose it is, and the answer whose close says the client left. */
+interface Asking {
+  client: string;
+  answer: ServerResponse | undefined;
+  /** Made on first use: most requests never wait for anything shared. */
+  gone?: Promise<void>;
+}
 
-/** Runs `fn` (and every call it makes, synchronous or not) as `client`'s work. */
-export function runAs<T>(client: string, fn: () => T): T {
-  return current.run(client, fn);
+const current = new AsyncLocalStorage<Asking>();
+const NEVER = new Promise<never>(() => undefined);
+
+/**
+ * Runs `fn` (and every call it makes, synchronous or not) as `client`'s work; `answer`, the response being made, says
+ * when the client leaves before it is sent (clientGone).
+ */
+export function runAs<T>(client: string, fn: () => T, answer?: ServerResponse): T {
+  return current.run({ client, answer }, fn);
 }
 
 /** The client whose request is being answered here. */
 export function currentClient(): string {
-  return current.getStore() ?? SERVER_CLIENT;
+  return current.getStore()?.client ?? SERVER_CLIENT;
+}
+
+/**
+ * Settles when the client whose request is being answered here has gone before its answer was sent (its connection
+ * closed): what waits for a shared slot on its behalf gives its place up (fair-slots.ts `acquire`), so that work
+ * nobody will read (a render queued behind a stranger's closed connections) is never done. Never settles for the
+ * server's own work. An answer's close after it was sent settles it too, when nothing waits any more.
+ */
+export function clientGone(): Promise<void> {
+  const asking = current.getStore();
+  if (!asking?.answer) return NEVER;
+  const { answer } = asking;
+  asking.gone ??= answer.closed ? Promise.resolve() : new Promise<void>((left) => answer.once('close', () => left()));
+  return asking.gone;
 }
 
 /**

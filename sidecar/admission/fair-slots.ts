@@ -97,6 +97,18 @@ export class FairSlots {
     });
   }
 
+  /**
+   * Whether `client` asking now would be refused at once (every place taken, and no line longer than its own by two):
+   * work it would do before it asks (a record read from the database for a render) is spared (issue 60).
+   */
+  wouldRefuse(client: string): boolean {
+    if (this.#waiting < this.#maxWaiting) return false;
+    const mine = (this.#fresh.get(client) ?? this.#lines.get(client))?.length ?? 0;
+    for (const lines of [this.#fresh, this.#lines])
+      for (const [, line] of lines) if (line.length > mine + 1) return false;
+    return true;
+  }
+
   #mayTake(client: string): boolean {
     return this.#busy < this.#capacity && (this.#held.get(client) ?? 0) < this.#perClient;
   }

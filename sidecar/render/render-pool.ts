@@ -13,7 +13,7 @@ import Piscina from 'piscina';
 import type { Encoding } from '../../src/lib/compression.ts';
 import type { LiveLocals } from '../../src/lib/live-content.ts';
 import type { OgCard } from '../../src/lib/og.ts';
-import { currentClient } from '../admission/clients.ts';
+import { clientGone, currentClient } from '../admission/clients.ts';
 import { FairSlots, Overloaded } from '../admission/fair-slots.ts';
 import { LIMITS } from '../admission/limits.ts';
 import type { RenderedBytes, RenderTask } from './render-worker.ts';
@@ -112,6 +112,15 @@ export class RenderPool {
     return (await this.#run({ kind: 'json-string', text: bytes, gzipped, type: 'application/octet-stream' })).body;
   }
 
+  /**
+   * Why a task of the client being answered would be refused now (every place in the lines taken, its own line the
+   * longest), or undefined: asked before the reads a render needs, so that a client past its share of the threads is
+   * refused before it costs a database read (issue 60).
+   */
+  refusal(): string | undefined {
+    return this.#slots.wouldRefuse(currentClient()) ? `${this.#slots.waiting} renders are waiting` : undefined;
+  }
+
   /** Tasks waiting for a thread now. */
   get queued(): number {
     return this.#slots.waiting + this.#pool.queueSize;
@@ -126,14 +135,19 @@ export class RenderPool {
     return this.#pool.destroy();
   }
 
+  /** Tasks the threads have done since start, by kind (`bio_render_tasks_total`). */
+  readonly done: Partial<Record<RenderTask['kind'], number>> = {};
+
   async #run(task: RenderTask): Promise<Rendered> {
-    const release = await this.#slots.acquire(currentClient());
+    // A task whose client has gone while it waited is never done: nobody would read it (issue 60).
+    const release = await this.#slots.acquire(currentClient(), clientGone());
     if (!release) throw new Overloaded(`${this.#slots.waiting} renders are waiting`);
     let done: RenderedBytes;
     try {
       done = await this.#pool.run(task);
     } finally {
       release();
+      this.done[task.kind] = (this.done[task.kind] ?? 0) + 1;
     }
     const forms: Rendered['forms'] = {};
     for (const [encoding, bytes] of Object.entries(done.forms) as [Encoding, Uint8Array][])

@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config.ts';
 import { pathOf, CACHE, MCP_BODY_LIMIT, RETRY_AFTER, ROUTES } from '../../src/lib/surface.ts';
-import { currentClient } from '../admission/clients.ts';
+import { clientGone, currentClient } from '../admission/clients.ts';
 import type { RenderPool } from '../render/render-pool.ts';
 import { mcpConductor, type McpAnswer } from '../mcp/conductor.ts';
 import { mcpHandlers, type McpDeps } from '../mcp/handlers.ts';
@@ -182,8 +182,7 @@ export async function mcpRoutes(
         );
       }
       // A slot from here (the body has arrived) until the answer has left.
-      const gone = new Promise<void>((left) => reply.raw.once('close', left));
-      const release = await slots.acquire(currentClient(), gone);
+      const release = await slots.acquire(currentClient(), clientGone());
       if (!release)
         return jsonRpcError(
           reply.header('retry-after', String(RETRY_AFTER.busy)),

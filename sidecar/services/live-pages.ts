@@ -331,6 +331,20 @@ export class LivePages {
   }
 
   /**
+   * Refuses (Overloaded) a request of a profile's or a card's that the render threads would refuse this client now
+   * (its line the longest of lines that fill every place: render-pool.ts `refusal`), before its record is read. A
+   * record in the cache costs nothing to read and is not judged here; one that is not would cost a database read, then
+   * the render's refusal anyway. Under five addresses crawling never-drawn pictures on a PostgreSQL standby, those
+   * reads were most of the attack's cost: a read, then a 503, hundreds a second (issue 60). A client with no line, or
+   * a shorter one, is never refused here.
+   */
+  refuseBeforeReading(entity: { kind: 'profile' | 'card'; key: string }, now = Date.now()): void {
+    if (this.deps.cache.get(`${entity.kind === 'profile' ? 'p' : 'c'}:${entity.key}`, now) !== undefined) return;
+    const why = this.deps.pool.refusal();
+    if (why) throw new Overloaded(why);
+  }
+
+  /**
    * The entry cached under `key`, once the cache knows every change in the database, or what `find` makes of the
    * database, cached when found (until `expiresAt`) and tagged with the entity it shows, whose change evicts it.
    * What is not found is not cached: unknown paths cannot fill the cache.

@@ -138,6 +138,25 @@ const VARY_ACCEPT = { vary: 'Accept' };
 const asset = (found: Asset | undefined, entity?: Change): Resolution =>
   found ? { kind: 'asset', asset: found, headers: {}, entity } : { kind: 'not-found' };
 
+/** The routes of a profile or a card whose answer the render threads make (a page, its twin, a picture, a code). */
+const RENDERED: ReadonlySet<AnsweredRouteId> = new Set<AnsweredRouteId>([
+  'getProfilePage',
+  'getProfilePageInLanguage',
+  'getProfilePageMarkdown',
+  'getProfilePageInLanguageMarkdown',
+  'getDigitalCard',
+  'getDigitalCardInLanguage',
+  'getDigitalCardMarkdown',
+  'getDigitalCardInLanguageMarkdown',
+  'getProfileOgImage',
+  'getProfileOgImageInLanguage',
+  'getDigitalCardOgImage',
+  'getDigitalCardOgImageInLanguage',
+  'getProfileQr',
+  'getDigitalCardQr',
+  'getDigitalCardContactQr',
+]);
+
 export class SiteReader {
   private readonly handlers: Handlers;
   private readonly homepages: ReadonlySet<string>;
@@ -453,6 +472,11 @@ export class SiteReader {
     const params = match.params as Readonly<Record<string, string>>;
     let home: OwnerDomain | null;
     let entity: Change;
+    // What the render threads would refuse is refused before the record is read (live-pages.ts).
+    if (RENDERED.has(match.id))
+      this.deps.live.refuseBeforeReading(
+        params.page !== undefined ? { kind: 'profile', key: params.page } : { kind: 'card', key: params.cardId! },
+      );
     if (params.page !== undefined) {
       const found = await this.deps.live.profile(params.page);
       // A language the profile is not in is nowhere: not a redirect to a page that is not there either.

@@ -1,5 +1,6 @@
 // The order in which waiting clients get a freed slot (sidecar/admission/fair-slots.ts): the render queue's, /mcp's and the
 // decompression slots'. Told by the order of grants, with no clock.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FairSlots, type Release } from '../../sidecar/admission/fair-slots.ts';
 
@@ -53,5 +54,47 @@ describe('fair slots', () => {
     await release();
     await release();
     expect(granted).toEqual(['a1', 'b1', 'c1', 'b2', 'r1', 'c2']);
+  });
+
+  it('say beforehand whom they would refuse at once, in any state the clients leave them in', async () => {
+    // A render's record is read only when its client would not be refused the render (live-pages.ts
+    // refuseBeforeReading): the forecast must be the verdict, or a reader is refused for nothing, or a crawler's reads
+    // are spent after all. Clients ask, leave and slots free in any order; before each ask, the forecast is compared
+    // with what acquire does at once.
+    const step = fc.oneof(
+      fc.record({ ask: fc.constantFrom('a', 'b', 'c', 'r') }),
+      fc.record({ free: fc.nat(3) }),
+      fc.record({ leave: fc.nat(20) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(step, { maxLength: 60 }),
+        async (capacity, maxWaiting, steps) => {
+          const slots = new FairSlots({ capacity, maxWaiting });
+          const held: Release[] = [];
+          const leaving: (() => void)[] = [];
+          for (const s of steps) {
+            if ('ask' in s) {
+              const forecast = slots.wouldRefuse(s.ask);
+              let gone!: () => void;
+              let verdict = 'waiting' as 'refused' | 'granted' | 'waiting';
+              void slots.acquire(s.ask, new Promise<void>((left) => (gone = left))).then((release) => {
+                if (release) held.push(release);
+                if (verdict === 'waiting') verdict = release ? 'granted' : 'refused';
+              });
+              leaving.push(gone);
+              await Promise.resolve();
+              await Promise.resolve();
+              expect(verdict === 'refused', `${s.ask} forecast ${forecast}`).toBe(forecast);
+            } else if ('free' in s) held.splice(s.free, 1)[0]?.();
+            else leaving.splice(s.leave, 1)[0]?.();
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        },
+      ),
+      { numRuns: 300, seed: 60 },
+    );
   });
 });

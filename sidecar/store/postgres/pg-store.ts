@@ -10,7 +10,7 @@
 // cached page is served), have a connection of their own and wait behind no client: with one shared pool, a reader's
 // cached page waited behind a stranger's fifty reads for the change log's.
 import pg from 'pg';
-import { currentClient } from '../../admission/clients.ts';
+import { clientGone, currentClient } from '../../admission/clients.ts';
 import { FairSlots, Overloaded } from '../../admission/fair-slots.ts';
 import { LIMITS } from '../../admission/limits.ts';
 import type { Card, Profile } from '../../../src/lib/live-content.ts';
@@ -237,7 +237,7 @@ export class PgStore implements Store {
   private async reading<T>(attempt: () => Promise<T>, slots?: FairSlots): Promise<T> {
     const health = await this.standby.health();
     if (!health.ok) throw new StoreUnavailableError(`database unavailable: ${health.problem}`);
-    const release = slots && (await slots.acquire(currentClient()));
+    const release = slots && (await slots.acquire(currentClient(), clientGone()));
     if (release === undefined && slots) throw new Overloaded(`${slots.waiting} reads are waiting for the database`);
     try {
       try {
