@@ -263,6 +263,11 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
       'run: before the attacks on a shape and after them, each kind judged against the one with the lower p99 (the ' +
       'stricter bar; one baseline alone was at the mercy of a moment of noise on the machine).',
     '',
+    'The shapes are deployed as docs/operations.md deploys them: each sidecar with its limits (sidecar/admission/limits.ts, ' +
+      "their defaults); nginx over two sidecars with the front's own limits and its firewall (`npm run front -- " +
+      'firewall`: connections, new connections and small data segments per client address, so that a drip arrives in ' +
+      'larger pieces); Varnish over one sidecar as `npm run edge` runs it.',
+    '',
     `Beside them, as many readers (${controlAddresses(1)[0]}-${READERS.length}) read a control at the same time, ` +
       'in the baselines and under each attack: nginx answering every request `200` with a few bytes of its own ' +
       "(scripts/fair/shapes.ts startControl), which does none of the attack's work. What they get is the machine's " +
