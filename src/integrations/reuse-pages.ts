@@ -55,8 +55,10 @@ export default function reusePages(): AstroIntegration {
         rmSync(join(cacheDir, RECORD), { force: true });
         rmSync(join(cacheDir, MARK), { force: true });
       },
-      // After Astro has emptied dist/ and before it makes the pages.
-      'astro:build:setup': ({ logger }) => {
+      // After Astro has emptied dist/ and listed what dist/client holds for the server's manifest (its `assets`: a
+      // page linked before then was listed as a static file there, and the server's bundle differed from a full
+      // build's), and before it makes the pages.
+      'astro:build:ssr': ({ logger }) => {
         const started = performance.now();
         linked = new Set();
         const made = new Set<string>();
