@@ -39,8 +39,6 @@ function previewLivePages() {
 const config = loadPublicConfig();
 // What reading the built pages once teaches the build, from the twins step to the sitemap and the manifest.
 const pages = pageFacts();
-// The search index runs beside the steps after it (Pagefind indexes in a process of its own); the compression waits.
-const search = searchIndex();
 
 export default defineConfig({
   site: config.baseUrl,
@@ -78,18 +76,18 @@ export default defineConfig({
   },
   // In this order: the pages reused from the last build are in place before anything reads them; the twins step
   // reads every page and records what the sitemap and the build manifest need (pages); the twins, the search index
-  // and the images are written before they are compressed (the search index is made while the images are drawn); the
-  // manifest of what to publish is made of the finished build.
+  // and the images are written before they are compressed; the manifest of what to publish is made of the finished
+  // build.
   integrations: [
     reusePages(),
     contentChecks(),
     markdownTwins(pages),
     staticSitemap(pages),
     writeBuildManifest(config, pages),
-    search,
+    searchIndex(),
     ogImages(config),
     shippedFonts(),
-    precompress([search]),
+    precompress(),
     publishManifest(),
     previewLivePages(),
   ],

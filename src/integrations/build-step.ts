@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-interface BuildStepContext {
+export interface BuildStepContext {
   /** The project's folder (astro.config.mjs's root). */
   projectRoot: string;
   /** dist/client, the built site. */
@@ -14,18 +14,11 @@ interface BuildStepContext {
   logger: AstroIntegrationLogger;
 }
 
-type StepRun = (context: BuildStepContext) => Promise<string> | string;
-
-/** A step that runs beside the steps after it (besideStep): `finished` settles once it is done, or rejects. */
-export interface BesideStep extends AstroIntegration {
-  finished(): Promise<void>;
-}
-
-/**
- * An integration that runs `run` once the site is built (and once every step of `after` has finished) and logs what it
- * returns, with the time it took.
- */
-export function buildStep(name: string, run: StepRun, after: readonly BesideStep[] = []): AstroIntegration {
+/** An integration that runs `run` once the site is built and logs what it returns, with the time it took. */
+export function buildStep(
+  name: string,
+  run: (context: BuildStepContext) => Promise<string> | string,
+): AstroIntegration {
   let projectRoot = process.cwd();
   return {
     name,
@@ -34,41 +27,12 @@ export function buildStep(name: string, run: StepRun, after: readonly BesideStep
         projectRoot = fileURLToPath(config.root);
       },
       'astro:build:done': async ({ dir, logger }) => {
-        await Promise.all(after.map((step) => step.finished()));
-        await timed(run, { projectRoot, root: fileURLToPath(dir), logger });
+        const started = performance.now();
+        const said = await run({ projectRoot, root: fileURLToPath(dir), logger });
+        logger.info(`${said} in ${Math.round(performance.now() - started)} ms`);
       },
     },
   };
-}
-
-/**
- * A step that starts once the site is built and runs while the steps after it run: one whose work is mostly another
- * process's or other threads' (Pagefind's indexer), so that the two cores are both busy. A later step that reads what
- * it writes names it in its `after`, and the build fails with it when it fails.
- */
-export function besideStep(name: string, run: StepRun): BesideStep {
-  let projectRoot = process.cwd();
-  let running: Promise<void> | undefined;
-  return {
-    name,
-    hooks: {
-      'astro:config:done': ({ config }) => {
-        projectRoot = fileURLToPath(config.root);
-      },
-      'astro:build:done': ({ dir, logger }) => {
-        running = timed(run, { projectRoot, root: fileURLToPath(dir), logger });
-        // Its failure is the build's, through the step that waits for it; never an unhandled rejection meanwhile.
-        running.catch(() => undefined);
-      },
-    },
-    finished: () => running ?? Promise.resolve(),
-  };
-}
-
-async function timed(run: StepRun, context: BuildStepContext): Promise<void> {
-  const started = performance.now();
-  const said = await run(context);
-  context.logger.info(`${said} in ${Math.round(performance.now() - started)} ms`);
 }
 
 /**

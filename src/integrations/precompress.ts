@@ -12,7 +12,7 @@ import { ENCODING_SUFFIX, MIN_COMPRESS_BYTES, zlibOptions } from '../lib/compres
 import { filesUnder } from '../lib/files.ts';
 import { isTextType, typeOf } from '../lib/media-types.ts';
 import { buildCacheDir, codeHash, keyOf, linkOrCopy, writeEntry } from './build-cache.ts';
-import { buildStep, type BesideStep } from './build-step.ts';
+import { buildStep } from './build-step.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -63,15 +63,10 @@ async function precompress(
   return { written, reused };
 }
 
-/** `after`: the steps running beside the others whose output is compressed too (the search index). */
-export default function precompressIntegration(after: readonly BesideStep[] = []): AstroIntegration {
-  return buildStep(
-    'precompress',
-    async ({ projectRoot, root }) => {
-      const cache = { dir: buildCacheDir(projectRoot, 'compressed'), code: codeHash(projectRoot, COMPRESSION_CODE) };
-      const { written, reused } = await precompress(root, cache);
-      return `${written} files precompressed (gzip and brotli; ${reused} from the build cache)`;
-    },
-    after,
-  );
+export default function precompressIntegration(): AstroIntegration {
+  return buildStep('precompress', async ({ projectRoot, root }) => {
+    const cache = { dir: buildCacheDir(projectRoot, 'compressed'), code: codeHash(projectRoot, COMPRESSION_CODE) };
+    const { written, reused } = await precompress(root, cache);
+    return `${written} files precompressed (gzip and brotli; ${reused} from the build cache)`;
+  });
 }

@@ -2,12 +2,13 @@
 // page of a language loads its own; Pagefind's Snowball stemmers include Arabic), over the articles only (the part of each page marked
 // data-pagefind-body). Searched in the browser by src/scripts/blog-search.ts. Pagefind's bundled interfaces are
 // left out: they need inline styles the Content-Security-Policy forbids, and the search page draws its own results.
+import type { AstroIntegration } from 'astro';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { buildCacheDir, codeHash, linkOrCopy, writeEntry } from './build-cache.ts';
-import { besideStep, type BesideStep } from './build-step.ts';
+import { buildStep } from './build-step.ts';
 import { LANGS, type Lang } from '../lib/locales.ts';
 import { paths } from '../lib/urls.ts';
 
@@ -94,12 +95,8 @@ async function writeSearchIndex(root: string, cache: Cache): Promise<{ pages: nu
   }
 }
 
-/**
- * Runs beside the steps after it (Pagefind indexes in a process of its own: 2.8 s of a 15 s rebuild at 2,000 articles a
- * language were the event loop waiting for it); the compression step, which compresses the index, waits for it.
- */
-export default function searchIndex(): BesideStep {
-  return besideStep('search-index', async ({ projectRoot, root }) => {
+export default function searchIndex(): AstroIntegration {
+  return buildStep('search-index', async ({ projectRoot, root }) => {
     const cache = { dir: buildCacheDir(projectRoot, 'pagefind'), code: codeHash(projectRoot, CODE) };
     const { pages, files, reused } = await writeSearchIndex(root, cache);
     const from = reused.length > 0 ? `; ${reused.join(', ')} unchanged, from the build cache` : '';
