@@ -6,8 +6,6 @@
 // value (live-schema.ts `longest`) is read no further than one character past it (`substr`, the same SQL on both
 // backends), so that whatever another writer stored in it costs a read no larger than the largest an import writes.
 import { sql, type Compilable, type RawBuilder } from 'kysely';
-import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
-import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import { OWNER_LISTS, readColumns, TABLES, type Table } from '../../src/lib/live-schema.ts';
 import { LANGS } from '../../src/lib/locales.ts';
 import { compilerFor, type DialectName } from './database.ts';
@@ -125,43 +123,6 @@ export function readsFor(dialect: DialectName) {
         .select(bounded(TABLES.profiles, 'profiles'))
         .where('slug', '=', param<string>('slug'))
         .where('published', '=', 1),
-    ),
-    /**
-     * A published profile with its links and its socials, in one statement: one round trip and one snapshot. On
-     * PostgreSQL the three reads below took a transaction of five round trips (BEGIN, the three, COMMIT), and under
-     * five addresses crawling never-drawn profiles those were a third of the event loop's time (issue 60). Each list
-     * is bounded as below before it is aggregated (its columns and its length), so what arrives to be parsed is no
-     * larger than the three reads'. SQLite, read in the process with no trip at all, keeps the three.
-     */
-    profileWithLists: compiled<{ slug: string }>()(
-      db
-        .selectFrom('profiles')
-        .select(bounded(TABLES.profiles, 'profiles'))
-        .select((eb) => {
-          const jsonArrayFrom = dialect === 'postgres' ? pgJsonArrayFrom : sqliteJsonArrayFrom;
-          return [
-            jsonArrayFrom(
-              eb
-                .selectFrom('links')
-                .select(bounded(TABLES.links, 'links'))
-                .whereRef('links.profile_id', '=', 'profiles.id')
-                .where('links.enabled', '=', 1)
-                .orderBy('links.pinned', 'desc')
-                .orderBy('links.position')
-                .limit(OWNER_LISTS.links),
-            ).as('links'),
-            jsonArrayFrom(
-              eb
-                .selectFrom('socials')
-                .select(bounded(TABLES.socials, 'socials'))
-                .whereRef('socials.profile_id', '=', 'profiles.id')
-                .orderBy('socials.position')
-                .limit(OWNER_LISTS.socials),
-            ).as('socials'),
-          ];
-        })
-        .where('profiles.slug', '=', param<string>('slug'))
-        .where('profiles.published', '=', 1),
     ),
     // No more than the import allows, whoever wrote them (OWNER_LISTS): a page costs at most what the largest valid
     // one does.

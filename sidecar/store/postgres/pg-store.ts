@@ -104,11 +104,18 @@ export class PgStore implements Store {
   }
 
   async profile(slug: string): Promise<Profile | undefined> {
-    // The profile and its lists in one statement, so one snapshot: a standby replaying an owner's edit meanwhile never
-    // gives the page half of it. The rows are judged outside it: a corrupt one is another writer's mistake (500), not
-    // the database failing.
-    const [row] = await this.query(READS.profileWithLists, { slug });
-    return row && profileFromRows(row, row.links, row.socials);
+    // Three reads in one snapshot: a standby replaying an owner's edit between them must not give the page half of it.
+    // The rows are judged outside it: a corrupt one is another writer's mistake (500), not the database failing.
+    const rows = await this.snapshot(async (query) => {
+      const [row] = await query(READS.profile, { slug });
+      if (!row) return undefined;
+      return {
+        row,
+        links: await query(READS.links, { profileId: row.id }),
+        socials: await query(READS.socials, { profileId: row.id }),
+      };
+    });
+    return rows && profileFromRows(rows.row, rows.links, rows.socials);
   }
 
   async card(cardId: string): Promise<Card | undefined> {
@@ -202,6 +209,26 @@ export class PgStore implements Store {
   /** Runs one of the store's own reads on its own connection, like query() otherwise. */
   private ownQuery: Query = (read, values) =>
     this.reading(async () => (await this.own.query(statement(read, values))).rows);
+
+  /** Runs reads on one connection in one read-only snapshot (REPEATABLE READ), like query() otherwise. */
+  private snapshot<T>(reads: (query: Query) => Promise<T>): Promise<T> {
+    return this.reading(async () => {
+      const client = await this.pool.connect();
+      let failed = false;
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const result = await reads(async (read, values) => (await client.query(statement(read, values))).rows);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        failed = true;
+        throw err;
+      } finally {
+        // A connection that failed inside its transaction is not given back to the pool as it is.
+        client.release(failed);
+      }
+    }, this.slots);
+  }
 
   /**
    * Runs `attempt` once the probe says the database can be read, and, for a client's read, once its turn in `slots`
