@@ -58,7 +58,11 @@ export default function reusePages(): AstroIntegration {
       // After Astro has emptied dist/ and listed what dist/client holds for the server's manifest (its `assets`: a
       // page linked before then was listed as a static file there, and the server's bundle differed from a full
       // build's), and before it makes the pages.
-      'astro:build:ssr': ({ logger }) => {
+      'astro:build:ssr': ({ logger, manifest }) => {
+        // Astro lists the folder's files (the manifest's assets) in the order its walk met them, which varies from one
+        // build to the next (one build from nothing in sixteen differed from the rest by it alone): in order, the
+        // server's bundle is the same whenever its inputs are.
+        manifest.assets.sort();
         const started = performance.now();
         linked = new Set();
         const made = new Set<string>();
