@@ -108,7 +108,7 @@ export function sidecarMetrics(
   counterOf(registry, 'bio_live_renders_total', 'Live pages rendered.', () => live.renders);
   new Counter({
     name: 'bio_render_tasks_total',
-    help: 'Tasks the render threads did, by kind (page, markdown, og, qr, json-string, warm); a task whose client left while it waited is not done.',
+    help: 'Tasks the render threads did, by kind (page, markdown, og, qr, json-string, warm); a task whose client left while it waited in line is not done.',
     labelNames: ['kind'],
     registers: [registry],
     collect() {
@@ -118,7 +118,7 @@ export function sidecarMetrics(
   });
   new Gauge({
     name: 'bio_render_waiting',
-    help: 'Render tasks waiting for a thread now (RENDER_WAITING_PER_THREAD bounds them).',
+    help: "Render tasks waiting now: in the clients' lines (RENDER_WAITING_PER_THREAD a thread at most) and the one handed to each thread behind the render it draws.",
     registers: [registry],
     collect() {
       this.set(services.pool.queued);
