@@ -14,6 +14,7 @@ import ogImages, { ogDrawingHash } from './src/integrations/og-images.ts';
 import shippedFonts, { fontFiles } from './src/integrations/fonts.ts';
 import publishManifest from './src/integrations/publish-manifest.ts';
 import reusePages from './src/integrations/reuse-pages.ts';
+import { fileDigests } from './src/integrations/file-digests.ts';
 
 /**
  * The editors' preview (`astro dev`, which `npm run dev` starts) shows drafts and scheduled articles, and renders
@@ -39,6 +40,9 @@ function previewLivePages() {
 const config = loadPublicConfig();
 // What reading the built pages once teaches the build, from the twins step to the sitemap and the manifest.
 const pages = pageFacts();
+// The built files' hashes, remembered between builds (the twins, the compressed copies and the publish manifest key
+// or list files by their bytes).
+const digests = fileDigests();
 
 export default defineConfig({
   site: config.baseUrl,
@@ -81,14 +85,14 @@ export default defineConfig({
   integrations: [
     reusePages(),
     contentChecks(),
-    markdownTwins(pages),
+    markdownTwins(pages, digests),
     staticSitemap(pages),
     writeBuildManifest(config, pages),
     searchIndex(),
-    ogImages(config),
+    ogImages(config, pages),
     shippedFonts(),
-    precompress(),
-    publishManifest(),
+    precompress(digests),
+    publishManifest(digests),
     previewLivePages(),
   ],
 });

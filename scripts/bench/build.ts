@@ -59,6 +59,7 @@ const STEPS: [name: string, pattern: RegExp][] = [
   ['search index', /search index of .* in (\d+) ms/],
   ['Open Graph images', /Open Graph images drawn.* in (\d+) ms/],
   ['precompression', /precompressed .* in (\d+) ms/],
+  ['publish manifest', /files in publish-manifest\.json in (\d+) ms/],
 ];
 
 export function timedBuild(dir: string): BuildTimes {

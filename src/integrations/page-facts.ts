@@ -1,13 +1,16 @@
-// What reading every built page teaches the build: each page's sitemap entry and the hashes of its inline styles. The
-// Markdown twins step parses every page anyway, so it records them here once; the static sitemap and the build
-// manifest steps after it read them instead of parsing the pages again.
+// What reading every built page teaches the build: each page's sitemap entry, the hashes of its inline styles and the
+// Open Graph image it names. The Markdown twins step parses every page anyway, so it records them here once; the
+// static sitemap, the build manifest and the Open Graph steps after it read them instead of parsing the pages again.
 import type { SitemapEntry } from '../lib/sitemap.ts';
+import type { OgMention } from './twin-cache.ts';
 
-interface PageFacts {
+export interface PageFacts {
   /** The indexable pages' entries, in URL order. */
   sitemap: SitemapEntry[];
   /** The CSP sources of every inline style element, sorted, each once. */
   styleHashes: string[];
+  /** The Open Graph image each page names (its file under dist/client, in file order), for the og-images step. */
+  ogImages: [file: string, og: OgMention][];
 }
 
 export interface PageFactsBoard {

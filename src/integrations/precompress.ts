@@ -13,6 +13,7 @@ import { filesUnder } from '../lib/files.ts';
 import { isTextType, typeOf } from '../lib/media-types.ts';
 import { buildCacheDir, codeHash, keyOf, linkOrCopy, writeEntry } from './build-cache.ts';
 import { buildStep } from './build-step.ts';
+import type { FileDigests } from './file-digests.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -20,10 +21,14 @@ const brotliAsync = promisify(brotliCompress);
 /** The code the copies are made by: a change to it compresses everything again. */
 const COMPRESSION_CODE = ['src/lib/compression.ts', 'src/integrations/precompress.ts'];
 
-/** Writes the .gz and .br copies; with a cache (build-cache.ts), a file compressed before is copied from it. */
+/**
+ * Writes the .gz and .br copies; a file compressed before (its bytes' SHA-256, file-digests.ts) is linked from the
+ * cache (build-cache.ts) without being read.
+ */
 async function precompress(
   root: string,
-  cache?: { dir: string; code: string },
+  cache: { dir: string; code: string },
+  digests: FileDigests,
 ): Promise<{ written: number; reused: number }> {
   const queue: string[] = [];
   for (const file of filesUnder(root)) if (isTextType(typeOf(`/${file}`))) queue.push(join(root, file));
@@ -33,29 +38,28 @@ async function precompress(
   const worker = async () => {
     for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
       // Synchronous file calls: fs/promises' writeFile was 14 times slower for thousands of small files.
-      const body = readFileSync(file);
-      if (body.length < MIN_COMPRESS_BYTES) continue;
+      const { size, sha256 } = digests.of(file);
+      if (size < MIN_COMPRESS_BYTES) continue;
       // Fingerprinted files are few and loaded by many pages: the smallest brotli.
       const best = /[\\/]_astro[\\/]/.test(file);
-      const key = cache && join(cache.dir, keyOf(cache.code + (best ? 'best' : ''), body));
-      if (key && existsSync(`${key}.br`)) {
+      const key = join(cache.dir, keyOf(cache.code + (best ? 'best' : ''), sha256));
+      if (existsSync(`${key}.br`)) {
         linkOrCopy(`${key}.gz`, `${file}${ENCODING_SUFFIX.gzip}`);
         linkOrCopy(`${key}.br`, `${file}${ENCODING_SUFFIX.br}`);
         written++;
         reused++;
         continue;
       }
+      const body = readFileSync(file);
       const [gz, br] = await Promise.all([
         gzipAsync(body, zlibOptions('gzip', body.length)),
         brotliAsync(body, zlibOptions('br', body.length, { best })),
       ]);
       writeFileSync(`${file}${ENCODING_SUFFIX.gzip}`, gz);
       writeFileSync(`${file}${ENCODING_SUFFIX.br}`, br);
-      if (key) {
-        // The .br last: it is what a later build looks for.
-        writeEntry(`${key}.gz`, gz);
-        writeEntry(`${key}.br`, br);
-      }
+      // The .br last: it is what a later build looks for.
+      writeEntry(`${key}.gz`, gz);
+      writeEntry(`${key}.br`, br);
       written++;
     }
   };
@@ -63,10 +67,11 @@ async function precompress(
   return { written, reused };
 }
 
-export default function precompressIntegration(): AstroIntegration {
+export default function precompressIntegration(digestsOf: (projectRoot: string) => FileDigests): AstroIntegration {
   return buildStep('precompress', async ({ projectRoot, root }) => {
     const cache = { dir: buildCacheDir(projectRoot, 'compressed'), code: codeHash(projectRoot, COMPRESSION_CODE) };
-    const { written, reused } = await precompress(root, cache);
+    const { written, reused } = await precompress(root, cache, digestsOf(projectRoot));
+    digestsOf(projectRoot).save();
     return `${written} files precompressed (gzip and brotli; ${reused} from the build cache)`;
   });
 }

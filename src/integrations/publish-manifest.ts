@@ -6,10 +6,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { manifestOf, PUBLISH_MANIFEST_FILE } from '../lib/publishing/plan.ts';
 import { buildStep } from './build-step.ts';
+import type { FileDigests } from './file-digests.ts';
 
-export default function publishManifest(): AstroIntegration {
-  return buildStep('publish-manifest', ({ root }) => {
-    const manifest = manifestOf(root);
+export default function publishManifest(digestsOf: (projectRoot: string) => FileDigests): AstroIntegration {
+  return buildStep('publish-manifest', ({ projectRoot, root }) => {
+    const digests = digestsOf(projectRoot);
+    const manifest = manifestOf(root, (path) => digests.of(path).sha256);
+    digests.save();
     writeFileSync(join(root, '..', PUBLISH_MANIFEST_FILE), JSON.stringify(manifest) + '\n');
     return `${Object.keys(manifest.files).length} files in ${PUBLISH_MANIFEST_FILE}`;
   });

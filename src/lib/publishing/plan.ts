@@ -29,19 +29,21 @@ export interface PublishManifest {
   retired?: Record<string, string>;
 }
 
-/** The manifest of a built dist/client. */
-export function manifestOf(clientDir: string): PublishManifest {
+/** The SHA-256 of a file's bytes, base64url. */
+const sha256OfFile = (path: string) => createHash('sha256').update(readFileSync(path)).digest('base64url');
+
+/**
+ * The manifest of a built dist/client; `sha256Of` gives a file's hash (the build's step passes one that remembers the
+ * files it hashed before, src/integrations/file-digests.ts).
+ */
+export function manifestOf(clientDir: string, sha256Of: (path: string) => string = sha256OfFile): PublishManifest {
   const compressed = Object.values(ENCODING_SUFFIX);
   const files: Record<string, string> = {};
   for (const file of filesUnder(clientDir)) {
     if (compressed.some((suffix) => file.endsWith(suffix))) continue;
     // A fingerprinted file's name already changes with its bytes: not read again (the Open Graph images alone are
     // hundreds of megabytes at 2,000 articles a language).
-    files[file] = isFingerprinted(file)
-      ? 'fingerprinted'
-      : createHash('sha256')
-          .update(readFileSync(join(clientDir, file)))
-          .digest('base64url');
+    files[file] = isFingerprinted(file) ? 'fingerprinted' : sha256Of(join(clientDir, file));
   }
   return { version: 1, files };
 }
