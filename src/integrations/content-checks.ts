@@ -1,9 +1,11 @@
 // Build step before anything is built: the content checks (src/lib/blog/content-checks.ts); any problem fails the
 // build, every one listed with its file and line. Then what is scheduled, each article with the day and hour it
-// appears.
+// appears. What an unchanged article's file says by itself is kept in the build cache between builds.
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
-import { contentReport, scheduledLines } from '../lib/blog/content-checks.ts';
+import { join } from 'node:path';
+import { CONTENT_CHECK_CODE, contentReport, scheduledLines } from '../lib/blog/content-checks.ts';
+import { buildCacheDir, codeHash } from './build-cache.ts';
 
 export default function contentChecks(): AstroIntegration {
   let root = process.cwd();
@@ -15,7 +17,11 @@ export default function contentChecks(): AstroIntegration {
       },
       'astro:build:start': ({ logger }) => {
         const started = performance.now();
-        const { problems, scheduled } = contentReport(root);
+        // What unchanged articles' files said by themselves is kept between builds (.cache/bio-build/).
+        const { problems, scheduled } = contentReport(root, new Date(), {
+          file: join(buildCacheDir(root, 'content-checks'), 'verdicts.json'),
+          code: codeHash(root, CONTENT_CHECK_CODE),
+        });
         if (problems.length > 0)
           throw new Error(
             `The content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`,

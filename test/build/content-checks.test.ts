@@ -1,7 +1,7 @@
 // The content checks on a folder of articles with every kind of mistake: all reported at once, each with its file,
 // its line and what is expected (src/lib/blog/content-checks.ts, run by `npm run check:content` and by the build).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkContent, contentReport } from '../../src/lib/blog/content-checks.ts';
@@ -169,5 +169,70 @@ describe('npm run check:content', () => {
     });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Scheduled: nothing .*midnight in Asia\/Riyadh \(content\/blog\/calendar\.json\)/m);
+  });
+});
+
+// The build keeps what each unchanged article's file said by itself (issue 65: the checks read every article's YAML on
+// every build, a second of an editor's one-article rebuild at 2,000 articles a language). Whatever is kept, the
+// report is the one the checks make from nothing.
+describe('the content checks with what the last build kept', () => {
+  const files = {
+    'topics.json': '{\n  "privacy": { "en": "Privacy", "ar": "الخصوصية" }\n}\n',
+    'en/good.md': `${ok('Good', 'translationKey: pair')}\n## A heading\n\nSee [the topic](/en/blog/topics/privacy).\n`,
+    'ar/jayyid.md': `${ok('جيد', 'translationKey: pair')}\n## عنوان فرعي\n\nنص.\n`,
+    'en/bad-front.md': front('title: Bad\ndescription: short\ndate: not-a-date\ncolour: red'),
+    'en/Bad_Name.md': ok('Bad name'),
+    'en/topical.md': `${ok('Topical', 'topics: [privacy, gardening]')}\nSee [gardening](/en/blog/topics/gardening).\n`,
+    'en/links.md': `${ok('Links')}\nSee [a heading](/en/blog/good#a-heading) and [none](/en/blog/good#none).\n`,
+    'en/script.md': '---js\n({ title: "x" })\n---\nBody.\n',
+    'en/next-week.md': ok('Next week').replace('date: 2026-10-01', 'date: 2026-12-01'),
+    'en/typo-year.md': ok('Typo year').replace('date: 2026-10-01', 'date: 2028-09-14'),
+  };
+  const at = new Date('2026-11-24T12:00:00Z');
+  const cacheOf = (root: string) => ({ file: join(root, 'verdicts.json'), code: 'the code' });
+
+  it('reports what the checks report without it, first and again, at another moment, and after edits', () => {
+    const root = contentRoot(files);
+    const cache = cacheOf(root);
+    const fresh = (now: Date) => contentReport(root, now);
+    expect(contentReport(root, at, cache)).toEqual(fresh(at));
+    expect(Object.keys(JSON.parse(readFileSync(cache.file, 'utf8')) as object)).toHaveLength(9);
+    const again = contentReport(root, at, cache);
+    expect(again).toEqual(fresh(at));
+    expect(again.problems.length).toBeGreaterThan(5);
+    expect(again.scheduled).toHaveLength(1);
+    // A year on: next week is out, and the typo's year is less than a year ahead, so it is scheduled.
+    const later = new Date('2027-11-01T12:00:00Z');
+    expect(contentReport(root, later, cache)).toEqual(fresh(later));
+    expect(contentReport(root, later, cache).scheduled).toEqual([expect.stringContaining('typo-year.md')]);
+    // An article mended, another broken, the heading a link names renamed, and a topic added to the registry.
+    writeFileSync(join(root, 'content/blog/en/bad-front.md'), ok('Mended'));
+    writeFileSync(join(root, 'content/blog/ar/jayyid.md'), front('title: جيد\ndescription: قصير\ndate: 2026-10-01'));
+    writeFileSync(
+      join(root, 'content/blog/en/good.md'),
+      `${ok('Good', 'translationKey: pair')}\n## Another heading\n\nText.\n`,
+    );
+    writeFileSync(
+      join(root, 'content/blog/topics.json'),
+      '{\n  "privacy": { "en": "Privacy", "ar": "الخصوصية" },\n  "gardening": { "en": "Gardening", "ar": "البستنة" }\n}\n',
+    );
+    const edited = contentReport(root, at, cache);
+    expect(edited).toEqual(fresh(at));
+    expect(edited.problems.join('\n')).not.toMatch(/bad-front|gardening/);
+    expect(edited.problems.join('\n')).toMatch(/ar\/jayyid\.md:3: description/);
+    expect(edited.problems.join('\n')).toMatch(/"\/en\/blog\/good#a-heading": .* has no heading with the anchor/);
+  });
+
+  it('checks every file again when the code that checks them changed, and when what was kept cannot be read', () => {
+    const root = contentRoot(files);
+    const cache = cacheOf(root);
+    contentReport(root, at, cache);
+    // What was kept says, wrongly, that every file is fine: another code's verdicts, or a corrupt file, are not used.
+    const kept = JSON.parse(readFileSync(cache.file, 'utf8')) as Record<string, { problems: unknown[] }>;
+    for (const verdict of Object.values(kept)) verdict.problems = [];
+    writeFileSync(cache.file, JSON.stringify(kept));
+    expect(contentReport(root, at, { ...cache, code: 'other code' })).toEqual(contentReport(root, at));
+    writeFileSync(cache.file, '{"half');
+    expect(contentReport(root, at, cache)).toEqual(contentReport(root, at));
   });
 });

@@ -2,7 +2,8 @@
 // at once, each with its file, its line where it has one, the value and what is expected. Front matter (the
 // collection's own schema), file names, translation pairs, internal links (articles, anchors, images) and the syntax
 // of external links. External links are not fetched.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import {
@@ -25,7 +26,6 @@ interface Article {
   lines: string[];
   /** Line number (1-based) of the first body line. */
   bodyStart: number;
-  data: Record<string, unknown>;
   draft: boolean;
   translationKey: string | undefined;
   anchors: Set<string>;
@@ -33,6 +33,47 @@ interface Article {
 
 const LINK = /(!?)\[([^[\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 const SCHEMES = /^(https?|mailto|tel):/i;
+
+/**
+ * What one article's file says by itself, whatever the others say and whenever it is checked: its problems (its
+ * name, its front matter against the schema), and what the checks across articles and of the calendar read of it;
+ * no `article` when its front matter cannot be read at all (it is left out of those checks). Kept between runs
+ * (ContentCache) under a hash of the file's name and text and of everything else it depends on.
+ */
+interface FileVerdict {
+  problems: [line: number | undefined, message: string][];
+  article?: {
+    bodyStart: number;
+    draft: boolean;
+    translationKey?: string;
+    anchors: string[];
+    /** `date` as written, the moment it names (when it names one), and its line. */
+    written?: string;
+    instant?: number;
+    dateLine: number;
+    farAhead: boolean;
+  };
+}
+
+/**
+ * Where the verdicts of unchanged files are kept between runs (the build passes one in .cache/bio-build/; a file),
+ * and a hash of the code that makes them: a changed article, changed code, other topics or another time zone are
+ * checked again.
+ */
+export interface ContentCache {
+  file: string;
+  code: string;
+}
+
+/** The code a file's verdict is made by, from the project's root (the build hashes it for its ContentCache). */
+export const CONTENT_CHECK_CODE = [
+  'src/lib/blog/content-checks.ts',
+  'src/lib/blog/article-schema.ts',
+  'src/lib/blog/article-dates.ts',
+  'src/lib/blog/topics.ts',
+  'src/lib/surface.ts',
+  'src/lib/locales.ts',
+];
 
 /** Every problem of the articles under `root` (the project), as `file:line: message` lines; none when all is well. */
 export function checkContent(root: string, now = new Date()): string[] {
@@ -58,8 +99,91 @@ export function scheduledLines(scheduled: string[]): string[] {
   ];
 }
 
-/** The problems of the articles under `root`, and what is scheduled, at `now`. */
-export function contentReport(root: string, now = new Date()): ContentReport {
+/** The verdict on one article's file (its text, its slug, the schema of this folder's topics). */
+function fileVerdict(text: string, slug: string, articleSchema: ReturnType<typeof articleSchemaWith>): FileVerdict {
+  const problems: FileVerdict['problems'] = [];
+  const lines = text.split('\n');
+  const badSlug = slugProblem(slug);
+  if (badSlug) problems.push([undefined, badSlug]);
+  let data: Record<string, unknown>;
+  try {
+    // As written: a date stays the text the editor typed (article-dates.ts).
+    data = writtenFrontMatter(text);
+  } catch (err) {
+    problems.push([1, (err as Error).message.split('\n')[0]!]);
+    return { problems };
+  }
+  const frontLines = text.startsWith('---') ? lines.indexOf('---', 1) + 1 : 0;
+  const result = articleSchema.safeParse(data);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const key = String(issue.path[0] ?? '');
+      const given =
+        key && key in data
+          ? issue.path.length > 1
+            ? (data[key] as unknown[])[issue.path[1] as number]
+            : data[key]
+          : undefined;
+      const shown = given === undefined ? undefined : JSON.stringify(given);
+      const value = shown === undefined || issue.message.startsWith(shown) ? '' : ` (got ${shown})`;
+      problems.push([key ? keyLine(lines, frontLines, key) : 1, `${key || 'front matter'}: ${issue.message}${value}`]);
+    }
+  }
+  const written = writtenDates(data).date;
+  const when = written === undefined ? undefined : readWrittenDate(written);
+  const slugger = new GithubSlugger();
+  const anchors = new Set<string>();
+  for (const line of lines.slice(frontLines)) {
+    const heading = headingText(line);
+    if (heading) anchors.add(slugger.slug(heading.replace(/[*_`]/g, '')));
+  }
+  return {
+    problems,
+    article: {
+      bodyStart: frontLines + 1,
+      draft: data.draft === true,
+      ...(typeof data.translationKey === 'string' ? { translationKey: data.translationKey } : {}),
+      anchors: [...anchors],
+      ...(written === undefined ? {} : { written }),
+      ...(when?.ok ? { instant: when.instant.getTime() } : {}),
+      dateLine: keyLine(lines, frontLines, 'date'),
+      farAhead: data[FAR_AHEAD_KEY] === true,
+    },
+  };
+}
+
+/** The verdicts kept by the last run, by key; every verdict of this run is kept for the next, and no other. */
+function openVerdicts(cache: ContentCache | undefined) {
+  let kept: Record<string, FileVerdict> = {};
+  if (cache && existsSync(cache.file)) {
+    try {
+      kept = JSON.parse(readFileSync(cache.file, 'utf8')) as Record<string, FileVerdict>;
+    } catch {
+      // Unreadable: every file is checked.
+    }
+  }
+  const next: Record<string, FileVerdict> = {};
+  return {
+    verdict(context: string, name: string, text: string, make: () => FileVerdict): FileVerdict {
+      if (!cache) return make();
+      const key = createHash('sha256').update(context).update(`\0${name}\0`).update(text).digest('base64url');
+      return (next[key] = kept[key] ?? make());
+    },
+    save() {
+      if (!cache) return;
+      // Whole or not at all: written beside, then renamed into place.
+      const tmp = `${cache.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(next));
+      renameSync(tmp, cache.file);
+    },
+  };
+}
+
+/**
+ * The problems of the articles under `root`, and what is scheduled, at `now`; with a cache, a file whose verdict is
+ * kept there is not read again as YAML nor against the schema.
+ */
+export function contentReport(root: string, now = new Date(), cache?: ContentCache): ContentReport {
   const base = join(root, 'content', 'blog');
   const problems: string[] = [];
   const scheduled: { at: number; line: string }[] = [];
@@ -95,6 +219,9 @@ export function contentReport(root: string, now = new Date()): ContentReport {
     );
   }
   const articleSchema = articleSchemaWith(topicKeys);
+  // What a file's verdict depends on besides its name and text.
+  const context = JSON.stringify([cache?.code, topicKeys, BLOG_TIME_ZONE, process.versions.tz]);
+  const verdicts = openVerdicts(cache);
 
   for (const folder of existsSync(base) ? readdirSync(base) : []) {
     const dir = join(base, folder);
@@ -112,69 +239,38 @@ export function contentReport(root: string, now = new Date()): ContentReport {
       .sort()) {
       const file = join(dir, name);
       const text = readFileSync(file, 'utf8');
-      const lines = text.split('\n');
       const slug = name.slice(0, -'.md'.length);
-      const badSlug = slugProblem(slug);
-      if (badSlug) say(file, undefined, badSlug);
-      let parsed: { data: Record<string, unknown> };
-      try {
-        // As written: a date stays the text the editor typed (article-dates.ts).
-        parsed = { data: writtenFrontMatter(text) };
-      } catch (err) {
-        say(file, 1, (err as Error).message.split('\n')[0]!);
-        continue;
-      }
-      const frontLines = text.startsWith('---') ? lines.indexOf('---', 1) + 1 : 0;
-      const result = articleSchema.safeParse(parsed.data);
-      if (!result.success) {
-        for (const issue of result.error.issues) {
-          const key = String(issue.path[0] ?? '');
-          const given =
-            key && key in parsed.data
-              ? issue.path.length > 1
-                ? (parsed.data[key] as unknown[])[issue.path[1] as number]
-                : parsed.data[key]
-              : undefined;
-          const shown = given === undefined ? undefined : JSON.stringify(given);
-          const value = shown === undefined || issue.message.startsWith(shown) ? '' : ` (got ${shown})`;
-          say(file, key ? keyLine(lines, frontLines, key) : 1, `${key || 'front matter'}: ${issue.message}${value}`);
-        }
-      }
+      const { problems: own, article } = verdicts.verdict(context, relative(root, file), text, () =>
+        fileVerdict(text, slug, articleSchema),
+      );
+      for (const [line, message] of own) say(file, line, message);
+      if (!article) continue;
       // When it appears: a date still ahead is listed; more than a year ahead is a mistake unless the article says so.
-      const written = writtenDates(parsed.data).date;
-      const when = written === undefined ? undefined : readWrittenDate(written);
-      if (when?.ok && parsed.data.draft !== true && when.instant.getTime() > now.getTime()) {
-        const at = when.instant.getTime();
-        if (at - now.getTime() > MAX_AHEAD_DAYS * 86_400_000 && parsed.data[FAR_AHEAD_KEY] !== true) {
+      const at = article.instant;
+      if (at !== undefined && !article.draft && at > now.getTime()) {
+        if (at - now.getTime() > MAX_AHEAD_DAYS * 86_400_000 && !article.farAhead) {
           say(
             file,
-            keyLine(lines, frontLines, 'date'),
-            `date: "${written}" is more than a year ahead (it would appear on ${describeMoment(when.instant)}): if that is meant, add "${FAR_AHEAD_KEY}: true"; if not, correct the year`,
+            article.dateLine,
+            `date: "${article.written}" is more than a year ahead (it would appear on ${describeMoment(new Date(at))}): if that is meant, add "${FAR_AHEAD_KEY}: true"; if not, correct the year`,
           );
         } else {
-          scheduled.push({ at, line: `${relative(root, file)}: appears on ${describeMoment(when.instant)}` });
+          scheduled.push({ at, line: `${relative(root, file)}: appears on ${describeMoment(new Date(at))}` });
         }
       }
-      const slugger = new GithubSlugger();
-      const anchors = new Set<string>();
-      for (const line of lines.slice(frontLines)) {
-        const text = headingText(line);
-        if (text) anchors.add(slugger.slug(text.replace(/[*_`]/g, '')));
-      }
-      const data = parsed.data;
       articles.push({
         file,
         lang: folder,
         slug,
-        lines,
-        bodyStart: frontLines + 1,
-        data,
-        draft: data.draft === true,
-        translationKey: typeof data.translationKey === 'string' ? data.translationKey : undefined,
-        anchors,
+        lines: text.split('\n'),
+        bodyStart: article.bodyStart,
+        draft: article.draft,
+        translationKey: article.translationKey,
+        anchors: new Set(article.anchors),
       });
     }
   }
+  verdicts.save();
 
   // Translations: a key pairs articles of different languages; two in one language, or one alone, is a mistake.
   const byKey = new Map<string, Article[]>();
