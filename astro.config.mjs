@@ -40,8 +40,8 @@ function previewLivePages() {
 const config = loadPublicConfig();
 // What reading the built pages once teaches the build, from the twins step to the sitemap and the manifest.
 const pages = pageFacts();
-// The built files' hashes, remembered between builds (the twins, the compressed copies and the publish manifest key
-// or list files by their bytes).
+// The built files' hashes, remembered between builds (the twins, the search index, the compressed copies and the
+// publish manifest key or list files by their bytes).
 const digests = fileDigests();
 
 export default defineConfig({
@@ -88,7 +88,7 @@ export default defineConfig({
     markdownTwins(pages, digests),
     staticSitemap(pages),
     writeBuildManifest(config, pages),
-    searchIndex(),
+    searchIndex(digests),
     ogImages(config, pages),
     shippedFonts(),
     precompress(digests),

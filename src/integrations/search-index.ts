@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { buildCacheDir, codeHash, linkOrCopy, writeEntry } from './build-cache.ts';
 import { buildStep } from './build-step.ts';
+import type { FileDigests } from './file-digests.ts';
 import { LANGS, type Lang } from '../lib/locales.ts';
 import { paths } from '../lib/urls.ts';
 
@@ -26,15 +27,16 @@ type Listing = [path: string, stored: string][];
 
 /**
  * One language's bundle in `root`/pagefind/{lang}/, from its articles (`root`/{lang}/blog/*.html). The build cache
- * keeps every bundle file under a hash of its bytes and, under a hash of the articles' bytes, the list of a language's
- * files: a language whose articles did not change is linked from the cache without running Pagefind (an edit to an
- * English article rebuilds the English index only), and a changed article, or changed code, can never be answered
- * from the cache.
+ * keeps every bundle file under a hash of its bytes and, under a hash of the articles' names and hashes
+ * (file-digests.ts), the list of a language's files: a language whose articles did not change is linked from the
+ * cache without running Pagefind (an edit to an English article rebuilds the English index only), and a changed
+ * article, or changed code, can never be answered from the cache.
  */
 async function writeLanguage(
   root: string,
   lang: Lang,
   cache: Cache,
+  digests: FileDigests,
 ): Promise<{ pages: number; files: number; reused: boolean }> {
   const out = join(root, paths.searchIndex(lang));
   const folder = join(root, lang, 'blog');
@@ -44,7 +46,7 @@ async function writeLanguage(
         .sort()
     : [];
   const key = createHash('sha256').update(cache.code);
-  for (const file of articles) key.update(file + '\0').update(readFileSync(join(folder, file)));
+  for (const file of articles) key.update(`${file}\0${digests.of(join(folder, file)).sha256}\0`);
   const listingFile = join(cache.dir, `${lang}-${key.digest('base64url')}.json`);
   const place = (listing: Listing) => {
     for (const [path, stored] of listing) {
@@ -82,9 +84,13 @@ async function writeLanguage(
 }
 
 /** Writes each language's index into `root`/pagefind/{lang}/, reusing from `cache` what did not change. */
-async function writeSearchIndex(root: string, cache: Cache): Promise<{ pages: number; files: number; reused: Lang[] }> {
+async function writeSearchIndex(
+  root: string,
+  cache: Cache,
+  digests: FileDigests,
+): Promise<{ pages: number; files: number; reused: Lang[] }> {
   try {
-    const done = await Promise.all(LANGS.map((lang) => writeLanguage(root, lang, cache)));
+    const done = await Promise.all(LANGS.map((lang) => writeLanguage(root, lang, cache, digests)));
     return {
       pages: done.reduce((sum, d) => sum + d.pages, 0),
       files: done.reduce((sum, d) => sum + d.files, 0),
@@ -95,10 +101,10 @@ async function writeSearchIndex(root: string, cache: Cache): Promise<{ pages: nu
   }
 }
 
-export default function searchIndex(): AstroIntegration {
+export default function searchIndex(digestsOf: (projectRoot: string) => FileDigests): AstroIntegration {
   return buildStep('search-index', async ({ projectRoot, root }) => {
     const cache = { dir: buildCacheDir(projectRoot, 'pagefind'), code: codeHash(projectRoot, CODE) };
-    const { pages, files, reused } = await writeSearchIndex(root, cache);
+    const { pages, files, reused } = await writeSearchIndex(root, cache, digestsOf(projectRoot));
     const from = reused.length > 0 ? `; ${reused.join(', ')} unchanged, from the build cache` : '';
     return `search index of ${pages} articles (${files} files${from})`;
   });
