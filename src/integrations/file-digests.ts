@@ -5,9 +5,12 @@
 // key or list files by their bytes (the twins, the compressed copies, the publish manifest) look them up instead of
 // reading and hashing every file again. A file written less than two seconds before this build started is hashed
 // every time until it is older (a write in the same tick of the clock would not move its time), and only files
-// looked up in a build are kept for the next one.
+// looked up in a build are kept for the next one. Identities hold on one file system as it was left: a cache copied or
+// restored from an archive (a CI's cache step) brings files back under other inodes, with their times as the archive
+// kept them, so the digests are trusted only while a marker file beside them is the very file they were saved with
+// (its inode and the moment it was made, which no copy keeps); else every file is hashed again.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCacheDir, writeEntry } from './build-cache.ts';
 
@@ -28,19 +31,33 @@ export interface FileDigests {
 /** The SHA-256 of `bytes`, base64url, as FileDigests gives it. */
 export const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('base64url');
 
-/** A file's identity as a key, and when it was written (nanoseconds, as text: beyond a double's precision). */
+/** When a file was written (nanoseconds, as text: beyond a double's precision), its size and its hash. */
 type Remembered = [written: string, size: number, sha256: string];
 
+/** What is kept: the marker's identity when it was saved, and each file's by its device and inode. */
+interface Kept {
+  marker: string;
+  files: Record<string, Remembered>;
+}
+
 const FILE = 'digests.json';
+const MARKER = 'marker';
 /** How much older than the build a file must be to be remembered. */
 const SETTLED_NS = 2_000_000_000n;
 
 /** The digests of `projectRoot`'s build, remembered in its build cache (.cache/bio-build/). */
 function openDigests(projectRoot: string): FileDigests {
-  const file = join(buildCacheDir(projectRoot, 'files'), FILE);
+  const dir = buildCacheDir(projectRoot, 'files');
+  const file = join(dir, FILE);
+  const markerFile = join(dir, MARKER);
+  if (!existsSync(markerFile)) writeFileSync(markerFile, 'The digests beside this file hold while it is this file.\n');
+  const { dev, ino, birthtimeNs, ctimeNs } = statSync(markerFile, { bigint: true });
+  // Its inode, and when it was made (birth where the file system keeps it, else the last change of its inode).
+  const marker = `${dev}:${ino}:${birthtimeNs || ctimeNs}`;
   let known: Record<string, Remembered> = {};
   try {
-    if (existsSync(file)) known = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Remembered>;
+    const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Kept) : undefined;
+    if (kept?.marker === marker) known = kept.files;
   } catch {
     // A cache that cannot be read is a cache that is empty: every file is hashed.
   }
@@ -63,7 +80,7 @@ function openDigests(projectRoot: string): FileDigests {
       return { size, sha256 };
     },
     save() {
-      writeEntry(file, JSON.stringify(Object.fromEntries(learnt)));
+      writeEntry(file, JSON.stringify({ marker, files: Object.fromEntries(learnt) } satisfies Kept));
     },
   };
 }

@@ -1,9 +1,9 @@
 // The built files' hashes remembered between builds (src/integrations/file-digests.ts), which the twins, the compressed
 // copies and the publish manifest key by: a file's identity (device, inode, size, time written) stands for its bytes
 // only when it was written well before the build, as git trusts its index; a file changed, or another put in its place,
-// is hashed again, so no step is handed a stale key.
+// is hashed again, and so is every file when the cache was restored from an archive, so no step is handed a stale key.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -79,6 +79,20 @@ describe("a build's file digests", () => {
     expect(nextBuild().of(page).sha256).toBe(sha('<p>two</p>'));
   });
 
+  it('trust nothing kept in a cache that was copied or restored from an archive, as a CI restores it', () => {
+    const page = join(project, 'page.html');
+    write(page, '<p>one</p>');
+    const first = nextBuild();
+    first.of(page);
+    first.save();
+    const cache = join(project, '.cache');
+    cpSync(cache, `${cache}-archived`, { recursive: true, preserveTimestamps: true });
+    rmSync(cache, { recursive: true });
+    renameSync(`${cache}-archived`, cache);
+    overwriteKeepingIdentity(page, '<p>two</p>');
+    expect(nextBuild().of(page).sha256).toBe(sha('<p>two</p>'));
+  });
+
   it('keep for the next build only the files this one looked up', () => {
     const pages = ['a', 'b', 'c'].map((name) => join(project, `${name}.html`));
     for (const page of pages) write(page, `<p>${page}</p>`);
@@ -88,8 +102,10 @@ describe("a build's file digests", () => {
     const second = nextBuild();
     second.of(pages[0]!);
     second.save();
-    const kept = JSON.parse(readFileSync(join(project, '.cache/bio-build/files/digests.json'), 'utf8')) as object;
-    expect(Object.keys(kept)).toHaveLength(1);
+    const kept = JSON.parse(readFileSync(join(project, '.cache/bio-build/files/digests.json'), 'utf8')) as {
+      files: object;
+    };
+    expect(Object.keys(kept.files)).toHaveLength(1);
   });
 
   it('start from nothing when what was kept cannot be read', () => {
