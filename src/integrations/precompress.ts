@@ -3,7 +3,7 @@
 // precompressed assets) and for the sidecar, which loads them beside each file. Compressed once, at high levels,
 // instead of on every response; what is text is src/lib/media-types.ts's rule, and what is worth it compression.ts's.
 import type { AstroIntegration } from 'astro';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -55,11 +55,12 @@ async function precompress(
         gzipAsync(body, zlibOptions('gzip', body.length)),
         brotliAsync(body, zlibOptions('br', body.length, { best })),
       ]);
-      writeFileSync(`${file}${ENCODING_SUFFIX.gzip}`, gz);
-      writeFileSync(`${file}${ENCODING_SUFFIX.br}`, br);
-      // The .br last: it is what a later build looks for.
+      // Written once, to the cache, and linked into the build as a rebuild links them (writing both cost a cold
+      // build twice the file system's time). The .br last: it is what a later build looks for.
       writeEntry(`${key}.gz`, gz);
       writeEntry(`${key}.br`, br);
+      linkOrCopy(`${key}.gz`, `${file}${ENCODING_SUFFIX.gzip}`);
+      linkOrCopy(`${key}.br`, `${file}${ENCODING_SUFFIX.br}`);
       written++;
     }
   };

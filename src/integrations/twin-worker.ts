@@ -1,11 +1,12 @@
 // A worker thread of the markdown-twins build step: for each HTML file it is given (the pages the build cache does
 // not know), writes the Markdown twin beside it, keeps it in the cache, and returns the page's sitemap entry and the
 // hashes of its inline styles. Files are split across workers, one per core.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { headOf, pageToMarkdown, parsePage } from '../lib/markdown.ts';
 import { sitemapEntryOf, type SitemapEntry } from '../lib/sitemap.ts';
 import { styleHash } from '../lib/build-manifest.ts';
+import { linkOrCopy } from './build-cache.ts';
 import { sha256Of } from './file-digests.ts';
 import { twinCacheBase, writeCachedTwin, type OgMention } from './twin-cache.ts';
 import type { Result } from '../lib/result.ts';
@@ -48,12 +49,10 @@ function run({ files, cacheDir, code }: TwinJob): TwinResult {
       const styles = Array.from(doc.getElementsByTagName('style'), (style) => styleHash(style.textContent ?? ''));
       const mention = ogMentionOf(doc);
       const markdown = pageToMarkdown(doc);
-      writeFileSync(file.replace(/\.html$/, '.md'), markdown);
-      writeCachedTwin(twinCacheBase(cacheDir, code, sha256Of(bytes)), markdown, {
-        ...(entry ? { entry } : {}),
-        styles,
-        ...(mention ? { og: mention } : {}),
-      });
+      // Written once, to the cache, and linked into the build as a rebuild links it.
+      const base = twinCacheBase(cacheDir, code, sha256Of(bytes));
+      writeCachedTwin(base, markdown, { ...(entry ? { entry } : {}), styles, ...(mention ? { og: mention } : {}) });
+      linkOrCopy(`${base}.md`, file.replace(/\.html$/, '.md'));
       if (entry) entries.push(entry);
       if (mention) og.push([file, mention]);
       for (const style of styles) styleHashes.add(style);
