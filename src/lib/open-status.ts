@@ -4,6 +4,7 @@
 import { fill, t } from './i18n.ts';
 import { LOCALES, type Lang } from './locales.ts';
 import { clockTime, dayOf, weekdayName, type Schedule } from './place.ts';
+import { dateFormat } from './date-formats.ts';
 
 /** Whole calendar days from the day of `from` to the day of `to`, in `zone`. */
 const daysBetween = (from: number, to: number, zone: string) =>
@@ -29,7 +30,7 @@ export function openStatus(schedule: Schedule, now: number, lang: Lang): string 
             : fill(strings.opensOnDate, {
                 time,
                 day: weekdayName(next, zone, locale),
-                date: new Intl.DateTimeFormat(locale, { timeZone: zone, day: 'numeric', month: 'long' }).format(next),
+                date: dateFormat(locale, { timeZone: zone, day: 'numeric', month: 'long' }).format(next),
               });
   return [schedule.open ? strings.openNow : strings.closedNow, change].filter(Boolean).join(' · ');
 }

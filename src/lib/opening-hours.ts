@@ -6,6 +6,7 @@ import OpeningHours from 'opening_hours';
 import { hoursAsWritten } from './hours-as-written.ts';
 import { DEFAULT_TIME_ZONE, isTimeZone, type Place, type Schedule, type ScheduleDay } from './place.ts';
 import { specialHoursProblem, specialOn, spansOf, type SpecialHours } from './special-hours.ts';
+import { dateFormat } from './date-formats.ts';
 
 /** The nominatim object the library reads sun times and a country's holidays from: the place's coordinates. */
 const nominatimOf = (geo: Place['geo']) =>
@@ -232,7 +233,7 @@ function splitRules(hours: string): string[] {
 /** The wall clock in `zone` at `instant`, as a Date whose local fields hold it (what the library reads). */
 function wallClock(instant: number, zone: string): Date {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
+    dateFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
       year: 'numeric',

@@ -3,6 +3,7 @@
 // leave no trace: a geo: URI and links to OpenStreetMap, Apple Maps and Google Maps (no embedded map, nothing
 // fetched from another host). Reading the hours is opening-hours.ts's, which loads the library only where it runs.
 import type { HijriPeriod, SpecialHours } from './special-hours.ts';
+import { dateFormat } from './date-formats.ts';
 
 /** A place as stored and shown: each part optional (an address alone, hours alone). */
 export interface Place {
@@ -57,7 +58,7 @@ export interface Schedule {
 
 /** `instant` as the wall clock of `zone` shows it, `HH:MM` (24 hours) in `locale`'s numerals. */
 export function clockTime(instant: number, zone: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, {
+  return dateFormat(locale, {
     timeZone: zone,
     hour: '2-digit',
     minute: '2-digit',
@@ -74,18 +75,16 @@ export function isWholeDay(span: { from: number; to: number }, zone: string): bo
 
 /** A weekday's name in `locale`, of the day `instant` falls on in `zone`. */
 export function weekdayName(instant: number, zone: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { timeZone: zone, weekday: 'long' }).format(instant);
+  return dateFormat(locale, { timeZone: zone, weekday: 'long' }).format(instant);
 }
 
 /** The calendar date of `instant` in `zone`, `YYYY-MM-DD`. */
 export const dayOf = (instant: number, zone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    instant,
-  );
+  dateFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
 
 /** `instant` as ISO 8601 to the minute on the wall clock of `zone`, with its offset: `2026-11-28T21:39+03:00`. */
 export function isoMoment(instant: number, zone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
+  const parts = dateFormat('en-CA', {
     timeZone: zone,
     year: 'numeric',
     month: '2-digit',
@@ -103,7 +102,7 @@ export function isoMoment(instant: number, zone: string): string {
 
 /** `HH:MM` in Latin digits, 24 hours, for machines (schema.org); the end of a day is 23:59. */
 export function isoClock(instant: number, zone: string, endOfSpan = false): string {
-  const parts = new Intl.DateTimeFormat(undefined, {
+  const parts = dateFormat(undefined, {
     timeZone: zone,
     hour: '2-digit',
     minute: '2-digit',

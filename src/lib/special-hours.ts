@@ -3,6 +3,7 @@
 // closed. Hijri dates are read through the Umm al-Qura calendar, which Node's Intl knows (`islamic-umalqura`): the
 // calendar Saudi Arabia keeps. Where a country announces a month's start a day off the computed one, the owner gives
 // that period by its Gregorian `dates`, which win over Hijri ones (docs/data.md).
+import { dateFormat } from './date-formats.ts';
 
 /** The Hijri periods an owner may name: their month, and first and last day (Umm al-Qura). */
 const HIJRI_PERIODS = {
@@ -82,29 +83,12 @@ function isDate(text: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
 }
 
-/** Each zone's two formatters (Gregorian, Umm al-Qura), made once: a week's schedule asks for nine days. */
-const formatters = new Map<string, { gregorian: Intl.DateTimeFormat; hijri: Intl.DateTimeFormat }>();
-
 /** A day's Gregorian date (`YYYY-MM-DD`) and Umm al-Qura month and day, at `instant` (its noon) in `zone`. */
 export function calendarsOf(instant: number, zone: string): { date: string; hijri: { month: number; day: number } } {
-  let format = formatters.get(zone);
-  if (!format) {
-    format = {
-      gregorian: new Intl.DateTimeFormat('en-CA', {
-        timeZone: zone,
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-      }),
-      hijri: new Intl.DateTimeFormat('en-u-ca-islamic-umalqura-nu-latn', {
-        timeZone: zone,
-        month: 'numeric',
-        day: 'numeric',
-      }),
-    };
-    // Zones are IANA names (checked where a place is read): a few hundred at most.
-    formatters.set(zone, format);
-  }
+  const format = {
+    gregorian: dateFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+    hijri: dateFormat('en-u-ca-islamic-umalqura-nu-latn', { timeZone: zone, month: 'numeric', day: 'numeric' }),
+  };
   const date = format.gregorian.format(instant);
   const parts = format.hijri.formatToParts(instant);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);

@@ -6,6 +6,7 @@
 import { parse } from 'yaml';
 import { BLOG_TIME_ZONE } from './calendar.ts';
 import type { Result } from '../result.ts';
+import { dateFormat } from '../date-formats.ts';
 
 /** A date more than this far ahead is taken for a typo (2062 for 2026) unless the article says it is meant. */
 export const MAX_AHEAD_DAYS = 366;
@@ -93,24 +94,18 @@ function zoneOffsetMs(zone: string, wall: number): number {
   return offset;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
 /** `zone`'s offset from UTC at `instant`, in milliseconds. */
 function offsetAt(zone: string, instant: number): number {
-  let format = formats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formats.set(zone, format);
-  }
+  const format = dateFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
   const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
   const wall = Date.UTC(
     Number(parts.year),
@@ -184,7 +179,7 @@ export function isPublished(article: { draft: boolean; date: Date }, now = new D
 /** A moment as editors read it: the day and hour in the blog's zone, and in UTC. */
 export function describeMoment(instant: Date, zone = BLOG_TIME_ZONE): string {
   const local = (z: string) =>
-    new Intl.DateTimeFormat('en-CA', {
+    dateFormat('en-CA', {
       timeZone: z,
       hourCycle: 'h23',
       year: 'numeric',

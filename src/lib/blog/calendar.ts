@@ -4,6 +4,7 @@
 // feeds and the publish run all read it from here.
 import calendar from '../../../content/blog/calendar.json' with { type: 'json' };
 import { LOCALES, type Lang } from '../locales.ts';
+import { dateFormat } from '../date-formats.ts';
 
 export const CALENDAR_FILE = 'content/blog/calendar.json';
 
@@ -27,7 +28,7 @@ export const BLOG_TIME_ZONE: string = calendar.timeZone;
 
 /** The day of `date` in the blog's time zone, as a reader of `lang` writes it (under an article's title, in lists). */
 export function formatDate(date: Date, lang: Lang): string {
-  return new Intl.DateTimeFormat(LOCALES[lang].dateLocale, {
+  return dateFormat(LOCALES[lang].dateLocale, {
     year: 'numeric',
     month: 'long',
     day: 'numeric',
