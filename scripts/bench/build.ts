@@ -145,64 +145,78 @@ export function editArticle(dir: string, i: number): void {
 }
 
 /** The build bench at `perLang` articles a language, of the code at `root` (this checkout's unless told), with Hugo. */
-export function buildBench(perLang: number, scratch: string, root = projectRoot, hugoToo = true): BuildBench {
-  const dir = scaledProject(perLang, scratch, root);
-  const hugo = join(dir, 'hugo');
-  const cold = timedBuild(dir);
+export function buildBench(perLang: number, scratch: string, root = projectRoot): BuildBench {
+  return buildBenches(perLang, scratch, [root])[0]!;
+}
+
+/**
+ * The build bench of the code at each of `roots`, each in a project of its own with the same articles, their builds
+ * taking turns (every cold build, then each edit's rebuild in every project before the next edit), so that what the
+ * machine does meanwhile falls on all alike; Hugo once, on the same articles.
+ */
+export function buildBenches(perLang: number, scratch: string, roots: string[]): BuildBench[] {
+  const dirs = roots.map((root) => scaledProject(perLang, scratch, root));
+  const colds = dirs.map((dir) => timedBuild(dir));
   // Three edits, each to another article's text, each followed by a rebuild: the median is reported, as for Hugo.
-  const rebuilds = [7, 8, 9].map((i) => {
-    editArticle(dir, i);
-    return timedBuild(dir);
-  });
-  const rebuild = rebuilds.sort((a, b) => a.seconds - b.seconds)[1]!;
-
-  let hugoSeconds: number | undefined;
-  const binary = hugoToo ? hugoBinary() : undefined;
-  if (binary) {
-    mkdirSync(join(hugo, 'layouts/_default'), { recursive: true });
-    writeFileSync(
-      join(hugo, 'hugo.toml'),
-      "baseURL = 'http://localhost:8080/'\ntitle = 'bench'\ndisableKinds = ['taxonomy', 'term']\n",
-    );
-    writeFileSync(
-      join(hugo, 'layouts/_default/baseof.html'),
-      '<!doctype html><html><head><title>{{ .Title }}</title></head><body><main>{{ block "main" . }}{{ end }}</main></body></html>',
-    );
-    writeFileSync(
-      join(hugo, 'layouts/_default/single.html'),
-      '{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .Content }}</article>{{ end }}',
-    );
-    writeFileSync(
-      join(hugo, 'layouts/_default/list.html'),
-      '{{ define "main" }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}',
-    );
-    // The median of three: Hugo's build is short enough for the machine's noise to matter.
-    const runs = [0, 1, 2].map(() => {
-      rmSync(join(hugo, 'public'), { recursive: true, force: true });
-      const h = performance.now();
-      const out = spawnSync(binary, ['--quiet', '--source', hugo], { encoding: 'utf8' });
-      return out.status === 0 ? (performance.now() - h) / 1000 : NaN;
+  const rebuilds = dirs.map((): BuildTimes[] => []);
+  for (const i of [7, 8, 9])
+    dirs.forEach((dir, k) => {
+      editArticle(dir, i);
+      rebuilds[k]!.push(timedBuild(dir));
     });
-    hugoSeconds = runs.sort((a, b) => a - b)[1];
-  }
+  const hugoSeconds = hugoMedian(join(dirs[0]!, 'hugo'));
+  return dirs.map((dir, k) => ({
+    perLang,
+    cold: colds[k]!,
+    rebuild: rebuilds[k]!.sort((a, b) => a.seconds - b.seconds)[1]!,
+    ...(hugoSeconds === undefined ? {} : { hugoSeconds }),
+    sizes: sizesOf(join(dir, 'dist/client')),
+    dist: join(dir, 'dist'),
+  }));
+}
 
-  const client = join(dir, 'dist/client');
+/** Hugo's build of the articles in `hugo` (a minimal layout), the median of three; undefined without Hugo. */
+function hugoMedian(hugo: string): number | undefined {
+  const binary = hugoBinary();
+  if (!binary) return undefined;
+  mkdirSync(join(hugo, 'layouts/_default'), { recursive: true });
+  writeFileSync(
+    join(hugo, 'hugo.toml'),
+    "baseURL = 'http://localhost:8080/'\ntitle = 'bench'\ndisableKinds = ['taxonomy', 'term']\n",
+  );
+  writeFileSync(
+    join(hugo, 'layouts/_default/baseof.html'),
+    '<!doctype html><html><head><title>{{ .Title }}</title></head><body><main>{{ block "main" . }}{{ end }}</main></body></html>',
+  );
+  writeFileSync(
+    join(hugo, 'layouts/_default/single.html'),
+    '{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .Content }}</article>{{ end }}',
+  );
+  writeFileSync(
+    join(hugo, 'layouts/_default/list.html'),
+    '{{ define "main" }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}',
+  );
+  // The median of three: Hugo's build is short enough for the machine's noise to matter.
+  const runs = [0, 1, 2].map(() => {
+    rmSync(join(hugo, 'public'), { recursive: true, force: true });
+    const h = performance.now();
+    const out = spawnSync(binary, ['--quiet', '--source', hugo], { encoding: 'utf8' });
+    return out.status === 0 ? (performance.now() - h) / 1000 : NaN;
+  });
+  return runs.sort((a, b) => a - b)[1];
+}
+
+/** What the blog adds to the built site in `client`. */
+function sizesOf(client: string): BuildBench['sizes'] {
   const count = (pattern: RegExp) => filesUnder(client).filter((f) => pattern.test(f)).length;
   const og = readdirSync(join(client, '_astro')).filter((f) => /^og-.*\.png$/.test(f));
   return {
-    perLang,
-    cold,
-    rebuild,
-    ...(hugoSeconds === undefined ? {} : { hugoSeconds }),
-    sizes: {
-      listPages: count(/^[a-z]+\/blog(\/page\/\d+)?\.html$/),
-      topicPages: count(/^[a-z]+\/blog\/topics\/.+\.html$/),
-      searchIndexBytes: bytesUnder(join(client, 'pagefind')),
-      searchIndexFiles: filesUnder(join(client, 'pagefind')).length,
-      ogImages: og.length,
-      ogBytes: og.reduce((sum, f) => sum + statSync(join(client, '_astro', f)).size, 0),
-    },
-    dist: join(dir, 'dist'),
+    listPages: count(/^[a-z]+\/blog(\/page\/\d+)?\.html$/),
+    topicPages: count(/^[a-z]+\/blog\/topics\/.+\.html$/),
+    searchIndexBytes: bytesUnder(join(client, 'pagefind')),
+    searchIndexFiles: filesUnder(join(client, 'pagefind')).length,
+    ogImages: og.length,
+    ogBytes: og.reduce((sum, f) => sum + statSync(join(client, '_astro', f)).size, 0),
   };
 }
 
@@ -263,7 +277,7 @@ export function buildReport(
     '',
     ...(baseline
       ? [
-          `Against the code at \`${baseline.rev}\`, built the same way in this run (its worktree, the same articles and node_modules; before this code at each size):`,
+          `Against the code at \`${baseline.rev}\`, built the same way in this run (its worktree, the same articles and node_modules; its builds and this code's taking turns, each cold build and then each edit's rebuild):`,
           '',
           `| Articles a language | Cold: ${baseline.rev} (s) | Cold: this code (s) | This / ${baseline.rev} | Rebuild: ${baseline.rev} (s) | Rebuild: this code (s) | This / ${baseline.rev} |`,
           '|---:|---:|---:|---:|---:|---:|---:|',
@@ -322,14 +336,14 @@ export async function buildMode(articles: string | undefined, baseline?: string)
   const theirs: BuildBench[] = [];
   const rows = sizes.map((n) => {
     console.log(`Building ${n} articles a language, cold and after one edit…`);
-    // The baseline first, then this code, at each size: the machine's state alike for both.
-    if (baselineRoot) {
-      theirs.push(buildBench(n, scratch, baselineRoot, false));
-      said(`${baseline}`, theirs.at(-1)!);
+    // With a baseline, its builds and this code's take turns at each size: the machine's state alike for both.
+    const [row, base] = buildBenches(n, scratch, baselineRoot ? [projectRoot, baselineRoot] : [projectRoot]);
+    if (base) {
+      theirs.push(base);
+      said(`${baseline}`, base);
     }
-    const row = buildBench(n, scratch);
-    said(currentRevision(), row);
-    return row;
+    said(currentRevision(), row!);
+    return row!;
   });
   const largest = rows.at(-1)!;
   const db = await demoDatabase('search.db');
