@@ -156,7 +156,13 @@ export function buildBench(perLang: number, scratch: string, root = projectRoot)
  */
 export function buildBenches(perLang: number, scratch: string, roots: string[]): BuildBench[] {
   const dirs = roots.map((root) => scaledProject(perLang, scratch, root));
-  const colds = dirs.map((dir) => timedBuild(dir));
+  // Each cold build starts with the disk's writes settled (the projects' articles, the last build's files): else the
+  // first build paid for writing back what was made before it (three runs had the first of two cold builds 8-11%
+  // slower, whichever code it was).
+  const colds = dirs.map((dir) => {
+    spawnSync('sync');
+    return timedBuild(dir);
+  });
   // Three edits, each to another article's text, each followed by a rebuild: the median is reported, as for Hugo.
   const rebuilds = dirs.map((): BuildTimes[] => []);
   for (const i of [7, 8, 9])
