@@ -94,18 +94,19 @@ function zoneOffsetMs(zone: string, wall: number): number {
   return offset;
 }
 
+/** A wall clock's date and time to the minute, 24 hours. */
+const TO_THE_MINUTE = {
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+} as const satisfies Intl.DateTimeFormatOptions;
+
 /** `zone`'s offset from UTC at `instant`, in milliseconds. */
 function offsetAt(zone: string, instant: number): number {
-  const format = dateFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
+  const format = dateFormat('en-US', { timeZone: zone, ...TO_THE_MINUTE, second: '2-digit' });
   const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
   const wall = Date.UTC(
     Number(parts.year),
@@ -179,15 +180,7 @@ export function isPublished(article: { draft: boolean; date: Date }, now = new D
 /** A moment as editors read it: the day and hour in the blog's zone, and in UTC. */
 export function describeMoment(instant: Date, zone = BLOG_TIME_ZONE): string {
   const local = (z: string) =>
-    dateFormat('en-CA', {
-      timeZone: z,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    })
+    dateFormat('en-CA', { timeZone: z, ...TO_THE_MINUTE })
       .format(instant)
       .replace(', ', ' ');
   return zone === 'UTC' ? `${local('UTC')} UTC` : `${local(zone)} ${zone} (${local('UTC')} UTC)`;
