@@ -36,6 +36,11 @@ function previewLivePages() {
   };
 }
 
+// The shell's `$_` (the command it last ran) is not the build's input: Astro (7.3) inlines into the server's code every
+// environment variable whose name occurs in the source of a module that reads import.meta.env whole, and `_` occurs in
+// all of them, so `npm run build` and `/usr/bin/env npm run build` made different bundles (test/build/build-env.test.ts).
+delete process.env._;
+
 // The build reads only what pages embed; the server's own settings are sidecar/config.ts's.
 const config = loadPublicConfig();
 // What reading the built pages once teaches the build, from the twins step to the sitemap and the manifest.
