@@ -80,14 +80,17 @@ export default function reusePages(): AstroIntegration {
             // No stored copy (Astro makes the page), or another file system (Astro copies it).
           }
         }
-        logger.info(`${linked.size} pages of the last build linked in ${Math.round(performance.now() - started)} ms`);
+        logger.info(
+          `${linked.size} pages of the last build linked in ${Math.round(performance.now() - started)} ms (Astro makes again those whose inputs changed: its "(cached)" lines are the ones reused)`,
+        );
       },
       // Before the steps that read the pages (integrations run in order: this one is first).
       'astro:build:done': ({ assets, logger }) => {
         const made = new Set([...assets.values()].flat().map((url) => fileURLToPath(url)));
         const gone = [...linked].map((page) => join(outDir, page)).filter((file) => !made.has(file));
         for (const file of gone) rmSync(file, { force: true });
-        if (gone.length > 0) logger.info(`${gone.length} pages the build no longer makes removed`);
+        if (gone.length > 0)
+          logger.info(`${gone.length} page${gone.length === 1 ? '' : 's'} the build no longer makes removed`);
         rmSync(join(cacheDir, MARK), { force: true });
       },
     },
