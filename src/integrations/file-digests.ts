@@ -2,8 +2,8 @@
 // size and the moment it was last written (what git, make and rsync trust to say a file did not change). A rebuild
 // after one edit puts thousands of files in place by linking them from a cache (Astro's own pages, reuse-pages.ts;
 // the twins and compressed copies, build-cache.ts), so the same inodes come back build after build: the steps that
-// key or list files by their bytes (the twins, the compressed copies, the publish manifest) look them up instead of
-// reading and hashing every file again. A file written less than two seconds before this build started is hashed
+// key or list files by their bytes (the twins, the search index, the compressed copies, the publish manifest) look
+// them up instead of reading and hashing every file again. A file written less than two seconds before this build started is hashed
 // every time until it is older (a write in the same tick of the clock would not move its time), and only files
 // looked up in a build are kept for the next one. Identities hold on one file system as it was left: a cache copied or
 // restored from an archive (a CI's cache step) brings files back under other inodes, with their times as the archive
