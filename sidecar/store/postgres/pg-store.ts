@@ -76,6 +76,8 @@ export class PgStore implements Store {
         query_timeout: options.statementTimeoutMs + 500,
         idleTimeoutMillis: 30_000,
         application_name: name,
+        // What is asked before an answer comes is sent at once (snapshot(): a profile's reads in one round trip).
+        pipeline: true,
       });
       // An idle client whose server went away emits an error: it is dropped from the pool, and the probe notices.
       made.on('error', () => undefined);
@@ -107,13 +109,12 @@ export class PgStore implements Store {
     // Three reads in one snapshot: a standby replaying an owner's edit between them must not give the page half of it.
     // The rows are judged outside it: a corrupt one is another writer's mistake (500), not the database failing.
     const rows = await this.snapshot(async (query) => {
-      const [row] = await query(READS.profile, { slug });
-      if (!row) return undefined;
-      return {
-        row,
-        links: await query(READS.links, { profileId: row.id }),
-        socials: await query(READS.socials, { profileId: row.id }),
-      };
+      const [[row], links, socials] = await Promise.all([
+        query(READS.profile, { slug }),
+        query(READS.links, { slug }),
+        query(READS.socials, { slug }),
+      ]);
+      return row && { row, links, socials };
     });
     return rows && profileFromRows(rows.row, rows.links, rows.socials);
   }
@@ -210,16 +211,20 @@ export class PgStore implements Store {
   private ownQuery: Query = (read, values) =>
     this.reading(async () => (await this.own.query(statement(read, values))).rows);
 
-  /** Runs reads on one connection in one read-only snapshot (REPEATABLE READ), like query() otherwise. */
+  /**
+   * Runs reads on one connection in one read-only snapshot (REPEATABLE READ), like query() otherwise, in one round
+   * trip: the pool's connections pipeline (pg's `pipeline`), so the transaction's begin, every read `reads` asks before
+   * it first awaits, and the commit go to the standby together, and their answers come back together.
+   */
   private snapshot<T>(reads: (query: Query) => Promise<T>): Promise<T> {
     return this.reading(async () => {
       const client = await this.pool.connect();
       let failed = false;
       try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const result = await reads(async (read, values) => (await client.query(statement(read, values))).rows);
-        await client.query('COMMIT');
-        return result;
+        const begun = client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const result = reads(async (read, values) => (await client.query(statement(read, values))).rows);
+        const committed = client.query('COMMIT');
+        return (await Promise.all([begun, result, committed]))[1];
       } catch (err) {
         failed = true;
         throw err;

@@ -68,8 +68,8 @@ export class SqliteStore implements Store {
       return (
         row && {
           row,
-          links: s.all(READS.links, { profileId: row.id }),
-          socials: s.all(READS.socials, { profileId: row.id }),
+          links: s.all(READS.links, { slug }),
+          socials: s.all(READS.socials, { slug }),
         }
       );
     });
