@@ -12,12 +12,19 @@
 
 import { RETRY_AFTER } from '../../src/lib/surface.ts';
 
-/** Work refused because the server is too busy now: answered 503 with Retry-After, never queued. */
+/**
+ * Work refused because the server is too busy now: answered 503 with Retry-After, never queued. A refusal, not a fault:
+ * made without a stack trace, which nothing reads (the app and the MCP server answer it by its message) and whose
+ * capture a stranger's flood paid for each time, thousands a second.
+ */
 export class Overloaded extends Error {
   override name = 'Overloaded';
   readonly retryAfterSeconds: number;
   constructor(why: string, retryAfterSeconds: number = RETRY_AFTER.busy) {
+    const frames = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`Service busy: ${why}; retry in ${retryAfterSeconds} s`);
+    Error.stackTraceLimit = frames;
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
