@@ -281,14 +281,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       request.log.warn({ err: error.message, path: request.sitePath }, 'store unavailable');
       return errors.send(request, reply, 503, request.sitePath || '/');
     }
-    // Work this process cannot take on now (load shed): the client tries again in a moment. As with a 429, a client's
-    // own connection is closed after it: what it pipelined behind the refusal is dropped, not refused a request at a
-    // time (a crawler's thirty-two never-drawn pictures a connection were thirty-two trips through the app, issue 60),
-    // and its next try costs it a connection, which its budget of those bounds.
-    if (error instanceof Overloaded) {
-      if (!fromProxy(request.raw.socket.remoteAddress)) pipelining?.closeAfter(reply.raw);
+    // Work this process cannot take on now (load shed): the client tries again in a moment.
+    if (error instanceof Overloaded)
       return errors.send(request, reply, 503, request.sitePath || '/', error.retryAfterSeconds);
-    }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply
         .code(error.statusCode)
