@@ -403,7 +403,7 @@ function getFrom(base: string, path: string, localAddress: string, agent: Agent 
 
 describe('one client cannot fill the pool for others (issue 46)', () => {
   it("a reader's cached page and its new page do not wait behind a stranger's reads", async () => {
-    // The standby across a network (3 ms each way: a page's read is five round trips, 30 ms), one connection, and the
+    // The standby across a network (3 ms each way: a page's read is a round trip, 6 ms), one connection, and the
     // change log checked on every request, so that the strangers' reads queue for the connection.
     const standby = new URL(cluster.standby.url(DB, 'bio_reader'));
     const link = await DelayProxy.start(
@@ -440,9 +440,11 @@ describe('one client cannot fill the pool for others (issue 46)', () => {
       expect(codes.filter((code) => code !== 404)).toEqual([]);
       // How many of the strangers' answers came before the reader's. Before, the reader's reads (the change log's,
       // for the cached page) waited behind all of them: 24 and 24 of 24 in two runs. Now the cached page waits for
-      // none (0 in six runs), and the new page for its turn among five lines (5 in six runs).
+      // none of them, only its own trips (the probe, the change log), while the strangers' reads go on on the pool's
+      // connection, a trip each since a page is read in one (0 in six runs when a read was five trips; up to 3 since),
+      // and the new page for its turn among five lines (5 in six runs).
       expect({ cached: cached!.behind, fresh: fresh!.behind }).toEqual({
-        cached: expect.toSatisfy((n: number) => n <= 2),
+        cached: expect.toSatisfy((n: number) => n <= 6),
         fresh: expect.toSatisfy((n: number) => n <= 8),
       });
     } finally {
