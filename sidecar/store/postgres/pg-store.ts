@@ -225,15 +225,17 @@ export class PgStore implements Store {
         // of them were a tenth of the sidecar's busy time in the PostgreSQL render crawl's profile).
         const socket = client.connection.stream;
         socket.cork();
-        let begun, result, committed;
+        let sent: [Promise<unknown>, Promise<T>, Promise<unknown>];
         try {
-          begun = client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-          result = reads(async (read, values) => (await client.query(statement(read, values))).rows);
-          committed = client.query('COMMIT');
+          sent = [
+            client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
+            reads(async (read, values) => (await client.query(statement(read, values))).rows),
+            client.query('COMMIT'),
+          ];
         } finally {
           socket.uncork();
         }
-        return (await Promise.all([begun, result, committed]))[1];
+        return (await Promise.all(sent))[1];
       } catch (err) {
         failed = true;
         throw err;
