@@ -23,11 +23,15 @@ import { Overloaded } from '../admission/fair-slots.ts';
 
 const SITEMAP_URL_LIMIT = 50_000;
 const XML = 'application/xml';
-/**
- * Rows read from the store, and entries written, per turn of the event loop: about 3 ms of it (an entry costs the
- * sitemap library some 5 µs; 500 rows, a SQLite read of a millisecond or two).
- */
+/** Rows read from the store at once (a SQLite read of a millisecond or two; one trip to PostgreSQL). */
 const SLICE = 500;
+/**
+ * The longest a build writes entries before it lets the event loop answer what is waiting. Counted in time, not in
+ * entries: an entry costs the sitemap library 5 µs in one language and about 20 in two (each of its three alternates'
+ * URLs parsed again), and a slice of 500 two-language profiles held the loop 10-20 ms at a time for the second or so
+ * a part took to build, every reader's request waiting behind each (issue 60).
+ */
+const SLICE_MS = 2;
 
 /**
  * Lets the event loop answer what is waiting (a macrotask: an `await` of a promise already settled, as SQLite's reads
@@ -305,7 +309,7 @@ export class Sitemap {
       for (const stream of [xml, chunks]) stream.once('error', reject);
     });
     failed.catch(() => undefined);
-    let written = 0;
+    let sliceStarted = performance.now();
     try {
       await Promise.race([
         failed,
@@ -313,7 +317,10 @@ export class Sitemap {
           const more = xml.write(item);
           if (!more) await once(xml, 'drain');
           // Let other requests in between slices, pushed back or not (a drain comes in the same turn).
-          if (++written % SLICE === 0) await turn();
+          if (performance.now() - sliceStarted >= SLICE_MS) {
+            await turn();
+            sliceStarted = performance.now();
+          }
         }),
       ]);
       xml.end();
@@ -327,21 +334,30 @@ export class Sitemap {
   }
 }
 
-/** A stream of the same bytes in chunks of at least `size` (the last may be smaller). */
+/**
+ * A stream of the same bytes in chunks of `size` (the last may be smaller), copied into one buffer as they come: the
+ * library's pieces (an entry, about 100 bytes) die young instead of thousands of them surviving garbage collections
+ * while a chunk fills.
+ */
 class Coalesced extends Transform {
   private readonly size: number;
-  private parts: Buffer[] = [];
+  private buffer: Buffer;
   private bytes = 0;
 
   constructor(size: number) {
     super();
     this.size = size;
+    this.buffer = Buffer.allocUnsafe(size);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.parts.push(chunk);
-    this.bytes += chunk.length;
-    if (this.bytes >= this.size) this.release();
+    let from = 0;
+    while (from < chunk.length) {
+      const copied = chunk.copy(this.buffer, this.bytes, from);
+      this.bytes += copied;
+      from += copied;
+      if (this.bytes === this.size) this.release();
+    }
     done();
   }
 
@@ -351,8 +367,8 @@ class Coalesced extends Transform {
   }
 
   private release(): void {
-    this.push(Buffer.concat(this.parts, this.bytes));
-    this.parts = [];
+    this.push(this.bytes === this.size ? this.buffer : this.buffer.subarray(0, this.bytes));
+    this.buffer = Buffer.allocUnsafe(this.size);
     this.bytes = 0;
   }
 }
