@@ -98,7 +98,7 @@ export class Pipelining {
   readonly request: Handler = (req, res) => {
     const connection = this.#connections.get(req.socket);
     if (!connection) return this.#handler(req, res);
-    if (connection.closed) return;
+    if (connection.closed || req.socket.destroyed) return;
     if (!connection.busy) return this.#start(req.socket, connection, req, res);
     if (connection.waiting.length + 2 > this.#options.maxPipelined) {
       connection.closed = true;
@@ -163,9 +163,15 @@ export class Pipelining {
 
   #start(socket: Socket, connection: Connection, req: IncomingMessage, res: ServerResponse): void {
     connection.busy = true;
-    // 'close' comes once the answer is written, or the connection is gone: the next request's turn.
+    // 'close' comes once the answer is written, or the connection is gone: the next request's turn, unless the
+    // connection is gone. Its client left (a reset, or a write to it failed); what it pipelined is not started: each
+    // was its lookups and an answer written to a closed socket, thousands after a crawler left (issue 60).
     res.once('close', () => {
       connection.busy = false;
+      if (socket.destroyed) {
+        connection.waiting = [];
+        return;
+      }
       const next = connection.waiting.shift();
       if (next) return this.#start(socket, connection, ...next);
       this.#readOn(socket, connection);

@@ -152,3 +152,45 @@ function statusOf(socket: Socket): Promise<number> {
     socket.on('close', () => resolve(0));
   });
 }
+
+describe('requests a client pipelined and then left', () => {
+  const started = withSidecar();
+  const { metric } = started;
+  const PIPELINED = 30;
+
+  // The pipelining gate holds a connection's requests and starts the next when the last is answered. A crawler that
+  // pipelined thirty never-drawn pictures a connection and left had every one of them started after it was gone, each
+  // its profile's lookup (a read; five round trips on a PostgreSQL standby) and an answer written to a closed socket:
+  // in the fairness bench, the next attack's readers waited seconds behind the crawl's leftovers (issue 60).
+  it(`are not started once its connection is gone: ${PIPELINED} pictures pipelined cost the one in progress, not ${PIPELINED} lookups`, async () => {
+    const { sidecar } = started;
+    expect((await fetch(`${sidecar.url}/p/bench-1/og.png`)).status).toBe(200);
+    const before = await metric('bio_live_cache_misses_total');
+    const { hostname, port, host } = new URL(sidecar.url);
+    const socket = await new Promise<Socket>((resolve, reject) => {
+      const s = connect({ host: hostname, port: Number(port), localAddress: STRANGER }, () => resolve(s));
+      s.on('error', reject);
+    });
+    socket.on('error', () => undefined);
+    socket.write(
+      Array.from(
+        { length: PIPELINED },
+        (_, i) => `GET /p/bench-${4000 + i}/og.png HTTP/1.1\r\nHost: ${host}\r\n\r\n`,
+      ).join(''),
+    );
+    // The first is being answered (its lookups done); the rest wait their turn. Then the client leaves.
+    expect(await until(async () => (await metric('bio_live_cache_misses_total')) > before, 20_000)).toBe(true);
+    socket.resetAndDestroy();
+    // Settled: the same count half a second apart.
+    let last = -1;
+    for (let i = 0; i < 40; i++) {
+      const now = await metric('bio_live_cache_misses_total');
+      if (now === last) break;
+      last = now;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    // The request in progress when it left looked up its profile and its picture (two misses); none after it did.
+    expect(last - before).toBeLessThanOrEqual(4);
+    expect((await fetch(`${sidecar.url}/p/bench-2/og.png`)).status).toBe(200);
+  });
+});
