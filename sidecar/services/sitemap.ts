@@ -341,18 +341,19 @@ export class Sitemap {
  */
 class Coalesced extends Transform {
   private readonly size: number;
-  private buffer: Buffer;
+  /** The chunk being filled; made when its first byte comes (a document of a few entries takes a few hundred). */
+  private buffer: Buffer | undefined;
   private bytes = 0;
 
   constructor(size: number) {
     super();
     this.size = size;
-    this.buffer = Buffer.allocUnsafe(size);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
     let from = 0;
     while (from < chunk.length) {
+      this.buffer ??= Buffer.allocUnsafe(this.size);
       const copied = chunk.copy(this.buffer, this.bytes, from);
       this.bytes += copied;
       from += copied;
@@ -367,8 +368,9 @@ class Coalesced extends Transform {
   }
 
   private release(): void {
-    this.push(this.bytes === this.size ? this.buffer : this.buffer.subarray(0, this.bytes));
-    this.buffer = Buffer.allocUnsafe(this.size);
+    const full = this.buffer!;
+    this.push(this.bytes === this.size ? full : full.subarray(0, this.bytes));
+    this.buffer = undefined;
     this.bytes = 0;
   }
 }
