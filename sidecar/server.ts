@@ -148,8 +148,10 @@ export async function startServer(): Promise<string> {
     } catch (err) {
       // One line an operator can act on (issue 62), not Node's stack.
       if ((err as { code?: string }).code !== 'EADDRINUSE') throw err;
+      const free = await freePortAfter(config.host, config.port);
       console.error(
-        `Cannot serve: ${config.host}:${config.port} is in use by another program; stop it, or set PORT to another port (PORT=${config.port + 1}).`,
+        `Cannot serve: ${config.host}:${config.port} is in use by another program; stop it, or set PORT to another port` +
+          (free === undefined ? '.' : ` (PORT=${free} is free now).`),
       );
       process.exit(1);
     }
@@ -159,6 +161,19 @@ export async function startServer(): Promise<string> {
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   console.log(`Serving ${config.baseUrl} on ${url}${inherited ? ' (a socket handed over: LISTEN_FDS)' : ''}`);
   return url;
+}
+
+/** The first port after `port` that `host` can listen on now (of the next twenty), to suggest in its place. */
+async function freePortAfter(host: string, port: number): Promise<number | undefined> {
+  for (let candidate = port + 1; candidate <= Math.min(port + 20, 65_535); candidate++) {
+    const probe = new Server();
+    const free = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(candidate, host, () => probe.close(() => resolve(true)));
+    });
+    if (free) return candidate;
+  }
+  return undefined;
 }
 
 /** Turns of the loop until one accepts no connection on `server`, at most `ms`: what its listener's queue held is taken. */

@@ -42,10 +42,16 @@ describe('sidecar start-up', () => {
     expect(await exit).toBe(0);
   });
 
-  it('says in one line that its port is in use, naming PORT, with no stack trace (issue 62)', async () => {
+  it('says in one line that its port is in use, naming PORT and a port that is free, with no stack trace (issue 62)', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
+    // The next port taken too (an operator's metrics port, say): the port suggested must be one that is free.
+    const next = createServer();
+    await new Promise<void>((resolve) => {
+      next.once('error', () => resolve());
+      next.listen(port + 1, '127.0.0.1', resolve);
+    });
     try {
       const r = spawnSync(process.execPath, [server], {
         env: cleanEnv({
@@ -60,9 +66,19 @@ describe('sidecar start-up', () => {
       const said = r.stderr.trim().split('\n');
       expect(said, r.stderr).toHaveLength(1);
       expect(said[0]).toContain(`127.0.0.1:${port} is in use`);
-      expect(said[0]).toContain('PORT');
+      const suggested = Number(/PORT=(\d+)/.exec(said[0]!)?.[1]);
+      expect(suggested, said[0]).not.toBe(port);
+      expect(suggested, said[0]).not.toBe(port + 1);
+      // Free: the operator who sets it is served.
+      const probe = createServer();
+      await new Promise<void>((resolve, reject) => {
+        probe.once('error', reject);
+        probe.listen(suggested, '127.0.0.1', resolve);
+      });
+      probe.close();
     } finally {
       taken.close();
+      next.close();
     }
   });
 
