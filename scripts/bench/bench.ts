@@ -16,7 +16,7 @@
 //   --images       an owner's image and a link-preview picture: made, and served against a bare route  images.ts
 //   --fair         what an innocent reader gets while one stranger (or five) attacks, in every shape  fair.ts
 //                  (--stranger N: N more attackers drawn at random from the stranger's space, --seed S;
-//                  --shape TEXT, --attack NAME: those cells alone, printed, no record)
+//                  --shape TEXT, --attack NAME[,NAME…]: those cells alone, in the record's order, printed, no record)
 //   --store        the data tier against an earlier revision: cold reads, a sitemap part, an import [--baseline REV]  store.ts
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';

@@ -129,8 +129,10 @@ export interface StrangerDraws {
   draws: number;
   seed?: number | undefined;
   /**
-   * Only the shapes whose label holds `shape` and the attacks named `attack` (`--shape postgres --attack "render
-   * crawl"`): a cell looked at again. A part run prints its cells and writes no record (the record is every cell).
+   * Only the shapes whose label holds `shape` and the attacks named in `attack` (`--shape postgres --attack "render
+   * crawl"`), several separated by commas and run in the record's order (`--attack "unread bodies,render crawl"`: what
+   * one attack leaves the next): a cell looked at again. A part run prints its cells and writes no record (the record
+   * is every cell).
    */
   shape?: string | undefined;
   attack?: string | undefined;
@@ -147,9 +149,10 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
       attack: JSON.stringify(b),
       addressesOf: [b.addresses],
     })),
-  ].filter(
-    (a) => stranger.attack === undefined || a.name === stranger.attack || a.name.startsWith(`${stranger.attack}:`),
-  );
+  ].filter((a) => {
+    const named = stranger.attack?.split(',').map((name) => name.trim());
+    return named === undefined || named.some((name) => a.name === name || a.name.startsWith(`${name}:`));
+  });
   if (attacks.length === 0) throw new Error(`no attack is named ${stranger.attack}`);
   // The generated profiles, and the demo's beside them (the reader's cached page is /p/layla).
   const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as unknown;
