@@ -216,7 +216,7 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
             };
             rows.push(row);
             console.log(
-              `  ${attack.name} ×${addresses}: ${verdict(row, { reader: baseline, control: controlBaseline })} — ${KINDS.map((k) => `${k} ${cell(reader[k])}`).join('; ')}`,
+              `  ${attack.name} ×${addresses}: ${verdict(row, { reader: baseline, control: controlBaseline })} (against the baseline before) — ${KINDS.map((k) => `${k} ${cell(reader[k])}`).join('; ')}`,
             );
             // A sidecar that died is started again, so that the next attack meets the shape whole.
             if (!row.alive) break;
@@ -344,6 +344,17 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
     lines.push('');
   }
   if (stranger.shape === undefined && stranger.attack === undefined) writeRecord('fair.md', lines.join('\n'));
-  else console.log('A part run: no record written.');
+  else {
+    // What the record's table would say of each cell: judged against both of its shape's baselines (the line printed
+    // as a cell ended could know only the one before), with the multiples the verdict compares.
+    for (const row of rows) {
+      const bars = barsOf(row.shape);
+      console.log(
+        `${row.shape}, ${row.attack} ×${row.addresses}: ${judge(row)} — cached p99 ×, static p99 × ` +
+          `${ratios(row.reading, bars.reader)}; the control's ${ratios(row.control, bars.control)}`,
+      );
+    }
+    console.log('A part run: no record written.');
+  }
   return rows.every((row) => row.alive);
 }
