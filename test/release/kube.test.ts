@@ -4,7 +4,7 @@
 // lacks is given the way its documentation says: no Services, so the edge names the sidecars' pods (--backend); a
 // Secret is a podman secret holding the keys' base64. PostgreSQL runs on this machine, listening only on the bridge
 // the pods share (its gateway), trusted from that network alone; readers ask through the edge's hostPort on 127.0.0.1.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -187,9 +187,16 @@ describe('the Kubernetes manifests, played by podman', () => {
       }),
     );
     const started = Date.now();
-    const edit = spawnSync(process.execPath, [join(projectRoot, 'scripts/db.ts'), 'import', file], {
-      env: cleanEnv({ DATABASE_URL: primary.url('bio') }),
-      encoding: 'utf8',
+    // Not spawnSync: this process's loop must run while the import does. An import that took longer than the edge's
+    // idle timeout (Varnish's timeout_idle, 5 s; CI on a machine at load 8) had the edge close this process's kept-alive
+    // connection unseen, and the next fetch was written on it: "other side closed".
+    const edit = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [join(projectRoot, 'scripts/db.ts'), 'import', file],
+        { env: cleanEnv({ DATABASE_URL: primary.url('bio') }), encoding: 'utf8' },
+        (err, _stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr }),
+      );
     });
     expect(edit.status, edit.stderr).toBe(0);
     let shownAfter: number | undefined;
