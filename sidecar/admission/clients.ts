@@ -44,6 +44,14 @@ export function runAs<T>(client: string, fn: () => T, answer?: ServerResponse): 
   return current.run({ client, answer }, fn);
 }
 
+/**
+ * Runs `fn` as the server's own work, whichever request's call it is made in: what it queues (a page made again as
+ * an edit is read) waits in the server's line, and no client's leaving gives it up.
+ */
+export function asServer<T>(fn: () => T): T {
+  return current.exit(fn);
+}
+
 /** The client whose request is being answered here. */
 export function currentClient(): string {
   return current.getStore()?.client ?? SERVER_CLIENT;

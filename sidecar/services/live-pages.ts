@@ -15,13 +15,14 @@ import {
   type Profile,
 } from '../../src/lib/live-content.ts';
 import type { AiUse } from '../../src/lib/ai-preferences.ts';
-import type { Lang } from '../../src/lib/locales.ts';
+import { LANGS, type Lang } from '../../src/lib/locales.ts';
 import { cardRedirectProblem, safeHref, WEB_SCHEMES } from '../../src/lib/owner-input.ts';
 import { typeOf } from '../../src/lib/media-types.ts';
 import { pathOf, CACHE, CARD_ID_PATTERN, SLUG_PATTERN } from '../../src/lib/surface.ts';
 import { businessCard, profileCard, type OgCard } from '../../src/lib/og.ts';
 import { imageFile, OG_PHOTO_WIDTH, VCARD_PHOTO_WIDTH } from '../../src/lib/image-files.ts';
 import type { LiveCache } from '../live-cache.ts';
+import { asServer } from '../admission/clients.ts';
 import { Overloaded } from '../admission/fair-slots.ts';
 import type { RenderPool, Rendered } from '../render/render-pool.ts';
 import type { Pressure } from '../admission/pressure.ts';
@@ -119,6 +120,12 @@ function bytesOf(value: Cached): number {
   return value.held();
 }
 
+/**
+ * A commit naming more entities than this (an import, a migration) has none of their pages made again as it is read:
+ * each is made on its next visit, as an unchanged page is. One owner's edit names one to a few.
+ */
+const REMAKE_AT_MOST = 8;
+
 /** An asset of what the pool made, with the compressed forms it made (others are made on first use). */
 const assetOf = (made: Rendered, type: string) => makeAsset(made.body, type, CACHE.live, undefined, made.forms);
 
@@ -138,10 +145,33 @@ export class LivePages {
     deps.freshness.listen((event) => this.evict(event));
   }
 
+  /**
+   * Forgets what `event` changed. The pages of it that were in the cache are made again at once, as the server's own
+   * work (issue 65): a page kept was being read, and the edge that held it asks for it again the moment the purger's
+   * purge lands, so its next visitor finds it made (or being made) instead of waiting for the render. Refused like any
+   * other render when the server is under pressure; what is not made now is made on its next visit.
+   */
   private evict(event: FreshnessEvent): void {
     this.evictions++;
     if (event.reset) return this.deps.cache.clear();
+    const now = Date.now();
+    const again = event.changes.length <= REMAKE_AT_MOST ? event.changes.flatMap((c) => this.pagesKept(c, now)) : [];
     for (const change of event.changes) this.deps.cache.deleteTagged(entityTag(change));
+    asServer(() => {
+      for (const make of again) make().catch(() => undefined);
+    });
+  }
+
+  /** The language versions of `change`'s page in the cache now, each as the call that makes it again. */
+  private pagesKept(change: Change, now: number): (() => Promise<unknown>)[] {
+    if (change.kind === 'alias') return [];
+    const prefix = change.kind === 'profile' ? 'p' : 'c';
+    return LANGS.filter((lang) => this.deps.cache.get(`${prefix}:${change.key}:${lang}`, now) !== undefined).map(
+      (lang) => () =>
+        change.kind === 'profile'
+          ? this.profilePage(change.key, exactly(lang))
+          : this.cardPage(change.key, exactly(lang)),
+    );
   }
 
   /**

@@ -178,10 +178,11 @@ describe('an edit evicts exactly what it changes', () => {
 
 describe('a miss shared, a database replaced', () => {
   it('twenty concurrent requests for a page not yet cached render it once', async () => {
-    sql("UPDATE profiles SET bio = 'Busy morning' WHERE slug = 'sam-rivera'");
-    await get('/p/layla'); // the change is read; the page of sam-rivera is evicted and not asked yet
+    // A page never asked for (one that was would be made again as the change is read: the describe below).
+    sql("UPDATE profiles SET bio = 'Busy morning' WHERE slug = 'northwind-studio'");
+    await get('/p/layla'); // the change is read; nothing of northwind-studio's is cached
     const before = renders();
-    const pages = await Promise.all(Array.from({ length: 20 }, () => get('/p/sam-rivera')));
+    const pages = await Promise.all(Array.from({ length: 20 }, () => get('/p/northwind-studio')));
     expect(pages.every((p) => p.status === 200 && p.text.includes('Busy morning'))).toBe(true);
     expect(renders()).toBe(before + 1);
   });
@@ -200,5 +201,48 @@ describe('a miss shared, a database replaced', () => {
     } finally {
       renameSync(backup, server.databasePath);
     }
+  });
+});
+
+// Issue 65: the page an edit changes is the one its visitors are about to ask for (an edge asks the moment its purge
+// lands). A page that was in the cache is made again as the change is read, by the server itself, so its next
+// visitor is answered from the cache instead of waiting for the render.
+describe('an edited page is made again before its next visitor', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** Waits (five seconds at most) until `count` renders more than `from` are done. */
+  const rendersReach = async (count: number) => {
+    for (let i = 0; i < 100 && renders() < count; i++) await sleep(50);
+    return renders();
+  };
+
+  it('both language versions of an edited profile are made again without a request for them', async () => {
+    for (const path of ['/p/qahwat-alnakheel/ar', '/p/qahwat-alnakheel/en']) expect((await get(path)).status).toBe(200);
+    await warm();
+    const before = renders();
+    sql(
+      "UPDATE profiles SET bio = 'مفتوح حتى وقت متأخر', translations = json_set(translations, '$.en.bio', 'Open late tonight') WHERE slug = 'qahwat-alnakheel'",
+    );
+    // Another owner's page read: the change is found (a PostgreSQL sidecar finds it by the primary's notice).
+    expect((await get('/p/layla')).status).toBe(200);
+    expect(await rendersReach(before + 2)).toBe(before + 2);
+    expect((await get('/p/qahwat-alnakheel/en')).text).toContain('Open late tonight');
+    expect((await get('/p/qahwat-alnakheel/ar')).text).toContain('مفتوح حتى وقت متأخر');
+    // Served from the cache: nothing was drawn for them.
+    expect(renders()).toBe(before + 2);
+  });
+
+  it('a page nobody had asked for is not made, and a card edited is made again in the language it was read in', async () => {
+    await warm();
+    const before = renders();
+    sql("UPDATE cards SET job_title = 'Nobody looked' WHERE card_id = 'nakheel1'");
+    sql("UPDATE cards SET job_title = 'Head of Design' WHERE card_id = 'k7f2q9'");
+    expect((await get('/p/layla')).status).toBe(200);
+    expect(await rendersReach(before + 1)).toBe(before + 1);
+    await sleep(200);
+    expect(renders()).toBe(before + 1);
+    expect((await get('/c/k7f2q9')).text).toContain('Head of Design');
+    expect(renders()).toBe(before + 1);
+    expect((await get('/c/nakheel1')).text).toContain('Nobody looked');
+    expect(renders()).toBe(before + 2);
   });
 });
