@@ -175,6 +175,12 @@ sub vcl_pass {
 
 # No sidecar with its database: the ones that answer at all (see the probes above).
 sub vcl_backend_fetch {
+  # A fetch sent again (vcl_backend_error, vcl_backend_response) goes to another sidecar than the one that failed it:
+  # taken in turn, the next pick could be that one again whenever another fetch had picked in between.
+  if (bereq.retries > 0 && bereq.http.x-failed-backend) {
+{{OTHER_THAN_FAILED}}
+  }
+  unset bereq.http.x-failed-backend;
   if (!std.healthy(bereq.backend)) {
     set bereq.backend = alive.backend();
   }
@@ -191,9 +197,15 @@ sub vcl_backend_response {
   if (bereq.is_bgfetch && beresp.status >= 500) {
     return (abandon);
   }
-  # So does a new page's fetch that fails while the origin is deemed up: the reader is asked for again with the kept
-  # copy allowed (vcl_synth), and only when none is kept does the origin's own answer go out (issue 62).
+  # So does a new page's fetch that fails while the origin is deemed up: first asked of another sidecar, when there
+  # is one (one whose database is away, or that is still starting, answers 503 while another answers 200: a balancer
+  # sends the request on); then the reader is asked for again with the kept copy allowed (vcl_synth), and only when
+  # none is kept does the origin's own answer go out (issue 62).
   if (beresp.status >= 500 && bereq.http.x-fresh-only) {
+    if (bereq.retries < {{OTHER_BACKENDS}}) {
+      set bereq.http.x-failed-backend = beresp.backend;
+      return (retry);
+    }
     return (abandon);
   }
   # A large document for a client that takes no compression (a sitemap part of 5 MB) is not kept: each such client is
@@ -237,6 +249,7 @@ sub vcl_backend_error {
   # Another sidecar, when there are others, for a request that can be sent again: this one could not be reached, or
   # failed before it answered (killed, restarting).
   if (bereq.retries < {{OTHER_BACKENDS}} && (bereq.method == "GET" || bereq.method == "HEAD")) {
+    set bereq.http.x-failed-backend = beresp.backend;
     return (retry);
   }
   # The origin cannot be reached and nothing is kept for this URL: the site's own 503 page.

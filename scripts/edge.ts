@@ -83,10 +83,36 @@ export function edgeConfig(options: EdgeOptions): string {
         ),
       )
       .join('\n'),
-    ADD_BACKENDS: backends
-      .map((_, n) => `  origins.add_backend(origin_${n});\n  alive.add_backend(alive_${n});`)
-      .join('\n'),
+    ADD_BACKENDS: [
+      ...backends.map((_, n) => `  origins.add_backend(origin_${n});\n  alive.add_backend(alive_${n});`),
+      // For each sidecar, the others (two directors: probed by /health, and by /livez): where a fetch it failed is sent
+      // again. None with one sidecar, which is never asked twice.
+      ...(backends.length > 1
+        ? backends.map((_, n) =>
+            [
+              `  new except_${n} = directors.round_robin();`,
+              `  new except_alive_${n} = directors.round_robin();`,
+              ...backends.flatMap((_, m) =>
+                m === n
+                  ? []
+                  : [`  except_${n}.add_backend(origin_${m});`, `  except_alive_${n}.add_backend(alive_${m});`],
+              ),
+            ].join('\n'),
+          )
+        : []),
+    ].join('\n'),
     OTHER_BACKENDS: String(backends.length - 1),
+    OTHER_THAN_FAILED:
+      backends.length > 1
+        ? backends
+            .map(
+              (_, n) =>
+                `    ${n === 0 ? 'if' : '} elsif'} (bereq.http.x-failed-backend == "origin_${n}" || bereq.http.x-failed-backend == "alive_${n}") {\n` +
+                `      set bereq.backend = except_${n}.backend();\n` +
+                `      if (!std.healthy(bereq.backend)) {\n        set bereq.backend = except_alive_${n}.backend();\n      }`,
+            )
+            .join('\n') + '\n    }'
+        : '    # One sidecar: nowhere else to go.',
     PROBE_PATH: options.probePath ?? pathOf('getHealth'),
     ALIVE_PATH: options.probePath ?? pathOf('getLiveness'),
     PURGERS: acl.map((entry) => `  ${entry};`).join('\n'),

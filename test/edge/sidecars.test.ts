@@ -1,7 +1,9 @@
 // The edge over several sidecars (#50: how the Kubernetes manifests and `npm run edge -- --backend A --backend B` run
 // it): Varnish takes them in turn, and when one is killed under load a request that could not reach it goes to the
-// next, so readers see no failure; then the probe leaves the dead one out.
+// next, so readers see no failure; then the probe leaves the dead one out. And a sidecar that answers but cannot read
+// its database (one still starting, or cut from it) has its failures asked of the other.
 import type { ChildProcess } from 'node:child_process';
+import { renameSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEdge } from '../../scripts/edge.ts';
 import { UNLIMITED_CLIENT } from '../../scripts/front-config.ts';
@@ -49,5 +51,44 @@ describe('an edge over two sidecars', () => {
     expect(readers.failures).toEqual([]);
     expect(killedAt).toBeGreaterThanOrEqual(60);
     expect(readers.answered() - killedAt).toBeGreaterThan(50);
+  });
+});
+
+describe('an edge over two sidecars, one of which cannot read its database', () => {
+  let sidecars: SidecarProcess[];
+  let edge: { url: string; varnish: ChildProcess };
+  beforeAll(async () => {
+    const [good, lost] = [await createDatabase(), await createDatabase()];
+    const sidecar = (databasePath: string) =>
+      spawnTestSidecar({ DATABASE_PATH: databasePath, TRUST_PROXY: '127.0.0.1' });
+    sidecars = [await sidecar(good), await sidecar(lost)];
+    // Its file gone: it answers, but every live page and its /health are its 503 (what a sidecar whose database does
+    // not answer yet says: the Kubernetes pods' first seconds on a busy machine, issue 60).
+    renameSync(lost, `${lost}.away`);
+    edge = await runEdge({
+      listen: `127.0.0.1:${await freePort()}`,
+      backend: sidecars.map((s) => s.address),
+      dist: clientDir,
+      headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
+      clientShare: UNLIMITED_CLIENT,
+    });
+  });
+  afterAll(() => {
+    edge?.varnish.kill('SIGKILL');
+    for (const s of sidecars ?? []) s.child.kill('SIGKILL');
+  });
+
+  it('serves every reader from the other, before its probes have left it out', async () => {
+    // Eight readers at once: taken in turn, a fetch asked again could meet the same sidecar when another fetch picked
+    // in between; it is sent to the other one.
+    const readers = startReaders({
+      count: 8,
+      paths: ['/health', '/p/layla', '/health', '/c/k7f2q9', '/p/sam-rivera.md', '/en/blog'],
+      get: (path) => fetch(edge.url + path),
+    });
+    await readers.until(300);
+    await readers.stop();
+    expect(readers.failures).toEqual([]);
+    expect(readers.answered()).toBeGreaterThanOrEqual(300);
   });
 });
