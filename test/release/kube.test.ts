@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_BASE, podman } from '../../scripts/image.ts';
 import { startPrimary, type Node, type Topology } from '../../scripts/postgres-cluster.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
@@ -122,6 +122,33 @@ describe('the Kubernetes manifests, played by podman', () => {
     }
     throw new Error(`the edge did not serve /p/layla: ${podman(['logs', 'bio-edge-pod-0-varnish'])}`);
   }, 240_000);
+
+  // A failure on a busy machine is diagnosed from one CI log: what the pods said is printed with it.
+  afterEach(({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    for (const container of [...SIDECAR_PODS.map((pod) => `${pod}-sidecar`), 'bio-edge-pod-0-varnish']) {
+      const logs = spawnSync('podman', ['logs', '--tail', '40', container], { encoding: 'utf8' });
+      console.error(`--- podman logs --tail 40 ${container}\n${logs.stdout}${logs.stderr}`);
+    }
+    // And the edge's own account: its backends as its probes judge them, and why each failed answer failed.
+    const varnish = ([program, ...rest]: string[]) =>
+      spawnSync('podman', ['exec', 'bio-edge-pod-0-varnish', program!, '-n', '/var/lib/varnish/bio', ...rest], {
+        encoding: 'utf8',
+      });
+    const backends = varnish(['varnishadm', 'backend.list', '-p']);
+    console.error(`--- varnishadm backend.list -p\n${backends.stdout}${backends.stderr}`);
+    const failed = varnish([
+      'varnishlog',
+      '-d',
+      '-g',
+      'request',
+      '-q',
+      'RespStatus >= 500',
+      '-i',
+      'ReqURL,RespStatus,FetchError,BackendOpen,VCL_return,Timestamp',
+    ]);
+    console.error(`--- varnishlog: answers >= 500\n${failed.stdout.slice(-20_000)}${failed.stderr}`);
+  });
 
   afterAll(() => {
     if (manifests) quietly(['kube', 'down', manifests]);
