@@ -15,24 +15,34 @@ import { clientDir, distDir, testConfig } from '../helpers/env.ts';
 import { startReaders } from '../helpers/readers.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
 
-describe('an edge over two sidecars', () => {
-  let sidecars: SidecarProcess[];
-  let edge: { url: string; varnish: ChildProcess };
+/** Two sidecars, one over each of `databases`, and an edge over both; stopped after the describe it is called in. */
+function edgeOverTwo(databases: () => Promise<[string, string]>, before?: (databases: [string, string]) => void) {
+  const world = {} as { sidecars: SidecarProcess[]; edge: { url: string; varnish: ChildProcess } };
   beforeAll(async () => {
-    const databasePath = await createDatabase();
-    const sidecar = () => spawnTestSidecar({ DATABASE_PATH: databasePath, TRUST_PROXY: '127.0.0.1' });
-    sidecars = [await sidecar(), await sidecar()];
-    edge = await runEdge({
+    const paths = await databases();
+    world.sidecars = await Promise.all(
+      paths.map((databasePath) => spawnTestSidecar({ DATABASE_PATH: databasePath, TRUST_PROXY: '127.0.0.1' })),
+    );
+    before?.(paths);
+    world.edge = await runEdge({
       listen: `127.0.0.1:${await freePort()}`,
-      backend: sidecars.map((s) => s.address),
+      backend: world.sidecars.map((s) => s.address),
       dist: clientDir,
       headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
       clientShare: UNLIMITED_CLIENT,
     });
   });
   afterAll(() => {
-    edge?.varnish.kill('SIGKILL');
-    for (const s of sidecars ?? []) s.child.kill('SIGKILL');
+    world.edge?.varnish.kill('SIGKILL');
+    for (const s of world.sidecars ?? []) s.child.kill('SIGKILL');
+  });
+  return world;
+}
+
+describe('an edge over two sidecars', () => {
+  const world = edgeOverTwo(async () => {
+    const databasePath = await createDatabase();
+    return [databasePath, databasePath];
   });
 
   it('loses no request when one is killed under load', async () => {
@@ -40,11 +50,11 @@ describe('an edge over two sidecars', () => {
     const readers = startReaders({
       count: 8,
       paths: ['/health', '/p/layla', '/health', '/c/k7f2q9', '/health', '/en/blog'],
-      get: (path) => fetch(edge.url + path),
+      get: (path) => fetch(world.edge.url + path),
     });
     await readers.until(60);
     const killedAt = readers.answered();
-    sidecars[0]!.child.kill('SIGKILL');
+    world.sidecars[0]!.child.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 2500));
     await readers.until(60, killedAt);
     await readers.stop();
@@ -55,28 +65,12 @@ describe('an edge over two sidecars', () => {
 });
 
 describe('an edge over two sidecars, one of which cannot read its database', () => {
-  let sidecars: SidecarProcess[];
-  let edge: { url: string; varnish: ChildProcess };
-  beforeAll(async () => {
-    const [good, lost] = [await createDatabase(), await createDatabase()];
-    const sidecar = (databasePath: string) =>
-      spawnTestSidecar({ DATABASE_PATH: databasePath, TRUST_PROXY: '127.0.0.1' });
-    sidecars = [await sidecar(good), await sidecar(lost)];
-    // Its file gone: it answers, but every live page and its /health are its 503 (what a sidecar whose database does
-    // not answer yet says: the Kubernetes pods' first seconds on a busy machine, issue 60).
-    renameSync(lost, `${lost}.away`);
-    edge = await runEdge({
-      listen: `127.0.0.1:${await freePort()}`,
-      backend: sidecars.map((s) => s.address),
-      dist: clientDir,
-      headers: securityHeaders(testConfig, buildStyleHashes(distDir)),
-      clientShare: UNLIMITED_CLIENT,
-    });
-  });
-  afterAll(() => {
-    edge?.varnish.kill('SIGKILL');
-    for (const s of sidecars ?? []) s.child.kill('SIGKILL');
-  });
+  // The second one's file gone once it has started: it answers, but every live page and its /health are its 503 (what
+  // a sidecar whose database does not answer yet says: the Kubernetes pods' first seconds on a busy machine, issue 60).
+  const world = edgeOverTwo(
+    async () => [await createDatabase(), await createDatabase()],
+    ([, lost]) => renameSync(lost, `${lost}.away`),
+  );
 
   it('serves every reader from the other, before its probes have left it out', async () => {
     // Eight readers at once: taken in turn, a fetch asked again could meet the same sidecar when another fetch picked
@@ -84,7 +78,7 @@ describe('an edge over two sidecars, one of which cannot read its database', () 
     const readers = startReaders({
       count: 8,
       paths: ['/health', '/p/layla', '/health', '/c/k7f2q9', '/p/sam-rivera.md', '/en/blog'],
-      get: (path) => fetch(edge.url + path),
+      get: (path) => fetch(world.edge.url + path),
     });
     await readers.until(300);
     await readers.stop();
