@@ -51,7 +51,9 @@ function changeLogMetrics(registry: Registry, freshness: Freshness, notices?: Ch
     name: 'bio_change_log_position',
     help: 'The change log sequence this process has seen up to.',
     registers: [registry],
-    collect() {
+    // After the read the scrape brings about (the lag's, below; one read shared): not the position before it.
+    async collect() {
+      await freshness.sync().catch(() => undefined);
       this.set(freshness.position);
     },
   });

@@ -11,10 +11,12 @@ import { expectedLiveness } from '../helpers/env.ts';
 
 let sidecar: SidecarProcess;
 let metricsUrl: string;
+let databasePath: string;
 beforeAll(async () => {
   const port = await freePort();
   metricsUrl = `http://127.0.0.1:${port}/metrics`;
   const path = await createDatabase();
+  databasePath = path;
   // A card another writer broke: its request fails once the route has matched.
   const db = new Database(path);
   db.prepare("UPDATE cards SET phones = 'not json' WHERE card_id = 'n0rth1'").run();
@@ -87,6 +89,17 @@ describe('metrics', () => {
     // Idle: no request for longer than the lag alert's threshold would allow if idleness were lag.
     await new Promise((r) => setTimeout(r, 2500));
     expect(value(await scrape(), 'bio_change_log_lag_seconds')).toBeLessThan(1);
+  });
+
+  it("say the change log's position after the edit a scrape has read (a reviewer saw the one before it)", async () => {
+    await (await fetch(sidecar.url + '/p/layla')).arrayBuffer();
+    const before = value(await scrape(), 'bio_change_log_position');
+    const db = new Database(databasePath);
+    db.prepare("UPDATE profiles SET bio = 'Scraped after' WHERE slug = 'sam-rivera'").run();
+    db.close();
+    // No request of a page: the scrape is what reads the log.
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(value(await scrape(), 'bio_change_log_position')).toBeGreaterThan(before);
   });
 
   it('are not on the public port', async () => {
