@@ -4,6 +4,8 @@
 // read every edge. Measures, per region: commit on the primary → the new page at that region's edge (200 edits
 // spread over profiles and cards), origin requests per purged page while fifty clients read it at each edge, hit
 // ratio and errors; then region 3 cut off for S seconds (default 60) while edits go on. Writes docs/benchmarks/regions.md.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
@@ -11,7 +13,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../sidecar/config.ts';
 import { pathOf } from '../../src/lib/surface.ts';
-import { ensureBuild } from '../ensure-build.ts';
+import { ensureBuild, projectRoot } from '../ensure-build.ts';
 import { importDemo, startRegions, type Region, type Regions } from '../regions/regions.ts';
 import { bulkPostgres } from './bulk-data.ts';
 import { cacheTests } from './cache-tests.ts';
@@ -29,30 +31,35 @@ function counters(region: Region): { hit: number; miss: number; backend: number 
   return { hit, miss, backend };
 }
 
-/** Readers at every edge, each reading random pages one after another, counting answers that are not 200. */
+/**
+ * Readers at every edge, each reading random pages one after another, counting answers that are not 200: in a process
+ * of their own (region-readers.ts), so that their work never delays this one's timing of each edit. The tallies are
+ * there once stopped.
+ */
 function readers(world: Regions, perEdge: number) {
-  const tally = world.regions.map(() => ({ requests: 0, errors: 0 }));
-  let running = true;
-  const loops = world.regions.flatMap((region, i) =>
-    Array.from({ length: perEdge }, async () => {
-      while (running) {
-        const path =
-          Math.random() < 0.1
-            ? pathOf('getDigitalCard', { cardId: CARDS[Math.floor(Math.random() * CARDS.length)]! })
-            : pathOf('getProfilePage', { page: `bench-${1 + Math.floor(Math.random() * PROFILES)}` });
-        try {
-          const res = await fetch(region.edge.url + path);
-          await res.arrayBuffer();
-          tally[i]!.requests++;
-          if (res.status !== 200) tally[i]!.errors++;
-        } catch {
-          tally[i]!.requests++;
-          tally[i]!.errors++;
-        }
-      }
-    }),
+  const child = spawn(
+    process.execPath,
+    [
+      join(projectRoot, 'scripts/bench/region-readers.ts'),
+      String(PROFILES),
+      CARDS.join(','),
+      String(perEdge),
+      ...world.regions.map((region) => region.edge.url),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  return { tally, stop: async () => ((running = false), await Promise.all(loops)) };
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  const exited = once(child, 'exit');
+  const tally = world.regions.map(() => ({ requests: 0, errors: 0 }));
+  return {
+    tally,
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+      (JSON.parse(out) as typeof tally).forEach((counted, i) => Object.assign(tally[i]!, counted));
+    },
+  };
 }
 
 /** The edit of one page: a profile's bio or a card's job title, with a marker the page then shows. */
