@@ -33,7 +33,9 @@ function changeLogMetrics(registry: Registry, freshness: Freshness, notices?: Ch
     help: 'Reads of the change log that found changes, by what set them off: a notice from the primary, or the poll.',
     labelNames: ['via'],
     registers: [registry],
-    collect() {
+    // Like the position below, counted after the read the scrape sets off (one read shared by the three).
+    async collect() {
+      await freshness.sync().catch(() => undefined);
       this.reset();
       for (const [via, n] of Object.entries(freshness.found)) this.inc({ via }, n);
     },

@@ -91,15 +91,19 @@ describe('metrics', () => {
     expect(value(await scrape(), 'bio_change_log_lag_seconds')).toBeLessThan(1);
   });
 
-  it("say the change log's position after the edit a scrape has read (a reviewer saw the one before it)", async () => {
+  it("say the change log's position, and the reads that found changes, after the edit a scrape has read (a reviewer saw the ones before it)", async () => {
     await (await fetch(sidecar.url + '/p/layla')).arrayBuffer();
-    const before = value(await scrape(), 'bio_change_log_position');
+    const scraped = await scrape();
+    const before = value(scraped, 'bio_change_log_position');
+    const found = value(scraped, 'bio_changes_found_total', { via: 'poll' });
     const db = new Database(databasePath);
     db.prepare("UPDATE profiles SET bio = 'Scraped after' WHERE slug = 'sam-rivera'").run();
     db.close();
     // No request of a page: the scrape is what reads the log.
     await new Promise((r) => setTimeout(r, 1200));
-    expect(value(await scrape(), 'bio_change_log_position')).toBeGreaterThan(before);
+    const after = await scrape();
+    expect(value(after, 'bio_change_log_position')).toBeGreaterThan(before);
+    expect(value(after, 'bio_changes_found_total', { via: 'poll' })).toBe(found + 1);
   });
 
   it('are not on the public port', async () => {
