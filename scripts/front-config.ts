@@ -8,6 +8,7 @@
 //   npm run front -- firewall [--listen 0.0.0.0:80] [--trust-proxy ADDR ...] [--client-connection-rate PER_SECOND]
 //                             [--client-connection-burst N] [--client-connections N]
 //                             [--client-small-segment-rate PER_SECOND] [--client-small-segment-burst N]
+//                             [--client-bytes-rate PER_SECOND] [--client-bytes-burst N]
 // prints the nftables rules that hold each client address to its share of new connections (scripts/front-firewall.ts).
 import { OWNER_DOMAIN_ASSETS, OWNER_HSTS } from '../src/lib/owner-domains.ts';
 
@@ -109,6 +110,10 @@ export const FRONT_LIMITS: Readonly<ClientLimits> = {
   // A request is one segment of a few hundred bytes; small ones are a drip's, or a few control frames a second.
   smallSegmentRatePerSecond: 256,
   smallSegmentBurst: 1024,
+  // What a client sends is requests (a few hundred bytes each) and /mcp bodies (64 KiB at most): a browser's first
+  // visit is tens of kilobytes. A megabyte a second with four at once is far above it, and far below a loopback's speed.
+  bytesPerSecond: 1024 * 1024,
+  bytesBurst: 4 * 1024 * 1024,
 };
 
 /**
@@ -137,6 +142,8 @@ export const UNLIMITED_CLIENT: Readonly<ClientLimits> = {
   connectionsOpen: 100_000,
   smallSegmentRatePerSecond: 100_000,
   smallSegmentBurst: 100_000,
+  bytesPerSecond: 999_999_999,
+  bytesBurst: 999_999_999,
 };
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
@@ -584,6 +591,8 @@ function parseFlags() {
       'client-connections': { type: 'string', default: String(FRONT_LIMITS.connectionsOpen) },
       'client-small-segment-rate': { type: 'string', default: String(FRONT_LIMITS.smallSegmentRatePerSecond) },
       'client-small-segment-burst': { type: 'string', default: String(FRONT_LIMITS.smallSegmentBurst) },
+      'client-bytes-rate': { type: 'string', default: String(FRONT_LIMITS.bytesPerSecond) },
+      'client-bytes-burst': { type: 'string', default: String(FRONT_LIMITS.bytesBurst) },
     },
   });
 }
@@ -604,6 +613,8 @@ if (import.meta.main) {
     'client-connections': values['client-connections'],
     'client-small-segment-rate': values['client-small-segment-rate'],
     'client-small-segment-burst': values['client-small-segment-burst'],
+    'client-bytes-rate': values['client-bytes-rate'],
+    'client-bytes-burst': values['client-bytes-burst'],
   };
   const bad = Object.entries(shares).filter(([, value]) => !/^[1-9]\d{0,8}$/.test(value));
   if (bad.length > 0) {
@@ -636,6 +647,8 @@ if (import.meta.main) {
             connectionsOpen: Number(values['client-connections']),
             smallSegmentRatePerSecond: Number(values['client-small-segment-rate']),
             smallSegmentBurst: Number(values['client-small-segment-burst']),
+            bytesPerSecond: Number(values['client-bytes-rate']),
+            bytesBurst: Number(values['client-bytes-burst']),
           },
         }),
       );
@@ -690,6 +703,8 @@ if (import.meta.main) {
         connectionsOpen: Number(values['client-connections']),
         smallSegmentRatePerSecond: Number(values['client-small-segment-rate']),
         smallSegmentBurst: Number(values['client-small-segment-burst']),
+        bytesPerSecond: Number(values['client-bytes-rate']),
+        bytesBurst: Number(values['client-bytes-burst']),
       },
       ...(values.dist ? { dist: values.dist } : {}),
       ...(tlsListen && tlsCertificates ? { tls: { listen: tlsListen, certificates: tlsCertificates } } : {}),
