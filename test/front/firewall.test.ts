@@ -21,6 +21,14 @@ function loadFirewall(port: number, flags: string[] = []): void {
   execFileSync(NFT, ['-f', '-'], { input: rules });
 }
 
+/** The packets the rule that adds to `set` has dropped so far (its counter), in the table for `port`. */
+const droppedBy = (port: number, set: string) =>
+  Number(
+    new RegExp(`add @${set} \\{[^}]*\\} counter packets (\\d+)`).exec(
+      execFileSync(NFT, ['list', 'table', 'inet', `bio_front_${port}`], { encoding: 'utf8' }),
+    )?.[1] ?? NaN,
+  );
+
 /** A connection from `localAddress`; resolves true once established, false if it is not within `ms`. */
 function established(url: URL, localAddress: string, ms: number, held: Socket[]): Promise<boolean> {
   return new Promise((resolve) => {
@@ -87,12 +95,7 @@ describe("the front's firewall", () => {
   it("holds one address's small segments to its rate: a drip's body still arrives whole, and another address reads on", async () => {
     const port = Number(url.port);
     loadFirewall(port, ['--client-small-segment-rate', '16', '--client-small-segment-burst', '32']);
-    const dropped = () =>
-      Number(
-        /add @small4 \{[^}]*\} counter packets (\d+)/.exec(
-          execFileSync(NFT, ['list', 'table', 'inet', `bio_front_${port}`], { encoding: 'utf8' }),
-        )?.[1] ?? NaN,
-      );
+    const dropped = () => droppedBy(port, 'small4');
     expect(dropped()).toBe(0);
     // A body of 300 bytes to /mcp, a byte a segment, from the stranger's address.
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(240) } });
@@ -122,12 +125,7 @@ describe("the front's firewall", () => {
   it("holds one address's bytes to its rate: a body nginx refuses arrives at the rate, and another address reads on", async () => {
     const port = Number(url.port);
     loadFirewall(port, ['--client-bytes-rate', '262144', '--client-bytes-burst', '1048576']);
-    const dropped = () =>
-      Number(
-        /add @bytes4 \{[^}]*\} counter packets (\d+)/.exec(
-          execFileSync(NFT, ['list', 'table', 'inet', `bio_front_${port}`], { encoding: 'utf8' }),
-        )?.[1] ?? NaN,
-      );
+    const dropped = () => droppedBy(port, 'bytes4');
     expect(dropped()).toBe(0);
     // A body of 64 MiB to /mcp (over its 64 KiB: 413), sent as fast as the connection takes it. nginx answers at once
     // and then reads the body to its end: without the rule, a loopback's speed (63 MiB in 129 ms).
