@@ -563,7 +563,7 @@ export async function runFront(options: {
 }
 
 const USAGE =
-  'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N] [--tls-listen ADDR:PORT --tls-certificates DIR] [--acme-webroot DIR]; or: npm run front -- firewall [--listen ADDR:PORT] [--trust-proxy ADDR ...] [--client-connection-rate N] [--client-connection-burst N] [--client-connections N] [--client-small-segment-rate N] [--client-small-segment-burst N]';
+  'Usage: npm run front -- config [--listen ADDR:PORT] [--sidecar HOST:PORT ...] [--dist DIR] [--prefix DIR] [--workers N] [--access-log FILE] [--trust-proxy ADDR ...] [--client-requests N] [--client-mcp-requests N] [--client-rate N] [--client-burst N] [--client-every-rate N] [--client-every-burst N] [--tls-listen ADDR:PORT --tls-certificates DIR] [--acme-webroot DIR]; or: npm run front -- firewall [--listen ADDR:PORT] [--trust-proxy ADDR ...] [--client-connection-rate N] [--client-connection-burst N] [--client-connections N] [--client-small-segment-rate N] [--client-small-segment-burst N] [--client-bytes-rate N] [--client-bytes-burst N]';
 
 /** The command line of `npm run front -- config`. */
 function parseFlags() {
@@ -619,7 +619,7 @@ if (import.meta.main) {
   const bad = Object.entries(shares).filter(([, value]) => !/^[1-9]\d{0,8}$/.test(value));
   if (bad.length > 0) {
     console.error(
-      bad.map(([name, value]) => `--${name} must be a whole number of at least 1 (got "${value}")`).join('\n'),
+      bad.map(([name, value]) => `--${name} must be a whole number from 1 to 999999999 (got "${value}")`).join('\n'),
     );
     process.exit(2);
   }

@@ -38,3 +38,26 @@ describe("the front's trusted proxies", () => {
     },
   );
 });
+
+describe("the front's shares", () => {
+  // A reviewer raised the firewall's byte rate to a gigabyte a second and was told it must be "at least 1".
+  it.each(['0', '1000000000', 'abc'])(
+    'npm run front -- firewall refuses --client-bytes-rate %s, naming the range',
+    (value) => {
+      const r = spawnSync('npm', ['run', '--silent', 'front', '--', 'firewall', '--client-bytes-rate', value], {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim()).toBe(`--client-bytes-rate must be a whole number from 1 to 999999999 (got "${value}")`);
+    },
+  );
+
+  it('npm run front -- --help names every flag the firewall takes', () => {
+    const help = spawnSync('npm', ['run', '--silent', 'front', '--', '--help'], { cwd: projectRoot, encoding: 'utf8' });
+    for (const flag of ['--client-small-segment-rate', '--client-bytes-rate', '--client-bytes-burst'])
+      expect(help.stdout).toContain(flag);
+  });
+});
