@@ -126,6 +126,9 @@ function bytesOf(value: Cached): number {
  */
 const REMAKE_AT_MOST = 8;
 
+/** The cache's key of one language version of a profile's or a card's page. */
+const pageKey = (entity: Change, lang: Lang) => `${entity.kind === 'profile' ? 'p' : 'c'}:${entity.key}:${lang}`;
+
 /** An asset of what the pool made, with the compressed forms it made (others are made on first use). */
 const assetOf = (made: Rendered, type: string) => makeAsset(made.body, type, CACHE.live, undefined, made.forms);
 
@@ -165,8 +168,7 @@ export class LivePages {
   /** The language versions of `change`'s page in the cache now, each as the call that makes it again. */
   private pagesKept(change: Change, now: number): (() => Promise<unknown>)[] {
     if (change.kind === 'alias') return [];
-    const prefix = change.kind === 'profile' ? 'p' : 'c';
-    return LANGS.filter((lang) => this.deps.cache.get(`${prefix}:${change.key}:${lang}`, now) !== undefined).map(
+    return LANGS.filter((lang) => this.deps.cache.get(pageKey(change, lang), now) !== undefined).map(
       (lang) => () =>
         change.kind === 'profile'
           ? this.profilePage(change.key, exactly(lang))
@@ -192,7 +194,8 @@ export class LivePages {
     const found = await this.profile(slug, now);
     const lang = found && pick(found.langs);
     if (!found || !lang) return undefined;
-    const page = await this.lookup<LivePage>(`p:${slug}:${lang}`, { kind: 'profile', key: slug }, now, async () => {
+    const entity: Change = { kind: 'profile', key: slug };
+    const page = await this.lookup<LivePage>(pageKey(entity, lang), entity, now, async () => {
       const locals = profileLocals(found.profile, lang, now);
       if (!locals) return undefined;
       // Astro renders every version with the profile's page (src/pages/p/[page].astro): the locals say which.
@@ -234,7 +237,8 @@ export class LivePages {
     const found = await this.card(cardId, now);
     const lang = found?.vcard && pick(found.langs);
     if (!found || !lang) return undefined;
-    const page = await this.lookup<LivePage>(`c:${cardId}:${lang}`, { kind: 'card', key: cardId }, now, async () => {
+    const entity: Change = { kind: 'card', key: cardId };
+    const page = await this.lookup<LivePage>(pageKey(entity, lang), entity, now, async () => {
       const locals = cardLocals(this.deps.baseUrl, found.card, lang, now);
       if (!locals) return undefined;
       const page = await this.render(pathOf('getDigitalCard', { cardId }), locals);
