@@ -27,7 +27,8 @@ export interface ConnectionLimits {
   smallSegmentBurst: number;
   /**
    * Bytes one client address may send a second, on average, and beyond that at once: everything it sends, counted by
-   * the packet. A body nginx refuses (413) it still reads to its end, as fast as the client sends it.
+   * the packet. What follows a body nginx refuses (413) it still reads and drops, for up to 30 s (its lingering_time),
+   * as fast as the client sends it.
    */
   bytesPerSecond: number;
   bytesBurst: number;
@@ -66,6 +67,11 @@ export function firewallRules({ port, limits, trustProxy = [] }: FirewallOptions
   const { smallSegmentRatePerSecond: smallRate, smallSegmentBurst: smallBurst } = limits;
   const { bytesPerSecond: byteRate, bytesBurst: byteBurst } = limits;
   const v6client = 'ip6 saddr & ffff:ffff:ffff:ffff::';
+  // The first rules of each chain that counts a client: a trusted proxy's packets go back uncounted.
+  const skipTrusted = [
+    ...(trusted(4).length > 0 ? ['    ip saddr @trusted4 return'] : []),
+    ...(trusted(6).length > 0 ? ['    ip6 saddr @trusted6 return'] : []),
+  ];
   const lines = [
     `# The front's share of new connections on port ${port}, per client address (an IPv6 /64 is one client):`,
     `# ${rate} a second with a burst of ${burst}, and ${open} open at once; a SYN past either is dropped. And its small`,
@@ -98,13 +104,12 @@ export function firewallRules({ port, limits, trustProxy = [] }: FirewallOptions
     `    tcp dport ${port} ct state new jump per_client`,
     // A segment with data is pushed (PSH) as its writer sends it; a bare acknowledgement is not, and is never counted.
     `    tcp dport ${port} tcp flags & (fin | syn | rst | psh) == psh meta length < 100 jump small_segments`,
-    // Every packet, by its whole length: a body sent at a loopback's speed after its 413 (nginx read 63 MiB in 129 ms
-    // of one) arrives at the rate instead, its dropped packets sent again by the client's kernel, slower each time.
+    // Every packet, by its whole length: a body sent at a loopback's speed after its 413 (nginx read 63 MiB of one in
+    // 129 ms) arrives at the rate instead, its dropped packets sent again by the client's kernel, slower each time.
     `    tcp dport ${port} jump bytes_in`,
     '  }',
     '  chain per_client {',
-    ...(trusted(4).length > 0 ? ['    ip saddr @trusted4 return'] : []),
-    ...(trusted(6).length > 0 ? ['    ip6 saddr @trusted6 return'] : []),
+    ...skipTrusted,
     `    add @rate4 { ip saddr limit rate over ${rate}/second burst ${burst} packets } counter drop`,
     `    add @rate6 { ${v6client} limit rate over ${rate}/second burst ${burst} packets } counter drop`,
     `    add @open4 { ip saddr ct count over ${open} } counter drop`,
@@ -113,14 +118,12 @@ export function firewallRules({ port, limits, trustProxy = [] }: FirewallOptions
     // Dropped, a segment is sent again by the client's kernel a few hundred milliseconds later, with what was written
     // after it: a drip arrives in larger pieces, a person's few small writes (an HTTP/2 ping) never meet the rate.
     '  chain small_segments {',
-    ...(trusted(4).length > 0 ? ['    ip saddr @trusted4 return'] : []),
-    ...(trusted(6).length > 0 ? ['    ip6 saddr @trusted6 return'] : []),
+    ...skipTrusted,
     `    add @small4 { ip saddr limit rate over ${smallRate}/second burst ${smallBurst} packets } counter drop`,
     `    add @small6 { ${v6client} limit rate over ${smallRate}/second burst ${smallBurst} packets } counter drop`,
     '  }',
     '  chain bytes_in {',
-    ...(trusted(4).length > 0 ? ['    ip saddr @trusted4 return'] : []),
-    ...(trusted(6).length > 0 ? ['    ip6 saddr @trusted6 return'] : []),
+    ...skipTrusted,
     `    add @bytes4 { ip saddr limit rate over ${byteRate} bytes/second burst ${byteBurst} bytes } counter drop`,
     `    add @bytes6 { ${v6client} limit rate over ${byteRate} bytes/second burst ${byteBurst} bytes } counter drop`,
     '  }',
