@@ -246,8 +246,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // anyone else is not) reads the change log first, whenever it was last read: the edge fetches after a purge, which
   // the region's purger sent once it found an edit on this same database, and this sidecar may not have learnt of it
   // yet (its notice not yet read from its socket, its poll not due). Answered from its cache, the old page was kept at
-  // the edge until the purger's next purge, a third of a second later (issue 65). One look at the database's version
-  // a fetch, shared by the fetches meanwhile; a database that cannot be read is the route's to answer.
+  // the edge until the purger's next purge, a third of a second later (issue 65). A read under way may have looked
+  // before the edit was replayed: it is waited for, then the database's version looked at again, one look shared by
+  // the fetches meanwhile (Freshness.catchUp); a database that cannot be read is the route's to answer.
   app.addHook('preHandler', async (request) => {
     if (request.headers['x-edge-fetch'] !== undefined && fromProxy(request.raw.socket.remoteAddress))
       await freshness.catchUp().catch(() => undefined);

@@ -78,8 +78,13 @@ export class Freshness {
     return this.pending;
   }
 
-  /** Reads the log at once, whenever it was last read (the notices' connection made again: what came meanwhile). */
-  catchUp(): Promise<void> {
+  /**
+   * Reads the log at once, whenever it was last read (the notices' connection made again: what came meanwhile; an
+   * edge's fetch after a purge). A read already under way may have looked before what the caller knows of was
+   * committed: it is waited for, and the log read again (a read begun since is joined: it began after the call).
+   */
+  async catchUp(): Promise<void> {
+    await this.pending?.catch(() => undefined);
     return this.read('poll');
   }
 

@@ -317,6 +317,45 @@ describe('an edge fetch after a purge (issue 65): the sidecar reads the change l
     expect(await text(edge.url, '/p/layla')).toContain(marker);
   });
 
+  it('an edge fetch does not take the answer of a read of the log that began before the edit was replayed', async () => {
+    // The standby a long way off (half a second each way): a read of the log is under way for two round trips (the
+    // probe's, then the log's last sequence). An edge's fetch (the test's own, from the trusted address) sets one off;
+    // the edit is replayed after that read has looked at the log and before its answer is back; then the purge's fetch
+    // comes. Joining the read under way, it was given the page as it was before the edit (the old code, every time).
+    const trip = 500;
+    const standby = new URL(cluster.standby.url(DB, 'bio_reader'));
+    const link = await DelayProxy.start(
+      { host: '127.0.0.1', port: 0 },
+      { host: standby.hostname, port: Number(standby.port) },
+      trip,
+    );
+    standby.port = String(link.listen.port);
+    const far = await sidecar({ databaseUrl: standby.href, changePollMs: 60_000, trustProxy: '127.0.0.1' });
+    const edgeFetch = async () =>
+      (await fetch(far.url + '/p/northwind-studio', { headers: { 'x-edge-fetch': '1' } })).text();
+    try {
+      // The page in the sidecar's cache, its connections to the standby made; how long a fetch's read of the log takes.
+      await eventually(async () => (await status(far.url, '/p/northwind-studio')) === 200, 20_000);
+      await edgeFetch();
+      const started = performance.now();
+      await edgeFetch();
+      const read = performance.now() - started;
+      const marker = `Replayed while a read was under way ${Date.now()}`;
+      const before = edgeFetch();
+      // The read's last look reached the standby half a trip before its end; a little after, the edit. A machine slow
+      // enough to move the edit out of that window has the new code and the old both pass, never the new one fail.
+      await new Promise((r) => setTimeout(r, read - trip + trip / 4));
+      await primarySql("UPDATE profiles SET bio = $1 WHERE slug = 'northwind-studio'", [marker]);
+      await standbyHas('northwind-studio', marker);
+      const after = edgeFetch();
+      await before;
+      expect(await after).toContain(marker);
+    } finally {
+      await far.app.close();
+      await link.close();
+    }
+  }, 60_000);
+
   it('a client cannot make the sidecar read the log at each request by sending the header itself', async () => {
     const marker = `Not fetched by a client ${Date.now()}`;
     await primarySql("UPDATE profiles SET bio = $1 WHERE slug = 'sam-rivera'", [marker]);
