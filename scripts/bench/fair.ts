@@ -276,8 +276,8 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
     '',
     'The shapes are deployed as docs/operations.md deploys them: each sidecar with its limits (sidecar/admission/limits.ts, ' +
       "their defaults); nginx over two sidecars with the front's own limits and its firewall (`npm run front -- " +
-      'firewall`: connections, new connections and small data segments per client address, so that a drip arrives in ' +
-      'larger pieces); Varnish over one sidecar as `npm run edge` runs it.',
+      'firewall`: connections, new connections, small data segments and bytes per client address, so that a drip ' +
+      'arrives in larger pieces and a body nginx refuses is not read at loopback speed); Varnish over one sidecar as `npm run edge` runs it.',
     '',
     `Beside them, as many readers (${controlAddresses(1)[0]}-${READERS.length}) read a control at the same time, ` +
       'in the baselines and under each attack: nginx answering every request `200` with a few bytes of its own ' +
