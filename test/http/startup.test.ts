@@ -1,6 +1,6 @@
 // The sidecar as a process: it refuses a bad configuration or a build made for another origin, and prints its URL.
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, projectRoot } from '../helpers/env.ts';
@@ -105,4 +105,58 @@ describe('sidecar start-up', () => {
       child.kill('SIGKILL');
     }
   });
+
+  // A supervisor, a shell's `kill` or a container runtime stops what it started with SIGTERM, and what npm started is
+  // npm. npm passes the signal on to the shell it ran the script in, which (Debian's dash) did not pass it on: npm
+  // ended, and the server went on serving, its port taken (a reviewer's finding, issue 65's last stop).
+  it.each(['serve', 'start'])(
+    'npm run %s stops when npm is sent SIGTERM',
+    async (script) => {
+      const port = await freePort();
+      const npm = spawn('npm', ['run', script], {
+        cwd: projectRoot,
+        // A process group of its own: whatever is left of it is killed after the test.
+        detached: true,
+        env: cleanEnv({
+          BASE_URL: 'http://localhost:8080',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_PATH: join(temporaryFolder('bio-stop-'), 'bio.db'),
+        }),
+      });
+      let output = '';
+      npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const answers = () =>
+        new Promise<boolean>((resolve) => {
+          const socket = connect(port, '127.0.0.1');
+          const done = (open: boolean) => {
+            socket.destroy();
+            resolve(open);
+          };
+          socket.once('connect', () => done(true)).once('error', () => done(false));
+          socket.setTimeout(2000, () => done(false));
+        });
+      try {
+        for (let i = 0; i < 1200 && !/Serving \S+ on http/.test(output); i++)
+          await new Promise((r) => setTimeout(r, 50));
+        expect(await answers(), output).toBe(true);
+        process.kill(npm.pid!, 'SIGTERM');
+        // It drains for SHUTDOWN_DRAIN_MS (a second), then closes.
+        let open = true;
+        for (let i = 0; i < 100 && open; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          open = await answers();
+        }
+        expect(open, 'the port still answers ten seconds after SIGTERM').toBe(false);
+      } finally {
+        try {
+          process.kill(-npm.pid!, 'SIGKILL');
+        } catch {
+          // Nothing left of it.
+        }
+      }
+    },
+    90_000,
+  );
 });
