@@ -11,6 +11,26 @@ import { temporaryFolder } from '../helpers/temporary.ts';
 
 const server = join(projectRoot, 'sidecar/server.ts');
 
+/**
+ * Starts `command` (npm start's script, or npm itself) serving on `port` of 127.0.0.1 with the build's BASE_URL (the
+ * default follows PORT, and npm start would build again for it) and a database of its own; what it prints, so far.
+ */
+function startOn(port: number, command: string, args: string[], options: { cwd?: string; detached?: boolean } = {}) {
+  const child = spawn(command, args, {
+    ...options,
+    env: cleanEnv({
+      BASE_URL: 'http://localhost:8080',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_PATH: join(temporaryFolder('bio-start-'), 'bio.db'),
+    }),
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
 describe('sidecar start-up', () => {
   it('stops with a clear message naming each bad variable', () => {
     const r = spawnSync(process.execPath, [server], {
@@ -84,22 +104,11 @@ describe('sidecar start-up', () => {
 
   it('npm start names the demo pages to open, at the address it serves', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [join(projectRoot, 'scripts/start.ts')], {
-      // The build's BASE_URL: the default follows PORT, and npm start would build again for it.
-      env: cleanEnv({
-        BASE_URL: 'http://localhost:8080',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_PATH: join(temporaryFolder('bio-start-'), 'bio.db'),
-      }),
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const { child, output } = startOn(port, process.execPath, [join(projectRoot, 'scripts/start.ts')]);
     try {
-      for (let i = 0; i < 600 && !output.includes('/c/k7f2q9'); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 600 && !output().includes('/c/k7f2q9'); i++) await new Promise((r) => setTimeout(r, 50));
       for (const page of ['/p/layla', '/p/qahwat-alnakheel', '/c/k7f2q9', '/ar/blog'])
-        expect(output).toContain(`http://127.0.0.1:${port}${page}`);
+        expect(output()).toContain(`http://127.0.0.1:${port}${page}`);
       expect((await fetch(`http://127.0.0.1:${port}/p/qahwat-alnakheel`)).status).toBe(200);
     } finally {
       child.kill('SIGKILL');
@@ -113,20 +122,8 @@ describe('sidecar start-up', () => {
     'npm run %s stops when npm is sent SIGTERM',
     async (script) => {
       const port = await freePort();
-      const npm = spawn('npm', ['run', script], {
-        cwd: projectRoot,
-        // A process group of its own: whatever is left of it is killed after the test.
-        detached: true,
-        env: cleanEnv({
-          BASE_URL: 'http://localhost:8080',
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATABASE_PATH: join(temporaryFolder('bio-stop-'), 'bio.db'),
-        }),
-      });
-      let output = '';
-      npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      // A process group of its own: whatever is left of it is killed after the test.
+      const { child: npm, output } = startOn(port, 'npm', ['run', script], { cwd: projectRoot, detached: true });
       const answers = () =>
         new Promise<boolean>((resolve) => {
           const socket = connect(port, '127.0.0.1');
@@ -138,9 +135,9 @@ describe('sidecar start-up', () => {
           socket.setTimeout(2000, () => done(false));
         });
       try {
-        for (let i = 0; i < 1200 && !/Serving \S+ on http/.test(output); i++)
+        for (let i = 0; i < 1200 && !/Serving \S+ on http/.test(output()); i++)
           await new Promise((r) => setTimeout(r, 50));
-        expect(await answers(), output).toBe(true);
+        expect(await answers(), output()).toBe(true);
         process.kill(npm.pid!, 'SIGTERM');
         // It drains for SHUTDOWN_DRAIN_MS (a second), then closes.
         let open = true;
