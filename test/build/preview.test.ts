@@ -36,7 +36,8 @@ beforeAll(async () => {
       ([name]) => !/^(VITEST|VITE_|NODE_ENV$|TEST$)/.test(name),
     ),
   );
-  dev = spawn(process.execPath, [join(dir, 'scripts/dev.ts')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The command docs/editing.md prints (`PORT=8090 npm run dev`), the port one that is free.
+  dev = spawn('npm', ['run', 'dev'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   dev.stdout?.on('data', (d: Buffer) => (output += d));
   dev.stderr?.on('data', (d: Buffer) => (output += d));
   for (let i = 0; i < 300; i++) {
