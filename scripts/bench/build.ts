@@ -41,6 +41,12 @@ export interface BuildBench {
   cold: BuildTimes;
   rebuild: BuildTimes;
   hugoSeconds?: number;
+  /**
+   * Astro alone on the same articles: a project with the same content collection and one page that reads none of it,
+   * rebuilt after one edit (the median of three): what any Astro site holding these articles pays before rendering a
+   * page (starting, syncing the content layer, bundling), which no change to this project's code can remove.
+   */
+  astroFloorSeconds: number;
   sizes: {
     listPages: number;
     topicPages: number;
@@ -179,11 +185,13 @@ export function buildBenches(perLang: number, scratch: string, roots: string[]):
     }
   });
   const hugoSeconds = hugoMedian(join(dirs[0]!, 'hugo'));
+  const astroFloorSeconds = astroFloor(dirs[0]!);
   return dirs.map((dir, k) => ({
     perLang,
     cold: meanOf(colds[k]!),
     rebuild: rebuilds[k]!.sort((a, b) => a.seconds - b.seconds)[1]!,
     ...(hugoSeconds === undefined ? {} : { hugoSeconds }),
+    astroFloorSeconds,
     sizes: sizesOf(join(dir, 'dist/client')),
     dist: join(dir, 'dist'),
   }));
@@ -197,6 +205,37 @@ function meanOf(builds: BuildTimes[]): BuildTimes {
     seconds: mean(builds.map((b) => b.seconds)),
     steps: Object.fromEntries(names.map((name) => [name, mean(builds.map((b) => b.steps[name] ?? 0))])),
   };
+}
+
+/**
+ * Astro's own part of a rebuild of `project`'s articles (BuildBench.astroFloorSeconds): a project beside it with a copy
+ * of its content, the same collection (Astro's glob loader, no schema), Astro's incremental build and one page that
+ * reads no article; built once, then again after each of three edits, the median reported.
+ */
+function astroFloor(project: string): number {
+  const dir = `${project}-astro-alone`;
+  mkdirSync(join(dir, 'src/pages'), { recursive: true });
+  cpSync(join(project, 'content'), join(dir, 'content'), { recursive: true });
+  cpSync(join(project, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
+  writeFileSync(
+    join(dir, 'astro.config.mjs'),
+    "import { defineConfig } from 'astro/config';\nexport default defineConfig({ output: 'static', build: { format: 'file' }, experimental: { incrementalBuild: true }, cacheDir: './.cache/astro', markdown: { syntaxHighlight: false } });\n",
+  );
+  writeFileSync(
+    join(dir, 'src/content.config.ts'),
+    `import { defineCollection } from 'astro:content';\nimport { glob } from 'astro/loaders';\nexport const collections = { blog: defineCollection({ loader: glob({ pattern: '{${LANGS.join(',')}}/*.md', base: './content/blog' }) }) };\n`,
+  );
+  writeFileSync(
+    join(dir, 'src/pages/index.astro'),
+    '<html lang="en"><head><title>x</title></head><body>x</body></html>\n',
+  );
+  timedBuild(dir);
+  const runs = [17, 18, 19].map((i) => {
+    editArticle(dir, i);
+    return timedBuild(dir).seconds;
+  });
+  return runs.sort((a, b) => a - b)[1]!;
 }
 
 /** Hugo's build of the articles in `hugo` (a minimal layout), the median of three; undefined without Hugo. */
@@ -299,6 +338,15 @@ export function buildReport(
         `| ${fmt(r.perLang)} | ${fmt(r.cold.seconds, 1)} | ${fmt(r.rebuild.seconds, 1)} | ${r.hugoSeconds === undefined ? '—' : fmt(r.hugoSeconds, 2)} | ${ratio(r.cold.seconds, r.hugoSeconds)} | ${ratio(r.rebuild.seconds, r.hugoSeconds)} |`,
     ),
     '',
+    "Astro alone: the same articles in a project of Astro's own with the same collection (its glob loader) and one page that reads none of them, rebuilt after one edit with Astro's incremental build, the median of three. It is what any Astro site holding these articles pays before it renders a page (Astro starting, syncing its content layer, bundling); no change to this project's code removes it.",
+    '',
+    "| Articles a language | Astro alone, after one edit (s) | Astro alone / Hugo | This project's rebuild less Astro alone (s) |",
+    '|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${fmt(r.perLang)} | ${fmt(r.astroFloorSeconds, 1)} | ${ratio(r.astroFloorSeconds, r.hugoSeconds)} | ${fmt(r.rebuild.seconds - r.astroFloorSeconds, 1)} |`,
+    ),
+    '',
     ...(baseline
       ? [
           `Against the code at \`${baseline.rev}\`, built the same way in this run (its worktree, the same articles and node_modules; its builds and this code's taking turns, in one order and then the other):`,
@@ -355,7 +403,7 @@ export async function buildMode(articles: string | undefined, baseline?: string)
   const baselineRoot = baseline === undefined ? undefined : worktreeAt(baseline, `build-baseline`);
   const said = (who: string, row: BuildBench) =>
     console.log(
-      `${who} ${row.perLang}/lang: cold ${row.cold.seconds.toFixed(1)} s, rebuild ${row.rebuild.seconds.toFixed(1)} s, Hugo ${row.hugoSeconds?.toFixed(2) ?? '—'} s`,
+      `${who} ${row.perLang}/lang: cold ${row.cold.seconds.toFixed(1)} s, rebuild ${row.rebuild.seconds.toFixed(1)} s, Hugo ${row.hugoSeconds?.toFixed(2) ?? '—'} s, Astro alone ${row.astroFloorSeconds.toFixed(1)} s`,
     );
   const theirs: BuildBench[] = [];
   const rows = sizes.map((n) => {
