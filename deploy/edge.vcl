@@ -286,9 +286,13 @@ sub vcl_synth {
     set resp.http.Content-Type = "text/plain; charset=utf-8";
     set resp.http.Cache-Control = "no-store";
     set resp.http.Retry-After = "{{RETRY_AFTER_BUSY}}";
-    # The connection stays open (unlike at the front): Varnish closes without lingering, so the reset that unread
-    # pipelined requests draw loses the answers the client has not read yet, those before the refusal too. Refusals
-    # here are cheap (the edge met every pipelining cell of the fair bench).
+    # And the connection closed after it, as at the front: a client past its share is refused once a connection, not
+    # answered again and again (a stranger's 5,000 connections pipelining and reading slowly were each given a refusal
+    # for every request they read, and another address's static page went to 22x its p99). A new connection is the
+    # client's to pay for, at the rate its firewall allows (docs/operations.md, "The edge"). Varnish closes without
+    # lingering: what a pipelining client sent after the refused request draws a reset, which may cost it the answers
+    # it has not read yet; a client that waits for each answer loses nothing.
+    set resp.http.Connection = "close";
     synthetic("Too many requests: this client has sent more than its share; retry in {{RETRY_AFTER_BUSY}} s." + {"
 "});
     return (deliver);

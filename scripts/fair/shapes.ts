@@ -94,14 +94,17 @@ export async function startShape(
     return shape(url, two, nginx, () => removeFirewall(port));
   }
   const one = await sidecar({ TRUST_PROXY: PROXY });
+  const edgePort = await freePort();
   const { url, varnish } = await runEdge({
-    listen: `127.0.0.1:${await freePort()}`,
+    listen: `127.0.0.1:${edgePort}`,
     backend: one.address,
     dist: join(dist, 'client'),
     headers: securityHeaders(config, buildStyleHashes(dist)),
     prefix,
   });
-  return shape(url, [one], varnish);
+  // And the same firewall before it, as the guide deploys the edge (docs/operations.md, "The edge").
+  loadFirewall(firewallRules({ port: edgePort, limits: FRONT_LIMITS }));
+  return shape(url, [one], varnish, () => removeFirewall(edgePort));
 }
 
 /**

@@ -6,20 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NFT, removeFirewall } from '../../scripts/front-firewall.ts';
+import { established, loadFirewall } from '../helpers/firewall.ts';
 import { FRONT_LIMITS } from '../../scripts/front-config.ts';
 import { createDatabase } from '../helpers/database.ts';
-import { projectRoot } from '../helpers/env.ts';
 import { startShippedFront } from '../helpers/front.ts';
-
-/** The rules `npm run front -- firewall` prints for `port`, with `flags`, loaded. */
-function loadFirewall(port: number, flags: string[] = []): void {
-  const rules = execFileSync(
-    'npm',
-    ['run', '--silent', 'front', '--', 'firewall', '--listen', `0.0.0.0:${port}`, ...flags],
-    { cwd: projectRoot, encoding: 'utf8' },
-  );
-  execFileSync(NFT, ['-f', '-'], { input: rules });
-}
 
 /** The packets the rule that adds to `set` has dropped so far (its counter), in the table for `port`. */
 const droppedBy = (port: number, set: string) =>
@@ -28,20 +18,6 @@ const droppedBy = (port: number, set: string) =>
       execFileSync(NFT, ['list', 'table', 'inet', `bio_front_${port}`], { encoding: 'utf8' }),
     )?.[1] ?? NaN,
   );
-
-/** A connection from `localAddress`; resolves true once established, false if it is not within `ms`. */
-function established(url: URL, localAddress: string, ms: number, held: Socket[]): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ port: Number(url.port), host: url.hostname, localAddress });
-    held.push(socket);
-    const timer = setTimeout(() => resolve(false), ms);
-    const settle = (through: boolean) => {
-      clearTimeout(timer);
-      resolve(through);
-    };
-    socket.once('connect', () => settle(true)).on('error', () => settle(false));
-  });
-}
 
 describe("the front's firewall", () => {
   let front: Awaited<ReturnType<typeof startShippedFront>>;
