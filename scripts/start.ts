@@ -22,7 +22,7 @@ const config = loadConfigOrExit();
 
 try {
   // An operator's DIST_DIR is served as it is (the server refuses one built for another BASE_URL).
-  if (!config.distDir) ensureBuild(config);
+  if (!config.distDir) await ensureBuild(config);
 } catch (err) {
   console.error(`${(err as Error).message} Nothing is served.`);
   process.exit(1);

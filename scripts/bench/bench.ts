@@ -20,7 +20,7 @@
 //   --store        the data tier against an earlier revision: cold reads, a sitemap part, an import [--baseline REV]  store.ts
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';
-import { ensureBuild } from '../ensure-build.ts';
+import { ensureBuildSync } from '../ensure-build.ts';
 import { buildMode } from './build.ts';
 import { publishMode } from './publish.ts';
 import { compressionBench } from './compression.ts';
@@ -83,7 +83,7 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
   [
     flags['data-tier'],
     async () => {
-      ensureBuild(loadConfig({}), baseEnv({}));
+      ensureBuildSync(loadConfig({}), baseEnv({}));
       await dataTierBench({ seconds, sizes: flags.million ? [2000, 100_000, 1_000_000] : [2000, 100_000], scratch });
     },
   ],
@@ -109,7 +109,7 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
   [
     flags.fair,
     () => {
-      ensureBuild(loadConfig({}), baseEnv({}));
+      ensureBuildSync(loadConfig({}), baseEnv({}));
       return fairBench(flags.duration ? seconds : 10, {
         draws: flags.stranger ? Number(flags.stranger) : 0,
         seed: flags.seed ? Number(flags.seed) : undefined,

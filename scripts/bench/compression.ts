@@ -3,7 +3,7 @@
 import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
 import { loadConfig } from '../../sidecar/config.ts';
-import { ensureBuild } from '../ensure-build.ts';
+import { ensureBuildSync } from '../ensure-build.ts';
 import { baseEnv, demoDatabase, scratch, startSidecar } from './harness.ts';
 import { fmt } from './numbers.ts';
 import { wrk, type WrkResult } from './wrk.ts';
@@ -14,7 +14,7 @@ import { wrk, type WrkResult } from './wrk.ts';
  */
 export async function compressionBench(seconds: number): Promise<void> {
   const config = loadConfig({});
-  ensureBuild(config, baseEnv({}));
+  ensureBuildSync(config, baseEnv({}));
   const sidecar = await startSidecar(await demoDatabase());
   const article = '/en/blog/qr-or-nfc-business-card';
   const cases: [string, string, Record<string, string>][] = [

@@ -13,7 +13,7 @@ import { loadConfig } from '../../sidecar/config.ts';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { runEdge } from '../edge.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuildSync, projectRoot } from '../ensure-build.ts';
 import { baseEnv, LOAD_GENERATOR_ENV, scratch, startStaticNginx } from './harness.ts';
 import { cleanEnv, freePort, spawnSidecar } from '../sidecar-process.ts';
 import { commitToPage, postgresBackend, randomScript, sqliteBackend, writer, type Backend } from './data-tier.ts';
@@ -187,7 +187,7 @@ export async function edgeBench(options: {
 /** `npm run bench -- --edge`: nginx serving an article's bytes as the yardstick, then the edge on both backends. */
 export async function edgeMode(seconds: number): Promise<void> {
   const config = loadConfig({});
-  ensureBuild(config, baseEnv({}));
+  ensureBuildSync(config, baseEnv({}));
   const nginx = await startStaticNginx(join(projectRoot, 'dist/client'), config);
   const article = '/en/blog/qr-or-nfc-business-card';
   if (nginx) await wrk(nginx.url + article, { seconds: 2 }, scratch);

@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
 import { fuzz, LOOP_HOLD_LIMIT_MS, valuesOf, type FuzzReport } from '../fuzz/fuzz.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuildSync, projectRoot } from '../ensure-build.ts';
 import { freePort } from '../sidecar-process.ts';
 import { postgresBackend, sqliteBackend, type Backend } from './data-tier.ts';
 import { baseEnv, scratch, startSidecar } from './harness.ts';
@@ -22,7 +22,7 @@ export async function fuzzBench(options: { runs?: number | undefined; seed?: num
   console.log(
     `Fuzzing with seed ${seed}, ${fmt(runs)} requests a backend (again: npm run bench -- --fuzz --seed ${seed} --runs ${runs})`,
   );
-  ensureBuild(loadConfig({}), baseEnv({}));
+  ensureBuildSync(loadConfig({}), baseEnv({}));
   const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as unknown;
   const reports: { backend: string; report: FuzzReport; seconds: number }[] = [];
   const pg = await postgresBackend();

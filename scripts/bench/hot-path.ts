@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuildSync, projectRoot } from '../ensure-build.ts';
 import { freePort, serveFlags } from '../sidecar-process.ts';
 import { baseEnv, demoDatabase, LOAD_GENERATOR_ENV, scratch, track, worktreeAt } from './harness.ts';
 import { fmt, median } from './numbers.ts';
@@ -79,7 +79,7 @@ async function startAt(entry: string, databasePath: string): Promise<{ url: stri
 
 export async function hotPathBench(options: { seconds: number; baseline?: string | undefined }): Promise<void> {
   const rev = options.baseline ?? '60ea353';
-  ensureBuild(loadConfig({}), baseEnv({}));
+  ensureBuildSync(loadConfig({}), baseEnv({}));
   console.log(`Checking out and building ${rev}…`);
   const baselineEntry = checkout(rev);
   const db = await demoDatabase();

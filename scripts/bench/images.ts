@@ -12,7 +12,7 @@ import { openWriter } from '../../sidecar/store/writer.ts';
 import { IMAGE_WIDTHS } from '../../src/lib/image-files.ts';
 import { profileCard } from '../../src/lib/og.ts';
 import { drawOgImage } from '../../src/lib/og-draw.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuildSync, projectRoot } from '../ensure-build.ts';
 import { baseEnv, demoDatabase, scratch, startBaseline, startSidecar } from './harness.ts';
 import { fmt } from './numbers.ts';
 import { writeRecord } from './records.ts';
@@ -65,7 +65,7 @@ async function importCost(folder: string, avatarUrl: string | undefined): Promis
 
 export async function imagesBench(seconds: number): Promise<void> {
   const config = loadConfig({});
-  ensureBuild(config, baseEnv({}));
+  ensureBuildSync(config, baseEnv({}));
   const folder = mkdtempSync(join(scratch, 'images-'));
   mkdirSync(join(folder, 'images'));
   const sources = ['layla.jpg', 'sam-rivera.jpg', 'northwind-studio.png'].map((name) => {

@@ -7,7 +7,7 @@ import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuildSync, projectRoot } from '../ensure-build.ts';
 import { baseEnv, demoDatabase, scratch, startSidecar } from './harness.ts';
 import {
   AGENTIC,
@@ -104,7 +104,7 @@ export async function lighthouseBench(url: string, dir: string): Promise<Lightho
 
 /** `npm run bench -- --lighthouse`: every page kind of a sidecar over the demo data. */
 export async function lighthouseMode(): Promise<void> {
-  ensureBuild(loadConfig({}), baseEnv({}));
+  ensureBuildSync(loadConfig({}), baseEnv({}));
   const sidecar = await startSidecar(await demoDatabase());
   await lighthouseBench(sidecar.url, scratch);
 }

@@ -3,7 +3,7 @@
 import { writeRecord } from './records.ts';
 import { cpus } from 'node:os';
 import { loadConfig } from '../../sidecar/config.ts';
-import { ensureBuild } from '../ensure-build.ts';
+import { ensureBuildSync } from '../ensure-build.ts';
 import {
   baseEnv,
   demoDatabase,
@@ -23,7 +23,7 @@ import { cycleScript, wrk } from './wrk.ts';
  * bytes, at 50 connections (throughput) and 10 (latency). Writes docs/benchmarks/mcp.md.
  */
 export async function mcpBench(seconds: number): Promise<void> {
-  ensureBuild(loadConfig({}), baseEnv({}));
+  ensureBuildSync(loadConfig({}), baseEnv({}));
   const db = await demoDatabase('mcp.db');
   const sidecar = await startSidecar(db);
   const calls = [

@@ -6,7 +6,7 @@ import { RECORDS, writeRecord } from './records.ts';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../sidecar/config.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuildSync, projectRoot } from '../ensure-build.ts';
 import { buildBench, type BuildBench } from './build.ts';
 import {
   baseEnv,
@@ -63,7 +63,7 @@ async function memoryRow(seconds: number, profiles: number) {
 export async function overviewBench(seconds: number, quick: boolean): Promise<void> {
   const config = loadConfig({});
   console.log('Building the site…');
-  ensureBuild(config, baseEnv({}));
+  ensureBuildSync(config, baseEnv({}));
   const demoDb = await demoDatabase();
 
   const sidecar = await startSidecar(demoDb);

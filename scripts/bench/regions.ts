@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../sidecar/config.ts';
 import { pathOf } from '../../src/lib/surface.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuildSync, projectRoot } from '../ensure-build.ts';
 import { importDemo, startRegions, type Region, type Regions } from '../regions/regions.ts';
 import { bulkPostgres } from './bulk-data.ts';
 import { cacheTests } from './cache-tests.ts';
@@ -158,7 +158,7 @@ async function editsAtEdges(world: Regions) {
 }
 
 export async function regionsBench(cutSeconds: number): Promise<void> {
-  ensureBuild(loadConfig({}), baseEnv({}));
+  ensureBuildSync(loadConfig({}), baseEnv({}));
   // The polling path alone first, in this same run: what the notices are measured against.
   console.log('polling alone (no notices):');
   const polling = await regionsOf(false);

@@ -1,14 +1,14 @@
 // `npm run bench -- --soak [--duration S]`: load across every route, 100 connections; fails on any answer other than
 // 2xx/3xx and on any socket error. CI runs five seconds of it after the tests.
 import { loadConfig } from '../../sidecar/config.ts';
-import { ensureBuild } from '../ensure-build.ts';
+import { ensureBuildSync } from '../ensure-build.ts';
 import { baseEnv, demoDatabase, MCP_HEADERS, mcpBody, scratch, startSidecar } from './harness.ts';
 import { fmt } from './numbers.ts';
 import { cycleScript, wrk } from './wrk.ts';
 
 export async function soakBench(seconds: number): Promise<boolean> {
   const config = loadConfig({});
-  ensureBuild(config, baseEnv({}));
+  ensureBuildSync(config, baseEnv({}));
   // wrk's hundred connections stand for a hundred clients but come from one address, which the per-client limits
   // (MAX_CONNECTIONS_PER_CLIENT and MAX_REQUESTS_PER_CLIENT, 64 each: a hundred requests in progress are 36 × 429)
   // would refuse past 64: those limits have their own tests (and `--fair`); this is a load of every route. So is

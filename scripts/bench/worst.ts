@@ -16,7 +16,7 @@ import { loadConfig } from '../../sidecar/config.ts';
 import { pathOf, DEFAULT_LANG, LANGS, MCP_BODY_LIMIT } from '../../src/lib/surface.ts';
 import { imageFile } from '../../src/lib/image-files.ts';
 import { imageIdOf } from '../../sidecar/store/image-intake.ts';
-import { ensureBuild, projectRoot } from '../ensure-build.ts';
+import { ensureBuildSync, projectRoot } from '../ensure-build.ts';
 import { postgresBackend, sqliteBackend, type Backend } from './data-tier.ts';
 import { freePort } from '../sidecar-process.ts';
 import { baseEnv, MODERN, scratch, startSidecar } from './harness.ts';
@@ -569,7 +569,7 @@ async function loadRun(
 
 /** The site built, and the import every database of the bench starts from: the demo data and the largest records. */
 function benchData() {
-  ensureBuild(loadConfig({}), baseEnv({}));
+  ensureBuildSync(loadConfig({}), baseEnv({}));
   const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as Record<
     string,
     unknown[]

@@ -214,7 +214,7 @@ export async function startRegions(options: RegionsOptions): Promise<Regions> {
 }
 
 if (import.meta.main) {
-  ensureBuild(loadConfig({}));
+  await ensureBuild(loadConfig({}));
   const { mkdtempSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   console.log('Starting three regions on loopback (a primary, three standbys, sidecars, edges and purgers)…');

@@ -1,5 +1,6 @@
 // The sidecar as a process: it refuses a bad configuration or a build made for another origin, and prints its URL.
 import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, symlinkSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -156,4 +157,56 @@ describe('sidecar start-up', () => {
     },
     90_000,
   );
+
+  // `npm start` builds first when there is no build; stopped then, it ended and left the build running to its end,
+  // writing dist/ for a server that would not come (spawnSync: no signal reached the build). A reviewer's finding at
+  // issue 65's last stop.
+  it('npm start stopped while it builds leaves no build running', async () => {
+    // A copy of the project with no build (the suites' own dist/ is never touched), npm in a process group of its own.
+    const copy = temporaryFolder('bio-start-build-');
+    for (const entry of [
+      'src',
+      'content',
+      'public',
+      'scripts',
+      'sidecar',
+      'astro.config.mjs',
+      'package.json',
+      'tsconfig.json',
+    ])
+      cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
+    symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'));
+    const { child: npm, output } = startOn(await freePort(), 'npm', ['start'], { cwd: copy, detached: true });
+    const groupAlive = () => {
+      try {
+        process.kill(-npm.pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      for (let i = 0; i < 600 && !output().includes('No build yet: building'); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      // Astro started (the demo's build takes some seconds more).
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(groupAlive(), output()).toBe(true);
+      expect(output()).not.toMatch(/Serving|build failed/);
+      process.kill(npm.pid!, 'SIGTERM');
+      let alive = true;
+      for (let i = 0; i < 600 && alive; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        alive = groupAlive();
+      }
+      expect(alive, 'a process of npm start still runs a minute after SIGTERM to npm').toBe(false);
+      // The build was stopped, not left to finish: it writes its manifest last (write-build-manifest.ts).
+      expect(existsSync(join(copy, 'dist', 'build-manifest.json')), output()).toBe(false);
+    } finally {
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        // Nothing left of it.
+      }
+    }
+  }, 90_000);
 });

@@ -5,12 +5,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuild } from '../../scripts/ensure-build.ts';
+import { ensureBuildSync } from '../../scripts/ensure-build.ts';
 import { cleanEnv, testConfig } from '../helpers/env.ts';
 import { TEMPORARY_ROOT } from '../helpers/temporary.ts';
 
 export default function setup() {
-  ensureBuild(testConfig, cleanEnv());
+  ensureBuildSync(testConfig, cleanEnv());
   // One folder for the whole run: the first project's setup makes it (its workers, and later projects', inherit it).
   if (process.env[TEMPORARY_ROOT]) return;
   const root = mkdtempSync(join(tmpdir(), 'bio-test-run-'));
