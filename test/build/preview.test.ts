@@ -1,13 +1,14 @@
 // The editors' preview (`npm run dev`), in a scratch copy of the project: Astro's dev server shows an article as it
 // is edited, and the live pages from the local database, as the sidecar renders them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/sidecar-process.ts';
 import { createDatabase } from '../helpers/database.ts';
-import { cleanEnv, projectRoot } from '../helpers/env.ts';
+import { cleanEnv } from '../helpers/env.ts';
+import { projectCopy } from '../helpers/temporary.ts';
 
 let dir: string;
 let dev: ChildProcess;
@@ -15,19 +16,7 @@ let url: string;
 let output = '';
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'preview-'));
-  for (const entry of [
-    'src',
-    'content',
-    'public',
-    'sidecar',
-    'scripts',
-    'astro.config.mjs',
-    'package.json',
-    'tsconfig.json',
-  ])
-    cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true });
-  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
+  dir = projectCopy(mkdtempSync(join(tmpdir(), 'preview-')));
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   // As an editor's shell runs it: not with vitest's own variables, which Vite reads as "inside a test runner".

@@ -1,6 +1,6 @@
 // The sidecar as a process: it refuses a bad configuration or a build made for another origin, and prints its URL.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, symlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { cleanEnv, projectRoot } from '../helpers/env.ts';
 import { freePort } from '../../scripts/sidecar-process.ts';
 import { createDatabase } from '../helpers/database.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
-import { temporaryFolder } from '../helpers/temporary.ts';
+import { projectCopy, temporaryFolder } from '../helpers/temporary.ts';
 
 const server = join(projectRoot, 'sidecar/server.ts');
 
@@ -163,19 +163,7 @@ describe('sidecar start-up', () => {
   // issue 65's last stop.
   it('npm start stopped while it builds leaves no build running', async () => {
     // A copy of the project with no build (the suites' own dist/ is never touched), npm in a process group of its own.
-    const copy = temporaryFolder('bio-start-build-');
-    for (const entry of [
-      'src',
-      'content',
-      'public',
-      'scripts',
-      'sidecar',
-      'astro.config.mjs',
-      'package.json',
-      'tsconfig.json',
-    ])
-      cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
-    symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'));
+    const copy = projectCopy(temporaryFolder('bio-start-build-'));
     const { child: npm, output } = startOn(await freePort(), 'npm', ['start'], { cwd: copy, detached: true });
     const groupAlive = () => {
       try {
