@@ -9,13 +9,16 @@ import { runEdge } from '../../scripts/edge.ts';
 import { FRONT_LIMITS } from '../../scripts/front-config.ts';
 import { freePort, type SidecarProcess } from '../../scripts/sidecar-process.ts';
 import { pipeline } from '../helpers/pipeline.ts';
-import { established, loadFirewall } from '../helpers/firewall.ts';
-import { removeFirewall } from '../../scripts/front-firewall.ts';
+import { established } from '../helpers/firewall.ts';
+import { guideBlock, runGuideBlock } from '../helpers/guide.ts';
+import { temporaryFolder } from '../helpers/temporary.ts';
+import { join } from 'node:path';
+import { NFT, removeFirewall } from '../../scripts/front-firewall.ts';
 import type { Socket } from 'node:net';
 import { securityHeaders } from '../../sidecar/security-headers.ts';
 import { buildStyleHashes } from '../../src/lib/build-manifest.ts';
 import { createDatabase } from '../helpers/database.ts';
-import { clientDir, distDir, testConfig } from '../helpers/env.ts';
+import { cleanEnv, clientDir, distDir, testConfig } from '../helpers/env.ts';
 import { spawnTestSidecar } from '../helpers/sidecar.ts';
 
 /** GETs from `localAddress` on kept-alive connections: each answer's status. */
@@ -83,8 +86,8 @@ describe('every request has a share at the edge', () => {
     // What it was allowed came first, then at most one refusal (Varnish closes without lingering: the reset that the
     // client's unread requests draw may lose it), and nothing after.
     expect(first.statuses['429'] ?? 0).toBeLessThanOrEqual(1);
-    expect(first.statuses['200']).toBeGreaterThanOrEqual(FRONT_LIMITS.everyBurst / 2);
-    expect(first.statuses['200']).toBeLessThan(sent / 2);
+    // (the reset may cost it answers it was allowed too: how many it reads depends on when its kernel gets the reset).
+    expect(first.statuses['200'] ?? 0).toBeLessThan(sent / 2);
     // Its next connection, its share spent: refused and closed at once.
     const again = await pipeline(url, '127.0.2.3', '/robots.txt', 50);
     expect(again.closed).toBe(true);
@@ -98,22 +101,39 @@ describe('every request has a share at the edge', () => {
     }
   });
 
-  it("the guide's firewall before the edge holds one address to its connections, and no other address", async () => {
+  it("the guide's firewall before the edge, run as printed: one address held to its new connections, no other address", async () => {
     // Varnish has no per-client connection cap; docs/operations.md ("The edge") loads the front's firewall on the
-    // edge's port. Here with 20 connections open an address, so that the test need not open 512.
+    // edge's port, with these lines.
     const url = new URL(edge.url);
     const held: Socket[] = [];
+    const file = join(temporaryFolder('bio-edge-firewall-'), 'nftables-bio-edge.nft');
     try {
-      loadFirewall(Number(url.port), ['--client-connections', '20']);
-      const first = await Promise.all(Array.from({ length: 20 }, () => established(url, '127.0.2.4', 5_000, held)));
-      expect(first.every(Boolean)).toBe(true);
-      expect(await established(url, '127.0.2.4', 1_500, held)).toBe(false);
-      expect(await established(url, '127.0.3.4', 5_000, held)).toBe(true);
-      const reader = client(url, '127.0.3.5');
+      runGuideBlock(
+        guideBlock(/nftables-bio-edge\.nft/),
+        [
+          ['0.0.0.0:80', `0.0.0.0:${url.port}`],
+          ['/etc/nftables-bio-edge.nft', file],
+          ['nft -f', `${NFT} -f`],
+        ],
+        cleanEnv(),
+      );
+      const { connectionRatePerSecond: rate, connectionBurst: burst } = FRONT_LIMITS;
+      const started = performance.now();
+      // Three times the burst at once from the stranger, and twenty from a reader beside it.
+      const [stranger, reader] = await Promise.all([
+        Promise.all(Array.from({ length: 3 * burst }, () => established(url, '127.0.2.4', 700, held))),
+        Promise.all(Array.from({ length: 20 }, () => established(url, '127.0.3.4', 5_000, held))),
+      ]);
+      const seconds = (performance.now() - started) / 1000;
+      const through = stranger.filter(Boolean).length;
+      expect(through).toBeGreaterThanOrEqual(burst);
+      expect(through).toBeLessThanOrEqual(burst + Math.ceil(rate * seconds) + 8);
+      expect(reader.every(Boolean)).toBe(true);
+      const other = client(url, '127.0.3.5');
       try {
-        expect(await reader.get('/robots.txt')).toBe(200);
+        expect(await other.get('/robots.txt')).toBe(200);
       } finally {
-        reader.close();
+        other.close();
       }
     } finally {
       held.forEach((socket) => socket.destroy());
