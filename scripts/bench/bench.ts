@@ -16,7 +16,8 @@
 //   --images       an owner's image and a link-preview picture: made, and served against a bare route  images.ts
 //   --fair         what an innocent reader gets while one stranger (or five) attacks, in every shape  fair.ts
 //                  (--stranger N: N more attackers drawn at random from the stranger's space, --seed S;
-//                  --shape TEXT, --attack NAME[,NAME…]: those cells alone, in the record's order, printed, no record)
+//                  --shape TEXT, --attack NAME[,NAME…]: those cells alone, in the record's order, printed, no record;
+//                  --attack none: the baselines alone; --kinds KIND[,KIND…]: the readers ask those kinds alone)
 //   --store        the data tier against an earlier revision: cold reads, a sitemap part, an import [--baseline REV]  store.ts
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../sidecar/config.ts';
@@ -27,6 +28,7 @@ import { compressionBench } from './compression.ts';
 import { dataTierBench } from './data-tier.ts';
 import { edgeMode } from './edge.ts';
 import { fairBench } from './fair.ts';
+import type { ReadKind } from '../fair/reader.ts';
 import { storeBench } from './store.ts';
 import { fuzzBench } from './fuzz.ts';
 import { hotPathBench } from './hot-path.ts';
@@ -65,6 +67,7 @@ const { values: flags } = parseArgs({
     stranger: { type: 'string' },
     shape: { type: 'string' },
     attack: { type: 'string' },
+    kinds: { type: 'string' },
     store: { type: 'boolean', default: false },
     baseline: { type: 'string' },
   },
@@ -115,6 +118,7 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
         seed: flags.seed ? Number(flags.seed) : undefined,
         shape: flags.shape,
         attack: flags.attack,
+        kinds: flags.kinds?.split(',').map((kind) => kind.trim() as ReadKind),
       });
     },
   ],

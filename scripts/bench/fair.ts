@@ -136,6 +136,12 @@ export interface StrangerDraws {
    */
   shape?: string | undefined;
   attack?: string | undefined;
+  /**
+   * The kinds the readers ask, the control's too (`--kinds cached,static,health,visitor`): every kind unless named. With
+   * `--attack none` (the baselines alone), what the kinds left out (a live page's render, an MCP call) add to a cheap
+   * answer's p99 with no attacker at all.
+   */
+  kinds?: ReadKind[] | undefined;
 }
 
 export async function fairBench(seconds: number, stranger: StrangerDraws = { draws: 0 }): Promise<boolean> {
@@ -153,7 +159,9 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
     const named = stranger.attack?.split(',').map((name) => name.trim());
     return named === undefined || named.some((name) => a.name === name || a.name.startsWith(`${name}:`));
   });
-  if (attacks.length === 0) throw new Error(`no attack is named ${stranger.attack}`);
+  // `--attack none`: the baselines alone.
+  if (attacks.length === 0 && stranger.attack !== 'none') throw new Error(`no attack is named ${stranger.attack}`);
+  const kinds = stranger.kinds;
   // The generated profiles, and the demo's beside them (the reader's cached page is /p/layla).
   const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as unknown;
   const lite = await sqliteBackend(scratch).prepare(PROFILES, demo);
@@ -175,8 +183,8 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
   /** The shape's readers and the control's, side by side. */
   const readBoth = (url: string) =>
     Promise.all([
-      read(url, seconds * BASELINE_SPAN, PROFILES, READERS),
-      read(control.url, seconds * BASELINE_SPAN, PROFILES, controlAddresses(READERS.length)),
+      read(url, seconds * BASELINE_SPAN, PROFILES, READERS, kinds),
+      read(control.url, seconds * BASELINE_SPAN, PROFILES, controlAddresses(READERS.length), kinds),
     ]);
   try {
     for (const { label, name, env } of shapes) {
@@ -204,6 +212,7 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
               attackers: attackerAddresses(addresses),
               readers: READERS,
               control: control.url,
+              kinds,
             }).finally(() => clearInterval(sampler));
             const row = {
               shape: label,
@@ -345,6 +354,19 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
   }
   if (stranger.shape === undefined && stranger.attack === undefined) writeRecord('fair.md', lines.join('\n'));
   else {
+    // Each shape's baselines held to the stricter bar: the readers' cached and static p99 against the control's,
+    // with no attacker at all.
+    for (const [shape, { before, after, control: beside }] of baselines)
+      for (const [when, reading, controlReading] of [
+        ['before', before, beside.before],
+        ['after', after, beside.after],
+      ] as const)
+        if (reading && controlReading)
+          console.log(
+            `${shape}, baseline ${when}: cached / static p99 ${fmt(reading.cached.p99, 1)} / ` +
+              `${fmt(reading.static.p99, 1)} ms; the control's ${fmt(controlReading.cached.p99, 1)} / ` +
+              `${fmt(controlReading.static.p99, 1)} ms: ${ratios(reading, controlReading)}× the control's`,
+          );
     // What the record's table would say of each cell: judged against both of its shape's baselines (the line printed
     // as a cell ended could know only the one before), with the multiples the verdict compares.
     for (const row of rows) {

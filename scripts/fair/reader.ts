@@ -26,7 +26,13 @@ export interface ReadStats {
   why?: Record<string, string>;
 }
 
-const [url, seconds, profilesArg, ...addresses] = process.argv.slice(2);
+const [url, seconds, profilesArg, ...rest] = process.argv.slice(2);
+/** The kinds asked: every one unless `kinds=` names some (a kind not asked has no answers: n 0). */
+const asked = rest
+  .find((arg) => arg.startsWith('kinds='))
+  ?.slice('kinds='.length)
+  .split(',');
+const addresses = rest.filter((arg) => !arg.startsWith('kinds='));
 const origin = new URL(url!);
 const profiles = Number(profilesArg);
 
@@ -162,7 +168,9 @@ const kinds: ReadKind[] = ['cached', 'uncached', 'static', 'health', 'mcp', 'vis
 /** Asked by the first reader only: each costs the server a render or a database read and more. */
 const COSTLY: ReadKind[] = ['uncached', 'mcp'];
 const loops = addresses.flatMap((address, n) =>
-  kinds.filter((kind) => n === 0 || !COSTLY.includes(kind)).map((kind) => ({ kind, address })),
+  kinds
+    .filter((kind) => (asked === undefined || asked.includes(kind)) && (n === 0 || !COSTLY.includes(kind)))
+    .map((kind) => ({ kind, address })),
 );
 // Each kind's connection opened (and its first answer read) before the measuring starts.
 const agents = loops.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));

@@ -26,10 +26,23 @@ function run(args: string[], nice: number): Promise<string> {
   );
 }
 
-/** What readers on `addresses` (one unless told) read from `url` for `seconds` with no attack. */
-export async function read(url: string, seconds: number, profiles: number, addresses = readerAddresses(1)) {
+/**
+ * What readers on `addresses` (one unless told) read from `url` for `seconds` with no attack: every kind, or those
+ * `kinds` names (the others have no answers).
+ */
+export async function read(
+  url: string,
+  seconds: number,
+  profiles: number,
+  addresses = readerAddresses(1),
+  kinds?: readonly ReadKind[],
+) {
+  const only = kinds ? [`kinds=${kinds.join(',')}`] : [];
   return JSON.parse(
-    await run([join(projectRoot, 'scripts/fair/reader.ts'), url, String(seconds), String(profiles), ...addresses], 0),
+    await run(
+      [join(projectRoot, 'scripts/fair/reader.ts'), url, String(seconds), String(profiles), ...only, ...addresses],
+      0,
+    ),
   ) as Reading;
 }
 
@@ -48,17 +61,19 @@ export async function underAttack(options: {
   readers?: string[];
   /** A control (shapes.ts startControl) read beside them, from controlAddresses as many as the readers. */
   control?: string;
+  /** The kinds the readers (and the control's) ask: every one unless named. */
+  kinds?: readonly ReadKind[] | undefined;
 }): Promise<{ reader: Reading; attack: AttackCounts; control?: Reading }> {
-  const { url, attack, seconds, profiles, attackers, readers, control } = options;
+  const { url, attack, seconds, profiles, attackers, readers, control, kinds } = options;
   const attacking = run(
     [join(projectRoot, 'scripts/fair/attacker.ts'), attack, url, String(seconds + 1), String(profiles), ...attackers],
     10,
   );
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const [reader, counts, controlReading] = await Promise.all([
-    read(url, seconds, profiles, readers),
+    read(url, seconds, profiles, readers, kinds),
     attacking,
-    control === undefined ? undefined : read(control, seconds, profiles, controlAddresses(readers?.length ?? 1)),
+    control === undefined ? undefined : read(control, seconds, profiles, controlAddresses(readers?.length ?? 1), kinds),
   ]);
   return {
     reader,
