@@ -14,12 +14,13 @@ import { projectRoot } from '../ensure-build.ts';
 import { postgresBackend, sqliteBackend } from './data-tier.ts';
 import { fmt } from './numbers.ts';
 import { writeRecord } from './records.ts';
-import { scratch } from './harness.ts';
+import { scratch, startBaselineProcess, type BaselineRoutes } from './harness.ts';
 import fc from 'fast-check';
 import { ATTACKS } from '../fair/attacks.ts';
 import { behaviourArbitrary, describeBehaviour } from '../fair/stranger.ts';
 import type { ReadKind, ReadStats } from '../fair/reader.ts';
-import { startControl, startShape, type ShapeName } from '../fair/shapes.ts';
+import { CHEAP_PATHS } from '../fair/cheap-paths.ts';
+import { startControl, startShape, type Shape, type ShapeName } from '../fair/shapes.ts';
 import {
   attackerAddresses,
   controlAddresses,
@@ -124,6 +125,45 @@ function verdict(row: Pick<Row, 'reading' | 'control' | 'alive'>, bars: Bars): s
 const withinTwiceTheControl = (row: Pick<Row, 'reading' | 'control'>) =>
   !overTwice(row.reading, row.control, 'cached') && !overTwice(row.reading, row.control, 'static');
 
+/**
+ * Not a deployment: a bare Fastify process (scripts/bench/baseline-server.ts) answering the readers' cheap paths
+ * (scripts/fair/cheap-paths.ts) with the bytes and headers a sidecar over `env` answered them with, and nothing else
+ * (a live page nobody asked before and /mcp are 404 there: ask it `--kinds cached,static,health,visitor`). What Node and
+ * Fastify alone cost a reader beside the control, none of the sidecar's own work in it.
+ */
+async function startBare(env: Record<string, string>): Promise<Shape> {
+  const sidecar = await startShape('alone', env);
+  const routes: BaselineRoutes = {};
+  try {
+    for (const path of new Set(Object.values(CHEAP_PATHS))) {
+      // As the readers ask it: no content coding (fetch would ask for one, and decode it).
+      const answer = await fetch(`${sidecar.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+      routes[path] = {
+        type: answer.headers.get('content-type') ?? 'text/html',
+        body: Buffer.from(await answer.arrayBuffer()),
+        // What Node writes itself stays Node's to write.
+        headers: Object.fromEntries(
+          [...answer.headers].filter(
+            ([name]) => !['content-length', 'date', 'connection', 'keep-alive'].includes(name),
+          ),
+        ),
+      };
+    }
+  } finally {
+    await sidecar.stop();
+  }
+  const { url, child } = await startBaselineProcess(routes);
+  return {
+    url,
+    sidecars: [],
+    heapUsed: async () => [],
+    alive: () => child.exitCode === null && child.signalCode === null,
+    stop: async () => {
+      child.kill();
+    },
+  };
+}
+
 /** What to run beside the named attacks: `draws` strangers drawn from the space (stranger.ts), with `seed`. */
 export interface StrangerDraws {
   draws: number;
@@ -169,13 +209,21 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
   await lite.close();
   const postgres = await postgresBackend();
   const pg = await postgres.prepare(PROFILES, demo);
-  const shapes: { label: string; name: ShapeName; env: Record<string, string> }[] = [
-    { label: 'one sidecar, SQLite', name: 'alone' as const, env: { DATABASE_PATH: sqlite } },
-    { label: 'one sidecar, PostgreSQL standby', name: 'alone' as const, env: pg.env },
-    { label: 'nginx over two sidecars, SQLite', name: 'front' as const, env: { DATABASE_PATH: sqlite } },
-    { label: 'Varnish over one sidecar, SQLite', name: 'edge' as const, env: { DATABASE_PATH: sqlite } },
-  ].filter(({ label }) => stranger.shape === undefined || label.toLowerCase().includes(stranger.shape.toLowerCase()));
+  const deployed = (name: ShapeName, env: Record<string, string>) => () => startShape(name, env);
+  const shapes: { label: string; start: () => Promise<Shape>; partOnly?: boolean }[] = [
+    { label: 'one sidecar, SQLite', start: deployed('alone', { DATABASE_PATH: sqlite }) },
+    { label: 'one sidecar, PostgreSQL standby', start: deployed('alone', pg.env) },
+    { label: 'nginx over two sidecars, SQLite', start: deployed('front', { DATABASE_PATH: sqlite }) },
+    { label: 'Varnish over one sidecar, SQLite', start: deployed('edge', { DATABASE_PATH: sqlite }) },
+    // Not a deployment, and not in the record: asked for by name (`--shape bare`).
+    { label: 'bare Fastify, the same bytes', start: () => startBare({ DATABASE_PATH: sqlite }), partOnly: true },
+  ].filter(({ label, partOnly }) =>
+    stranger.shape === undefined ? !partOnly : label.toLowerCase().includes(stranger.shape.toLowerCase()),
+  );
   if (shapes.length === 0) throw new Error(`no shape is called ${stranger.shape}`);
+  const cheap = Object.keys(CHEAP_PATHS);
+  if (shapes.some(({ partOnly }) => partOnly) && !(kinds && kinds.every((kind) => cheap.includes(kind))))
+    throw new Error(`the bare shape answers the cheap kinds alone: add --kinds ${cheap.join(',')}`);
   const rows: Row[] = [];
   /** Each shape's baselines, before its attacks and after them, and the bar they make together (`bar`). */
   const baselines = new Map<string, Baselines>();
@@ -187,8 +235,8 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
       read(control.url, seconds * BASELINE_SPAN, PROFILES, controlAddresses(READERS.length), kinds),
     ]);
   try {
-    for (const { label, name, env } of shapes) {
-      const shape = await startShape(name, env);
+    for (const { label, start } of shapes) {
+      const shape = await start();
       try {
         for (let i = 0; i < 3; i++) await (await fetch(`${shape.url}/p/layla`)).arrayBuffer();
         const [baseline, controlBaseline] = await readBoth(shape.url);

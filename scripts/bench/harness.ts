@@ -155,10 +155,19 @@ export function currentRevision(): string {
   return `${rev || 'unknown'}${dirty ? '-dirty' : ''}`;
 }
 
+/** What a bare Fastify process answers at each route. */
+export type BaselineRoutes = Record<
+  string,
+  { type: string; body: Buffer; method?: 'GET' | 'POST'; headers?: Record<string, string> }
+>;
+
 /** A bare Fastify process answering each route with the given bytes: what the sidecar is measured against. */
-export async function startBaseline(
-  routes: Record<string, { type: string; body: Buffer; method?: 'GET' | 'POST'; headers?: Record<string, string> }>,
-) {
+export async function startBaseline(routes: BaselineRoutes): Promise<string> {
+  return (await startBaselineProcess(routes)).url;
+}
+
+/** startBaseline's process, and its URL. */
+export async function startBaselineProcess(routes: BaselineRoutes): Promise<{ url: string; child: ChildProcess }> {
   const p = await port();
   const file = join(scratch, 'baseline.json');
   writeFileSync(
@@ -172,7 +181,7 @@ export async function startBaseline(
   });
   track(child);
   await waitFor(child, 'ready', 'baseline');
-  return `http://127.0.0.1:${p}`;
+  return { url: `http://127.0.0.1:${p}`, child };
 }
 
 /** A field of /proc/PID/status in MB (VmRSS by default). */

@@ -11,9 +11,9 @@
 // answer after ten seconds: counted as `timeout`. It prints, for each kind, all addresses' answers together: their
 // count by status and the latencies' p50 and p99 in ms, as JSON.
 import { Agent, request } from 'node:http';
-import { DEFAULT_LANG } from '../../src/lib/locales.ts';
 import { pathOf } from '../../src/lib/surface.ts';
 import { percentile } from '../bench/numbers.ts';
+import { CHEAP_PATHS } from './cheap-paths.ts';
 
 export type ReadKind = 'cached' | 'uncached' | 'static' | 'health' | 'mcp' | 'visitor';
 
@@ -97,12 +97,12 @@ function ask(agent: Agent, localAddress: string, path: string): Promise<Answer> 
 // A start of its own each run (the process's time): pages this reader asked in an earlier run are cached by now.
 let next = Date.now() % Math.max(1, Math.floor(profiles / 2));
 const paths: Record<ReadKind, () => string> = {
-  cached: () => pathOf('getProfilePage', { page: 'layla' }),
+  cached: () => CHEAP_PATHS.cached,
   uncached: () => pathOf('getProfilePage', { page: `bench-${(next++ % Math.floor(profiles / 2)) + 1}` }),
-  static: () => pathOf('listBlogArticles', { lang: DEFAULT_LANG }),
-  health: () => pathOf('getHealth'),
+  static: () => CHEAP_PATHS.static,
+  health: () => CHEAP_PATHS.health,
   mcp: () => pathOf('mcp'),
-  visitor: () => pathOf('getProfilePage', { page: 'layla' }),
+  visitor: () => CHEAP_PATHS.visitor,
 };
 /**
  * Between two requests of a kind, on average: ten a second each (a busy person), an MCP call every half second (within

@@ -18,7 +18,6 @@ import { freePort, spawnSidecar, type SidecarProcess } from '../sidecar-process.
 export type ShapeName = 'alone' | 'front' | 'edge';
 
 export interface Shape {
-  name: ShapeName;
   /** Where clients send their requests. */
   url: string;
   sidecars: SidecarProcess[];
@@ -62,7 +61,6 @@ export async function startShape(
   };
   const prefix = mkdtempSync(join(tmpdir(), 'bio-fair-'));
   const shape = (url: string, sidecars: SidecarProcess[], proxy?: ChildProcess, after = () => {}): Shape => ({
-    name,
     url,
     sidecars,
     heapUsed: () =>
