@@ -33,7 +33,7 @@ import { storeBench } from './store.ts';
 import { fuzzBench } from './fuzz.ts';
 import { hotPathBench } from './hot-path.ts';
 import { imagesBench } from './images.ts';
-import { baseEnv, scratch } from './harness.ts';
+import { baseEnv, scratch, UsageError } from './harness.ts';
 import { lighthouseMode } from './lighthouse.ts';
 import { mcpBench } from './mcp.ts';
 import { overviewBench } from './overview.ts';
@@ -124,5 +124,9 @@ const modes: [boolean | undefined, () => Promise<boolean | void>][] = [
   ],
 ];
 const mode = modes.find(([chosen]) => chosen)?.[1] ?? (() => overviewBench(seconds, flags.quick));
-const outcome = await mode();
+const outcome = await mode().catch((error: unknown) => {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`npm run bench: ${error.message}`);
+  process.exit(2);
+});
 process.exit(outcome === false ? 1 : 0);

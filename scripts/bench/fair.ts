@@ -14,13 +14,13 @@ import { projectRoot } from '../ensure-build.ts';
 import { postgresBackend, sqliteBackend } from './data-tier.ts';
 import { fmt } from './numbers.ts';
 import { writeRecord } from './records.ts';
-import { scratch, startBaselineProcess, type BaselineRoutes } from './harness.ts';
+import { scratch, startBaselineProcess, UsageError, type BaselineRoutes } from './harness.ts';
 import fc from 'fast-check';
 import { ATTACKS } from '../fair/attacks.ts';
 import { behaviourArbitrary, describeBehaviour } from '../fair/stranger.ts';
 import type { ReadKind, ReadStats } from '../fair/reader.ts';
 import { CHEAP_PATHS } from '../fair/cheap-paths.ts';
-import { startControl, startShape, type Shape, type ShapeName } from '../fair/shapes.ts';
+import { startControl, startShape, type Shape } from '../fair/shapes.ts';
 import {
   attackerAddresses,
   controlAddresses,
@@ -125,6 +125,32 @@ function verdict(row: Pick<Row, 'reading' | 'control' | 'alive'>, bars: Bars): s
 const withinTwiceTheControl = (row: Pick<Row, 'reading' | 'control'>) =>
   !overTwice(row.reading, row.control, 'cached') && !overTwice(row.reading, row.control, 'static');
 
+/** The databases a shape reads: the generated SQLite file, and a PostgreSQL standby's variables when one is made. */
+interface Databases {
+  sqlite: string;
+  postgres?: Record<string, string> | undefined;
+}
+
+/** The shapes, in the record's order: each deployed as docs/operations.md deploys it (shapes.ts), and one that is not. */
+const SHAPES: { label: string; start: (db: Databases) => Promise<Shape>; postgres?: true; partOnly?: true }[] = [
+  { label: 'one sidecar, SQLite', start: ({ sqlite }) => startShape('alone', { DATABASE_PATH: sqlite }) },
+  { label: 'one sidecar, PostgreSQL standby', start: ({ postgres }) => startShape('alone', postgres!), postgres: true },
+  { label: 'nginx over two sidecars, SQLite', start: ({ sqlite }) => startShape('front', { DATABASE_PATH: sqlite }) },
+  { label: 'Varnish over one sidecar, SQLite', start: ({ sqlite }) => startShape('edge', { DATABASE_PATH: sqlite }) },
+  // Not a deployment, and not in the record: asked for by name (`--shape bare`).
+  {
+    label: 'bare Fastify, the same bytes',
+    start: ({ sqlite }) => startBare({ DATABASE_PATH: sqlite }),
+    partOnly: true,
+  },
+];
+
+/** A reading's kinds that were asked (those not asked have no answers), each its answers by status, p50 / p99 ms. */
+const asked = (reading: Reading) =>
+  KINDS.filter((kind) => reading[kind].n > 0)
+    .map((kind) => `${kind} ${cell(reading[kind])}`)
+    .join('; ');
+
 /**
  * Not a deployment: a bare Fastify process (scripts/bench/baseline-server.ts) answering the readers' cheap paths
  * (scripts/fair/cheap-paths.ts) with the bytes and headers a sidecar over `env` answered them with, and nothing else
@@ -200,49 +226,49 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
     return named === undefined || named.some((name) => a.name === name || a.name.startsWith(`${name}:`));
   });
   // `--attack none`: the baselines alone.
-  if (attacks.length === 0 && stranger.attack !== 'none') throw new Error(`no attack is named ${stranger.attack}`);
+  if (attacks.length === 0 && stranger.attack !== 'none')
+    throw new UsageError(`no attack is named ${stranger.attack} (--attack none: the baselines alone)`);
   const kinds = stranger.kinds;
+  const unknown = kinds?.filter((kind) => !KINDS.includes(kind));
+  if (unknown?.length) throw new UsageError(`no kind is called ${unknown.join(', ')} (the kinds: ${KINDS.join(', ')})`);
+  const shapes = SHAPES.filter(({ label, partOnly }) =>
+    stranger.shape === undefined ? !partOnly : label.toLowerCase().includes(stranger.shape.toLowerCase()),
+  );
+  if (shapes.length === 0)
+    throw new UsageError(`no shape is called ${stranger.shape} (the shapes: ${SHAPES.map((s) => s.label).join('; ')})`);
+  const cheap = Object.keys(CHEAP_PATHS);
+  if (shapes.some(({ partOnly }) => partOnly) && !(kinds && kinds.every((kind) => cheap.includes(kind))))
+    throw new UsageError(`the bare shape answers the cheap kinds alone: add --kinds with any of ${cheap.join(',')}`);
   // The generated profiles, and the demo's beside them (the reader's cached page is /p/layla).
   const demo = JSON.parse(readFileSync(join(projectRoot, 'scripts/demo-data.json'), 'utf8')) as unknown;
   const lite = await sqliteBackend(scratch).prepare(PROFILES, demo);
-  const sqlite = lite.env.DATABASE_PATH!;
+  const databases: Databases = { sqlite: lite.env.DATABASE_PATH! };
   await lite.close();
-  const postgres = await postgresBackend();
-  const pg = await postgres.prepare(PROFILES, demo);
-  const deployed = (name: ShapeName, env: Record<string, string>) => () => startShape(name, env);
-  const shapes: { label: string; start: () => Promise<Shape>; partOnly?: boolean }[] = [
-    { label: 'one sidecar, SQLite', start: deployed('alone', { DATABASE_PATH: sqlite }) },
-    { label: 'one sidecar, PostgreSQL standby', start: deployed('alone', pg.env) },
-    { label: 'nginx over two sidecars, SQLite', start: deployed('front', { DATABASE_PATH: sqlite }) },
-    { label: 'Varnish over one sidecar, SQLite', start: deployed('edge', { DATABASE_PATH: sqlite }) },
-    // Not a deployment, and not in the record: asked for by name (`--shape bare`).
-    { label: 'bare Fastify, the same bytes', start: () => startBare({ DATABASE_PATH: sqlite }), partOnly: true },
-  ].filter(({ label, partOnly }) =>
-    stranger.shape === undefined ? !partOnly : label.toLowerCase().includes(stranger.shape.toLowerCase()),
-  );
-  if (shapes.length === 0) throw new Error(`no shape is called ${stranger.shape}`);
-  const cheap = Object.keys(CHEAP_PATHS);
-  if (shapes.some(({ partOnly }) => partOnly) && !(kinds && kinds.every((kind) => cheap.includes(kind))))
-    throw new Error(`the bare shape answers the cheap kinds alone: add --kinds ${cheap.join(',')}`);
   const rows: Row[] = [];
   /** Each shape's baselines, before its attacks and after them, and the bar they make together (`bar`). */
   const baselines = new Map<string, Baselines>();
-  const control = await startControl();
-  /** The shape's readers and the control's, side by side. */
-  const readBoth = (url: string) =>
-    Promise.all([
-      read(url, seconds * BASELINE_SPAN, PROFILES, READERS, kinds),
-      read(control.url, seconds * BASELINE_SPAN, PROFILES, controlAddresses(READERS.length), kinds),
-    ]);
+  // A PostgreSQL primary and standby only for a shape that reads one, stopped whatever happens after it started.
+  const postgres = shapes.some((shape) => shape.postgres) ? await postgresBackend() : undefined;
+  let pg: Awaited<ReturnType<NonNullable<typeof postgres>['prepare']>> | undefined;
+  let control: Awaited<ReturnType<typeof startControl>> | undefined;
   try {
+    pg = await postgres?.prepare(PROFILES, demo);
+    databases.postgres = pg?.env;
+    const controlUrl = (control = await startControl()).url;
+    /** The shape's readers and the control's, side by side. */
+    const readBoth = (url: string) =>
+      Promise.all([
+        read(url, seconds * BASELINE_SPAN, PROFILES, READERS, kinds),
+        read(controlUrl, seconds * BASELINE_SPAN, PROFILES, controlAddresses(READERS.length), kinds),
+      ]);
     for (const { label, start } of shapes) {
-      const shape = await start();
+      const shape = await start(databases);
       try {
         for (let i = 0; i < 3; i++) await (await fetch(`${shape.url}/p/layla`)).arrayBuffer();
         const [baseline, controlBaseline] = await readBoth(shape.url);
         const measured: Baselines = { before: baseline, control: { before: controlBaseline } };
         baselines.set(label, measured);
-        console.log(`${label}: baseline ${KINDS.map((k) => `${k} ${cell(baseline[k])}`).join('; ')}`);
+        console.log(`${label}: baseline before ${asked(baseline)}`);
         for (const attack of attacks) {
           for (const addresses of attack.addressesOf) {
             let peak = 0;
@@ -259,7 +285,7 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
               profiles: PROFILES,
               attackers: attackerAddresses(addresses),
               readers: READERS,
-              control: control.url,
+              control: controlUrl,
               kinds,
             }).finally(() => clearInterval(sampler));
             const row = {
@@ -273,7 +299,7 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
             };
             rows.push(row);
             console.log(
-              `  ${attack.name} ×${addresses}: ${verdict(row, { reader: baseline, control: controlBaseline })} (against the baseline before) — ${KINDS.map((k) => `${k} ${cell(reader[k])}`).join('; ')}`,
+              `  ${attack.name} ×${addresses}: ${verdict(row, { reader: baseline, control: controlBaseline })} (against the baseline before) — ${asked(reader)}`,
             );
             // A sidecar that died is started again, so that the next attack meets the shape whole.
             if (!row.alive) break;
@@ -284,16 +310,16 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
         }
         if (shape.alive()) {
           [measured.after, measured.control.after] = await readBoth(shape.url);
-          console.log(`${label}: baseline after ${KINDS.map((k) => `${k} ${cell(measured.after![k])}`).join('; ')}`);
+          console.log(`${label}: baseline after ${asked(measured.after)}`);
         }
       } finally {
         await shape.stop();
       }
     }
   } finally {
-    await control.stop();
-    await pg.close();
-    await postgres.stop();
+    await control?.stop();
+    await pg?.close();
+    await postgres?.stop();
   }
 
   /** The bars a shape's cells are judged by: each its two baselines together (`bar`). */
@@ -323,8 +349,8 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
       `from one address (127.0.2.1) and from five; ${READERS.length} readers (scripts/fair/reader.ts), each on an ` +
       `address of their own (${READERS[0]}-${READERS.at(-1)!.split('.').at(-1)}), ask each kind in a loop of its own ` +
       'on a connection kept open, one request at a time, ten a second, and a new visitor once a second on a ' +
-      'connection of their own (the cached page); the costly kinds (a new live page, and an MCP call every half ' +
-      'second) the first reader alone. Each loop starts at a moment of its own and pauses between half and one and ' +
+      'connection of their own (the cached page); the costly kinds (a new live page, and an MCP call every 0.6 ' +
+      's) the first reader alone. Each loop starts at a moment of its own and pauses between half and one and ' +
       'a half of its period, so that readers do not ask in step. A reader gives up on an answer after ten seconds. ' +
       "Each cell is all readers' answers together. The baseline is the same readers with no attacker, in the same " +
       `run, ${seconds * BASELINE_SPAN} s long (three times a cell: its p99 is the bar of every cell of the shape): ` +

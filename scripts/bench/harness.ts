@@ -155,6 +155,9 @@ export function currentRevision(): string {
   return `${rev || 'unknown'}${dirty ? '-dirty' : ''}`;
 }
 
+/** A bench asked for what it cannot do (an option's value it does not know): said in one line, before any work. */
+export class UsageError extends Error {}
+
 /** What a bare Fastify process answers at each route. */
 export type BaselineRoutes = Record<
   string,

@@ -2,7 +2,7 @@
 // SECONDS PROFILES ADDRESS...`. The first ADDRESS asks, for SECONDS, kinds of request, each in a loop of its own, one
 // request at a time, as a person's browser and a load balancer would: a cached live page (/p/layla, asked once
 // before), a live page nobody asked before (a profile of the lower half of the generated ones, a new one each time), a
-// static page, /health, and an MCP call (one every half second: an agent reading within the rate limit), each on a
+// static page, /health, and an MCP call (one every 0.6 s: an agent reading within the rate limit), each on a
 // connection of its own kept open (opened before the measuring starts); and a new visitor, once a second, who opens a
 // connection of their own for the cached page (what a connection flood costs shows there). Each further ADDRESS asks
 // the same but for the costly kinds (a new live page, an MCP call): more answers of the cheap kinds, for a p99 that
@@ -105,15 +105,16 @@ const paths: Record<ReadKind, () => string> = {
   visitor: () => CHEAP_PATHS.visitor,
 };
 /**
- * Between two requests of a kind, on average: ten a second each (a busy person), an MCP call every half second (within
- * the default rate limit of 120 a minute).
+ * Between two requests of a kind, on average: ten a second each (a busy person), an MCP call every 0.6 s (100 a
+ * minute, within the default rate limit of 120: at one every half second, two baselines read back to back, as
+ * `--attack none` reads them, reached it and were refused once).
  */
 const PAUSE_MS: Record<ReadKind, number> = {
   cached: 100,
   uncached: 100,
   static: 100,
   health: 100,
-  mcp: 500,
+  mcp: 600,
   visitor: 1000,
 };
 
