@@ -227,7 +227,10 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
   });
   // `--attack none`: the baselines alone.
   if (attacks.length === 0 && stranger.attack !== 'none')
-    throw new UsageError(`no attack is named ${stranger.attack} (--attack none: the baselines alone)`);
+    throw new UsageError(
+      `no attack is named ${stranger.attack} (the attacks: ${ATTACKS.map((a) => a.name).join(', ')}; ` +
+        '"drawn N" with --stranger; none: the baselines alone)',
+    );
   const kinds = stranger.kinds;
   const unknown = kinds?.filter((kind) => !KINDS.includes(kind));
   if (unknown?.length) throw new UsageError(`no kind is called ${unknown.join(', ')} (the kinds: ${KINDS.join(', ')})`);
@@ -428,8 +431,8 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
   }
   if (stranger.shape === undefined && stranger.attack === undefined) writeRecord('fair.md', lines.join('\n'));
   else {
-    // Each shape's baselines held to the stricter bar: the readers' cached and static p99 against the control's,
-    // with no attacker at all.
+    // Each shape's baselines held to the stricter bar: each kind the readers asked, its p99 against the control's
+    // readers' p99 of the same kind, with no attacker at all.
     for (const [shape, { before, after, control: beside }] of baselines)
       for (const [when, reading, controlReading] of [
         ['before', before, beside.before],
@@ -437,9 +440,14 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
       ] as const)
         if (reading && controlReading)
           console.log(
-            `${shape}, baseline ${when}: cached / static p99 ${fmt(reading.cached.p99, 1)} / ` +
-              `${fmt(reading.static.p99, 1)} ms; the control's ${fmt(controlReading.cached.p99, 1)} / ` +
-              `${fmt(controlReading.static.p99, 1)} ms: ${ratios(reading, controlReading)}× the control's`,
+            `${shape}, baseline ${when}, p99 against the control's: ` +
+              KINDS.filter((kind) => reading[kind].n > 0)
+                .map(
+                  (kind) =>
+                    `${kind} ${fmt(reading[kind].p99, 1)} / ${fmt(controlReading[kind].p99, 1)} ms ` +
+                    `(${fmt(reading[kind].p99 / controlReading[kind].p99, 1)}×)`,
+                )
+                .join('; '),
           );
     // What the record's table would say of each cell: judged against both of its shape's baselines (the line printed
     // as a cell ended could know only the one before), with the multiples the verdict compares.
