@@ -429,7 +429,9 @@ export async function fairBench(seconds: number, stranger: StrangerDraws = { dra
     }
     lines.push('');
   }
-  if (stranger.shape === undefined && stranger.attack === undefined) writeRecord('fair.md', lines.join('\n'));
+  // The record is every cell with every kind asked: a run of some shapes, attacks or kinds is printed alone.
+  if (stranger.shape === undefined && stranger.attack === undefined && kinds === undefined)
+    writeRecord('fair.md', lines.join('\n'));
   else {
     // Each shape's baselines held to the stricter bar: each kind the readers asked, its p99 against the control's
     // readers' p99 of the same kind, with no attacker at all.
